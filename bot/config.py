@@ -1,0 +1,156 @@
+"""One frozen Config built once from the environment: the only reader of os.environ."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import time
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message names the variable and where to get a good value."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One documented environment variable: its name, default and one line of help."""
+
+    env: str
+    default: str
+    help: str
+    secret: bool = False
+
+
+# The one table of settings: the README shows it, tests check that each is documented.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("ICML_BOT_DB", "~/.local/share/icml-bot/papers.db",
+            "The paper index (SQLite). Rebuildable: `icml-bot index` writes it."),
+    Setting("ICML_BOT_STATE", "state.db next to ICML_BOT_DB",
+            "What users create (digest log, subscriptions, seen events). Survives re-indexing."),
+    Setting("SLACK_BOT_TOKEN", "", "Bot token `xoxb-…`: Slack app → OAuth & Permissions → Bot User OAuth Token.",
+            secret=True),
+    Setting("SLACK_APP_TOKEN", "", "App-level token `xapp-…` with `connections:write` for Socket Mode: "
+            "Slack app → Basic Information → App-Level Tokens.", secret=True),
+    Setting("SLACK_SIGNING_SECRET", "", "Signing secret for HTTP mode: Slack app → Basic Information → "
+            "App Credentials → Signing Secret.", secret=True),
+    Setting("SLACK_API_URL", "https://slack.com/api/",
+            "Web API base URL (GovSlack, corporate proxies, tests)."),
+    Setting("ICML_DIGEST_CHANNEL", "", "Channel id (C…) that gets the daily digest; empty: no default digest."),
+    Setting("ICML_DIGEST_TIME", "09:00", "Local time of the daily digest, HH:MM (24 h)."),
+    Setting("ICML_DIGEST_TZ", "UTC", "IANA time zone of the digest time, e.g. Asia/Seoul."),
+    Setting("ICML_DIGEST_SIZE", "3", "Papers per digest (1-10)."),
+    Setting("ICML_DIGEST_DAYS", "mon-fri", "Digest days in cron day-of-week syntax: mon-fri, mon-sun, mon,wed,fri."),
+    Setting("ICML_DIGEST_GRACE", "6h", "How late a missed digest may still be posted after a restart (e.g. 6h, 90m)."),
+    Setting("ICML_BOT_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING, ERROR."),
+)
+
+_DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAY_ITEM = re.compile(r"^(?P<a>[a-z]{3})(?:-(?P<b>[a-z]{3}))?$")
+
+
+def default_db_path(env: Mapping[str, str]) -> Path:
+    """The documented default index location: under XDG_DATA_HOME, never the current directory."""
+    base = env.get("XDG_DATA_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "icml-bot" / "papers.db"
+
+
+def parse_days(value: str, var: str = "ICML_DIGEST_DAYS") -> frozenset[int]:
+    """Cron day-of-week syntax (`mon-fri`, `mon,wed,fri`, `*`) to weekday numbers, Monday = 0."""
+    text = value.strip().lower()
+    if text in ("*", "daily", "mon-sun"):
+        return frozenset(range(7))
+    days: set[int] = set()
+    for item in text.split(","):
+        m = _DAY_ITEM.match(item.strip())
+        if not m or m["a"] not in _DAY_NAMES or (m["b"] and m["b"] not in _DAY_NAMES):
+            raise ConfigError(f"{var}={value!r} is not a day list: use names like mon-fri, mon-sun or mon,wed,fri")
+        a = _DAY_NAMES.index(m["a"])
+        b = _DAY_NAMES.index(m["b"]) if m["b"] else a
+        days.update(range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)])
+    return frozenset(days)
+
+
+def parse_time(value: str, var: str = "ICML_DIGEST_TIME") -> time:
+    """`HH:MM` (24 h) to a time."""
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
+    if not m or int(m[1]) > 23 or int(m[2]) > 59:
+        raise ConfigError(f"{var}={value!r} is not a time: use HH:MM in 24-hour form, e.g. 09:00")
+    return time(int(m[1]), int(m[2]))
+
+
+def parse_tz(value: str, var: str = "ICML_DIGEST_TZ") -> ZoneInfo:
+    """An IANA time zone name to a ZoneInfo."""
+    try:
+        if not value.strip() or value.startswith(("/", ".")) or ".." in value:
+            raise ValueError(value)
+        return ZoneInfo(value.strip())
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"{var}={value!r} is not an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Seoul") \
+            from exc
+
+
+def parse_duration(value: str, var: str = "ICML_DIGEST_GRACE") -> int:
+    """`6h`, `90m`, `45s` or plain seconds to seconds."""
+    m = re.fullmatch(r"\s*(\d+)\s*([hms]?)\s*", value.lower())
+    if not m:
+        raise ConfigError(f"{var}={value!r} is not a duration: use e.g. 6h, 90m or 3600")
+    return int(m[1]) * {"h": 3600, "m": 60, "s": 1, "": 1}[m[2]]
+
+
+def parse_size(value: str, var: str = "ICML_DIGEST_SIZE") -> int:
+    """Papers per digest: a whole number from 1 to 10 (Slack's 50-block limit leaves room for 10)."""
+    if not value.strip().isdigit() or not 1 <= int(value) <= 10:
+        raise ConfigError(f"{var}={value!r} is not a number of papers from 1 to 10")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of the bot, validated once; tests build it directly."""
+
+    db_path: Path
+    state_path: Path
+    bot_token: str = ""
+    app_token: str = ""
+    signing_secret: str = ""
+    api_url: str = "https://slack.com/api/"
+    digest_channel: str = ""
+    digest_time: time = time(9, 0)
+    digest_tz: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+    digest_size: int = 3
+    digest_days: frozenset[int] = frozenset(range(5))
+    digest_grace: int = 6 * 3600
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, db: str | os.PathLike[str] | None = None) -> Config:
+        """Build from the environment (or a given mapping); `db` (from --db) wins over ICML_BOT_DB."""
+        env = os.environ if env is None else env
+        db_path = Path(db or env.get("ICML_BOT_DB") or default_db_path(env)).expanduser()
+        state = env.get("ICML_BOT_STATE")
+        state_path = Path(state).expanduser() if state else db_path.with_name("state.db")
+        level = env.get("ICML_BOT_LOG_LEVEL", "INFO").upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            raise ConfigError(f"ICML_BOT_LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR")
+        api_url = env.get("SLACK_API_URL") or "https://slack.com/api/"
+        if not re.match(r"^https?://", api_url):
+            raise ConfigError(f"SLACK_API_URL={api_url!r} is not an http(s) URL, e.g. https://slack.com/api/")
+        return cls(
+            db_path=db_path,
+            state_path=state_path,
+            bot_token=env.get("SLACK_BOT_TOKEN", "").strip(),
+            app_token=env.get("SLACK_APP_TOKEN", "").strip(),
+            signing_secret=env.get("SLACK_SIGNING_SECRET", "").strip(),
+            api_url=api_url if api_url.endswith("/") else api_url + "/",
+            digest_channel=env.get("ICML_DIGEST_CHANNEL", "").strip(),
+            digest_time=parse_time(env.get("ICML_DIGEST_TIME", "09:00")),
+            digest_tz=parse_tz(env.get("ICML_DIGEST_TZ", "UTC")),
+            digest_size=parse_size(env.get("ICML_DIGEST_SIZE", "3")),
+            digest_days=parse_days(env.get("ICML_DIGEST_DAYS", "mon-fri")),
+            digest_grace=parse_duration(env.get("ICML_DIGEST_GRACE", "6h")),
+            log_level=level,
+        )
