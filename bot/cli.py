@@ -1,0 +1,197 @@
+"""`icml-bot index|search|stats|paper|serve|digest`: parses arguments, calls the modules, prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot import index
+from bot.config import Config, ConfigError
+from bot.corpus import SourceError
+from bot.state import StateUnavailable
+
+EXIT_USAGE = 2
+
+
+def seeds_dir() -> Path:
+    """The sample abstracts that ship with the bot: inside an installed wheel, or in the source checkout."""
+    packaged = Path(__file__).with_name("_seeds")
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "seeds"
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one line, exit status 2."""
+
+
+def open_index(config: Config) -> Any:
+    """The index, built from the bundled seeds first if there is none yet."""
+    if not config.db_path.exists():
+        print(f"No index at {config.db_path} yet: building it from {seeds_dir()} …", file=sys.stderr)
+        db = index.connect(config.db_path)
+        index.load(db, [seeds_dir()])
+        db.conn.close()
+    return index.connect(config.db_path, readonly=True)
+
+
+def cmd_index(args: argparse.Namespace, config: Config) -> int:
+    """Load sources into the index and print what happened."""
+    sources = args.sources or [seeds_dir()]
+    db = index.connect(config.db_path)
+    report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(f"Indexed {report.papers} papers into {config.db_path} in {report.seconds:.1f} s: "
+          f"{report.added} added, {report.merged} merged, {report.updated} updated, {report.unchanged} unchanged, "
+          f"{len(report.skipped)} skipped.")
+    for reason, count in sorted(report.skip_reasons().items()):
+        example = next(s for s in report.skipped if s.reason == reason)
+        print(f"  skipped {count}: {reason} (first at {example.source}:{example.line})")
+    return 0
+
+
+def _progress_bar():  # type: ignore[no-untyped-def]
+    state = {"last": -1}
+
+    def show(name: str, done: int, total: int) -> None:
+        pct = int(100 * done / total) if total else 100
+        if pct != state["last"]:
+            state["last"] = pct
+            bar = "#" * (pct // 4)
+            print(f"\r{name[:30]:30} [{bar:25}] {pct:3d}%", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_search(args: argparse.Namespace, config: Config) -> int:
+    """Search the index and print results, as text or JSON."""
+    from bot import search
+
+    db = open_index(config)
+    query = " ".join(args.query)
+    if getattr(args, "blocks", False):
+        return print_blocks(query, config)
+    results = search.search(db, query, limit=args.limit)
+    if args.json:
+        print(json.dumps([r.to_json() for r in results.results], ensure_ascii=False, indent=2))
+        return 0
+    if results.corrected:
+        print(f"Showing results for {results.corrected} (you typed {query})")
+    if not results.results:
+        print(f"No papers match {query!r}.")
+        return 0
+    for n, r in enumerate(results.results, 1):
+        p = r.paper
+        label = f"{p['name']}: " if p.get("name") and not p["title"].startswith(p["name"]) else ""
+        print(f"{n}. [{p['id']}] {label}{p['title']}")
+        if p.get("authors"):
+            print(f"   {', '.join(p['authors'][:4])}{' et al.' if len(p['authors']) > 4 else ''}")
+        print(f"   {r.snippet}")
+        links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
+        if links:
+            print(f"   {links}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace, config: Config) -> int:
+    """Print what the index holds."""
+    stats = index.stats(open_index(config))
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {stats['last_indexed']}")
+    for s in stats["sources"]:
+        print(f"  {s['name']}: {s['records']} records ({s['added']} added, {s['merged']} merged, "
+              f"{s['skipped']} skipped) at {s['indexed_at']}")
+    return 0
+
+
+def cmd_paper(args: argparse.Namespace, config: Config) -> int:
+    """Print one paper by id or name."""
+    paper = index.get_paper(open_index(config), args.ref)
+    if paper is None:
+        raise UserError(f"no paper with id or name {args.ref!r}; try `icml-bot search {args.ref}`")
+    print(json.dumps(paper, ensure_ascii=False, indent=2))
+    return 0
+
+
+def print_blocks(text: str, config: Config) -> int:
+    """Print the exact JSON payload `/icml <text>` acknowledges with (blocks, fallback text, response_type)."""
+    from bot.slack import commands
+
+    print(json.dumps(commands.preview(config, text), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, config: Config) -> int:
+    """Run the Slack app: Socket Mode by default, HTTP with --http."""
+    from bot.slack import server
+
+    server.check_tokens(config, http=args.http)
+    open_index(config).conn.close()
+    return server.serve(config, http=args.http, host=args.host, port=args.port)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line, one subcommand per job."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH",
+                        help="paper index (default: $ICML_BOT_DB or ~/.local/share/icml-bot/papers.db)")
+    parser = argparse.ArgumentParser(prog="icml-bot", parents=[common],
+                                     description="Search ICML 2026 papers from the shell or from Slack.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("index", parents=[common], help="build or extend the index from paper sources")
+    p.add_argument("sources", nargs="*", metavar="SOURCE",
+                   help="seed .txt, .jsonl, .json or .csv files or folders (default: the bundled seeds/)")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("search", parents=[common], help="search papers")
+    p.add_argument("query", nargs="+", help="words, \"phrases\", -exclude, author:name, has:code, status:oral")
+    p.add_argument("--limit", type=int, default=5, help="how many results (default 5)")
+    p.add_argument("--json", action="store_true", help="print a JSON array of results")
+    p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("stats", parents=[common], help="what the index holds")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("paper", parents=[common], help="show one paper by id or name")
+    p.add_argument("ref", help="paper id, OpenReview id or name")
+    p.set_defaults(func=cmd_paper)
+
+    p = sub.add_parser("serve", parents=[common], help="run the Slack app (Socket Mode; --http for HTTP mode)")
+    p.add_argument("--http", action="store_true", help="serve Slack's HTTP requests (needs SLACK_SIGNING_SECRET)")
+    p.add_argument("--host", default="0.0.0.0", help="HTTP address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
+    p.set_defaults(func=cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; user errors are one line on stderr with exit status 2, never a traceback."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        config = Config.from_env(db=getattr(args, "db", None))
+        return args.func(args, config)
+    except (ConfigError, SourceError, UserError, index.IndexUnavailable, StateUnavailable) as exc:
+        print(f"icml-bot: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except sqlite3.DatabaseError as exc:
+        print(f"icml-bot: error: the index at {getattr(args, 'db', None) or 'the configured path'} cannot be used "
+              f"({exc}); rebuild it with `icml-bot index`", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

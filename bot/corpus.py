@@ -1,0 +1,394 @@
+"""Reads paper sources (seed text, JSON Lines, JSON arrays, CSV) into clean Paper records, one at a time."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot import text
+
+SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
+MIN_ABSTRACT_CHARS = 80
+
+# Field names teams' exports use, mapped onto ours; anything else is ignored.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "source_id": ("id", "paper_id", "openreview_id", "forum", "forum_id", "uid"),
+    "title": ("title", "paper_title", "name_en", "en"),
+    "abstract": ("abstract", "abs", "summary", "paper_abstract"),
+    "authors": ("authors", "author", "author_list", "authors_list"),
+    "url": ("url", "paper_url", "link", "forum_url", "openreview_url", "site_url", "pdf_url"),
+    "pdf_url": ("pdf_url", "pdf"),
+    "code_url": ("code_url", "code", "github", "github_url", "repo", "repository"),
+    "status": ("status", "decision", "type", "presentation"),
+    "session": ("session", "sessions", "poster_session"),
+    "area": ("area", "topic", "primary_area", "track_area", "subject_area"),
+    "conference": ("conference", "venue_name"),
+    "year": ("year",),
+    "track": ("track",),
+    "keywords": ("keywords", "tags"),
+}
+
+
+class SourceError(ValueError):
+    """A source cannot be read; the message names the file and the line (or byte offset)."""
+
+    def __init__(self, path: Path | str, where: str, message: str) -> None:
+        super().__init__(f"{path}:{where}: {message}" if where else f"{path}: {message}")
+
+
+@dataclass
+class Paper:
+    """One paper as the index stores it: display text already cleaned, name and title always set."""
+
+    title: str
+    abstract: str
+    name: str | None = None
+    headline: str = ""
+    title_derived: bool = False
+    authors: list[str] = field(default_factory=list)
+    url: str | None = None
+    pdf_url: str | None = None
+    code_url: str | None = None
+    status: str | None = None
+    session: str | None = None
+    area: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    conference: str | None = None
+    year: int | None = None
+    track: str | None = None
+    source: str = ""
+    source_id: str | None = None
+    line: int = 0
+
+    def keys(self) -> list[str]:
+        """Stable identities of this record, strongest first: the same paper loaded again maps to the same row."""
+        keys = []
+        if self.source_id:
+            keys.append(f"id:{self.source_id}")
+        if not self.title_derived:
+            keys.append(f"title:{self.year or ''}:{text.normalize_title(self.title)}")
+        digest = hashlib.sha1(" ".join(text.words(self.abstract)[:80]).encode()).hexdigest()[:16]
+        keys.append(f"abs:{digest}")
+        return keys
+
+
+@dataclass
+class Skip:
+    """A record that was read but not indexed, with the reason a person can act on."""
+
+    source: str
+    line: int
+    reason: str
+
+
+Record = Paper | Skip
+
+
+def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named directly plus the readable files inside named folders, in a stable order."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SOURCE_SUFFIXES and p.is_file())
+            if not found:
+                raise SourceError(path, "", f"no paper files ({', '.join(SOURCE_SUFFIXES)}) in this folder")
+            out.extend(found)
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise SourceError(path, "", "no such file or folder")
+    return out
+
+
+def read(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input."""
+    suffix = path.suffix.lower()
+    if suffix == ".txt":
+        yield from read_seed(path)
+    elif suffix in (".jsonl", ".ndjson"):
+        yield from read_jsonl(path, progress)
+    elif suffix == ".json":
+        yield from read_json(path, progress)
+    elif suffix in (".csv", ".tsv"):
+        yield from read_csv(path, progress)
+    else:
+        raise SourceError(path, "", f"unknown source type {suffix!r}; use .txt, .jsonl, .json or .csv")
+
+
+# ---------------------------------------------------------------- seed text
+
+_HEADER = re.compile(r"^\s*(?P<conf>[A-Za-z][A-Za-z-]{1,20})\s*'?(?P<year>(?:19|20)\d\d)\b")
+_FILENAME = re.compile(r"(?P<conf>[a-z]{2,10})[_-]?(?P<year>(?:19|20)\d\d)", re.IGNORECASE)
+
+
+def _decode(path: Path) -> str:
+    data = path.read_bytes()
+    if not data.strip():
+        raise SourceError(path, "", "the file is empty; expected a header line, then one abstract per paragraph")
+    try:
+        content = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(path, f"{line}", f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                          "save the file as UTF-8") from None
+    return content.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def conference_of(name: str) -> tuple[str | None, int | None]:
+    """Conference and year from a header line or file name such as `ICML 2026 论文列表` or `icml2026_x.txt`."""
+    m = _HEADER.match(name) or _FILENAME.search(name)
+    return (m["conf"].upper(), int(m["year"])) if m else (None, None)
+
+
+def read_seed(path: Path) -> Iterator[Record]:
+    """The seed format: an optional header line naming the list, then one abstract per blank-line paragraph."""
+    content = _decode(path)
+    lines = content.split("\n")
+    conference, year = conference_of(path.name)
+    first = next((n for n, line in enumerate(lines) if line.strip()), 0)
+    if _is_header(lines[first]):
+        if _HEADER.match(lines[first]):
+            conference, year = conference_of(lines[first])
+        lines[first] = ""
+    paragraphs: list[tuple[int, str]] = []
+    start, buf = 0, []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            if not buf:
+                start = number
+            buf.append(line.strip())
+        elif buf:
+            paragraphs.append((start, " ".join(buf)))
+            buf = []
+    if buf:
+        paragraphs.append((start, " ".join(buf)))
+    found = 0
+    for line, para in paragraphs:
+        if len(para) < MIN_ABSTRACT_CHARS:
+            yield Skip(path.name, line, f"too short for an abstract ({len(para)} characters)")
+            continue
+        found += 1
+        yield make_paper({"abstract": para}, path.name, line, conference, year)
+    if not found:
+        raise SourceError(path, "", "no abstracts found; expected a header line, then one abstract per paragraph, "
+                          "paragraphs separated by blank lines")
+
+
+def _is_header(line: str) -> bool:
+    return len(line.strip()) < 120 and not line.rstrip().endswith(".")
+
+
+# ---------------------------------------------------------------- structured sources
+
+
+def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """JSON Lines: one paper object per line; blank lines are allowed."""
+    _decode_check(path)
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            if progress:
+                progress(len(raw))
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8", errors="strict").strip()
+            if not line:
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise SourceError(path, f"{number}", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            yield _structured(obj, path, number)
+
+
+def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """A JSON array of paper objects (or an object holding one under `papers`), decoded one element at a time."""
+    content = _decode(path)
+    decoder = json.JSONDecoder()
+    pos = _skip_ws(content, 0)
+    line_of = _LineCounter(content)
+    if content.startswith("{", pos):
+        try:
+            obj = json.loads(content)
+        except json.JSONDecodeError as exc:
+            raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg})") from None
+        items = obj.get("papers") if isinstance(obj, dict) else None
+        if not isinstance(items, list):
+            raise SourceError(path, "1", "expected a JSON array of papers (or an object with a `papers` array)")
+        for item in items:
+            yield _structured(item, path, 0)
+        return
+    if not content.startswith("[", pos):
+        raise SourceError(path, f"{line_of(pos)}", "expected a JSON array of papers")
+    pos = _skip_ws(content, pos + 1)
+    if content.startswith("]", pos):
+        return
+    while True:
+        try:
+            obj, end = decoder.raw_decode(content, pos)
+        except json.JSONDecodeError as exc:
+            raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg})") from None
+        if progress:
+            progress(end - pos)
+        yield _structured(obj, path, line_of(pos))
+        pos = _skip_ws(content, end)
+        if content.startswith(",", pos):
+            pos = _skip_ws(content, pos + 1)
+        elif content.startswith("]", pos):
+            break
+        else:
+            raise SourceError(path, f"{line_of(pos)}", "expected `,` or `]` between papers")
+
+
+def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """CSV (or TSV) with a header row naming the fields."""
+    _decode_check(path)
+    with path.open(newline="", encoding="utf-8-sig") as fh:
+        sample = fh.read(65536)
+        fh.seek(0)
+        delimiter = "\t" if path.suffix.lower() == ".tsv" or sample.count("\t") > sample.count(",") else ","
+        csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+        reader = csv.DictReader(fh, delimiter=delimiter)
+        if not reader.fieldnames:
+            raise SourceError(path, "1", "no header row; the first line must name the fields (title,abstract,…)")
+        try:
+            for row in reader:
+                if progress:
+                    progress(sum(len(v) for v in row.values() if isinstance(v, str)))
+                if None in row:
+                    raise SourceError(path, f"{reader.line_num}",
+                                      f"{len(reader.fieldnames) + len(row[None])} fields where the header has "
+                                      f"{len(reader.fieldnames)}; quote fields that contain `{delimiter}`")
+                yield _structured(row, path, reader.line_num)
+        except csv.Error as exc:
+            raise SourceError(path, f"{reader.line_num}", f"malformed CSV ({exc})") from None
+
+
+def _decode_check(path: Path) -> None:
+    """Fail early, with a byte offset, on an empty or non-UTF-8 file before anything is indexed."""
+    size = path.stat().st_size
+    if size == 0:
+        raise SourceError(path, "", "the file is empty")
+    with path.open("rb") as fh:
+        offset, line = 0, 1
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while chunk := fh.read(1 << 20):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                bad = offset + exc.start
+                line += chunk.count(b"\n", 0, exc.start)
+                raise SourceError(path, f"{line}", f"not UTF-8 text (byte 0x{chunk[exc.start]:02x} at offset {bad}); "
+                                  "save the file as UTF-8") from None
+            offset += len(chunk)
+            line += chunk.count(b"\n")
+
+
+class _LineCounter:
+    """Line numbers for positions that only move forward, without rescanning the text."""
+
+    def __init__(self, content: str) -> None:
+        self.content, self.pos, self.line = content, 0, 1
+
+    def __call__(self, pos: int) -> int:
+        self.line += self.content.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+def _skip_ws(content: str, pos: int) -> int:
+    while pos < len(content) and content[pos] in " \t\n":
+        pos += 1
+    return pos
+
+
+def _structured(obj: Any, path: Path, line: int) -> Record:
+    if not isinstance(obj, Mapping):
+        raise SourceError(path, f"{line}", f"expected an object with title, abstract, … but found {type(obj).__name__}")
+    fields: dict[str, Any] = {}
+    lowered = {str(k).strip().lower(): v for k, v in obj.items()}
+    for ours, names in ALIASES.items():
+        for name in names:
+            value = lowered.get(name)
+            if value not in (None, "", []):
+                fields[ours] = value
+                break
+    for key in ("title", "abstract", "status", "session", "area", "url", "pdf_url", "code_url", "conference",
+                "track", "source_id"):
+        value = fields.get(key)
+        if value is not None and not isinstance(value, str | int | float):
+            raise SourceError(path, f"{line}", f"field `{key}` should be text, not {type(value).__name__}")
+    if not str(fields.get("abstract") or "").strip():
+        return Skip(path.name, line, "no abstract")
+    conference, year = conference_of(path.name)
+    return make_paper(fields, path.name, line, conference, year)
+
+
+# ---------------------------------------------------------------- normalisation
+
+_STATUS = re.compile(r"\b(oral|spotlight|poster)\b", re.IGNORECASE)
+
+
+def _list(value: Any, split: str = "authors") -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [text.plain(str(v)).strip() for v in value if str(v).strip()]
+    raw = str(value)
+    sep = ";" if ";" in raw else ("|" if "|" in raw else ",")
+    if split == "authors" and sep == "," and " and " in raw:
+        raw = raw.replace(" and ", ", ")
+    return [text.plain(part).strip() for part in raw.split(sep) if part.strip()]
+
+
+def _status(value: Any) -> str | None:
+    if not value:
+        return None
+    m = _STATUS.search(str(value))
+    return m[1].capitalize() if m else str(value).strip()[:40] or None
+
+
+def _url(value: Any) -> str | None:
+    found = text.urls(str(value)) if value else []
+    return found[0] if found else None
+
+
+def make_paper(fields: Mapping[str, Any], source: str, line: int, conference: str | None = None,
+               year: int | None = None) -> Paper:
+    """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
+    raw_abstract = str(fields["abstract"])
+    abstract = text.clean(raw_abstract)
+    raw_title = str(fields.get("title") or "").strip()
+    code_url = _url(fields.get("code_url")) or text.code_url(raw_abstract)
+    title = text.plain(raw_title) if raw_title else ""
+    name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
+    year_value = str(fields.get("year") or "").strip()
+    if year_value.isdigit():
+        year = int(year_value)
+    return Paper(
+        title=title or text.derive_title(raw_abstract, name),
+        abstract=abstract,
+        name=name,
+        headline=text.headline(raw_abstract),
+        title_derived=not title,
+        authors=_list(fields.get("authors")),
+        url=_url(fields.get("url")),
+        pdf_url=_url(fields.get("pdf_url")),
+        code_url=code_url,
+        status=_status(fields.get("status")),
+        session=str(fields["session"]).strip() if fields.get("session") else None,
+        area=str(fields["area"]).strip() if fields.get("area") else None,
+        keywords=_list(fields.get("keywords"), split="keywords"),
+        conference=str(fields["conference"]).strip().upper() if fields.get("conference") else conference,
+        year=year,
+        track=str(fields["track"]).strip() if fields.get("track") else None,
+        source=source,
+        source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
+        line=line,
+    )

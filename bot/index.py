@@ -1,0 +1,371 @@
+"""The paper index: SQLite schema, loading and merging sources in one transaction, FTS5 and the typo vocabulary."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from rapidfuzz import fuzz
+
+from bot import corpus, text
+from bot.corpus import Paper, Skip
+
+SCHEMA_VERSION = 1
+FTS_COLUMNS = ("name", "title", "abstract", "authors")
+# Words too common to identify a paper when looking for its twin in another source.
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "do", "does", "for", "from", "has", "have",
+    "how", "however", "in", "into", "is", "it", "its", "may", "more", "most", "not", "of", "on", "or", "our", "over",
+    "such", "than", "that", "the", "their", "them", "these", "they", "this", "those", "through", "to", "under", "via",
+    "was", "we", "were", "what", "when", "where", "which", "while", "who", "will", "with", "within", "without",
+    "would", "paper", "work", "study", "propose", "proposed", "method", "methods", "approach", "results", "show",
+    "shows", "model", "models", "using", "based", "new", "also", "both", "each",
+})
+# Content match thresholds (rapidfuzz token_sort_ratio on plain abstracts), measured on the seed abstracts against
+# their revised versions in icml2026.jsonl: twins score 70-100, the closest different papers below 55.
+TWIN_SIMILARITY = 72
+TWIN_SIMILARITY_WITH_NAME = 55
+ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+class IndexUnavailable(RuntimeError):
+    """The index file is missing, unreadable or not an icml-bot index; the message says what to do."""
+
+
+@dataclass
+class Report:
+    """What one `index` run did, for the CLI and for tests."""
+
+    added: int = 0
+    merged: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    papers: int = 0
+    seconds: float = 0.0
+
+    def skip_reasons(self) -> Counter[str]:
+        """How many records were skipped for each reason."""
+        return Counter(s.reason for s in self.skipped)
+
+
+def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
+    """Open the index (WAL, one connection per thread); read-only connections never create a file."""
+    path = Path(path)
+    if readonly:
+        if not path.exists():
+            raise IndexUnavailable(f"no index at {path}; build it with `icml-bot index`")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    db = sqlite_utils.Database(conn)
+    if readonly and not db["papers"].exists():
+        raise IndexUnavailable(f"{path} is not an icml-bot index (no papers table); rebuild it with `icml-bot index`")
+    return db
+
+
+def ensure_schema(db: sqlite_utils.Database) -> None:
+    """Create the tables on first use; rebuildable paper tables only, never what users create (see state.py)."""
+    if not db["papers"].exists():
+        db["papers"].create(
+            {
+                "id": str, "seq": int, "name": str, "title": str, "title_derived": int, "headline": str,
+                "abstract": str, "authors": str, "url": str, "pdf_url": str, "code_url": str, "status": str,
+                "session": str, "area": str, "keywords": str, "conference": str, "year": int, "track": str,
+                "sources": str, "source_id": str,
+            },
+            pk="id",
+        )
+        db["papers"].create_index(["seq"], unique=True)
+        db["papers"].create_index(["name"])
+    if not db["paper_keys"].exists():
+        db["paper_keys"].create({"key": str, "paper_id": str}, pk="key")
+        db["paper_keys"].create_index(["paper_id"])
+    if not db["aliases"].exists():
+        db["aliases"].create({"alias": str, "paper_id": str}, pk="alias")
+    if not db["vocab"].exists():
+        db["vocab"].create({"word": str, "df": int}, pk="word")
+    if not db["sources"].exists():
+        db["sources"].create({"name": str, "path": str, "records": int, "added": int, "merged": int,
+                              "skipped": int, "indexed_at": str}, pk="name")
+    if not db["meta"].exists():
+        db["meta"].create({"key": str, "value": str}, pk="key")
+    if not db["papers_fts"].exists():
+        db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5",
+                                tokenize="porter unicode61 remove_diacritics 2")
+        # Name and title far above abstract; authors between.
+        db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
+    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def make_id(key: str, taken: Callable[[str], bool]) -> str:
+    """A short, typeable, deterministic id from a record's key; longer only when a different paper holds it."""
+    n = int.from_bytes(hashlib.sha1(key.encode()).digest(), "big")
+    letters = ID_ALPHABET[10:]
+    chars = [letters[n % len(letters)]]  # ids start with a letter so they never look like a number
+    n //= len(letters)
+    while n:
+        chars.append(ID_ALPHABET[n % len(ID_ALPHABET)])
+        n //= len(ID_ALPHABET)
+    digest = "".join(chars)
+    for length in range(6, len(digest) + 1):
+        if not taken(digest[:length]):
+            return digest[:length]
+    raise RuntimeError(f"no free id for {key!r}")
+
+
+class _Loader:
+    """One load: streams records, maps each onto a paper by its keys, and writes rows in batches."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.report = Report()
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.pending_keys: dict[str, str] = {}
+        row = next(db.query("SELECT COALESCE(MAX(seq), 0) AS m FROM papers"))
+        self.seq = int(row["m"])
+
+    def lookup(self, keys: list[str]) -> str | None:
+        for key in keys:
+            if key in self.pending_keys:
+                return self.pending_keys[key]
+            row = self.db.execute("SELECT paper_id FROM paper_keys WHERE key = ?", [key]).fetchone()
+            if row:
+                return row[0]
+        return None
+
+    def row(self, paper_id: str) -> dict[str, Any]:
+        if paper_id in self.pending:
+            return self.pending[paper_id]
+        return self.db["papers"].get(paper_id)
+
+    def taken(self, candidate: str) -> bool:
+        return candidate in self.pending or bool(
+            self.db.execute("SELECT 1 FROM papers WHERE id = ? UNION ALL SELECT 1 FROM aliases WHERE alias = ?",
+                            [candidate, candidate]).fetchone())
+
+    def add(self, paper: Paper) -> None:
+        keys = paper.keys()
+        found = self.lookup(keys)
+        if found is None:
+            self.seq += 1
+            new = to_row(paper, make_id(keys[0], self.taken), self.seq)
+            self.pending[new["id"]] = new
+            self.report.added += 1
+            paper_id = new["id"]
+        else:
+            old = self.row(found)
+            new = combine(old, paper)
+            if new == old:
+                self.report.unchanged += 1
+            else:
+                self.pending[found] = new
+                if paper.source in json.loads(old["sources"]):
+                    self.report.updated += 1
+                else:
+                    self.report.merged += 1
+            paper_id = found
+        for key in keys:
+            self.pending_keys.setdefault(key, paper_id)
+        if len(self.pending) >= 1000:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.db["papers"].upsert_all(self.pending.values(), pk="id")
+        if self.pending_keys:
+            self.db["paper_keys"].insert_all(({"key": k, "paper_id": v} for k, v in self.pending_keys.items()),
+                                             pk="key", ignore=True)
+        self.pending.clear()
+        self.pending_keys.clear()
+
+
+def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
+    """The papers-table row for a new paper."""
+    row = asdict(paper)
+    for drop in ("source", "line"):
+        row.pop(drop)
+    row.update(id=paper_id, seq=seq, title_derived=int(paper.title_derived), authors=json.dumps(paper.authors),
+               keywords=json.dumps(paper.keywords), sources=json.dumps([paper.source]))
+    return row
+
+
+def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """Merge a record into an existing row: a real title beats a derived one; the richer source fills gaps."""
+    incoming = to_row(paper, old["id"], old["seq"])
+    sources = json.loads(old["sources"])
+    if sources == [paper.source]:
+        return incoming  # the same source loaded again: its new version replaces the old
+    if old["title_derived"] and not paper.title_derived:
+        primary, secondary = incoming, old
+    else:
+        primary, secondary = old, incoming
+    merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in old}
+    merged["id"], merged["seq"] = old["id"], old["seq"]
+    merged["name"] = primary["name"] or secondary["name"]
+    merged["sources"] = json.dumps(sorted(set(sources) | {paper.source}))
+    return merged
+
+
+def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
+         progress: Callable[[str, int, int], None] | None = None) -> Report:
+    """Load sources into the index in one transaction: readers see the old index or the new one, never half.
+
+    A malformed source raises SourceError and leaves the index exactly as it was.
+    """
+    started = time.perf_counter()
+    files = corpus.expand_sources(paths)
+    with db.atomic():
+        ensure_schema(db)
+        loader = _Loader(db)
+        for path in files:
+            size = path.stat().st_size
+            done = 0
+
+            def tick(n: int, path: Path = path, size: int = size) -> None:
+                nonlocal done
+                done += n
+                if progress:
+                    progress(path.name, done, size)
+
+            counts = (loader.report.added, loader.report.merged, len(loader.report.skipped))
+            records = 0
+            for record in corpus.read(path, tick):
+                records += 1
+                if isinstance(record, Skip):
+                    loader.report.skipped.append(record)
+                else:
+                    loader.add(record)
+            loader.flush()
+            db["sources"].upsert({
+                "name": path.name, "path": str(path.resolve()), "records": records,
+                "added": loader.report.added - counts[0], "merged": loader.report.merged - counts[1],
+                "skipped": len(loader.report.skipped) - counts[2],
+                "indexed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }, pk="name")
+        db["papers"].rebuild_fts()
+        merged = reconcile(db)
+        loader.report.merged += merged
+        loader.report.added -= merged
+        if merged:
+            db["papers"].rebuild_fts()
+        rebuild_vocab(db)
+        db["meta"].upsert({"key": "last_indexed",
+                           "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key")
+        loader.report.papers = db["papers"].count
+    loader.report.seconds = time.perf_counter() - started
+    return loader.report
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: Iterable[Any] = ()) -> Iterator[dict[str, Any]]:
+    cursor = db.execute(sql, list(params))
+    cols = [c[0] for c in cursor.description]
+    for values in cursor:
+        yield dict(zip(cols, values, strict=True))
+
+
+def reconcile(db: sqlite_utils.Database) -> int:
+    """Merge untitled papers (seed abstracts) into their twin from a titled list, matched on content.
+
+    Returns how many twins were merged. Two papers merge only when their abstracts are close, or fairly close and the
+    untitled paper's name appears in the other's title.
+    """
+    untitled = list(_rows(db, "SELECT * FROM papers WHERE title_derived = 1 ORDER BY seq"))
+    merged = 0
+    for paper in untitled:
+        if not db.execute("SELECT 1 FROM papers WHERE id = ?", [paper["id"]]).fetchone():
+            continue  # already merged into another paper in this pass
+        twin = find_twin(db, paper)
+        if twin is None:
+            continue
+        keep, gone = (paper, twin) if paper["seq"] < twin["seq"] else (twin, paper)
+        titled, untitled_row = (twin, paper)
+        fields = {k: titled[k] if titled[k] not in (None, "", "[]") else untitled_row[k] for k in paper}
+        fields.update(id=keep["id"], seq=keep["seq"], name=titled["name"] or untitled_row["name"],
+                      sources=json.dumps(sorted(set(json.loads(paper["sources"])) | set(json.loads(twin["sources"])))))
+        db["papers"].delete(gone["id"])
+        db["papers"].upsert(fields, pk="id")
+        db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
+        db.execute("UPDATE aliases SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
+        db["aliases"].upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
+        merged += 1
+    return merged
+
+
+def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any] | None:
+    """The other paper that is the same work as this untitled one, or None."""
+    words = [w for w in dict.fromkeys(text.words(text.plain(paper["abstract"]))) if w not in STOPWORDS and len(w) > 2]
+    if not words:
+        return None
+    query = " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:40])
+    candidates = _rows(
+        db,
+        "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
+        "WHERE papers_fts MATCH ? AND papers.id != ? ORDER BY papers_fts.rank LIMIT 8",
+        [query, paper["id"]],
+    )
+    mine = " ".join(text.words(text.plain(paper["abstract"])))
+    best, best_score = None, 0.0
+    for other in candidates:
+        theirs = " ".join(text.words(text.plain(other["abstract"])))
+        score = fuzz.token_sort_ratio(mine, theirs)
+        named = bool(paper["name"]) and text.normalize_title(paper["name"]) in text.normalize_title(other["title"])
+        if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
+            best, best_score = other, score
+    return best
+
+
+def rebuild_vocab(db: sqlite_utils.Database) -> None:
+    """Document frequency of every raw (unstemmed) word in names, titles and abstracts, for typo correction."""
+    df: Counter[str] = Counter()
+    for name, title, abstract in db.execute("SELECT name, title, abstract FROM papers"):
+        df.update(set(text.words(f"{name or ''} {title} {abstract}")))
+    db.execute("DELETE FROM vocab")
+    db["vocab"].insert_all(({"word": w, "df": n} for w, n in df.items()), pk="word", batch_size=5000)
+
+
+def stats(db: sqlite_utils.Database) -> dict[str, Any]:
+    """Papers, sources and the time of the last load."""
+    meta = {r["key"]: r["value"] for r in db["meta"].rows} if db["meta"].exists() else {}
+    return {
+        "papers": db["papers"].count if db["papers"].exists() else 0,
+        "sources": list(db["sources"].rows) if db["sources"].exists() else [],
+        "last_indexed": meta.get("last_indexed"),
+        "vocabulary": db["vocab"].count if db["vocab"].exists() else 0,
+    }
+
+
+def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
+    """A paper by id, merged-away id, source id (OpenReview) or exact name, case-insensitively."""
+    ref = ref.strip()
+    if not ref:
+        return None
+    for sql in ("SELECT * FROM papers WHERE id = ?",
+                "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ?",
+                "SELECT * FROM papers WHERE source_id = ? COLLATE NOCASE",
+                "SELECT * FROM papers WHERE name = ? COLLATE NOCASE ORDER BY seq LIMIT 1"):
+        row = next(_rows(db, sql, [ref.lower() if "alias" in sql or "WHERE id" in sql else ref]), None)
+        if row:
+            return decode(row)
+    return None
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    """A papers row with its JSON columns turned back into lists."""
+    out = dict(row)
+    for key in ("authors", "keywords", "sources"):
+        if isinstance(out.get(key), str):
+            out[key] = json.loads(out[key])
+    out["title_derived"] = bool(out.get("title_derived"))
+    return out
