@@ -898,7 +898,8 @@ _LEADING_FRAME_RE = re.compile(
 )
 
 
-def _sentences(text: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _sentences(text: str) -> tuple[str, ...]:
     """Split plain text into sentences without breaking at e.g./i.e./et al./initials."""
     out: list[str] = []
     for para in text.split("\n\n"):
@@ -912,13 +913,14 @@ def _sentences(text: str) -> list[str]:
         tail = para[start:].strip()
         if tail:
             out.append(tail)
-    return [s for s in out if s]
+    return tuple(s for s in out if s)
 
 
 _CLAUSE_OPENERS = ("that ", "how ", "why ", "whether ")
 
 
-def _claims(sent: str) -> list[tuple[int, str, str]]:
+@lru_cache(maxsize=8192)
+def _claims(sent: str) -> tuple[tuple[int, str, str], ...]:
     """Contribution clauses in one sentence as (rank, verb, text after the verb); rank 0 is strongest."""
     out: list[tuple[int, str, str]] = []
     for m in _CONTRIB_RE.finditer(sent):
@@ -936,10 +938,10 @@ def _claims(sent: str) -> list[tuple[int, str, str]]:
         else:
             rank = 1
         out.append((rank, verb, rest))
-    return out
+    return tuple(out)
 
 
-def _contribution(sentences: list[str]) -> tuple[int, str, str] | None:
+def _contribution(sentences: tuple[str, ...]) -> tuple[int, str, str] | None:
     """Find the sentence that says what the paper does: (index, verb, rest); strong verbs win over weak ones."""
     best: tuple[int, int, str, str] | None = None
     for i, sent in enumerate(sentences):
@@ -971,7 +973,7 @@ _COMMON_ACRONYMS = _ws(
     fft dft gp bo ea ga pso ilp milp lp qp sdp admm pinn pinns fno deeponet kan kans mamba transformer
     transformers resnet unet vae dm dms ldm ldms sd sdxl flux wan hunyuan cogvideox sora veo dalle midjourney
     webarena swebench osworld alfworld minigrid atari mujoco d4rl dmc metaworld libero calvin robomimic
-    openai anthropic google meta microsoft nvidia"""
+    openai anthropic google meta microsoft nvidia openreview github huggingface"""
 )
 _GENERIC_NAME_WORDS = frozenset(
     """a an the our this that these those it its their we they two three four several novel new simple
@@ -987,6 +989,8 @@ _FRAMEWORK_NOUNS = (
     "objective|attack|defense|protocol|metric|family|recipe|solver|planner|engine|platform|tool|environment"
 )
 _FAMILY_SPLIT_RE = re.compile(r"[-\d.]")
+_DIGIT_RE = re.compile(r"\d")
+_ADJ_TAIL_RE = re.compile(r"-[a-z]{3,}$")
 _PLURAL_ACR_RE = re.compile(r"^[A-Z]{2,}s$")
 _OUR_NAME_RE = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+|novel\s+)?([^\s,;:()]+)\s+(?:{_FRAMEWORK_NOUNS})s?\b")
 _ADJ_SUFFIX_RE = re.compile(
@@ -1001,6 +1005,8 @@ _NAME_AFTER_VERB_RE = re.compile(
     rf"^\s*(?P<name>(?:{_NAME_TOKEN})(?:\s+(?:{_NAME_TOKEN})){{0,3}})(?P<after>\s*(?:,|:|—|–|\(|\s+-\s+|\.?$)"
     rf"\s*(?P<next>[\w“\"]+)?|\s+(?P<rel>which|that|as|to|for|with|wherein|where)\b)"
 )
+_PAREN_ANY_RE = re.compile(r"\(([^()\s,;]{2,20})\)")
+_ACR_LEFT = frozenset(" ”\"'*")
 _PAREN_ACR_RE = re.compile(r"(?<=[\w”\"'*]) ?\(([^()\s,;]{2,20})\)")
 _LOWER_FUNC_WORDS = _ws("of for and in on to with via the a an by from under over at as")
 
@@ -1071,7 +1077,7 @@ def _valid_name(name: str) -> bool:
 
 def _defined_acronyms(text: str) -> set[str]:
     """Every ``(ACR)`` that directly follows a word: an abbreviation the text defines for something else."""
-    return {m.group(1) for m in _PAREN_ACR_RE.finditer(text)}
+    return {m.group(1) for m in _PAREN_ANY_RE.finditer(text) if m.start() and text[m.start() - 1] in _ACR_LEFT}
 
 
 _BREAK_BEFORE_ACR_RE = re.compile(r"[;.]\s|\b(?:which|that|where|such as|including|based on|e\.g|i\.e)\b")
@@ -1152,6 +1158,8 @@ def _repo_name(url: str | None) -> str | None:
     if not cand:
         return None
     cand = re.sub(r"\.git$", "", cand)
+    if cand.count("-") > 2 or any(p.islower() and len(p) <= 3 for p in cand.split("-")[1:]):
+        return None  # "Spectral-Energy-Shifts-in-GAD" is a description, not a name
     if cand.lower() in _REPO_GENERIC or not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{1,30}", cand):
         return None
     has_internal_cap = any(c.isupper() for c in cand[1:]) and any(c.islower() for c in cand)
@@ -1170,13 +1178,14 @@ def derive_name(abstract: str, code_url: str | None = None) -> str | None:
     sentences = _sentences(text)
     acronyms = _defined_acronyms(text)
     # (a)/(b): right after a contribution verb, in any sentence (strongest evidence first)
-    for sent in sentences:
-        for rank, _verb, rest in _claims(sent):
-            if rank >= 2:
-                continue
-            name, _long = _name_from_contribution(rest)
-            if name:
-                return name
+    for wanted in (0, 1):  # "we propose/introduce X" before "we formulate ... as Y (ACR)"
+        for sent in sentences:
+            for rank, _verb, rest in _claims(sent):
+                if rank != wanted:
+                    continue
+                name, _long = _name_from_contribution(rest)
+                if name:
+                    return name
     # Names given with "called/named/dubbed/termed NAME"
     for m in _CALLED_RE.finditer(text):
         cand, _long = _name_from_contribution(text[m.end() : m.end() + 200].split(". ", 1)[0], loose=True)
@@ -1197,10 +1206,15 @@ def derive_name(abstract: str, code_url: str | None = None) -> str | None:
     bare = _BARE_URL_RE.sub(" ", text) if "." in text else text
     for i, m in enumerate(_TOKEN_RE.finditer(bare)):
         tok = m.group().rstrip(".-")
+        rest = tok[1:]
+        if (rest.islower() or not rest) and not _DIGIT_RE.search(rest):
+            continue  # cheap pre-check: no inner capital and no digit, so not coined
         if tok.endswith(("'s", "’s")):
             tok = tok[:-2]
         if not _is_coined(tok) or _common(tok) or _PLURAL_ACR_RE.match(tok) or "." in tok:
             continue
+        if _ADJ_TAIL_RE.search(tok):
+            continue  # "AC-trivial", "LLM-based": an adjective built on an acronym
         if tok.endswith("s") and tok[:-1] in counts:
             tok = tok[:-1]  # "InvGNNs" counts for "InvGNN"
         counts[tok] = counts.get(tok, 0) + 1
@@ -1272,7 +1286,9 @@ def name_from_title(title: str) -> str | None:
 _TITLE_MAX = 90
 _HEADLINE_MAX = 200
 _TRAILING_CLAUSE_RE = re.compile(r"[,;:]?\s+(?:which|that|and|thereby|while|whereby)\s*$")
-_WHICH_VERB_RE = re.compile(r"^(?:which|that)\s+(?:is|are)\s+(?=(?:a|an|the)\b)|^(?:which|that)\s+([a-z]+)\b")
+_WHICH_VERB_RE = re.compile(
+    r"^(?:which|that)\s+(?:is|are)\s+(?=(?:a|an|the)\b)|^(?:which|that)\s+(?:([a-z]+ly)\s+)?([a-z]+)\b"
+)
 
 
 def _shorten(s: str, limit: int) -> str:
@@ -1301,6 +1317,9 @@ def _gerund(verb: str) -> str:
         return v[:-2] + "ying"
     if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
         return v[:-1] + "ing"
+    vowels = "aeiou"
+    if 2 < len(v) <= 4 and v[-1] not in vowels + "wxy" and v[-2] in vowels and v[-3] not in vowels:
+        return v + v[-1] + "ing"  # run → running, map → mapping
     return v + "ing"
 
 
@@ -1309,6 +1328,8 @@ def _cap(s: str) -> str:
 
 
 _LEAD_ADVERB_RE = re.compile(r"^(?:here|first|also)\s+")
+_AUXILIARIES = _ws("is are was were be has have had can could may might will would shall should must does do")
+_LEAD_TO_RE = re.compile(r"^to\s+([a-z]+)\b")
 _LEAD_THAT_RE = re.compile(r"^(?:that|how)\s+")
 _NOVEL_RE = re.compile(r"^(an?|An?)\s+(?:novel|new)\s+(?!and\b|or\b)")
 _AFTER_NAME_RE = re.compile(r"^\s*(?:\([^()]*\))?\s*(?:,|:|—|–|-)?\s*")
@@ -1317,16 +1338,23 @@ _AFTER_NAME_RE = re.compile(r"^\s*(?:\([^()]*\))?\s*(?:,|:|—|–|-)?\s*")
 def _describe(rest: str, name: str | None, long_form: str | None) -> str:
     """Turn the text after a contribution verb into a noun phrase describing the paper's contribution."""
     phrase = _LEAD_ADVERB_RE.sub("", rest.strip().rstrip(".").strip())
+    to = _LEAD_TO_RE.match(phrase)
+    if to:  # "we propose to bridge X" → "Bridging X"
+        phrase = _gerund(to.group(1)) + phrase[to.end() :]
     if name:
         if long_form:
-            return _drop_novel(long_form)
+            return _drop_novel(long_form.rsplit(" as ", 1)[-1])
         bare = phrase[4:] if phrase.startswith("the ") else phrase
         if bare.startswith(name):
             phrase = _AFTER_NAME_RE.sub("", bare[len(name) :], count=1)
             w = _WHICH_VERB_RE.match(phrase)
             if w:
-                phrase = phrase[w.end() :] if not w.group(1) else _gerund(w.group(1)) + phrase[w.end() :]
-        elif f"({name})" in phrase:
+                adverb, verb = w.group(1), w.group(2)
+                if not verb or verb in _AUXILIARIES:  # "which is designed to ..." → "Designed to ..."
+                    phrase = phrase[w.end() :].lstrip()
+                else:  # "which (adaptively) allocates ..." → "(Adaptively) allocating ..."
+                    phrase = (f"{adverb} " if adverb else "") + _gerund(verb) + phrase[w.end() :]
+        if f"({name})" in phrase:
             phrase = phrase.replace(f" ({name})", "").replace(f"({name})", "")
     else:
         phrase = _LEAD_THAT_RE.sub("", phrase)
@@ -1362,7 +1390,7 @@ def _cut_clause(title: str) -> str:
     return title
 
 
-def _fallback_sentence(sentences: list[str]) -> str:
+def _fallback_sentence(sentences: tuple[str, ...]) -> str:
     return sentences[0] if sentences else ""
 
 
