@@ -20,7 +20,7 @@ DATA = ROOT.parent / "shared" / "data"
 
 
 def make_large(out: Path, copies: int) -> int:
-    """The shared lists repeated `copies` times, each copy with its own ids and titles (so nothing merges)."""
+    """The shared lists repeated `copies` times, each copy with its own ids, titles and abstracts (nothing merges)."""
     n = 0
     with out.open("w", encoding="utf-8") as fh:
         for copy in range(copies):
@@ -31,6 +31,7 @@ def make_large(out: Path, copies: int) -> int:
                         if copy:
                             rec["id"] = f"{rec['id']}-c{copy}"
                             rec["title"] = f"{rec['title']} (copy {copy})"
+                            rec["abstract"] = f"(Copy {copy}.) {rec['abstract']}"
                         fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                         n += 1
     return n

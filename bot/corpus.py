@@ -5,7 +5,9 @@ from __future__ import annotations
 import codecs
 import csv
 import hashlib
+import itertools
 import json
+import multiprocessing
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -109,8 +111,54 @@ def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def read(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
-    """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input."""
+def read(path: Path, progress: Callable[[int], None] | None = None, workers: int = 1) -> Iterator[Record]:
+    """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input.
+
+    With workers > 1, large files are cleaned in that many processes, a bounded batch at a time, so memory stays
+    flat however long the file is.
+    """
+    raw = _read_raw(path, progress)
+    if workers > 1 and path.stat().st_size > PARALLEL_MIN_BYTES:
+        yield from _parallel(raw, workers)
+    else:
+        yield from map(_finish, raw)
+
+
+PARALLEL_MIN_BYTES = 2 << 20
+BATCH = 2000
+
+
+@dataclass
+class Raw:
+    """A record as read, before cleaning: cheap to produce in the reading process and to send to a worker."""
+
+    fields: dict[str, Any]
+    source: str
+    line: int
+    conference: str | None
+    year: int | None
+
+
+def _finish(record: Raw | Skip) -> Record:
+    return make_paper(record.fields, record.source, record.line, record.conference, record.year) \
+        if isinstance(record, Raw) else record
+
+
+def _parallel(raw: Iterator[Raw | Skip], workers: int) -> Iterator[Record]:
+    """Clean records in worker processes, two batches in flight at most, in the original order."""
+    ctx = multiprocessing.get_context("fork")  # workers only clean text; they never touch SQLite
+    with ctx.Pool(workers) as pool:
+        pending = None
+        while batch := list(itertools.islice(raw, BATCH)):
+            job = pool.map_async(_finish, batch, chunksize=100)
+            if pending is not None:
+                yield from pending.get()
+            pending = job
+        if pending is not None:
+            yield from pending.get()
+
+
+def _read_raw(path: Path, progress: Callable[[int], None] | None) -> Iterator[Raw | Skip]:
     suffix = path.suffix.lower()
     if suffix == ".txt":
         yield from read_seed(path)
@@ -149,7 +197,7 @@ def conference_of(name: str) -> tuple[str | None, int | None]:
     return (m["conf"].upper(), int(m["year"])) if m else (None, None)
 
 
-def read_seed(path: Path) -> Iterator[Record]:
+def read_seed(path: Path) -> Iterator[Raw | Skip]:
     """The seed format: an optional header line naming the list, then one abstract per blank-line paragraph."""
     content = _decode(path)
     lines = content.split("\n")
@@ -177,7 +225,7 @@ def read_seed(path: Path) -> Iterator[Record]:
             yield Skip(path.name, line, f"too short for an abstract ({len(para)} characters)")
             continue
         found += 1
-        yield make_paper({"abstract": para}, path.name, line, conference, year)
+        yield Raw({"abstract": para}, path.name, line, conference, year)
     if not found:
         raise SourceError(path, "", "no abstracts found; expected a header line, then one abstract per paragraph, "
                           "paragraphs separated by blank lines")
@@ -190,7 +238,7 @@ def _is_header(line: str) -> bool:
 # ---------------------------------------------------------------- structured sources
 
 
-def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
     """JSON Lines: one paper object per line; blank lines are allowed."""
     _decode_check(path)
     with path.open("rb") as fh:
@@ -207,7 +255,7 @@ def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Ite
             yield _structured(obj, path, number)
 
 
-def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
     """A JSON array of paper objects (or an object holding one under `papers`), decoded one element at a time."""
     content = _decode(path)
     decoder = json.JSONDecoder()
@@ -246,7 +294,7 @@ def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iter
             raise SourceError(path, f"{line_of(pos)}", "expected `,` or `]` between papers")
 
 
-def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
     """CSV (or TSV) with a header row naming the fields."""
     _decode_check(path)
     with path.open(newline="", encoding="utf-8-sig") as fh:
@@ -308,7 +356,7 @@ def _skip_ws(content: str, pos: int) -> int:
     return pos
 
 
-def _structured(obj: Any, path: Path, line: int) -> Record:
+def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
     if not isinstance(obj, Mapping):
         raise SourceError(path, f"{line}", f"expected an object with title, abstract, … but found {type(obj).__name__}")
     fields: dict[str, Any] = {}
@@ -327,7 +375,7 @@ def _structured(obj: Any, path: Path, line: int) -> Record:
     if not str(fields.get("abstract") or "").strip():
         return Skip(path.name, line, "no abstract")
     conference, year = conference_of(path.name)
-    return make_paper(fields, path.name, line, conference, year)
+    return Raw(fields, path.name, line, conference, year)
 
 
 # ---------------------------------------------------------------- normalisation
