@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 from rapidfuzz import fuzz
 
-from bot import corpus, text
+from bot import acronyms, corpus, text
 from bot.corpus import Paper, Skip
 
 SCHEMA_VERSION = 1
@@ -193,9 +194,7 @@ class _Loader:
 
 def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
     """The papers-table row for a new paper."""
-    row = asdict(paper)
-    for drop in ("source", "line"):
-        row.pop(drop)
+    row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line")}
     row.update(id=paper_id, seq=seq, title_derived=int(paper.title_derived), authors=json.dumps(paper.authors),
                keywords=json.dumps(paper.keywords), sources=json.dumps([paper.source]))
     return row
@@ -219,7 +218,7 @@ def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
 
 
 def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
-         progress: Callable[[str, int, int], None] | None = None) -> Report:
+         progress: Callable[[str, int, int], None] | None = None, workers: int | None = None) -> Report:
     """Load sources into the index in one transaction: readers see the old index or the new one, never half.
 
     A malformed source raises SourceError and leaves the index exactly as it was.
@@ -241,7 +240,7 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
 
             counts = (loader.report.added, loader.report.merged, len(loader.report.skipped))
             records = 0
-            for record in corpus.read(path, tick):
+            for record in corpus.read(path, tick, workers=workers or os.cpu_count() or 1):
                 records += 1
                 if isinstance(record, Skip):
                     loader.report.skipped.append(record)
@@ -261,6 +260,8 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
         if merged:
             db["papers"].rebuild_fts()
         rebuild_vocab(db)
+        rebuild_acronyms(db)
+        ensure_search_indexes(db)
         db["meta"].upsert({"key": "last_indexed",
                            "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key")
         loader.report.papers = db["papers"].count
@@ -291,11 +292,11 @@ def reconcile(db: sqlite_utils.Database) -> int:
             continue
         keep, gone = (paper, twin) if paper["seq"] < twin["seq"] else (twin, paper)
         titled, untitled_row = (twin, paper)
-        fields = {k: titled[k] if titled[k] not in (None, "", "[]") else untitled_row[k] for k in paper}
-        fields.update(id=keep["id"], seq=keep["seq"], name=titled["name"] or untitled_row["name"],
+        row = {k: titled[k] if titled[k] not in (None, "", "[]") else untitled_row[k] for k in paper}
+        row.update(id=keep["id"], seq=keep["seq"], name=titled["name"] or untitled_row["name"],
                       sources=json.dumps(sorted(set(json.loads(paper["sources"])) | set(json.loads(twin["sources"])))))
         db["papers"].delete(gone["id"])
-        db["papers"].upsert(fields, pk="id")
+        db["papers"].upsert(row, pk="id")
         db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
         db.execute("UPDATE aliases SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
         db["aliases"].upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
@@ -333,6 +334,23 @@ def rebuild_vocab(db: sqlite_utils.Database) -> None:
         df.update(set(text.words(f"{name or ''} {title} {abstract}")))
     db.execute("DELETE FROM vocab")
     db["vocab"].insert_all(({"word": w, "df": n} for w, n in df.items()), pk="word", batch_size=5000)
+
+
+def rebuild_acronyms(db: sqlite_utils.Database) -> None:
+    """Acronyms the papers define ("Mixture of Experts (MoE)"), so search can expand MoE and its long form."""
+    if not db["acronyms"].exists():
+        db["acronyms"].create({"key": str, "form": str, "long": str, "papers": int}, pk=("key", "long"))
+    db.execute("DELETE FROM acronyms")
+    rows = db.execute("SELECT title, abstract FROM papers")
+    pairs = acronyms.learn(f"{title}. {abstract}" for title, abstract in rows)
+    db["acronyms"].insert_all(({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs),
+                              pk=("key", "long"))
+
+
+def ensure_search_indexes(db: sqlite_utils.Database) -> None:
+    """Indexes for search's status: and has:code filters, so they never read whole paper rows."""
+    db["papers"].create_index(["status"], if_not_exists=True)
+    db["papers"].create_index(["code_url"], if_not_exists=True)
 
 
 def stats(db: sqlite_utils.Database) -> dict[str, Any]:

@@ -1,0 +1,165 @@
+"""The query language a researcher can guess: words, "phrases", -exclusions and a few field filters.
+
+Parsing is pure and total: any text (operators, unbalanced quotes, emoji, control characters, 10,000 characters)
+becomes a ParsedQuery, possibly empty, and never raises. Nothing here builds FTS syntax; search.py quotes the words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+MAX_CHARS = 500
+MAX_TERMS = 32
+WORD_RE = re.compile(r"[^\W_]+")
+STATUSES = ("oral", "spotlight", "poster")
+# Field names people type, mapped onto the filters we have.
+FIELDS = {
+    "author": "author", "authors": "author", "by": "author", "au": "author",
+    "title": "title", "ti": "title", "intitle": "title",
+    "has": "has", "with": "has",
+    "status": "status", "is": "status", "type": "status",
+}  # fmt: skip
+HAS_VALUES = {"code": "code", "github": "code", "repo": "code", "link": "code"}
+# Words that carry no topic on their own; kept inside phrases and for proximity, dropped from the AND.
+STOPWORDS = frozenset(re.findall(
+    r"\S+", "a an and are as at be by can do does for from has have how in into is it its of on or than that the their "
+    "these this those to using via vs was we what when where which while who why with without"))
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "＂": '"', "‘": "'", "’": "'", "＇": "'",
+                         "－": "-", "‐": "-", "‑": "-", "—": " ", "–": "-", "：": ":"})
+_TOKEN_RE = re.compile(
+    r"""(?P<neg>-(?=[^\s-]))?(?:(?P<field>[A-Za-z]{2,8}):(?=\S))?(?:"(?P<quoted>[^"]*)(?:"|$)|(?P<bare>[^\s"]+))"""
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One unit of the query: a word, a hyphenated compound, or a quoted phrase, possibly negated or fielded."""
+
+    text: str  # as typed, for messages and the corrected query
+    words: tuple[str, ...]  # lowercase word tokens, at least one
+    quoted: bool = False  # "exact phrase": words must be adjacent, never typo-corrected
+    negated: bool = False
+    field: str | None = None  # None (name, title, abstract), "title" or "author"
+    span: tuple[int, int] = (0, 0)  # where the typed text sits in ParsedQuery.text
+
+    @property
+    def phrase(self) -> bool:
+        """Words that must appear next to each other (a quoted phrase or a compound like mixture-of-experts)."""
+        return len(self.words) > 1
+
+
+@dataclass
+class ParsedQuery:
+    """A query split into terms and filters, with notes the UI can show when something was dropped."""
+
+    text: str  # the cleaned input the spans refer to
+    terms: list[Term] = field(default_factory=list)
+    has_code: bool | None = None  # True: only with code, False: only without
+    status: tuple[str, ...] = ()  # capitalised statuses to keep
+    status_excluded: tuple[str, ...] = ()
+    truncated: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def positive(self) -> list[Term]:
+        """Terms a result must (or should) match, authors excluded."""
+        return [t for t in self.terms if not t.negated and t.field != "author"]
+
+    @property
+    def negative(self) -> list[Term]:
+        """Terms a result must not match, authors excluded."""
+        return [t for t in self.terms if t.negated and t.field != "author"]
+
+    @property
+    def authors(self) -> list[Term]:
+        """author:name filters (negated ones exclude an author)."""
+        return [t for t in self.terms if t.field == "author"]
+
+    @property
+    def has_filters(self) -> bool:
+        """Whether anything besides free text narrows the results."""
+        return bool(self.authors or self.status or self.status_excluded or self.has_code is not None)
+
+    def free_text(self) -> str:
+        """The positive words as typed, without filters (for name and title look-ups)."""
+        return " ".join(t.text if not t.quoted else " ".join(t.words) for t in self.positive)
+
+
+def clean(raw: str) -> str:
+    """Normalise Unicode, turn Slack's smart quotes into plain ones, and drop control and invisible characters."""
+    if not isinstance(raw, str):
+        raw = str(raw)
+    s = unicodedata.normalize("NFKC", raw[: MAX_CHARS * 4]).translate(_QUOTES)
+    if "&" in s:  # Slack escapes these three in command text
+        s = s.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    out = []
+    for ch in s:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            out.append(" ")
+        else:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def parse(raw: str) -> ParsedQuery:
+    """Split user text into terms and filters; never raises, whatever the text."""
+    text = clean(raw)
+    query = ParsedQuery(text="")
+    if len(text) > MAX_CHARS:
+        cut = text.rfind(" ", 0, MAX_CHARS + 1)
+        text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
+        query.truncated = True
+    query.text = text
+    statuses: list[str] = []
+    excluded: list[str] = []
+    for m in _TOKEN_RE.finditer(text):
+        negated = bool(m["neg"])
+        fname = (m["field"] or "").lower()
+        kind = FIELDS.get(fname)
+        value = m["quoted"] if m["quoted"] is not None else (m["bare"] or "")
+        quoted = m["quoted"] is not None
+        start = m.start()
+        if m["field"] and kind is None:
+            # An unknown "field:" is just text (year:2020 searches for "year 2020").
+            value = f"{m['field']} {value}"
+        if kind == "has":
+            target = HAS_VALUES.get(value.strip().lower())
+            if target:
+                query.has_code = not negated
+            else:
+                query.notes.append(f"has:{value} is not a filter; try has:code")
+            continue
+        if kind == "status":
+            wanted = [s for s in STATUSES if s in WORD_RE.findall(value.lower())]
+            if wanted:
+                (excluded if negated else statuses).extend(s.capitalize() for s in wanted)
+            else:
+                query.notes.append(f"status:{value} is not a status; use status:oral, status:spotlight or "
+                                   "status:poster")
+            continue
+        words = tuple(w.lower() for w in WORD_RE.findall(value))
+        if not words:
+            continue  # emoji, punctuation, operators: nothing to search for
+        if len(query.terms) >= MAX_TERMS:
+            query.truncated = True
+            break
+        if quoted or kind == "author":
+            query.terms.append(Term(value.strip(), words, quoted=quoted, negated=negated, field=kind,
+                                    span=(start, m.end())))
+            continue
+        # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
+        display = value.strip("'\".,;:!?()[]{}<>*^")
+        if len(words) == 1:
+            display = words[0] if not any(c.isalnum() for c in display) else display
+        token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
+        query.terms.append(Term(display or " ".join(words), words, negated=negated, field=kind,
+                                span=(token_start, token_start + len(display))))
+    query.status = tuple(dict.fromkeys(statuses))
+    query.status_excluded = tuple(dict.fromkeys(excluded))
+    if query.truncated:
+        query.notes.insert(0, f"Your query was long: searched its first {len(query.terms)} terms "
+                              f"({len(text)} characters).")
+    return query

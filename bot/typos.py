@@ -1,0 +1,178 @@
+"""Typo correction and spelling variants against the index vocabulary (raw words and their document frequencies).
+
+Rules, so a researcher is never "corrected" out of a valid word: a word in the vocabulary is never corrected;
+words shorter than MIN_LENGTH, or with digits, are left alone; a correction is at most one edit away (two for long
+words), a transposition counts as one edit (OSA distance), and among equally close words the most frequent wins.
+British and US spellings (tokeniser/tokenizer) are variants searched together, not corrections.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+MIN_LENGTH = 4
+LONG_WORD = 7  # from this length on, two edits are allowed
+RARE_DF = 2  # a known word this rare may itself be a typo in some abstract ("modles")...
+RARE_MIN_LENGTH = 5
+RARE_NEIGHBOUR_DF = 50  # ...of a word one edit away that at least this many papers use
+RARE_NEIGHBOUR_RATIO = 50
+
+# (pattern, replacement) pairs applied both ways: British ↔ US spellings.
+_SPELLING_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), r)
+    for p, r in (
+        (r"(?<=[a-z]{3})is(e|es|ed|ing|er|ers|ation|ations|ational)$", r"iz\1"),
+        (r"(?<=[a-z]{3})iz(e|es|ed|ing|er|ers|ation|ations|ational)$", r"is\1"),
+        (r"(?<=[a-z]{2})ys(e|es|ed|ing|er|ers)$", r"yz\1"),
+        (r"(?<=[a-z]{2})yz(e|es|ed|ing|er|ers)$", r"ys\1"),
+        (r"(?<=[a-z]{2})our(s|ed|ing|al|ally|ful|less|able|ite|ites)?$", r"or\1"),
+        (r"(?<=[a-z]{2}[^o])or(s|ed|ing|al|ally|ful|less|able|ite|ites)?$", r"our\1"),
+        (r"(?<=[a-z]{2})tre(s|d)?$", r"ter\1"),
+        (r"(?<=[a-z]{2})ter(s|ed)?$", r"tre\1"),
+        (r"(?<=[aeiou])ll(ing|ed|er|ers)$", r"l\1"),
+        (r"(?<=[aeiou])l(ing|ed|er|ers)$", r"ll\1"),
+        (r"(?<=[a-z]{2})ence$", "ense"),
+        (r"(?<=[a-z]{2})ense$", "ence"),
+        (r"(?<=[a-z]{3})ogue(s)?$", r"og\1"),
+        (r"(?<=[a-z]{3})og(s)?$", r"ogue\1"),
+    )
+)
+
+
+def spellings(word: str) -> list[str]:
+    """Other spellings of a word (tokeniser → tokenizer, modelling → modeling); the caller keeps known ones."""
+    out = []
+    for pattern, repl in _SPELLING_RULES:
+        other = pattern.sub(repl, word)
+        if other != word and other not in out:
+            out.append(other)
+    return out
+
+
+class Vocabulary:
+    """Raw words of one index and their document frequencies, loaded lazily and shared across threads.
+
+    `fetch_df(words)` and `fetch_prefix(first_char)` read the index through the caller's connection, so a
+    Vocabulary never holds a connection of its own.
+    """
+
+    def __init__(self) -> None:
+        self._df: dict[str, int] = {}
+        self._buckets: dict[str, dict[int, list[str]]] = {}
+        self._lock = threading.Lock()
+
+    def df(self, words: Iterable[str], fetch: Callable[[list[str]], dict[str, int]]) -> dict[str, int]:
+        """Document frequency of each word (0 when unknown), from a cache filled by `fetch`."""
+        words = list(dict.fromkeys(words))
+        missing = [w for w in words if w not in self._df]
+        if missing:
+            found = fetch(missing)
+            with self._lock:
+                for w in missing:
+                    self._df[w] = found.get(w, 0)
+                if len(self._df) > 200_000:  # a long-running bot: keep memory bounded
+                    self._df.clear()
+                    self._df.update({w: found.get(w, 0) for w in missing})
+        return {w: self._df.get(w, 0) for w in words}
+
+    def bucket(self, first: str, fetch: Callable[[str], list[tuple[str, int]]]) -> dict[int, list[str]]:
+        """Vocabulary words starting with `first`, grouped by length (the candidates for a correction)."""
+        got = self._buckets.get(first)
+        if got is None:
+            rows = fetch(first)
+            got = {}
+            for word, _n in rows:
+                got.setdefault(len(word), []).append(word)
+            with self._lock:
+                self._buckets[first] = got
+                for word, n in rows:
+                    self._df.setdefault(word, n)
+        return got
+
+
+def correction(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
+               fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> str | None:
+    """The vocabulary word a typo most likely meant, or None when the word is known, too short or has no close match."""
+    found = corrections(word, vocab, fetch_df, fetch_prefix)
+    return found[0] if found else None
+
+
+def corrections(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
+                fetch_prefix: Callable[[str], list[tuple[str, int]]], n: int = 3) -> list[str]:
+    """The equally close candidates for a typo, most frequent first (the caller may pick one by context)."""
+    if len(word) < MIN_LENGTH or not word.isalpha() or vocab.df([word], fetch_df)[word] > 0:
+        return []
+    found = _closest(word, 1, 1, vocab, fetch_df, fetch_prefix)
+    if not found and len(word) >= LONG_WORD:  # most typos are one edit: look further only when needed
+        found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
+    return found[:n]
+
+
+def common_neighbour(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
+                     fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> str | None:
+    """For a word only one or two papers use ("modles"), a word one edit away that many papers use ("models").
+
+    The rare word is still searched (it may be valid); the common one is searched beside it.
+    """
+    if len(word) < RARE_MIN_LENGTH or not word.isalpha():
+        return None
+    df = vocab.df([word], fetch_df)[word]
+    if not 1 <= df <= RARE_DF:
+        return None
+    found = _closest(word, 1, max(RARE_NEIGHBOUR_DF, RARE_NEIGHBOUR_RATIO * df), vocab, fetch_df, fetch_prefix)
+    return found[0] if found else None
+
+
+def _closest(word: str, max_edits: int, min_df: int, vocab: Vocabulary,
+             fetch_df: Callable[[list[str]], dict[str, int]],
+             fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> list[str]:
+    """Vocabulary words at the smallest edit distance found, best first (same first letter, then frequency)."""
+    candidates: list[str] = []
+    # Typos rarely touch the first letter; the second bucket catches a swapped or dropped first letter.
+    for first in dict.fromkeys(word[:2]):
+        buckets = vocab.bucket(first, fetch_prefix)
+        for length in range(len(word) - max_edits, len(word) + max_edits + 1):
+            candidates.extend(buckets.get(length, ()))
+    if not candidates:
+        return []
+    hits = process.extract(word, candidates, scorer=OSA.distance, score_cutoff=max_edits, limit=None)
+    hits = [h for h in hits if h[0] != word]
+    if not hits:
+        return []
+    dfs = vocab.df([h[0] for h in hits], fetch_df)
+    # A second edit is only worth it for a word more than a couple of papers use.
+    hits = [h for h in hits if dfs[h[0]] >= min_df and (h[1] <= 1 or dfs[h[0]] >= 3)]
+    if not hits:
+        return []
+    hits.sort(key=lambda h: (h[1], h[0][0] != word[0], -dfs[h[0]], h[0]))
+    best = (hits[0][1], hits[0][0][0] != word[0])
+    return [h[0] for h in hits if (h[1], h[0][0] != word[0]) == best]
+
+
+def split_compound(word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2) -> tuple[str, ...] | None:
+    """Two or three known words a run-together query word is made of (kvcache → kv cache), or None."""
+    if len(word) < 5 or not word.isalpha():
+        return None
+    best: tuple[int, tuple[str, ...]] | None = None
+    heads = [word[:i] for i in range(2, len(word) - 1)]
+    known = df(heads + [word[i:] for i in range(2, len(word) - 1)])
+    for i in range(2, len(word) - 1):
+        a, b = word[:i], word[i:]
+        if known.get(a, 0) >= min_df and known.get(b, 0) >= min_df:
+            score = min(known[a], known[b])
+            if best is None or score > best[0]:
+                best = (score, (a, b))
+    if best is None and len(word) >= 8:
+        for i in range(2, len(word) - 3):
+            a, rest = word[:i], word[i:]
+            if known.get(a, 0) < min_df:
+                continue
+            tail = split_compound(rest, df, min_df)
+            if tail and len(tail) == 2:
+                return (a, *tail)
+    return best[1] if best else None
