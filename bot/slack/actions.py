@@ -1,0 +1,92 @@
+"""Buttons on the bot's messages: More results, Similar, Share to channel, Abstract, Another one.
+
+Each listener acks at once, then answers through the click's own response_url: replacing the message when
+paging an ephemeral result list, a new ephemeral message for Similar and Abstract, and an in-channel message
+(which works without the bot being a member of the channel) for Share.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App
+
+from bot.slack import blocks
+from bot.slack.commands import search_page, similar_page
+from bot.slack.deliver import respond
+from bot.slack.deps import Deps
+
+GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
+EXPIRED = "That button has expired. Search again with `/icml <words>`."
+
+
+class Actions:
+    """Button listeners; bound methods so Bolt can read their parameter names."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def _paper(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        return self.deps.papers.get(str(action.get("value") or ""))
+
+    def on_page(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
+        """More results / a suggested spelling: the next page, in place of the ephemeral list it came from."""
+        ack()
+        parsed = blocks.parse_page_value(str(action.get("value") or ""))
+        if parsed is None:
+            respond(body["response_url"], blocks.notice(EXPIRED), response_type="ephemeral", replace_original=False)
+            return
+        query, offset, replace = parsed
+        msg = search_page(self.deps.papers, query, offset)
+        if replace:
+            respond(body["response_url"], msg, replace_original=True)
+        else:  # the list is a public thread reply: show the next page only to the one who asked
+            respond(body["response_url"], msg, response_type="ephemeral", replace_original=False)
+
+    def on_similar(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
+        """Papers like this one, shown only to the user who clicked."""
+        ack()
+        paper = self._paper(action)
+        msg = similar_page(self.deps.papers, paper) if paper else blocks.notice(GONE)
+        respond(body["response_url"], msg, response_type="ephemeral", replace_original=False)
+
+    def on_share(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
+        """Post the paper for everyone in the channel, attributed to the user who shared it."""
+        ack()
+        paper = self._paper(action)
+        if paper is None:
+            respond(body["response_url"], blocks.notice(GONE), response_type="ephemeral", replace_original=False)
+            return
+        user = (body.get("user") or {}).get("id")
+        respond(body["response_url"], blocks.shared_message(paper, user), response_type="in_channel",
+                replace_original=False)
+
+    def on_abstract(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
+        """The whole abstract, shown only to the user who clicked."""
+        ack()
+        paper = self._paper(action)
+        msg = blocks.abstract_message(paper) if paper else blocks.notice(GONE)
+        respond(body["response_url"], msg, response_type="ephemeral", replace_original=False)
+
+    def on_random(self, ack: Ack, body: dict[str, Any]) -> None:
+        """Another random paper, in place of the last one."""
+        ack()
+        paper = self.deps.papers.random()
+        msg = blocks.paper_message(paper, another=True) if paper else blocks.notice(GONE)
+        respond(body["response_url"], msg, replace_original=True)
+
+
+def register(app: App, deps: Deps) -> None:
+    """Register one listener per action id in blocks.ACTION_IDS."""
+    listeners = Actions(deps)
+    handlers = {
+        blocks.ACTION_PAGE: listeners.on_page,
+        blocks.ACTION_SIMILAR: listeners.on_similar,
+        blocks.ACTION_SHARE: listeners.on_share,
+        blocks.ACTION_ABSTRACT: listeners.on_abstract,
+        blocks.ACTION_RANDOM: listeners.on_random,
+    }
+    if set(handlers) != set(blocks.ACTION_IDS):
+        raise RuntimeError("every button the blocks build needs a listener")
+    for action_id, handler in handlers.items():
+        app.action(action_id)(handler)

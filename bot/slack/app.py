@@ -1,0 +1,68 @@
+"""build_app: the Bolt app with its Web API client, retry handlers, listeners, middleware and error handler."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from slack_bolt import App
+from slack_bolt.error import BoltError
+from slack_sdk import WebClient
+
+from bot.config import SETTINGS, Config, ConfigError
+from bot.slack import actions, commands, deliver, digest_commands, events
+from bot.slack.blocks import ACTION_IDS
+from bot.slack.deps import Deps
+from bot.slack.papers import Papers
+from bot.state import State
+
+LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
+REJECTED_TOKEN = ("invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
+                  "not_allowed_token_type")
+
+# What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
+COMMANDS = commands.COMMANDS
+EVENTS = events.EVENTS
+ACTIONS = ACTION_IDS
+
+
+def setting_help(env: str) -> str:
+    """Where to find a setting's value, from the one table in config.py."""
+    return next(s.help for s in SETTINGS if s.env == env)
+
+
+def build_app(config: Config, index_path: Path, state: State, client: WebClient | None = None,
+              digests: digest_commands.DigestDesk | None = None) -> App:
+    """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start."""
+    if client is None:
+        client = WebClient(token=config.bot_token, base_url=config.api_url)
+    # Bolt copies these into every per-request client (say, context.client): 429s wait Retry-After and retry.
+    present = {type(h) for h in client.retry_handlers}
+    client.retry_handlers.extend(h for h in deliver.retry_handlers() if type(h) not in present)
+    try:
+        app = App(client=client, signing_secret=config.signing_secret, name="icml-bot",
+                  logger=logging.getLogger("icml_bot.bolt"),
+                  listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"))
+    except BoltError as exc:
+        raise _token_error(exc, config) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot reach Slack at SLACK_API_URL={config.api_url} ({type(exc).__name__}); check the "
+                          "network or SLACK_API_URL") from None
+    # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
+    digests = digests or digest_commands.build_desk(config, index_path, state, client)
+    deps = Deps(papers=Papers(index_path), state=state, digests=digests)
+    events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
+    commands.register(app, deps)
+    actions.register(app, deps)
+    app.error(deliver.on_error)
+    return app
+
+
+def _token_error(exc: BoltError, config: Config) -> ConfigError:
+    """auth.test failed at start: one line naming the variable, never the token."""
+    reason = next((code for code in REJECTED_TOKEN if code in str(exc)), None)
+    if reason:
+        return ConfigError(f"SLACK_BOT_TOKEN was rejected by Slack ({reason}). {setting_help('SLACK_BOT_TOKEN')}")
+    return ConfigError(f"Slack's auth.test failed at {config.api_url}; check SLACK_BOT_TOKEN and SLACK_API_URL "
+                       f"({type(exc).__name__})")

@@ -1,0 +1,175 @@
+"""`/icml` and its subcommands: one table dispatches them and writes `/icml help`; handlers return messages.
+
+Adding a subcommand is one function `(Invocation) -> Message` and one `Subcommand(...)` entry in SUBCOMMANDS.
+The listener acks with the answer itself rather than acking "Searching…" and posting to the response_url: a
+search takes a few milliseconds, far inside Slack's 3 seconds, so one round trip replaces two, nothing flickers,
+and there is no second request that could fail after the user was told to wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from slack_bolt import Ack, App
+
+from bot.config import Config
+from bot.slack import blocks, digest_commands
+from bot.slack.blocks import Message, bold
+from bot.slack.deps import Deps
+from bot.slack.papers import Papers
+
+COMMAND = "/icml"
+SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One `/icml` call: the words after the subcommand, who asked, in which channel, and the app's dependencies."""
+
+    args: str
+    user_id: str
+    channel_id: str
+    deps: Deps
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One row of the /icml table: its name, argument syntax and help (for `/icml help`) and the function to run.
+
+    `args`: "none" runs only on the bare word (so `/icml random forests` stays a search), "required" needs words
+    after it (a usage hint otherwise), "optional" takes either.
+    """
+
+    name: str
+    usage: str
+    help: str
+    run: Callable[[Invocation], Message]
+    args: Literal["none", "required", "optional"] = "none"
+
+    def accepts(self, rest: str) -> bool:
+        """Whether `/icml <name> <rest>` is a call of this subcommand."""
+        return self.args == "optional" or (self.args == "required") == bool(rest)
+
+
+SEARCH_HELP = ("<words>", "search papers: topics, acronyms (MoE, RAG), paper names; typos are fine")
+
+
+def unescape(text: str) -> str:
+    """Slack sends `&`, `<`, `>` in command text as entities; turn them back into what the user typed."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def search_page(papers: Papers, query: str, offset: int = 0, public: bool = False,
+                intro: str | None = None) -> Message:
+    """One page of results for a query, as the slash command, More results and mentions show it."""
+    return blocks.results_message(papers.search(query, limit=blocks.PAGE_SIZE, offset=offset), public, intro)
+
+
+def similar_page(papers: Papers, paper: dict[str, Any], public: bool = False) -> Message:
+    """Papers like `paper`."""
+    return blocks.similar_message(paper, papers.similar(str(paper["id"]), k=blocks.PAGE_SIZE), public)
+
+
+# ------------------------------------------------------------------ subcommands
+
+
+def show_help(inv: Invocation) -> Message:
+    """`/icml help`: generated from SUBCOMMANDS, so it can't drift from what dispatches."""
+    entries = [SEARCH_HELP, *((" ".join(filter(None, (s.name, s.usage))), s.help) for s in SUBCOMMANDS)]
+    return blocks.help_message(COMMAND, entries)
+
+
+def show_paper(inv: Invocation) -> Message:
+    """`/icml paper <id|name>`: one paper in full, or a search when nothing has that id or name."""
+    paper = inv.deps.papers.get(inv.args)
+    if paper is None:
+        return search_page(inv.deps.papers, inv.args, intro=f"No paper has the id or name {bold(inv.args)}; "
+                                                            "here is what a search finds.")
+    return blocks.paper_message(paper)
+
+
+def show_similar(inv: Invocation) -> Message:
+    """`/icml similar <id|name>`: papers like that one (or a search for the words when no paper matches)."""
+    paper = inv.deps.papers.get(inv.args)
+    if paper is None:
+        return search_page(inv.deps.papers, inv.args, intro=f"No paper has the id or name {bold(inv.args)}; "
+                                                            "here is what a search finds.")
+    return similar_page(inv.deps.papers, paper)
+
+
+def show_random(inv: Invocation) -> Message:
+    """`/icml random`: a paper to discover."""
+    paper = inv.deps.papers.random()
+    if paper is None:
+        return blocks.notice("The index is empty: load papers with `icml-bot index`.")
+    return blocks.paper_message(paper, another=True)
+
+
+def show_stats(inv: Invocation) -> Message:
+    """`/icml stats`: what the index holds."""
+    return blocks.stats_message(inv.deps.papers.stats())
+
+
+SUBCOMMANDS: tuple[Subcommand, ...] = (
+    Subcommand("paper", "<id|name>", "one paper in full: abstract, authors, links", show_paper, "required"),
+    Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
+    Subcommand("random", "", "a random ICML 2026 paper", show_random),
+    Subcommand("stats", "", "what the index holds", show_stats),
+    Subcommand("digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run,
+               "optional"),
+    Subcommand("help", "", "this help", show_help),
+)
+
+
+def reply(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
+    """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
+    text = blocks.one_line(unescape(text))
+    name, _, rest = text.partition(" ")
+    table = {s.name: s for s in SUBCOMMANDS}
+    sub = table.get(name.lower()) if text else table["help"]
+    if sub is not None and sub.accepts(rest.strip()):
+        return sub.run(Invocation(rest.strip(), user_id, channel_id, deps))
+    if sub is not None and sub.args == "required":
+        return blocks.notice(f"Usage: `{COMMAND} {sub.name} {blocks.escape(sub.usage)}`: {blocks.escape(sub.help)}.")
+    return search_page(deps.papers, text)
+
+
+def ack_payload(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
+    """The body /icml acknowledges with: the reply, shown only to the user who asked."""
+    return {**reply(deps, text, user_id, channel_id), "response_type": "ephemeral"}
+
+
+def preview(config: Config, text: str) -> Message:
+    """What `/icml <text>` would answer, for `icml-bot search --blocks` (reads the index, writes nothing)."""
+    return ack_payload(Deps(papers=Papers(config.db_path)), text, "U0CLI", "C0CLI")
+
+
+# ------------------------------------------------------------------ listener
+
+
+class Commands:
+    """The /icml listener; its bound method is what Bolt calls (Bolt reads parameter names, so no partials)."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def on_icml(self, ack: Ack, command: dict[str, Any], logger: logging.Logger) -> None:
+        """Answer in the acknowledgement itself, visible only to the user who asked."""
+        started = time.perf_counter()
+        ack(ack_payload(self.deps, command.get("text") or "", command.get("user_id") or "",
+                        command.get("channel_id") or ""))
+        took = time.perf_counter() - started
+        if took > SLOW_REPLY_SECONDS:
+            logger.warning("/icml %r took %.2f s (Slack allows 3 s)", command.get("text"), took)
+
+
+COMMANDS = (COMMAND,)
+
+
+def register(app: App, deps: Deps) -> None:
+    """Register the /icml listener (manifest.yml lists the same command; a test checks both agree)."""
+    app.command(COMMAND)(Commands(deps).on_icml)

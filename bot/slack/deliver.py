@@ -1,0 +1,108 @@
+"""Getting messages to Slack and noticing when they don't arrive: response_url and chat.postMessage with their
+failures turned into one exception, and the app's one error handler that logs and apologises to the user."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler, RetryHandler
+from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
+from slack_sdk.webhook import WebhookClient
+
+from bot.slack import blocks
+
+APOLOGY = "Sorry, something went wrong on my side and I couldn't finish that. Please try again in a minute."
+RESPONSE_URL_TIMEOUT = 10
+
+log = logging.getLogger("icml_bot.slack")
+
+
+def retry_handlers() -> list[RetryHandler]:
+    """Retries for Web API and response_url calls: dropped connections, 429 (honouring Retry-After), 500/503."""
+    return [ConnectionErrorRetryHandler(max_retry_count=1), RateLimitErrorRetryHandler(max_retry_count=2),
+            ServerErrorRetryHandler(max_retry_count=2)]
+
+
+class DeliveryError(RuntimeError):
+    """Slack did not take a message; `where` is the method (or "response_url") and `error` Slack's reason."""
+
+    def __init__(self, where: str, error: str) -> None:
+        super().__init__(f"{where} failed: {error}")
+        self.where = where
+        self.error = error
+
+
+def respond(response_url: str, msg: blocks.Message, **options: Any) -> None:
+    """POST a message to a response_url (`response_type`, `replace_original`, …); raise DeliveryError on failure.
+
+    Bolt's `respond()` returns the failure instead of raising it, which makes silent failures easy; this doesn't.
+    """
+    body = {**msg, **{k: v for k, v in options.items() if v is not None}}
+    hook = WebhookClient(response_url, timeout=RESPONSE_URL_TIMEOUT, retry_handlers=retry_handlers())
+    try:
+        resp = hook.send_dict(body)
+    except OSError as exc:
+        raise DeliveryError("response_url", f"{type(exc).__name__}: {exc}") from exc
+    if resp.status_code != 200:
+        raise DeliveryError("response_url", f"HTTP {resp.status_code} {str(resp.body)[:200]}")
+
+
+def post(client: WebClient, channel: str, msg: blocks.Message, thread_ts: str | None = None) -> str:
+    """chat.postMessage (the client retries 429s); returns the new message's ts or raises DeliveryError."""
+    try:
+        resp = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **msg)
+    except SlackApiError as exc:
+        raise DeliveryError("chat.postMessage", str(exc.response.get("error") or exc.response.status_code)) from exc
+    except OSError as exc:
+        raise DeliveryError("chat.postMessage", f"{type(exc).__name__}: {exc}") from exc
+    return str(resp.get("ts") or "")
+
+
+def where(body: dict[str, Any]) -> tuple[str | None, str | None, str | None, str | None]:
+    """Who is waiting for an answer to this request: (user, channel, thread_ts, response_url)."""
+    event = body.get("event") or {}
+    user = body.get("user_id") or (body.get("user") or {}).get("id") or event.get("user")
+    channel = body.get("channel_id") or (body.get("channel") or {}).get("id") or event.get("channel")
+    thread_ts = event.get("thread_ts") or event.get("ts")
+    return user, channel, thread_ts, body.get("response_url")
+
+
+def on_error(error: Exception, body: dict[str, Any], response: BoltResponse | None, client: WebClient | None,
+             logger: logging.Logger) -> BoltResponse | None:
+    """The app's one error handler: log what failed, then tell the user (never leave them with silence)."""
+    user, channel, thread_ts, response_url = where(body or {})
+    kind = (body or {}).get("type") or ("slash_command" if (body or {}).get("command") else "unknown")
+    if isinstance(error, DeliveryError):
+        logger.error("could not deliver a reply to %s in %s (%s): %s", user, channel, kind, error)
+    else:
+        logger.exception("failed to handle a %s from %s in %s: %s", kind, user, channel, error)
+    if response is not None and kind in ("slash_command", "block_actions"):
+        # Not acknowledged yet: the apology itself is the acknowledgement, shown only to the user.
+        return BoltResponse(status=200, body={"text": APOLOGY, "response_type": "ephemeral"})
+    apologize(client, user, channel, thread_ts, response_url, error)
+    return None
+
+
+def apologize(client: WebClient | None, user: str | None, channel: str | None, thread_ts: str | None,
+              response_url: str | None, error: Exception) -> bool:
+    """Tell the user something failed, by response_url (unless that is what failed) or an ephemeral message."""
+    msg = blocks.notice(APOLOGY)
+    failed_url = isinstance(error, DeliveryError) and error.where == "response_url"
+    if response_url and not failed_url:
+        try:
+            respond(response_url, msg, response_type="ephemeral", replace_original=False)
+            return True
+        except DeliveryError as exc:
+            log.error("the apology could not be delivered either: %s", exc)
+    if user and channel and client is not None:
+        try:
+            client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, **msg)
+            return True
+        except (SlackApiError, OSError) as exc:
+            log.error("the apology could not be delivered either: chat.postEphemeral failed: %s",
+                      getattr(exc, "response", {}).get("error") if isinstance(exc, SlackApiError) else exc)
+    return False

@@ -1,0 +1,21 @@
+"""What listeners need, passed in rather than reached through globals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.slack.papers import Papers
+from bot.state import State
+
+if TYPE_CHECKING:
+    from bot.slack.digest_commands import DigestDesk
+
+
+@dataclass(frozen=True)
+class Deps:
+    """The paper index (one connection per thread) and the state database (None in read-only CLI previews)."""
+
+    papers: Papers
+    state: State | None = None
+    digests: DigestDesk | None = None  # daily digest: /icml digest … (bot/slack/digest_commands.py)

@@ -1,0 +1,99 @@
+"""`@icml-bot` mentions: a query answered in the thread, or a bare mention in a thread answered with papers
+related to the thread's first message. Also the global middleware that drops Slack's redeliveries."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import App, BoltContext, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.slack import blocks
+from bot.slack.blocks import Message, bold
+from bot.slack.commands import COMMAND, search_page
+from bot.slack.deliver import post
+from bot.slack.deps import Deps
+from bot.slack.papers import slack_to_plain
+
+EVENTS = ("app_mention",)
+USAGE = ("Mention me with a few words, e.g. `@icml-bot kv cache`, or mention me inside a thread to get papers "
+         f"related to the discussion. `{COMMAND} help` shows everything I can do.")
+
+
+def is_from_bot(event: dict[str, Any]) -> bool:
+    """Messages from bots (ours or others) are never answered, so two bots can't talk each other into a loop."""
+    return bool(event.get("bot_id")) or event.get("subtype") == "bot_message"
+
+
+def thread_reply(deps: Deps, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
+    """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
+    query = slack_to_plain(event.get("text"))
+    if query:
+        return search_page(deps.papers, query, public=True)
+    thread_ts = event.get("thread_ts")
+    if not thread_ts or thread_ts == event.get("ts"):
+        return blocks.notice(USAGE)
+    parent = read_parent(event["channel"], thread_ts)
+    queries = deps.papers.topic_queries(parent)
+    if not queries:
+        return blocks.notice("I couldn't tell what this thread is about. " + USAGE)
+    for query in queries:  # most specific first; a search that needs every word may find nothing for it
+        response = deps.papers.search(query, limit=blocks.PAGE_SIZE)
+        if response.results:
+            break
+    return blocks.results_message(response, public=True,
+                                  intro=f"Papers related to this discussion ({bold(response.query)}):")
+
+
+class ThreadUnreadable(RuntimeError):
+    """conversations.replies failed; the message is Slack's error code."""
+
+
+class Events:
+    """The app_mention listener and the redelivery filter; bound methods so Bolt can read their parameters."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def drop_redeliveries(self, body: dict[str, Any], next_: Callable[[], None],
+                          logger: logging.Logger) -> BoltResponse | None:
+        """Global middleware: a Slack retry (same event_id, also after a restart) is acked and not run again."""
+        event_id = body.get("event_id")
+        if event_id and self.deps.state is not None and not self.deps.state.first_time(str(event_id)):
+            logger.info("ignoring redelivered event %s", event_id)
+            return BoltResponse(status=200, body="")
+        next_()
+        return None
+
+    def on_mention(self, event: dict[str, Any], client: WebClient, logger: logging.Logger,
+                   context: BoltContext) -> None:
+        """Reply in the thread: `thread_ts` is the parent's ts, or the mention's own ts to start a thread."""
+        if is_from_bot(event):
+            logger.debug("ignoring a mention from bot %s", event.get("bot_id"))
+            return
+
+        def read_parent(channel: str, thread_ts: str) -> str:
+            try:
+                resp = client.conversations_replies(channel=channel, ts=thread_ts, limit=1)
+            except SlackApiError as exc:
+                raise ThreadUnreadable(str(exc.response.get("error"))) from exc
+            messages = resp.get("messages") or []
+            return str(messages[0].get("text") or "") if messages else ""
+
+        try:
+            msg = thread_reply(self.deps, event, read_parent)
+        except ThreadUnreadable as exc:
+            logger.warning("could not read thread %s in %s: %s", event.get("thread_ts"), event.get("channel"), exc)
+            msg = blocks.notice(f"I couldn't read this thread ({blocks.escape(str(exc))}). Mention me with a few "
+                                "words instead, e.g. `@icml-bot kv cache`.")
+        post(client, event["channel"], msg, thread_ts=event.get("thread_ts") or event["ts"])
+
+
+def register(app: App, deps: Deps) -> None:
+    """Register the redelivery filter (before every listener) and the app_mention listener."""
+    listeners = Events(deps)
+    app.middleware(listeners.drop_redeliveries)
+    app.event("app_mention")(listeners.on_mention)
