@@ -7,6 +7,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +69,16 @@ def _progress_bar():  # type: ignore[no-untyped-def]
 
 
 def cmd_search(args: argparse.Namespace, config: Config) -> int:
-    """Search the index and print results, as text or JSON."""
+    """Search the index and print results, as text or JSON; --batch runs one query per line of a file."""
     from bot import search
 
+    if args.batch and args.query:
+        raise UserError("give either a QUERY or --batch FILE, not both")
+    if not args.batch and not args.query:
+        raise UserError("nothing to search for: give a QUERY, or --batch FILE with one query per line")
     db = open_index(config)
+    if args.batch:
+        return search_batch(db, args)
     query = " ".join(args.query)
     if getattr(args, "blocks", False):
         return print_blocks(query, config)
@@ -79,11 +86,44 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in results.results], ensure_ascii=False, indent=2))
         return 0
+    print_results(query, results)
+    return 0
+
+
+def search_batch(db: Any, args: argparse.Namespace) -> int:
+    """One query per line in, one answer per line out, in order (a JSON line each with --json; blank lines too)."""
+    from bot import search
+
+    try:
+        fh = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
+    except OSError as exc:
+        raise UserError(f"cannot read the batch file {args.batch}: {exc.strerror}") from None
+    try:
+        for line in fh:
+            query = line.rstrip("\r\n")
+            response = search.search(db, query, limit=args.limit)
+            if args.json:
+                print(json.dumps(response.to_json(), ensure_ascii=False))
+            else:
+                print(f"## {query}")
+                print_results(query, response)
+                print()
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    return 0
+
+
+def print_results(query: str, results: Any) -> None:
+    """Results as text for the shell: the correction, then number, id, title, authors, snippet, links."""
     if results.corrected:
         print(f"Showing results for {results.corrected} (you typed {query})")
+    for note in results.notes:
+        print(note)
     if not results.results:
-        print(f"No papers match {query!r}.")
-        return 0
+        hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
+        print(f"No papers match {query!r}.{hint}")
+        return
     for n, r in enumerate(results.results, 1):
         p = r.paper
         label = f"{p['name']}: " if p.get("name") and not p["title"].startswith(p["name"]) else ""
@@ -94,7 +134,6 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
         if links:
             print(f"   {links}")
-    return 0
 
 
 def cmd_stats(args: argparse.Namespace, config: Config) -> int:
@@ -136,6 +175,29 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     return server.serve(config, http=args.http, host=args.host, port=args.port)
 
 
+# ------------------------------------------------------------------ digest (bot/slack/digest_commands.py)
+
+
+def cmd_digest(args: argparse.Namespace, config: Config) -> int:
+    """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date."""
+    from bot.slack import digest_commands
+
+    open_index(config).conn.close()
+    status, text = digest_commands.cli(config, config.db_path, args.channel, args.date, args.dry_run, args.json)
+    print(text, file=sys.stdout if status == 0 else sys.stderr)
+    return status
+
+
+def _iso_date(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
+
+
+# ------------------------------------------------------------------ (end of digest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line, one subcommand per job."""
     common = argparse.ArgumentParser(add_help=False)
@@ -151,7 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", parents=[common], help="search papers")
-    p.add_argument("query", nargs="+", help="words, \"phrases\", -exclude, author:name, has:code, status:oral")
+    p.add_argument("query", nargs="*", help="words, \"phrases\", -exclude, author:name, has:code, status:oral")
+    p.add_argument("--batch", metavar="FILE", help="one query per line ('-' for stdin); with --json, one JSON line "
+                   "per query: {query, corrected, took_ms, results, ...}")
     p.add_argument("--limit", type=int, default=5, help="how many results (default 5)")
     p.add_argument("--json", action="store_true", help="print a JSON array of results")
     p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
@@ -170,6 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0", help="HTTP address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("digest", parents=[common], help="print or post one date's daily digest for a channel")
+    p.add_argument("--channel", metavar="C", help="channel id (default: $ICML_DIGEST_CHANNEL)")
+    p.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD", help="digest date (default: today there)")
+    p.add_argument("--dry-run", action="store_true", help="print the message instead of posting it")
+    p.add_argument("--json", action="store_true", help="with --dry-run: print the Slack payload as JSON")
+    p.set_defaults(func=cmd_digest)
     return parser
 
 
@@ -187,10 +258,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"icml-bot: error: the index at {getattr(args, 'db', None) or 'the configured path'} cannot be used "
               f"({exc}); rebuild it with `icml-bot index`", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        print(f"icml-bot: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

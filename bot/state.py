@@ -171,8 +171,8 @@ class State:
         self.db.execute(f"INSERT OR REPLACE INTO digest_subscriptions ({cols}) VALUES ({marks})",
                         [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS])
 
-    def set_digest_error(self, channel: str, error: str | None, at: float) -> None:
-        """Remember the last thing that went wrong for a channel's digest (shown by /icml digest status)."""
+    def set_digest_error(self, channel: str, error: str | None, at: float | None) -> None:
+        """Remember the last thing that went wrong for a channel's digest (None once a digest got through)."""
         self.db.execute("UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE channel = ?",
                         [error, at, channel])
 

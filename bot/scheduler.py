@@ -1,0 +1,217 @@
+"""APScheduler wiring for the daily digest: one cron job per subscription in its own time zone, a lease so that one
+process per state database schedules, and catch-up from the digest log. The only code that reads the clock.
+
+Every serve process runs a BackgroundScheduler with a `tick` job (every 30 s): it takes or renews the lease row in
+the state database; the holder adds, changes and removes the cron jobs to match the subscriptions, settles digests
+whose posting was interrupted and posts a digest it missed (bot down at the time) within ICML_DIGEST_GRACE. Jobs
+live in a MemoryJobStore: what was posted is in the state database, so nothing is lost when the process stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+from bot.digest import Digests, Outcome, Subscription
+
+log = logging.getLogger("icml_bot.scheduler")
+
+LEASE = "digest-scheduler"
+LEASE_TTL = 90.0  # a crashed owner's lease runs out after this; the tick renews it three times as often
+TICK_SECONDS = 30.0
+LOOKBACK = timedelta(days=8)  # catch-up looks this far back for slots without a record
+JOB_PREFIX = "digest:"
+
+
+def utcnow() -> datetime:
+    """The current time (UTC, aware): the one place the bot reads the clock."""
+    return datetime.now(UTC)
+
+
+def trigger(sub: Subscription) -> CronTrigger:
+    """The cron trigger of a subscription: its days at its local time, in its own time zone (DST-safe)."""
+    return CronTrigger(day_of_week=sub.days, hour=sub.at.hour, minute=sub.at.minute, timezone=sub.tz)
+
+
+def next_run(sub: Subscription, after: datetime) -> datetime | None:
+    """The first scheduled time at or after `after`, in the subscription's time zone."""
+    return trigger(sub).get_next_fire_time(None, after)
+
+
+def runs_between(sub: Subscription, start: datetime, end: datetime) -> Iterator[datetime]:
+    """Scheduled times in [start, end], oldest first."""
+    cron = trigger(sub)
+    fire = cron.get_next_fire_time(None, start)
+    while fire is not None and fire <= end:
+        yield fire
+        # Step in UTC: local wall-clock arithmetic would land before a repeated time (fold) and find it again.
+        after = fire.astimezone(UTC) + timedelta(seconds=1)
+        following = cron.get_next_fire_time(fire, after)
+        if following is not None and following.astimezone(UTC) <= fire.astimezone(UTC):
+            return  # (aware times in one zone compare by wall clock, ignoring fold: compare in UTC)
+        fire = following
+
+
+def last_run(sub: Subscription, now: datetime) -> datetime | None:
+    """The latest scheduled time at or before `now` (within a week), or None."""
+    fires = list(runs_between(sub, now - LOOKBACK, now))
+    return fires[-1] if fires else None
+
+
+def duration(seconds: float) -> str:
+    """`6h`, `1h 30m`, `45m`: a short human duration."""
+    minutes = int(seconds // 60)
+    hours, minutes = divmod(minutes, 60)
+    return " ".join(p for p in (f"{hours}h" if hours else "", f"{minutes}m" if minutes or not hours else "") if p)
+
+
+class DigestScheduler:
+    """Posts each subscription's digest at its time; only the lease holder among processes on one state database."""
+
+    def __init__(self, digests: Digests, *, clock: Callable[[], datetime] = utcnow, owner: str | None = None,
+                 tick_seconds: float = TICK_SECONDS, lease_ttl: float = LEASE_TTL) -> None:
+        self.digests = digests
+        self.state = digests.state
+        self.clock = clock
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.tick_seconds = tick_seconds
+        self.lease_ttl = lease_ttl
+        self.is_owner = False
+        self._announced: bool | None = None
+        self._signatures: dict[str, tuple[Any, ...]] = {}
+        self._lock = threading.RLock()
+        self.scheduler = BackgroundScheduler(timezone=UTC, job_defaults={
+            "coalesce": True, "max_instances": 1, "misfire_grace_time": max(int(digests.grace), 1)})
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Take the lease if free, add the jobs, and start the background thread (catch-up runs at once there)."""
+        self.take_lease(self.clock())
+        self.scheduler.add_job(self.tick, "interval", seconds=self.tick_seconds, id="digest-tick",
+                               name="digest lease and catch-up", next_run_time=utcnow(), misfire_grace_time=None)
+        self.scheduler.start()
+
+    def shutdown(self) -> None:
+        """Stop the thread and hand the lease back, so another process can take over at once."""
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        if self.is_owner:
+            self.state.release_lease(LEASE, self.owner)
+            self.is_owner = False
+
+    # ------------------------------------------------------------------ the lease
+
+    def take_lease(self, now: datetime) -> bool:
+        """Take or renew the schedule lease; add or drop the cron jobs when that changes. True while we hold it."""
+        with self._lock:
+            held = self.state.acquire_lease(LEASE, self.owner, now.timestamp(), self.lease_ttl)
+            if held != self._announced:
+                if held:
+                    log.info("this process (%s) schedules the daily digests for %s (%d channels)", self.owner,
+                             self.state.path, len(self.digests.subscriptions()))
+                else:
+                    lease = self.state.lease(LEASE) or {}
+                    log.info("another icml-bot process (%s) schedules the daily digests for %s: this one answers "
+                             "commands but posts no scheduled digests (it takes over if that process stops for "
+                             "%ds)", lease.get("owner", "?"), self.state.path, self.lease_ttl)
+                self._announced = held
+            self.is_owner = held
+            self.sync()
+            return held
+
+    # ------------------------------------------------------------------ jobs
+
+    def sync(self) -> None:
+        """Make the cron jobs match the active subscriptions (none unless we hold the lease)."""
+        with self._lock:
+            subs = {JOB_PREFIX + s.channel: s for s in self.digests.subscriptions()} if self.is_owner else {}
+            for job in self.scheduler.get_jobs():
+                if job.id.startswith(JOB_PREFIX) and job.id not in subs:
+                    job.remove()
+                    self._signatures.pop(job.id, None)
+                    log.info("removed the digest job for %s", job.id[len(JOB_PREFIX):])
+            for job_id, sub in subs.items():
+                signature = (sub.at, sub.tz.key, sub.days)
+                existing = self.scheduler.get_job(job_id)
+                if self._signatures.get(job_id) == signature and existing is not None:
+                    continue
+                if existing is not None:  # (replace_existing does not replace jobs added before start())
+                    existing.remove()
+                self.scheduler.add_job(self.fire, trigger(sub), args=[sub.channel], id=job_id,
+                                       name=f"digest {sub.channel} {sub.when()}", replace_existing=True)
+                self._signatures[job_id] = signature
+                log.info("digest for %s scheduled %s", sub.channel, sub.when())
+
+    def jobs(self) -> dict[str, datetime | None]:
+        """Channel → next run time of its cron job (for status and tests)."""
+        return {j.id[len(JOB_PREFIX):]: getattr(j, "next_run_time", None) for j in self.scheduler.get_jobs()
+                if j.id.startswith(JOB_PREFIX)}
+
+    def tick(self) -> None:
+        """The interval job: keep the lease, then settle interrupted digests and catch up on missed ones."""
+        now = self.clock()
+        if not self.take_lease(now):
+            return
+        try:
+            self.digests.resolve_pending(now)
+        except Exception:  # one broken row must not stop the catch-up below
+            log.exception("settling interrupted digests failed")
+        self.catch_up(now)
+
+    def fire(self, channel: str) -> Outcome | None:
+        """The cron job of one channel (its failure is logged here and touches no other channel)."""
+        try:
+            return self.run_due(channel, self.clock())
+        except Exception:
+            log.exception("the digest for %s failed", channel)
+            return None
+
+    def catch_up(self, now: datetime) -> list[Outcome]:
+        """Run every subscription's due digest (each channel on its own: one failing never blocks another)."""
+        outcomes = []
+        for sub in self.digests.subscriptions():
+            if not self.state.acquire_lease(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
+                break  # slow posts let the lease run out and another process took over: it carries on
+            try:
+                outcome = self.run_due(sub.channel, now)
+            except Exception:
+                log.exception("the digest for %s failed", sub.channel)
+                continue
+            if outcome is not None and outcome.acted:
+                outcomes.append(outcome)
+        return outcomes
+
+    def run_due(self, channel: str, now: datetime) -> Outcome | None:
+        """Post the digest of the latest scheduled time within the grace window; record missed dates as skipped."""
+        sub = self.digests.subscription(channel)
+        if sub is None or not sub.active:
+            return None
+        now = now.astimezone(UTC)  # arithmetic across a repeated local hour is only right in UTC
+        start = max(now - LOOKBACK, datetime.fromtimestamp(sub.schedule_from, UTC))
+        slots = list(runs_between(sub, start, now))
+        for n, slot in enumerate(slots, 1):
+            day = slot.astimezone(sub.tz).date()
+            late = (now - slot).total_seconds()
+            row = self.state.digest_run(channel, day.isoformat())
+            if n == len(slots) and late <= self.digests.grace:
+                if row is not None and row["status"] in ("posted", "skipped"):
+                    return None
+                return self.digests.post_digest(channel, day, now)
+            if row is None:  # missed: the bot was down, or a later digest is due now (one digest, not a backlog)
+                local = slot.astimezone(sub.tz)
+                reason = (f"the bot was not running at {local:%H:%M %Z} and came back {duration(late)} later, "
+                          f"beyond ICML_DIGEST_GRACE ({duration(self.digests.grace)})")
+                if n < len(slots) and (now - slots[-1]).total_seconds() <= self.digests.grace:
+                    reason = f"the bot was not running at {local:%H:%M %Z}; the digest of a later date went out"
+                self.digests.skip(channel, day, now, reason)
+        return None

@@ -1,0 +1,220 @@
+"""The daily digest as a Slack message, and the `/icml digest` replies: pure builders on top of blocks.py.
+
+Every paper text goes through blocks.py's escaping and truncation; the paper rows use its title line, context
+line and Similar/Abstract buttons, so the buttons work in digests exactly as in search results.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+from bot.digest import MARKER, Digest, DigestStatus, Subscription
+from bot.slack import blocks
+from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
+
+SNIPPET_CHARS = 300
+HEADER_PREFIX = "ICML 2026 digest"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def marker_block_id(channel: str, day: date) -> str:
+    """The header's block_id: finds a posted digest in the channel history even without its metadata."""
+    return f"{MARKER}:{channel}:{day.isoformat()}"
+
+
+def metadata(digest: Digest) -> dict[str, Any]:
+    """Message metadata naming the channel, date and papers (read back with include_all_metadata)."""
+    return {"event_type": MARKER, "event_payload": {"channel": digest.channel, "date": digest.day.isoformat(),
+                                                     "round": digest.round, "papers": digest.paper_ids}}
+
+
+def is_digest(message: dict[str, Any], channel: str, day: date) -> bool:
+    """Whether a message from conversations.history is our digest for `channel` on `day`."""
+    meta = message.get("metadata") or {}
+    payload = meta.get("event_payload") or {}
+    if meta.get("event_type") == MARKER and payload.get("date") == day.isoformat() \
+            and payload.get("channel") in (None, channel):
+        return True
+    wanted = marker_block_id(channel, day)
+    return any(isinstance(b, dict) and b.get("block_id") == wanted for b in message.get("blocks") or [])
+
+
+def day_label(day: date) -> str:
+    """`Mon 9 Mar 2026`."""
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+def when_label(at: datetime) -> str:
+    """`Tue 09:00 KST`: a run time in its own zone."""
+    return f"{at:%a %H:%M} {at.tzname() or at.tzinfo}"
+
+
+def snippet(paper: dict[str, Any], limit: int = SNIPPET_CHARS) -> str:
+    """The start of the abstract (skipping a first sentence the headline already says), escaped and cut."""
+    abstract = one_line(paper.get("abstract"))
+    headline = one_line(paper.get("headline")).lower()
+    sentences = _SENTENCE_END.split(abstract)
+    if len(sentences) > 1 and headline and sentences[0].lower() in headline:
+        abstract = " ".join(sentences[1:])
+    return truncate(escape(abstract), limit)
+
+
+def paper_blocks(paper: dict[str, Any], matched: bool = False) -> list[Block]:
+    """One paper of a digest: linked title, headline, abstract snippet; authors/status/code; Similar, Abstract."""
+    lines = [blocks.title_line(paper)]
+    headline = one_line(paper.get("headline"))
+    if headline:
+        lines.append(f"_{truncate(escape(headline.replace('_', ' ')), blocks.HEADLINE_CHARS)}_")
+    text = snippet(paper)
+    if text:
+        lines.append(text)
+    context = blocks.paper_context(paper)
+    if matched:
+        context["elements"].append(blocks.mrkdwn("matches your topics"))
+    return [blocks.section("\n".join(lines)), context, blocks.paper_buttons(str(paper["id"]), public=True)]
+
+
+def footer(digest: Digest) -> str:
+    """`Papers 7-9 of 19 · next digest Tue 09:00 KST`."""
+    if len(digest.papers) == 1:
+        where = f"Paper {digest.first} of {digest.total}"
+    else:
+        where = f"Papers {digest.first}-{digest.last} of {digest.total}"
+    if digest.round > 1:
+        where += f" (round {digest.round})"
+    parts = [where]
+    if digest.next_at is not None:
+        parts.append(f"next digest {when_label(digest.next_at)}")
+    return " · ".join(parts)
+
+
+def digest_message(digest: Digest) -> Message:
+    """The whole digest: header with the date, one row per paper, the round position and the next run."""
+    header = {**blocks.header(f"{HEADER_PREFIX} · {day_label(digest.day)}"),
+              "block_id": marker_block_id(digest.channel, digest.day)}
+    out: list[Block] = [header]
+    if digest.topics:
+        if digest.topic_ids:
+            out.append(blocks.context(f"Papers on {bold(digest.topics)} first, then the rest of ICML 2026."))
+        else:
+            out.append(blocks.context(f"No more papers match {bold(digest.topics)}: here is the rest of ICML 2026."))
+    for paper in digest.papers:
+        out.extend(paper_blocks(paper, matched=str(paper["id"]) in digest.topic_ids))
+        out.append(blocks.divider())
+    if digest.round_done:
+        out.append(blocks.section(f":tada: That's all {digest.total} papers: every one has now been in this "
+                                  f"channel's digest once. The next digest starts round {digest.round + 1} "
+                                  "from the top."))
+    out.append(blocks.context(footer(digest)))
+    titles = "; ".join(blocks.display_title(p) for p in digest.papers)
+    return blocks.message(f"{HEADER_PREFIX}, {day_label(digest.day)}: {escape(titles)}", out)
+
+
+# ------------------------------------------------------------------ /icml digest replies
+
+
+def schedule_text(sub: Subscription) -> str:
+    """`Mon-Fri at 09:00 Asia/Seoul, 3 papers, topics *kv cache*`."""
+    days = {"mon-fri": "Mon-Fri", "mon-sun": "every day"}.get(sub.days, sub.days)
+    text = f"{escape(days)} at {sub.at:%H:%M} {escape(sub.tz.key)}, {sub.size} paper{'s' if sub.size != 1 else ''}"
+    return text + (f", topics {bold(sub.topics)}" if sub.topics else ", all topics")
+
+
+def subscribed_message(sub: Subscription, next_at: datetime | None, changed: bool) -> Message:
+    """Confirmation of `/icml digest subscribe`."""
+    verb = "Updated the" if changed else "Subscribed this channel to the"
+    text = f"{verb} daily ICML 2026 digest: {schedule_text(sub)}."
+    if next_at is not None:
+        text += f"\nNext digest: {escape(when_label(next_at))}."
+    text += ("\nEvery paper comes once before any repeats. `/icml digest preview` shows the next one. I post it as "
+             "a message, so I need to be in this channel: `/invite @icml-bot`.")
+    return blocks.notice(text)
+
+
+def status_message(status: DigestStatus, scheduling: str) -> Message:
+    """`/icml digest status`: schedule, next run, last digest, papers left, last error, who schedules."""
+    sub = status.subscription
+    if sub is None or not sub.active:
+        return blocks.notice("This channel has no daily digest. Start one with "
+                             "`/icml digest subscribe [topic words] [at HH:MM] [time zone]`.")
+    lines = [f"*Daily digest:* {schedule_text(sub)}"]
+    if status.next_at is not None:
+        lines.append(f"*Next:* {escape(when_label(status.next_at))} ({day_label(status.next_at.date())})")
+    if status.last is not None:
+        last = status.last
+        count = len(last["papers"])
+        span = f"paper {last['first']}" if count == 1 else f"papers {last['first']}-{last['first'] + count - 1}"
+        lines.append(f"*Last:* {day_label(date.fromisoformat(last['day']))}, {span} of {last['total']}")
+    else:
+        lines.append("*Last:* none yet")
+    if status.left or not status.total:
+        lines.append(f"*Left in round {status.round}:* {status.left} of {status.total} papers")
+    else:
+        lines.append(f"*Round {status.round}:* all {status.total} papers shown; the next digest starts round "
+                     f"{status.round + 1}")
+    for run in status.pending[:3]:
+        lines.append(f"*{escape(run['status'].capitalize())}:* the {escape(run['day'])} digest "
+                     f"({escape(one_line(run['error']) or 'in progress')})")
+    if status.error is not None:
+        error, at = status.error
+        lines.append(f":warning: *Last error* ({escape(when_label(at))}): {escape(one_line(error))}"
+                     f"{escape(hint(error))}")
+    lines.append(f"_{escape(scheduling)}_")
+    return blocks.notice("\n".join(lines))
+
+
+def hint(error: str) -> str:
+    """What to do about a Slack error, as a sentence after it (empty when there is nothing to add)."""
+    if "not_in_channel" in error or "channel_not_found" in error:
+        return ". Invite me with `/invite @icml-bot`, then run `/icml digest now`."
+    if "is_archived" in error:
+        return ". The channel is archived: `/icml digest unsubscribe` or unarchive it."
+    if "ratelimited" in error:
+        return ". Slack asked me to slow down; I will try again."
+    return ""
+
+
+def preview_message(digest: Digest) -> Message:
+    """`/icml digest preview`: the next digest as it would look, marked as a preview."""
+    msg = digest_message(digest)
+    note = blocks.context("_Preview, only you see this: the digest this channel gets next._")
+    return blocks.message(msg["text"], [note, *msg["blocks"]])
+
+
+def unsubscribed_message(was: bool) -> Message:
+    """Reply to `/icml digest unsubscribe`."""
+    if not was:
+        return blocks.notice("This channel has no daily digest.")
+    return blocks.notice("Unsubscribed: no more daily digests here. `/icml digest subscribe` starts them again, "
+                         "where the last round left off.")
+
+
+# ------------------------------------------------------------------ plain text (CLI --dry-run)
+
+_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")
+
+
+def as_text(msg: Message) -> str:
+    """A message as readable terminal text: links as `label (url)`, buttons as `[Label]`."""
+    def plain(mrkdwn_text: str) -> str:
+        """Links as `label (url)`, no bold markers, entities back to characters."""
+        text = _LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", "")
+        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+    out: list[str] = []
+    for block in msg.get("blocks") or []:
+        kind = block.get("type")
+        if kind == "header":
+            title = block["text"]["text"]
+            out += [title, "=" * len(title)]
+        elif kind == "section":
+            out.append(plain(block["text"]["text"]))
+        elif kind == "context":
+            out.append("  " + " ".join(plain(e.get("text", "")) for e in block["elements"]))
+        elif kind == "actions":
+            out.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
+        elif kind == "divider":
+            out.append("")
+    return "\n".join(out)

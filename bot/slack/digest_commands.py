@@ -1,0 +1,297 @@
+"""`/icml digest subscribe|unsubscribe|status|preview|now`: parse the words, call bot.digest, build the reply.
+
+One entry in commands.SUBCOMMANDS routes `/icml digest …` here; the listener's dependencies carry a `DigestDesk`
+(the digests, this process's scheduler if any, and the clock).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+from slack_sdk import WebClient
+
+from bot import scheduler as sched
+from bot.config import Config, ConfigError, parse_size, parse_time, parse_tz
+from bot.digest import Digests, Outcome, Subscription, normalize_days, validate_channel
+from bot.slack import blocks, digest_blocks
+from bot.slack.blocks import Message, escape
+from bot.slack.digest_post import SlackPoster
+from bot.state import State
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+log = logging.getLogger("icml_bot.digest")
+
+# Abbreviations people type for a time zone, and the zone name to suggest (they do not say when DST applies).
+ZONE_ABBREVIATIONS = {"KST": "Asia/Seoul", "JST": "Asia/Tokyo", "PST": "America/Los_Angeles",
+                      "PDT": "America/Los_Angeles", "EST": "America/New_York", "EDT": "America/New_York",
+                      "CST": "America/Chicago", "CDT": "America/Chicago", "CET": "Europe/Berlin",
+                      "CEST": "Europe/Berlin", "BST": "Europe/London", "IST": "Asia/Kolkata",
+                      "AEST": "Australia/Sydney", "SGT": "Asia/Singapore", "HKT": "Asia/Hong_Kong"}
+NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
+USAGE: tuple[tuple[str, str], ...] = (
+    ("subscribe [topic words] [at HH:MM] [Area/City] [on mon-fri] [N papers]",
+     "a daily digest in this channel (papers on your topics first); again to change it"),
+    ("unsubscribe", "stop this channel's digest"),
+    ("status", "next digest, papers left, last error"),
+    ("preview", "the next digest, only for you"),
+    ("now", "post today's digest here if it was not posted yet"),
+)
+
+
+@dataclass
+class DigestDesk:
+    """What the digest commands need: the digests, this process's scheduler (None if it has none) and the clock."""
+
+    digests: Digests
+    scheduler: sched.DigestScheduler | None = None
+    clock: Callable[[], datetime] = sched.utcnow
+    pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="digest-now"))
+
+    def start_scheduler(self) -> sched.DigestScheduler:
+        """Make ICML_DIGEST_CHANNEL a subscription and start scheduling (if no other process on this state db is)."""
+        self.digests.ensure_config_subscription(self.clock())
+        self.scheduler = sched.DigestScheduler(self.digests, clock=self.clock)
+        self.scheduler.start()
+        return self.scheduler
+
+    def stop(self) -> None:
+        """Stop scheduling (handing the lease to another process) and the `now` threads."""
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def changed(self) -> None:
+        """A subscription changed: update this process's jobs now (another scheduling process syncs on its tick)."""
+        if self.scheduler is not None:
+            self.scheduler.sync()
+
+    def next_slot(self, sub: Subscription, now: datetime) -> datetime | None:
+        """The next scheduled time whose date has no digest yet (`now` may have posted today's early)."""
+        after = now
+        for _ in range(14):
+            at = sched.next_run(sub, after)
+            if at is None or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat()) \
+                    is None:
+                return at
+            after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop
+        return None
+
+    def scheduling(self, now: datetime) -> str:
+        """Which process schedules the digests, in words."""
+        if self.scheduler is not None and self.scheduler.is_owner:
+            return "Scheduled by this icml-bot process."
+        lease = self.digests.state.lease(sched.LEASE)
+        if lease and lease["expires_at"] > now.timestamp():
+            return f"Scheduled by icml-bot process {lease['owner']}."
+        return "No icml-bot process is scheduling digests right now: is `icml-bot serve` running?"
+
+
+def build_desk(config: Config, index_path: Path, state: State, client: WebClient | None = None) -> DigestDesk:
+    """The digests posting with the bot token (ICML_DIGEST_CHANNEL checked here, before anything connects)."""
+    if config.digest_channel:
+        validate_channel(config.digest_channel)
+    poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
+    return DigestDesk(Digests(state, index_path, poster, config=config, next_run=sched.next_run))
+
+
+@dataclass
+class Request:
+    """`/icml digest subscribe` words sorted into settings; `error` says what could not be understood."""
+
+    topics: str | None = None
+    at: time | None = None
+    tz: ZoneInfo | None = None
+    days: str | None = None
+    size: int | None = None
+    error: str | None = None
+
+
+def parse_subscribe(words: str) -> Request:
+    """`kv cache at 08:30 Asia/Seoul on mon,wed 5 papers` → topics, time, zone, days, size."""
+    req = Request()
+    topics: list[str] = []
+    tokens = words.split()
+    i = 0
+    try:
+        while i < len(tokens):
+            tok, low = tokens[i], tokens[i].lower()
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if low == "at" and nxt:
+                req.at, i = parse_time(nxt, "time"), i + 2
+            elif ":" in tok and tok.replace(":", "").isdigit():
+                req.at, i = parse_time(tok, "time"), i + 1
+            elif "/" in tok or tok.upper() in ("UTC", "GMT"):
+                req.tz, i = parse_tz(tok, "time zone"), i + 1
+            elif tok in ZONE_ABBREVIATIONS:
+                raise ConfigError(f"{tok} is an abbreviation, not a time zone: use a name like "
+                                  f"{ZONE_ABBREVIATIONS[tok]}, which knows when daylight saving applies")
+            elif low == "on" and nxt:
+                req.days, i = normalize_days(nxt, "days"), i + 2
+            elif tok.isdigit() and nxt.lower() in ("papers", "paper"):
+                req.size, i = parse_size(tok, "papers"), i + 2
+            else:
+                topics.append(tok)
+                i += 1
+    except ConfigError as exc:
+        req.error = str(exc)
+        return req
+    req.topics = " ".join(topics) if topics else None
+    return req
+
+
+def usage() -> Message:
+    """The `/icml digest` help, from USAGE."""
+    return blocks.help_message("/icml digest", USAGE)
+
+
+def run(inv: Any) -> Message:
+    """`/icml digest …` (inv: commands.Invocation): dispatch on the first word."""
+    desk: DigestDesk | None = getattr(inv.deps, "digests", None)
+    if desk is None:
+        return blocks.notice("The daily digest is not available in this process.")
+    word, _, rest = inv.args.strip().partition(" ")
+    handler = HANDLERS.get(word.lower())
+    if handler is None:
+        return usage()
+    return handler(desk, inv.channel_id, inv.user_id, rest.strip())
+
+
+def subscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+    """Start or change this channel's digest."""
+    req = parse_subscribe(words)
+    if req.error:
+        return blocks.notice(f"{escape(req.error)}.\nUsage: `/icml digest {escape(USAGE[0][0])}`")
+    now = desk.clock()
+    changed = (old := desk.digests.subscription(channel)) is not None and old.active
+    try:
+        sub = desk.digests.subscribe(channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days,
+                                     size=req.size)
+    except ConfigError as exc:
+        return blocks.notice(escape(str(exc)))
+    desk.changed()
+    log.info("%s subscribed %s to the digest: %s", user, channel, sub.when())
+    return digest_blocks.subscribed_message(sub, desk.next_slot(sub, now), changed)
+
+
+def unsubscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+    """Stop this channel's digest."""
+    was = desk.digests.unsubscribe(channel, desk.clock())
+    if was:
+        desk.changed()
+        log.info("%s unsubscribed %s from the digest", user, channel)
+    return digest_blocks.unsubscribed_message(was)
+
+
+def status(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+    """Where this channel's digest stands."""
+    now = desk.clock()
+    info = desk.digests.status(channel, now)
+    if info.subscription is not None and info.subscription.active:
+        info = replace(info, next_at=desk.next_slot(info.subscription, now))
+    return digest_blocks.status_message(info, desk.scheduling(now))
+
+
+def preview(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+    """The digest this channel gets next, shown only to the one who asked."""
+    now = desk.clock()
+    sub = desk.digests.subscription(channel)
+    at = desk.next_slot(sub, now) if sub is not None and sub.active else None
+    day = at.astimezone(sub.tz).date() if at is not None and sub is not None else _today(desk, sub, now)
+    digest = desk.digests.plan(channel, day)
+    if not digest.papers:
+        return blocks.notice("The paper index is empty: load papers with `icml-bot index`.")
+    msg = digest_blocks.preview_message(digest)
+    if sub is None or not sub.active:
+        msg["blocks"].insert(1, blocks.context("This channel has no daily digest yet: `/icml digest subscribe`."))
+    return msg
+
+
+def post_now(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+    """Post today's digest here unless it was posted already; the answer says which."""
+    sub = desk.digests.subscription(channel)
+    if sub is None or not sub.active:
+        return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
+    now = desk.clock()
+    day = _today(desk, sub, now)
+    future = desk.pool.submit(desk.digests.post_digest, channel, day, now, True)
+    try:
+        outcome = future.result(timeout=NOW_WAIT_SECONDS)
+    except FutureTimeout:
+        return blocks.notice(f"Posting the digest for {digest_blocks.day_label(day)}… "
+                             "`/icml digest status` shows how it went.")
+    return now_message(outcome)
+
+
+def now_message(outcome: Outcome) -> Message:
+    """The reply to `/icml digest now` for each outcome."""
+    day = digest_blocks.day_label(outcome.day)
+    text = {
+        "posted": f"Posted the digest for {day}.",
+        "already": f"The digest for {day} is already in this channel: one a day, never twice.",
+        "busy": f"The digest for {day} is being posted right now.",
+        "empty": "The paper index is empty: load papers with `icml-bot index`.",
+        "uncertain": f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). I will look in "
+                     "the channel history before trying again, so it never appears twice.",
+    }.get(outcome.status)
+    if text is None:
+        error = outcome.error or outcome.status
+        text = f"Could not post the digest for {day}: {escape(error)}{escape(digest_blocks.hint(error))}"
+    return blocks.notice(text)
+
+
+def _today(desk: DigestDesk, sub: Subscription | None, now: datetime) -> date:
+    tz = sub.tz if sub is not None else desk.digests.defaults("").tz
+    return now.astimezone(tz).date()
+
+
+HANDLERS: dict[str, Callable[[DigestDesk, str, str, str], Message]] = {
+    "subscribe": subscribe,
+    "unsubscribe": unsubscribe,
+    "status": status,
+    "preview": preview,
+    "now": post_now,
+}
+SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now"
+SUBCOMMAND_HELP = "the daily digest in this channel (`/icml digest` for details)"
+
+
+# ------------------------------------------------------------------ icml-bot digest (the command line)
+
+
+def cli(config: Config, index_path: Path, channel: str | None, day: date | None, dry_run: bool,
+        as_json: bool = False) -> tuple[int, str]:
+    """`icml-bot digest`: (exit status, what to print). Posts at most once per channel and date, like the bot."""
+    if not (channel or config.digest_channel):
+        raise ConfigError("no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL")
+    channel = validate_channel(channel or config.digest_channel, "--channel" if channel else "ICML_DIGEST_CHANNEL")
+    if not dry_run and not config.bot_token:
+        raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
+    state = State(config.state_path)
+    desk = build_desk(config, index_path, state)
+    try:
+        now = desk.clock()
+        day = day or _today(desk, desk.digests.subscription(channel), now)
+        if not dry_run:
+            outcome = desk.digests.post_digest(channel, day, now, manual=True)
+            return (0 if outcome.status in ("posted", "already") else 1), outcome.describe()
+        digest = desk.digests.plan(channel, day)
+        if not digest.papers:
+            return 1, "The paper index is empty: load papers with `icml-bot index`."
+        msg = digest_blocks.digest_message(digest)
+        if as_json:
+            body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
+            return 0, json.dumps(body, ensure_ascii=False, indent=2)
+        return 0, f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n\n{digest_blocks.as_text(msg)}"
+    finally:
+        desk.stop()
+        state.close()
