@@ -70,16 +70,19 @@ class Paper:
     source_id: str | None = None
     line: int = 0
 
-    def keys(self) -> list[str]:
-        """Stable identities of this record, strongest first: the same paper loaded again maps to the same row."""
-        keys = []
-        if self.source_id:
-            keys.append(f"id:{self.source_id}")
-        if not self.title_derived:
-            keys.append(f"title:{self.year or ''}:{text.normalize_title(self.title)}")
-        digest = hashlib.sha1(" ".join(text.words(self.abstract)[:80]).encode()).hexdigest()[:16]
-        keys.append(f"abs:{digest}")
-        return keys
+    keys: list[str] = field(default_factory=list)  # identity_keys(), computed where the text is cleaned
+
+
+def identity_keys(paper: Paper) -> list[str]:
+    """Stable identities of a record, strongest first: the same paper loaded again maps to the same row."""
+    keys = []
+    if paper.source_id:
+        keys.append(f"id:{paper.source_id}")
+    if not paper.title_derived:
+        keys.append(f"title:{paper.year or ''}:{text.normalize_title(paper.title)}")
+    digest = hashlib.sha1(" ".join(text.words(paper.abstract)[:80]).encode()).hexdigest()[:16]
+    keys.append(f"abs:{digest}")
+    return keys
 
 
 @dataclass
@@ -419,7 +422,7 @@ def make_paper(fields: Mapping[str, Any], source: str, line: int, conference: st
     year_value = str(fields.get("year") or "").strip()
     if year_value.isdigit():
         year = int(year_value)
-    return Paper(
+    paper = Paper(
         title=title or text.derive_title(raw_abstract, name),
         abstract=abstract,
         name=name,
@@ -440,3 +443,5 @@ def make_paper(fields: Mapping[str, Any], source: str, line: int, conference: st
         source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
     )
+    paper.keys = identity_keys(paper)
+    return paper
