@@ -16,6 +16,7 @@ How a query runs, and why it stays fast on 100,000+ papers:
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import logging
 import math
@@ -66,6 +67,7 @@ def _norm(text: str) -> bytes:
     return (" " + text + " ").encode("utf-8", "ignore").translate(_NORM)
 
 
+@functools.lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
     """A crude stem whose prefix matches the usual inflections (caching → cach, learning → learn)."""
     for suffix in _SUFFIXES:
@@ -308,6 +310,7 @@ def _keep(plan: _Plan, rowid: int) -> bool:
     return (plan.allowed is None or rowid in plan.allowed) and rowid not in plan.denied
 
 
+@functools.lru_cache(maxsize=4096)
 def _pattern(alt: _Alt) -> re.Pattern[bytes]:
     """A regex finding an alternative in `_norm` text: each word by its stem at a word start (short words whole)."""
     pieces = []
@@ -321,6 +324,7 @@ def _pattern(alt: _Alt) -> re.Pattern[bytes]:
     return re.compile(rb" " + rb" +".join(pieces))
 
 
+@functools.lru_cache(maxsize=4096)
 def _counter(alt: _Alt) -> Callable[[bytes], int]:
     """A fast counter of an alternative's occurrences in `_norm` text (bytes.count for single words)."""
     if len(alt.words) == 1 and not alt.prefix:
@@ -334,6 +338,7 @@ def _counter(alt: _Alt) -> Callable[[bytes], int]:
     return lambda t: len(pattern.findall(t))
 
 
+@functools.lru_cache(maxsize=4096)
 def _highlighter(alt: _Alt) -> str:
     """Regex source (for lowercased display text, after a word boundary) finding one alternative, for snippets."""
     pieces = []
@@ -684,8 +689,8 @@ class _Retriever:
                 self.found[rowid] = (level, tier)
 
     def relaxations(self) -> Iterable[list[_Group]]:
-        """Smaller sets of groups to require, largest first: every subset for short queries; for long ones, drop
-        words the index does not know, then the most common words, one at a time."""
+        """Smaller sets of groups to require, largest first: every subset for short queries; for long ones, the
+        rarest groups (words the index does not know go first), halving: long queries are titles or sentences."""
         groups = self.plan.groups
         if len(groups) <= 4:
             for size in range(len(groups) - 1, 0, -1):
@@ -693,10 +698,11 @@ class _Retriever:
                 subsets.sort(key=lambda c: -sum(g.weight for g in c if g.df))
                 yield from subsets
             return
-        remaining = list(groups)
-        for drop in sorted(groups, key=lambda g: (g.df > 0, -g.df))[:-1]:
-            remaining.remove(drop)
-            yield list(remaining)
+        order = sorted(groups, key=lambda g: (g.df == 0, g.df))  # rarest known words first
+        size = len(groups) - 1
+        while size >= 1:
+            yield order[:size]
+            size = min(size - 1, (size + 1) // 2)
 
     def run(self, need: int) -> tuple[int, bool, bool]:
         """Fill `found`; return (total, total_exact, partial).

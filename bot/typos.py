@@ -2,12 +2,15 @@
 
 Rules, so a researcher is never "corrected" out of a valid word: a word in the vocabulary is never corrected;
 words shorter than MIN_LENGTH, or with digits, are left alone; a correction is at most one edit away (two for long
-words), a transposition counts as one edit (OSA distance), and among equally close words the most frequent wins.
-British and US spellings (tokeniser/tokenizer) are variants searched together, not corrections.
+words), a transposition counts as one edit (OSA distance), and among equally close words the caller may pick by
+context (search.py: the one papers use with the other query words), else the most frequent wins. British and US
+spellings (tokeniser/tokenizer) are variants searched together, not corrections. Nothing here reads SQLite: the
+caller passes functions that do, so one Vocabulary can serve every thread's connection.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -21,6 +24,7 @@ RARE_DF = 2  # a known word this rare may itself be a typo in some abstract ("mo
 RARE_MIN_LENGTH = 5
 RARE_NEIGHBOUR_DF = 50  # ...of a word one edit away that at least this many papers use
 RARE_NEIGHBOUR_RATIO = 50
+MAX_COMPOUND = 40  # longer "words" are not run-together words (and splitting them would take long)
 
 # (pattern, replacement) pairs applied both ways: British ↔ US spellings.
 _SPELLING_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -46,12 +50,17 @@ _SPELLING_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 
 def spellings(word: str) -> list[str]:
     """Other spellings of a word (tokeniser → tokenizer, modelling → modeling); the caller keeps known ones."""
-    out = []
+    return list(_spellings(word))
+
+
+@functools.lru_cache(maxsize=8192)
+def _spellings(word: str) -> tuple[str, ...]:
+    out: list[str] = []
     for pattern, repl in _SPELLING_RULES:
         other = pattern.sub(repl, word)
         if other != word and other not in out:
             out.append(other)
-    return out
+    return tuple(out)
 
 
 class Vocabulary:
@@ -154,25 +163,24 @@ def _closest(word: str, max_edits: int, min_df: int, vocab: Vocabulary,
     return [h[0] for h in hits if (h[1], h[0][0] != word[0]) == best]
 
 
-def split_compound(word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2) -> tuple[str, ...] | None:
+def split_compound(word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2,
+                   parts: int = 3) -> tuple[str, ...] | None:
     """Two or three known words a run-together query word is made of (kvcache → kv cache), or None."""
-    if len(word) < 5 or not word.isalpha():
+    if not 5 <= len(word) <= MAX_COMPOUND or not word.isalpha():
         return None
     best: tuple[int, tuple[str, ...]] | None = None
-    heads = [word[:i] for i in range(2, len(word) - 1)]
-    known = df(heads + [word[i:] for i in range(2, len(word) - 1)])
-    for i in range(2, len(word) - 1):
+    cuts = range(2, len(word) - 1)
+    known = df([word[:i] for i in cuts] + [word[i:] for i in cuts])
+    for i in cuts:
         a, b = word[:i], word[i:]
         if known.get(a, 0) >= min_df and known.get(b, 0) >= min_df:
             score = min(known[a], known[b])
             if best is None or score > best[0]:
                 best = (score, (a, b))
-    if best is None and len(word) >= 8:
+    if best is None and parts > 2 and len(word) >= 8:
         for i in range(2, len(word) - 3):
-            a, rest = word[:i], word[i:]
-            if known.get(a, 0) < min_df:
-                continue
-            tail = split_compound(rest, df, min_df)
-            if tail and len(tail) == 2:
-                return (a, *tail)
+            if known.get(word[:i], 0) >= min_df:
+                tail = split_compound(word[i:], df, min_df, parts=2)
+                if tail:
+                    return (word[:i], *tail)
     return best[1] if best else None
