@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Any
 from bot import index
 from bot.config import Config, ConfigError
 from bot.corpus import SourceError
-from bot.state import StateUnavailable
+from bot.state import StateUnavailable, path_problem
 
 EXIT_USAGE = 2
 
@@ -29,21 +31,58 @@ class UserError(Exception):
     """Something the user can fix; printed as one line, exit status 2."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM as an exception, so a command stops the way Ctrl-C stops it: cleanly, with one line."""
+
+
+def _not_a_folder(path: Path) -> None:
+    """UserError when the index path names a folder (SQLite would only say "disk I/O error")."""
+    if path.is_dir():
+        raise UserError(f"the index path {path} is a folder; set ICML_BOT_DB (or --db) to a file such as "
+                        f"{path / 'papers.db'}")
+
+
 def open_index(config: Config) -> Any:
-    """The index, built from the bundled seeds first if there is none yet."""
-    if not config.db_path.exists():
-        print(f"No index at {config.db_path} yet: building it from {seeds_dir()} …", file=sys.stderr)
-        db = index.connect(config.db_path)
-        index.load(db, [seeds_dir()])
-        db.conn.close()
-    return index.connect(config.db_path, readonly=True)
+    """The index, built from the bundled seeds first if there is none yet; one clear error if it is unusable."""
+    path = config.db_path
+    _not_a_folder(path)
+    try:
+        if not path.exists():
+            print(f"No index at {path} yet: building it from {seeds_dir()} …", file=sys.stderr)
+            db = index.connect(path)
+            index.load(db, [seeds_dir()])
+            db.conn.close()
+        db = index.connect(path, readonly=True)
+        db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
+        return db
+    except sqlite3.DatabaseError as exc:
+        raise index.IndexUnavailable(f"the index at {path} cannot be used ({exc}); rebuild it with "
+                                     f"`icml-bot index` (or point ICML_BOT_DB at another file)") from None
+    except OSError as exc:
+        raise UserError(f"cannot create the index at {path} ({path_problem(path, exc)}); set ICML_BOT_DB (or --db) "
+                        "to a path in a writable folder") from None
 
 
 def cmd_index(args: argparse.Namespace, config: Config) -> int:
     """Load sources into the index and print what happened."""
     sources = args.sources or [seeds_dir()]
-    db = index.connect(config.db_path)
-    report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None)
+    _not_a_folder(config.db_path)
+    try:
+        db = index.connect(config.db_path)
+        report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None)
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise UserError(f"the index at {config.db_path} is being written by another process ({exc}); run "
+                            "`icml-bot index` again when that has finished (nothing was changed)") from None
+        raise index.IndexUnavailable(f"cannot write the index at {config.db_path} ({exc})") from None
+    except sqlite3.DatabaseError as exc:
+        raise index.IndexUnavailable(f"{config.db_path} is not an icml-bot index or is damaged ({exc}); move it "
+                                     "away (the index is rebuildable) and run `icml-bot index` again") from None
+    except OSError as exc:
+        if str(exc.filename) not in {str(p) for p in (config.db_path, *config.db_path.parents)}:
+            raise  # a source file: main() names it
+        raise UserError(f"cannot create the index at {config.db_path} ({path_problem(config.db_path, exc)}); set "
+                        "ICML_BOT_DB (or --db) to a path in a writable folder") from None
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(f"Indexed {report.papers} papers into {config.db_path} in {report.seconds:.1f} s: "
@@ -248,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; user errors are one line on stderr with exit status 2, never a traceback."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    config: Config | None = None
+    previous = _catch_sigterm() if args.command != "serve" else None  # serve stops gracefully by itself
     try:
         config = Config.from_env(db=getattr(args, "db", None))
         return args.func(args, config)
@@ -255,16 +296,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"icml-bot: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.DatabaseError as exc:
-        print(f"icml-bot: error: the index at {getattr(args, 'db', None) or 'the configured path'} cannot be used "
-              f"({exc}); rebuild it with `icml-bot index`", file=sys.stderr)
+        where = f"the index {config.db_path} or the state database {config.state_path}" if config else "a database"
+        advice = ("another process is writing it; try again in a minute" if "locked" in str(exc)
+                  else "rebuild the index with `icml-bot index`; restore the state database from a backup")
+        print(f"icml-bot: error: {where} cannot be used ({exc}): {advice}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
     except OSError as exc:
         print(f"icml-bot: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        print("icml-bot: stopped by SIGTERM", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _catch_sigterm() -> Any:
+    """Turn SIGTERM into Terminated while a command runs (main thread only); returns the handler to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    return signal.signal(signal.SIGTERM, terminate)
 
 
 if __name__ == "__main__":

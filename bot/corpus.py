@@ -339,6 +339,11 @@ def _decode_check(path: Path) -> None:
                                   "save the file as UTF-8") from None
             offset += len(chunk)
             line += chunk.count(b"\n")
+        try:
+            decoder.decode(b"", final=True)  # a multi-byte character cut off at the end of the file
+        except UnicodeDecodeError:
+            raise SourceError(path, f"{line}", f"not UTF-8 text (the file ends in the middle of a character, at "
+                              f"offset {offset}); save the file as UTF-8") from None
 
 
 class _LineCounter:

@@ -143,7 +143,7 @@ class Digest:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one `post_digest` call did or found: posted, already, busy, failed, uncertain, skipped, empty."""
+    """What one `post_digest` call did or found: posted, already, busy, failed, uncertain, skipped, empty, stopping."""
 
     status: str
     channel: str
@@ -165,6 +165,7 @@ class Outcome:
             "uncertain": f"may or may not have been posted: {self.error}; will check the channel history again",
             "skipped": f"skipped: {self.error}",
             "empty": "not posted: the paper index is empty",
+            "stopping": "not posted: the bot is shutting down",
         }.get(self.status, self.status)
         return f"digest for {self.channel} on {self.day.isoformat()} {what}"
 
@@ -239,6 +240,7 @@ class Digests:
         self.owner = owner or f"{uuid.uuid4().hex[:8]}"
         self.sleep = sleep
         self.settle = settle
+        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
         self._local = threading.local()
 
     # ------------------------------------------------------------------ the paper index
@@ -385,6 +387,9 @@ class Digests:
         if self.poster is None:
             raise RuntimeError("Digests was built without a poster; it can plan digests but not post them")
         ts, key = now.timestamp(), day.isoformat()
+        if self.stopping.is_set():
+            return Outcome("stopping", channel, day, acted=False, error="the bot is shutting down; try again when it "
+                                                                         "is back")
         with self.state.immediate():
             row = self.state.digest_run(channel, key)
             action, outcome = self._decide(channel, day, row, ts, manual)
@@ -410,20 +415,46 @@ class Digests:
                 else:
                     self.state.update_digest_run(channel, key, attempts=row["attempts"] + 1, **fields)
                     since = row["first_claimed_at"]
-        if action == "resolve":
-            try:
-                found = self.poster.find(channel, day, since)
-            except HistoryUnavailable as exc:
-                return self._uncertain(digest, ts, f"cannot read the channel history ({exc.error})")
-            if found:
-                return self._posted(digest, found, ts, recovered=True)
-            if not manual and ts - since > self.grace:
-                return self._skip_claimed(digest, ts, "the bot stopped while posting it and it is not in the "
-                                                      "channel history; too late to post it now")
-            sub = self.subscription(channel)
-            if not manual and sub is not None and not sub.active:
-                return self._skip_claimed(digest, ts, "the channel unsubscribed before it could be posted")
+        try:
+            if action == "resolve":
+                assert row is not None
+                return self._resolve(digest, row, ts, since, manual)
+            return self._send(digest, ts, since)
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:
+            # This attempt is over (Ctrl-C, SIGTERM, a bug, a locked database) but the post may have reached Slack:
+            # "uncertain" makes the next attempt look in the channel history first, without waiting for the claim
+            # to go stale. (A process that is killed outright leaves the claim, which goes stale in 10 minutes.)
+            self._abandon(digest, ts, exc)
+            raise
+
+    def _resolve(self, digest: Digest, row: dict[str, Any], ts: float, since: float, manual: bool) -> Outcome:
+        """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
+        age = ts - row["claimed_at"]
+        if row["status"] == "uncertain" and 0 <= age < self.settle:
+            self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
+        try:
+            found = self.poster.find(digest.channel, digest.day, since)  # type: ignore[union-attr]
+        except HistoryUnavailable as exc:
+            return self._uncertain(digest, ts, f"cannot read the channel history ({exc.error})")
+        if found:
+            return self._posted(digest, found, ts, recovered=True)
+        if not manual and ts - since > self.grace:
+            return self._skip_claimed(digest, ts, "the bot stopped while posting it and it is not in the "
+                                                  "channel history; too late to post it now")
+        sub = self.subscription(digest.channel)
+        if not manual and sub is not None and not sub.active:
+            return self._skip_claimed(digest, ts, "the channel unsubscribed before it could be posted")
         return self._send(digest, ts, since)
+
+    def _abandon(self, digest: Digest, ts: float, exc: BaseException) -> None:
+        """Mark a claimed digest uncertain after its attempt was interrupted (best effort: the claim stays else)."""
+        try:
+            row = self.state.digest_run(digest.channel, digest.day.isoformat())
+            if row is not None and row["status"] == "claimed" and row["owner"] == self.owner:
+                self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
+        except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
+            log.error("could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
+                      "history before posting it again", digest.day, digest.channel, inner)
 
     def _decide(self, channel: str, day: date, row: dict[str, Any] | None, ts: float,
                 manual: bool) -> tuple[str, Outcome | None]:
@@ -456,6 +487,8 @@ class Digests:
                 return self._failed(digest, ts, exc.error, exc.permanent)
             except PostUncertain as exc:
                 error = exc.error
+                if self.stopping.is_set():  # shutting down: the next start checks the history, not this process
+                    return self._uncertain(digest, ts, error)
                 log.warning("posting the %s digest to %s may have failed (%s); checking the channel history before "
                             "trying again", digest.day, digest.channel, error)
                 self.sleep(self.settle)

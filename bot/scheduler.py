@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.digest import Digests, Outcome, Subscription
+from bot.state import is_locked
 
 log = logging.getLogger("icml_bot.scheduler")
 
@@ -67,6 +69,22 @@ def last_run(sub: Subscription, now: datetime) -> datetime | None:
     return fires[-1] if fires else None
 
 
+def run_within(timeout: float, work: Callable[[], object]) -> bool:
+    """Run `work` in a helper thread and wait at most `timeout` s; True if it finished in time."""
+    thread = threading.Thread(target=work, name="icml-bot-stop", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    return not thread.is_alive()
+
+
+def _log_failure(what: str, exc: Exception) -> None:
+    """A locked state database is one line (it passes); anything else gets its traceback."""
+    if is_locked(exc):
+        log.warning("%s: the state database is locked by another writer (%s)", what, exc)
+    else:
+        log.exception("%s", what)
+
+
 def duration(seconds: float) -> str:
     """`6h`, `1h 30m`, `45m`: a short human duration."""
     minutes = int(seconds // 60)
@@ -86,6 +104,7 @@ class DigestScheduler:
         self.tick_seconds = tick_seconds
         self.lease_ttl = lease_ttl
         self.is_owner = False
+        self.stopping = False
         self._announced: bool | None = None
         self._signatures: dict[str, tuple[Any, ...]] = {}
         self._lock = threading.RLock()
@@ -101,13 +120,28 @@ class DigestScheduler:
                                name="digest lease and catch-up", next_run_time=utcnow(), misfire_grace_time=None)
         self.scheduler.start()
 
-    def shutdown(self) -> None:
-        """Stop the thread and hand the lease back, so another process can take over at once."""
+    def shutdown(self, timeout: float = 0.0) -> bool:
+        """Run nothing new, wait up to `timeout` s for a digest being posted, and hand the lease back at once.
+
+        Returns False when a post was still running at the deadline: its claim stays in the state database, so no
+        process posts that digest again before it has looked in the channel history.
+        """
+        self.stopping = True
+        finished = True
         if self.scheduler.running:
-            self.scheduler.shutdown(wait=False)
-        if self.is_owner:
-            self.state.release_lease(LEASE, self.owner)
-            self.is_owner = False
+            if timeout > 0:
+                finished = run_within(timeout, lambda: self.scheduler.shutdown(wait=True))
+            else:
+                self.scheduler.shutdown(wait=False)
+        with self._lock:
+            if self.is_owner:
+                try:
+                    self.state.release_lease(LEASE, self.owner)
+                except sqlite3.Error as exc:  # it runs out by itself within LEASE_TTL
+                    log.warning("could not hand back the digest lease (%s); another process takes over within "
+                                "%ds", exc, self.lease_ttl)
+                self.is_owner = False
+        return finished
 
     # ------------------------------------------------------------------ the lease
 
@@ -159,33 +193,47 @@ class DigestScheduler:
 
     def tick(self) -> None:
         """The interval job: keep the lease, then settle interrupted digests and catch up on missed ones."""
+        if self.stopping:
+            return
         now = self.clock()
-        if not self.take_lease(now):
+        try:
+            if not self.take_lease(now):
+                return
+        except sqlite3.OperationalError as exc:
+            if not is_locked(exc):
+                raise
+            log.warning("the state database %s is locked by another writer (%s): digests wait for the next check "
+                        "in %ds", self.state.path, exc, self.tick_seconds)
             return
         try:
             self.digests.resolve_pending(now)
-        except Exception:  # one broken row must not stop the catch-up below
-            log.exception("settling interrupted digests failed")
+        except Exception as exc:  # one broken row must not stop the catch-up below
+            _log_failure("settling interrupted digests failed", exc)
         self.catch_up(now)
 
     def fire(self, channel: str) -> Outcome | None:
         """The cron job of one channel (its failure is logged here and touches no other channel)."""
+        if self.stopping:
+            return None
         try:
             return self.run_due(channel, self.clock())
-        except Exception:
-            log.exception("the digest for %s failed", channel)
+        except Exception as exc:
+            _log_failure(f"the digest for {channel} failed; the next check retries it within {self.tick_seconds:.0f}s",
+                         exc)
             return None
 
     def catch_up(self, now: datetime) -> list[Outcome]:
         """Run every subscription's due digest (each channel on its own: one failing never blocks another)."""
         outcomes = []
         for sub in self.digests.subscriptions():
-            if not self.state.acquire_lease(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
-                break  # slow posts let the lease run out and another process took over: it carries on
+            if self.stopping:
+                break
             try:
+                if not self.state.acquire_lease(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
+                    break  # slow posts let the lease run out and another process took over: it carries on
                 outcome = self.run_due(sub.channel, now)
-            except Exception:
-                log.exception("the digest for %s failed", sub.channel)
+            except Exception as exc:
+                _log_failure(f"the digest for {sub.channel} failed; the next check retries it", exc)
                 continue
             if outcome is not None and outcome.acted:
                 outcomes.append(outcome)

@@ -14,6 +14,7 @@ from typing import Any
 import sqlite_utils
 
 SEEN_EVENT_TTL = 7 * 24 * 3600  # Slack retries within minutes; a week of ids is plenty and stays small
+BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
 
 # ---- digest tables. Times are unix seconds (passed in, never read from the clock here); days are YYYY-MM-DD.
 DIGEST_SCHEMA_SUBSCRIPTIONS = """
@@ -78,17 +79,36 @@ class StateUnavailable(RuntimeError):
     """The state database cannot be opened or written; the message names the path and what to do."""
 
 
+def path_problem(path: Path, exc: OSError) -> str:
+    """Why a database file cannot be created at `path`, in words (a parent that is a file says so)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a folder"
+            break
+    return exc.strerror or str(exc)
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection held the write lock for longer than we waited."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
 class State:
     """The state database, kept apart from the rebuildable paper index; safe to share between threads."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._local = threading.local()
+        if self.path.is_dir():
+            raise StateUnavailable(f"cannot use the state database {self.path}: it is a folder; set ICML_BOT_STATE "
+                                   "to a file, e.g. state.db inside it")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._migrate(self.db)
         except (OSError, sqlite3.DatabaseError) as exc:
-            raise StateUnavailable(f"cannot use the state database {self.path} ({exc}); set ICML_BOT_STATE to a "
+            reason = path_problem(self.path, exc) if isinstance(exc, OSError) else str(exc)
+            raise StateUnavailable(f"cannot use the state database {self.path} ({reason}); set ICML_BOT_STATE to a "
                                    "writable file") from None
 
     @property
@@ -96,9 +116,10 @@ class State:
         """This thread's connection (SQLite connections belong to one thread)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            conn = sqlite3.connect(str(self.path), timeout=10, check_same_thread=False, isolation_level=None)
+            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False,
+                                   isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=10000")
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             db = sqlite_utils.Database(conn)
             self._local.db = db
         return db
@@ -111,6 +132,25 @@ class State:
         db.execute(DIGEST_SCHEMA_RUNS)
         db.execute(DIGEST_SCHEMA_PAPERS)
         db.execute(DIGEST_SCHEMA_LEASES)
+
+    @contextmanager
+    def patience(self, seconds: float) -> Iterator[None]:
+        """Within this block, this thread's writes wait at most `seconds` for a lock (Slack wants an answer in 3 s)."""
+        db = self.db
+        db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+
+    def health(self) -> str:
+        """The word "ok", or what is wrong with the state database (for /healthz); reads only, never blocked."""
+        try:
+            self.db.execute("SELECT count(*) FROM digest_subscriptions").fetchone()
+            self.db.execute("SELECT count(*) FROM seen_events").fetchone()
+        except sqlite3.Error as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return "ok"
 
     def first_time(self, event_id: str, now: float | None = None) -> bool:
         """True the first time an event id is seen (atomic across threads and processes), False for retries."""

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from bot import index
+
+# Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
+# inputs. Pick one with `pytest --hypothesis-profile=long` or ICML_HYPOTHESIS_PROFILE=long.
+settings.register_profile("ci", max_examples=150, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
+settings.load_profile(os.environ.get("ICML_HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"

@@ -14,6 +14,7 @@ from typing import Any
 from fake_slack import FakeSlack, close_socket_mode, event_body, form_body, interactive_body, sign, slash_form
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_sdk import WebClient
 
 from bot.config import Config
 from bot.slack.app import build_app
@@ -49,11 +50,12 @@ class Reply:
 class SlackHttp:
     """The production app served by waitress on 127.0.0.1 (a free port); `send_*` speak Slack's HTTP dialect."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
         self.state = State(config.state_path)
-        self.app: App = build_app(config, config.db_path, self.state)
-        self.server = HttpServer(self.app, config.db_path, host="127.0.0.1", port=0).start()
+        self.app: App = build_app(config, config.db_path, self.state, client=client)
+        self.server = HttpServer(self.app, config.db_path, host="127.0.0.1", port=0,
+                                 signing_secret=config.signing_secret, state=self.state).start()
 
     def stop(self) -> None:
         """Stop the server, the app's listener threads and the state connection."""

@@ -111,7 +111,7 @@ def test_serve_http_runs_answers_and_stops_on_sigterm(fake: FakeSlack, slack_ind
             port = int(match.group(1)) if match else None
         base = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(f"{base}/healthz", timeout=10) as resp:
-            assert json.loads(resp.read()) == {"ok": True, "papers": 20}
+            assert json.loads(resp.read()) == {"ok": True, "papers": 20, "index": "ok", "state": "ok"}
         body = form_body(slash_form("kv cache"))
         request = urllib.request.Request(f"{base}/slack/events", data=body, method="POST", headers={
             "Content-Type": "application/x-www-form-urlencoded", **sign(SECRET, body)})

@@ -320,12 +320,12 @@ def test_bad_signatures_and_old_timestamps_are_rejected(slack_http: SlackHttp, f
 
 def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:
     health = slack_http.request("GET", "/healthz")
-    assert (health.status, health.json()) == (200, {"ok": True, "papers": 20})
-    assert slack_http.request("GET", "/").status == 404
-    assert slack_http.request("GET", "/slack/events").status == 404
+    assert (health.status, health.json()) == (200, {"ok": True, "papers": 20, "index": "ok", "state": "ok"})
+    assert slack_http.request("GET", "/").status == 401  # unsigned: nothing but /healthz answers without a signature
+    assert slack_http.request("GET", "/slack/events").status == 401
     assert slack_http.post(b"x=1", FORM).status == 404  # signed, but nothing Slack would send
-    signed_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
-    assert signed_elsewhere.status == 404
+    unsigned_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
+    assert unsigned_elsewhere.status == 401
 
 
 def test_slash_command_round_trip_is_fast(slack_http: SlackHttp) -> None:

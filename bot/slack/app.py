@@ -18,8 +18,7 @@ from bot.slack.papers import Papers
 from bot.state import State
 
 LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
-REJECTED_TOKEN = ("invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
-                  "not_allowed_token_type")
+REJECTED_TOKEN = deliver.TOKEN_ERRORS
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS

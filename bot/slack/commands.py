@@ -24,6 +24,7 @@ from bot.slack.papers import Papers
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
+MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,12 @@ SEARCH_HELP = ("<words>", "search papers: topics, acronyms (MoE, RAG), paper nam
 def unescape(text: str) -> str:
     """Slack sends `&`, `<`, `>` in command text as entities; turn them back into what the user typed."""
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def too_long(chars: int, example: str) -> Message:
+    """The friendly answer to a query longer than MAX_INPUT_CHARS (nothing is searched)."""
+    return blocks.notice(f"That is {chars:,} characters: I search for up to {MAX_INPUT_CHARS:,}. A few words, a paper "
+                         f"name or a title work best, e.g. `{example}`.")
 
 
 def search_page(papers: Papers, query: str, offset: int = 0, public: bool = False,
@@ -128,6 +135,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
 def reply(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
     text = blocks.one_line(unescape(text))
+    if len(text) > MAX_INPUT_CHARS:
+        return too_long(len(text), f"{COMMAND} kv cache")
     name, _, rest = text.partition(" ")
     table = {s.name: s for s in SUBCOMMANDS}
     sub = table.get(name.lower()) if text else table["help"]

@@ -17,6 +17,9 @@ from bot.slack import blocks
 
 APOLOGY = "Sorry, something went wrong on my side and I couldn't finish that. Please try again in a minute."
 RESPONSE_URL_TIMEOUT = 10
+# Slack errors that mean the bot token itself is refused: nothing can be posted until someone fixes it.
+TOKEN_ERRORS = ("invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
+                "not_allowed_token_type")
 
 log = logging.getLogger("icml_bot.slack")
 
@@ -78,11 +81,16 @@ def on_error(error: Exception, body: dict[str, Any], response: BoltResponse | No
     kind = (body or {}).get("type") or ("slash_command" if (body or {}).get("command") else "unknown")
     if isinstance(error, DeliveryError):
         logger.error("could not deliver a reply to %s in %s (%s): %s", user, channel, kind, error)
+        if error.error in TOKEN_ERRORS:
+            logger.error("Slack refuses the bot token (%s): nothing can be posted until the app is reinstalled or "
+                         "SLACK_BOT_TOKEN is updated and the bot restarted", error.error)
     else:
         logger.exception("failed to handle a %s from %s in %s: %s", kind, user, channel, error)
     if response is not None and kind in ("slash_command", "block_actions"):
         # Not acknowledged yet: the apology itself is the acknowledgement, shown only to the user.
         return BoltResponse(status=200, body={"text": APOLOGY, "response_type": "ephemeral"})
+    if isinstance(error, DeliveryError) and error.error in TOKEN_ERRORS and not response_url:
+        return None  # an apology with the same token would be refused the same way
     apologize(client, user, channel, thread_ts, response_url, error)
     return None
 

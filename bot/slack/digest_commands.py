@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import sqlite3
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
@@ -23,7 +24,7 @@ from bot.digest import Digests, Outcome, Subscription, normalize_days, validate_
 from bot.slack import blocks, digest_blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.digest_post import SlackPoster
-from bot.state import State
+from bot.state import State, is_locked
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,6 +39,10 @@ ZONE_ABBREVIATIONS = {"KST": "Asia/Seoul", "JST": "Asia/Tokyo", "PST": "America/
                       "CEST": "Europe/Berlin", "BST": "Europe/London", "IST": "Asia/Kolkata",
                       "AEST": "Australia/Sydney", "SGT": "Asia/Singapore", "HKT": "Asia/Hong_Kong"}
 NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
+STATE_WAIT_SECONDS = 2.0  # how long a /icml digest command waits for a locked state database (Slack allows 3 s)
+MAX_TOPICS_CHARS = 200  # topics are a few words; the digest searches for them every day
+BUSY = ("The bot's database is busy right now (another process is writing to it), so nothing was changed. Try again "
+        "in a minute.")
 USAGE: tuple[tuple[str, str], ...] = (
     ("subscribe [topic words] [at HH:MM] [Area/City] [on mon-fri] [N papers]",
      "a daily digest in this channel (papers on your topics first); again to change it"),
@@ -64,11 +69,19 @@ class DigestDesk:
         self.scheduler.start()
         return self.scheduler
 
-    def stop(self) -> None:
-        """Stop scheduling (handing the lease to another process) and the `now` threads."""
-        if self.scheduler is not None:
-            self.scheduler.shutdown()
+    def stop(self, timeout: float = 0.0) -> bool:
+        """Stop posting: nothing new starts, a digest being posted gets up to `timeout` s, the lease is handed back.
+
+        Returns False when a post was still running at the deadline (its claim keeps it from being posted twice).
+        """
+        self.digests.stopping.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        finished = True
+        if self.scheduler is not None:
+            finished = self.scheduler.shutdown(timeout)
+        if timeout > 0:
+            finished = sched.run_within(timeout, lambda: self.pool.shutdown(wait=True)) and finished
+        return finished
 
     def changed(self) -> None:
         """A subscription changed: update this process's jobs now (another scheduling process syncs on its tick)."""
@@ -146,6 +159,9 @@ def parse_subscribe(words: str) -> Request:
         req.error = str(exc)
         return req
     req.topics = " ".join(topics) if topics else None
+    if req.topics and len(req.topics) > MAX_TOPICS_CHARS:
+        req.error = (f"Those topics are {len(req.topics):,} characters long; use a few words (at most "
+                     f"{MAX_TOPICS_CHARS}), e.g. `kv cache`")
     return req
 
 
@@ -163,7 +179,16 @@ def run(inv: Any) -> Message:
     handler = HANDLERS.get(word.lower())
     if handler is None:
         return usage()
-    return handler(desk, inv.channel_id, inv.user_id, rest.strip())
+    state = desk.digests.state
+    try:
+        with state.patience(STATE_WAIT_SECONDS):
+            return handler(desk, inv.channel_id, inv.user_id, rest.strip())
+    except sqlite3.OperationalError as exc:
+        if not is_locked(exc):
+            raise
+        log.warning("/icml digest %s in %s: the state database %s is locked by another writer (%s)", word,
+                    inv.channel_id, state.path, exc)
+        return blocks.notice(BUSY)
 
 
 def subscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
@@ -224,12 +249,21 @@ def post_now(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     now = desk.clock()
     day = _today(desk, sub, now)
     future = desk.pool.submit(desk.digests.post_digest, channel, day, now, True)
+    future.add_done_callback(lambda f: _log_failed_now(f, channel, day))
     try:
         outcome = future.result(timeout=NOW_WAIT_SECONDS)
     except FutureTimeout:
         return blocks.notice(f"Posting the digest for {digest_blocks.day_label(day)}… "
                              "`/icml digest status` shows how it went.")
     return now_message(outcome)
+
+
+def _log_failed_now(future: Future[Outcome], channel: str, day: date) -> None:
+    """A `/icml digest now` that raised after its reply was sent is still in the log, with what failed."""
+    if future.cancelled() or future.exception() is None:
+        return
+    exc = future.exception()
+    log.error("/icml digest now for %s on %s failed: %s: %s", channel, day.isoformat(), type(exc).__name__, exc)
 
 
 def now_message(outcome: Outcome) -> Message:

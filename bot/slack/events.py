@@ -4,6 +4,7 @@ related to the thread's first message. Also the global middleware that drops Sla
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -13,12 +14,14 @@ from slack_sdk.errors import SlackApiError
 
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
-from bot.slack.commands import COMMAND, search_page
+from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
 from bot.slack.deliver import post
 from bot.slack.deps import Deps
 from bot.slack.papers import slack_to_plain
+from bot.state import is_locked
 
 EVENTS = ("app_mention",)
+DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
 USAGE = ("Mention me with a few words, e.g. `@icml-bot kv cache`, or mention me inside a thread to get papers "
          f"related to the discussion. `{COMMAND} help` shows everything I can do.")
 
@@ -31,6 +34,8 @@ def is_from_bot(event: dict[str, Any]) -> bool:
 def thread_reply(deps: Deps, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
     """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
     query = slack_to_plain(event.get("text"))
+    if len(query) > MAX_INPUT_CHARS:
+        return too_long(len(query), "@icml-bot kv cache")
     if query:
         return search_page(deps.papers, query, public=True)
     thread_ts = event.get("thread_ts")
@@ -60,11 +65,26 @@ class Events:
 
     def drop_redeliveries(self, body: dict[str, Any], next_: Callable[[], None],
                           logger: logging.Logger) -> BoltResponse | None:
-        """Global middleware: a Slack retry (same event_id, also after a restart) is acked and not run again."""
+        """Global middleware: a Slack retry (same event_id, also after a restart) is acked and not run again.
+
+        When the state database stays locked (another writer) the event is refused with 503, so that Slack sends it
+        again later: answering it now could answer it twice, and dropping it would lose it.
+        """
         event_id = body.get("event_id")
-        if event_id and self.deps.state is not None and not self.deps.state.first_time(str(event_id)):
-            logger.info("ignoring redelivered event %s", event_id)
-            return BoltResponse(status=200, body="")
+        state = self.deps.state
+        if event_id and state is not None:
+            try:
+                with state.patience(DEDUPE_WAIT_SECONDS):
+                    first = state.first_time(str(event_id))
+            except sqlite3.OperationalError as exc:
+                if not is_locked(exc):
+                    raise
+                logger.warning("state database %s is locked by another writer (%s): refused event %s with 503 so "
+                               "that Slack delivers it again later", state.path, exc, event_id)
+                return BoltResponse(status=503, body="")
+            if not first:
+                logger.info("ignoring redelivered event %s", event_id)
+                return BoltResponse(status=200, body="")
         next_()
         return None
 

@@ -7,6 +7,8 @@ import html
 import math
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to ea
 FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
 COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
 RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
+TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
 
 _SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")
 _SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
@@ -51,6 +54,11 @@ def slack_to_plain(message_text: str | None) -> str:
     return " ".join(s.split())
 
 
+def valid_text(text: str) -> str:
+    """`text` with lone surrogates (possible in JSON payloads, impossible to store in SQLite) replaced by "?"."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 class Papers:
     """Read access to the paper index for listeners and the health check; safe to share between threads."""
 
@@ -67,28 +75,45 @@ class Papers:
             self._local.db = db
         return db
 
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite_utils.Database]:
+        """One read transaction: every query inside sees the same version of the index, even while it is rebuilt."""
+        db = self.db
+        if db.conn.in_transaction:
+            yield db
+            return
+        db.conn.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            db.conn.execute("COMMIT")
+
     def search(self, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""
-        return search.search(self.db, query, limit=limit, offset=offset)
+        with self.snapshot() as db:
+            return search.search(db, query, limit=limit, offset=offset)
 
     def get(self, ref: str) -> dict[str, Any] | None:
         """One paper by id, old id, OpenReview id or name."""
-        return index.get_paper(self.db, ref)
+        return index.get_paper(self.db, valid_text(ref))
 
     def similar(self, paper_id: str, k: int = 5) -> list[Result]:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
-        similar = getattr(search, "similar", None)
-        found = list(similar(self.db, paper_id, k=k)) if similar is not None else []
-        if found:
-            return found
-        paper = self.get(paper_id)
-        if paper is None:
+        paper_id = valid_text(paper_id)
+        with self.snapshot() as db:
+            similar = getattr(search, "similar", None)
+            found = list(similar(db, paper_id, k=k)) if similar is not None else []
+            if found:
+                return found
+            paper = self.get(paper_id)
+            if paper is None:
+                return []
+            title = f"{paper.get('name') or ''}. {paper['title']}. {paper.get('headline') or ''}"
+            for query in self.topic_queries(title):
+                results = [r for r in self.search(query, limit=k + 1).results if r.paper["id"] != paper["id"]]
+                if results:
+                    return results[:k]
             return []
-        for query in self.topic_queries(f"{paper.get('name') or ''}. {paper['title']}. {paper.get('headline') or ''}"):
-            results = [r for r in self.search(query, limit=k + 1).results if r.paper["id"] != paper["id"]]
-            if results:
-                return results[:k]
-        return []
 
     def random(self) -> dict[str, Any] | None:
         """A paper picked at random (for `/icml random`)."""
@@ -111,7 +136,7 @@ class Papers:
         rare their words are in the papers: the two best pairs, the best pair, the three rarest words, then each of
         the rarest words alone.
         """
-        plain = slack_to_plain(message_text)
+        plain = slack_to_plain((message_text or "")[:TOPIC_TEXT_CHARS])
         segments = [text.words(seg) for seg in _SEGMENT_BREAK.split(plain)]
         candidates = list(dict.fromkeys(w for seg in segments for w in seg if len(w) > 2 and not w.isdigit()
                                         and w not in index.STOPWORDS and w not in CHAT_STOPWORDS))

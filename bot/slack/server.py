@@ -3,12 +3,15 @@ that never shows a token."""
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import os
 import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -18,8 +21,11 @@ from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk.errors import SlackApiError
+from slack_sdk.signature import SignatureVerifier
+from waitress import wasyncore
 
 from bot.config import Config, ConfigError
+from bot.scheduler import run_within
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
 from bot.slack.papers import Papers
@@ -27,9 +33,13 @@ from bot.state import State
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
-HTTP_THREADS = 8
+HTTP_THREADS = 8  # searches are CPU-bound under one GIL: more threads add memory, not throughput (bench/load_bench)
 DEFAULT_PORT = 3000
 MAX_BODY_BYTES = 1 << 20  # Slack's payloads are a few kB; a block_actions body with a long message stays far below
+SIGNATURE_MAX_AGE = 300  # seconds: Slack's replay window
+STOP_REQUESTS_SECONDS = 5  # at shutdown: requests in progress get this long to finish
+STOP_LISTENERS_SECONDS = 10  # ... replies started by listeners (they post to Slack)
+STOP_DIGEST_SECONDS = 20  # ... and a digest being posted (its own timeout is 30 s; a claim keeps it from doubling)
 
 log = logging.getLogger("icml_bot.server")
 
@@ -70,17 +80,57 @@ class RedactSecrets(logging.Filter):
         super().__init__()
         self.secrets = [s for s in secrets if len(s) >= 6]
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the formatted message with secrets masked (always keeps the record)."""
-        text = record.getMessage()
+    def redact(self, text: str) -> str:
+        """`text` with every Slack token and configured secret masked."""
         clean = self.PATTERN.sub(r"\1-[redacted]", text)
         for secret in self.secrets:
             clean = clean.replace(secret, "[redacted]")
+        return clean
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the formatted message, traceback and stack with secrets masked (always keeps the record)."""
+        text = record.getMessage()
+        clean = self.redact(text)
         if clean != text:
             record.msg, record.args = clean, None
         if record.exc_info and record.exc_info[1] is not None:
             exc_text = logging.Formatter().formatException(record.exc_info)
-            record.exc_info, record.exc_text = None, self.PATTERN.sub(r"\1-[redacted]", exc_text)
+            record.exc_info, record.exc_text = None, self.redact(exc_text)
+        elif record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+class RateLimit(logging.Filter):
+    """At most one record per `seconds` from a chatty logger; the next one says how many were left out."""
+
+    def __init__(self, seconds: float = 60.0) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._next = 0.0
+        self._dropped = 0
+        self._lock = threading.Lock()
+
+    def allow(self) -> int | None:
+        """None while within `seconds` of the last allowed event; else how many were left out since then."""
+        with self._lock:
+            now = time.monotonic()
+            if now < self._next:
+                self._dropped += 1
+                return None
+            self._next = now + self.seconds
+            dropped, self._dropped = self._dropped, 0
+            return dropped
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the record if the last kept one is older than `seconds`."""
+        dropped = self.allow()
+        if dropped is None:
+            return False
+        if dropped:
+            record.msg, record.args = f"{record.getMessage()} ({dropped} similar messages left out)", None
         return True
 
 
@@ -91,42 +141,114 @@ def setup_logging(config: Config) -> None:
     redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret))
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact)
+    # waitress warns once per queued request when every thread is busy: thousands of lines a minute under load.
+    queue_log = logging.getLogger("waitress.queue")
+    if not any(isinstance(f, RateLimit) for f in queue_log.filters):
+        queue_log.addFilter(RateLimit())
 
 
 # ------------------------------------------------------------------ HTTP mode
 
 
 class WsgiApp:
-    """POST /slack/events goes to Bolt (which checks the signature: 401 otherwise); GET /healthz needs none."""
+    """GET /healthz needs no signature; every other request must carry a valid Slack signature (401 otherwise).
 
-    def __init__(self, app: App, papers: Papers) -> None:
+    Signed requests go to Bolt at POST /slack/events (405 for another method there, 404 for another path), so an
+    unsigned request learns nothing about the app, and nothing unsigned ever reaches a listener or the logs' error
+    handler.
+    """
+
+    def __init__(self, app: App, papers: Papers, signing_secret: str, state: State | None = None) -> None:
         self.bolt = SlackRequestHandler(app, path=EVENTS_PATH)
         self.papers = papers
+        self.state = state
+        self.verifier = SignatureVerifier(signing_secret) if signing_secret else None
+        self._rejected = RateLimit()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         """Route one request."""
-        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+        path, method = environ.get("PATH_INFO") or "", environ.get("REQUEST_METHOD") or ""
+        if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return self.health(start_response)
+        body = _read_body(environ)
+        reason = self.unsigned(environ, body)
+        if reason:
+            left_out = self._rejected.allow()
+            if left_out is not None:
+                log.warning("rejected %s %s from %s: %s (%d more since the last such line; if Slack's own requests "
+                            "get this, check SLACK_SIGNING_SECRET)", method, path[:100],
+                            environ.get("REMOTE_ADDR", "?"), reason, left_out)
+            return _plain(start_response, "401 Unauthorized", "invalid request")
+        if path != EVENTS_PATH:
+            return _plain(start_response, "404 Not Found", "not found")
+        if method != "POST":
+            return _plain(start_response, "405 Method Not Allowed", "use POST", [("Allow", "POST")])
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
         return self.bolt(environ, start_response)
 
-    def health(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        """200 with the number of papers when the index answers, 503 when it doesn't."""
+    def unsigned(self, environ: dict[str, Any], body: bytes) -> str:
+        """Why the request is not signed by Slack (missing, stale or wrong signature), or "" when it is."""
+        signature = environ.get("HTTP_X_SLACK_SIGNATURE")
+        timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP") or ""
+        if not signature or not timestamp:
+            return "no Slack signature"
+        if not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= 12):
+            return "malformed timestamp"
+        if abs(time.time() - int(timestamp)) > SIGNATURE_MAX_AGE:
+            return "timestamp outside Slack's 5-minute window"
         try:
-            body, status = {"ok": True, "papers": self.papers.count()}, "200 OK"
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return "body is not UTF-8"
+        if self.verifier is None or not self.verifier.is_valid(text, timestamp, signature):
+            return "wrong signature"
+        return ""
+
+    def health(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
+        """200 when the index answers and the state database reads; 503 naming what fails otherwise."""
+        body: dict[str, Any] = {"ok": True}
+        try:
+            body["papers"] = self.papers.count()
+            body["index"] = "ok"
         except Exception as exc:  # a health check reports any failure instead of raising
-            log.error("health check failed: %s", exc)
-            body, status = {"ok": False, "error": type(exc).__name__}, "503 Service Unavailable"
+            body.update(ok=False, index=f"{type(exc).__name__}: {exc}")
+        if self.state is not None:
+            body["state"] = self.state.health()
+            body["ok"] = body["ok"] and body["state"] == "ok"
+        if not body["ok"]:
+            log.error("health check failed: %s", body)
         raw = json.dumps(body).encode()
+        status = "200 OK" if body["ok"] else "503 Service Unavailable"
         start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(raw)))])
         return [raw]
+
+
+def _read_body(environ: dict[str, Any]) -> bytes:
+    """The request body (waitress has already refused anything over MAX_BODY_BYTES)."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    stream = environ.get("wsgi.input")
+    return stream.read(min(max(length, 0), MAX_BODY_BYTES)) if stream is not None and length > 0 else b""
+
+
+def _plain(start_response: Callable[..., Any], status: str, text: str,
+           headers: list[tuple[str, str]] | None = None) -> Iterable[bytes]:
+    raw = text.encode()
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(raw))),
+                            *(headers or [])])
+    return [raw]
 
 
 class HttpServer:
     """waitress serving the app; `start()` runs it in a thread (tests, benchmarks), `run()` in this one."""
 
     def __init__(self, app: App, index_path: Path, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
-                 threads: int = HTTP_THREADS) -> None:
-        self.wsgi = WsgiApp(app, Papers(index_path))
+                 threads: int = HTTP_THREADS, signing_secret: str | None = None, state: State | None = None) -> None:
+        secret = signing_secret if signing_secret is not None else _app_secret(app)
+        self.wsgi = WsgiApp(app, Papers(index_path), secret, state)
         self.server = waitress.create_server(self.wsgi, host=host, port=port, threads=threads, ident="icml-bot",
                                              max_request_body_size=MAX_BODY_BYTES)
         self._thread: threading.Thread | None = None
@@ -151,13 +273,40 @@ class HttpServer:
         self._thread.start()
         return self
 
-    def stop(self) -> None:
-        """Stop accepting, finish or cancel running requests, and end run()."""
-        self.server.task_dispatcher.shutdown(timeout=5)
+    def in_progress(self) -> int:
+        """Requests being answered or waiting for a thread."""
+        dispatcher = self.server.task_dispatcher
+        return len(dispatcher.queue) + dispatcher.active_count
+
+    def stop(self, timeout: float = 5.0) -> int:
+        """Stop accepting connections, let requests in progress finish (up to `timeout` s), and end run().
+
+        Returns how many requests were still unanswered at the deadline (Slack retries events it got no 200 for).
+        """
+        deadline = time.monotonic() + timeout
+        if self._thread is not None and self._thread.is_alive():
+            closed = threading.Event()
+
+            def close_listener() -> None:
+                wasyncore.dispatcher.close(self.server)  # the listening socket only: open connections carry on
+                closed.set()
+
+            self.server.trigger.pull_trigger(close_listener)
+            closed.wait(timeout)
+        while self.in_progress() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        left = self.in_progress()
+        self.server.task_dispatcher.shutdown(timeout=max(deadline - time.monotonic(), 0.1))
         # Close the sockets from inside the server's own loop, then wake it so run() returns at once.
         self.server.trigger.pull_trigger(lambda: _close_all(self.server))
         if self._thread is not None:
             self._thread.join(timeout=5)
+        return left
+
+
+def _app_secret(app: App) -> str:
+    """The signing secret the Bolt app was built with (HttpServer checks signatures before Bolt does)."""
+    return str(getattr(app, "_signing_secret", "") or "")
 
 
 def _close_all(server: Any) -> None:
@@ -189,26 +338,63 @@ def start_socket_mode(app: App, config: Config) -> SocketModeHandler:
 
 
 def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> int:
-    """`icml-bot serve`: check tokens, build the app (auth.test), then serve until SIGTERM or Ctrl-C."""
+    """`icml-bot serve`: check tokens, build the app (auth.test), then serve until SIGTERM or Ctrl-C.
+
+    On the first SIGTERM/SIGINT it stops taking requests, lets those in progress and a digest being posted finish
+    (bounded), stops the scheduler and hands its lease back, and returns 0; a second signal ends it at once.
+    """
     check_tokens(config, http)
     setup_logging(config)
+    stop = threading.Event()
+    received: list[str] = []
+
+    def on_signal(signum: int, frame: object) -> None:
+        name = signal.Signals(signum).name
+        if stop.is_set():  # a second signal: the operator does not want to wait
+            log.warning("%s again: stopping at once (a digest being posted is checked in the channel history at "
+                        "the next start)", name)
+            os._exit(128 + signum)
+        received.append(name)
+        stop.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, on_signal)
     state = State(config.state_path)
     digests = digest_commands.build_desk(config, config.db_path, state)  # checks ICML_DIGEST_CHANNEL first
     app = build_app(config, config.db_path, state, digests=digests)
     digests.start_scheduler()  # one process per state database schedules digests; the others log that they don't
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
     if http:
-        server = HttpServer(app, config.db_path, host=host, port=port).start()
+        server = HttpServer(app, config.db_path, host=host, port=port, signing_secret=config.signing_secret,
+                            state=state).start()
         log.info("serving HTTP on %s%s (health: %s%s)", server.url, EVENTS_PATH, server.url, HEALTH_PATH)
         stop.wait()
-        server.stop()
+        log.info("%s: stopping (no new requests; finishing those in progress and any digest being posted)",
+                 received[0] if received else "stop")
+        left = server.stop(timeout=STOP_REQUESTS_SECONDS)
+        if left:
+            log.warning("%d requests were still running after %ds and were cut off (Slack retries events)", left,
+                        STOP_REQUESTS_SECONDS)
     else:
         handler = start_socket_mode(app, config)
         log.info("connected to Slack over Socket Mode")
         stop.wait()
+        log.info("%s: stopping (closing Socket Mode; finishing replies in progress and any digest being posted)",
+                 received[0] if received else "stop")
         handler.close()
-    digests.stop()
+    if not drain_listeners(app, STOP_LISTENERS_SECONDS):
+        log.warning("replies still in progress after %ds; they finish before the process exits",
+                    STOP_LISTENERS_SECONDS)
+    if not digests.stop(timeout=STOP_DIGEST_SECONDS):
+        log.warning("a digest post is still running after %ds; its claim stays in the state database, so it is "
+                    "checked in the channel history before anything posts it again", STOP_DIGEST_SECONDS)
+    state.close()
     log.info("stopped")
     return 0
+
+
+def drain_listeners(app: App, timeout: float) -> bool:
+    """Let the listener threads finish what they started (mention replies, button answers); True if they did."""
+    executor = getattr(app.listener_runner, "listener_executor", None)
+    if executor is None:
+        return True
+    return run_within(timeout, lambda: executor.shutdown(wait=True))
