@@ -41,6 +41,8 @@ CAP = 120  # rowids read per candidate query: bounded work however common the wo
 CAP_MANY = 400  # ...for queries of three or more words
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
 RERANK = 30  # candidates that get abstract-level features
+RELAX_BELOW = 10  # fewer papers than this match every word: add papers matching most of them
+DEEP_BLOCK = 200  # papers ranked together per further block when paging past the first candidates
 MAX_LIMIT = 50
 FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candidate query...
 FILTER_COUNT = 4000  # ...and for the total
@@ -631,6 +633,7 @@ class _Retriever:
     def __init__(self, db: sqlite_utils.Database, plan: _Plan) -> None:
         self.db, self.plan = db, plan
         self.found: dict[int, tuple[int, int]] = {}  # rowid → (groups required by the query that found it, tier)
+        self.deeper: tuple[str, int] | None = None  # (query, last rowid read) when more papers match every group
 
     def expression(self, groups: list[_Group], title_only: bool = False) -> str | None:
         plan = self.plan
@@ -650,15 +653,16 @@ class _Retriever:
             expr = f"({expr}) NOT ({' OR '.join(negs)})"
         return expr
 
-    def rowids(self, expr: str, cap: int = CAP) -> list[int]:
-        """Up to cap+1 matching rowids in rowid order (filters applied here, so FTS5 never re-runs per rowid)."""
+    def rowids(self, expr: str, cap: int = CAP, after: int = 0) -> list[int]:
+        """Up to cap+1 matching rowids in rowid order, after `after` (filters applied here: as SQL, FTS5 would
+        re-run the match once per allowed rowid)."""
         if not expr:
             return []
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ? LIMIT ?"
         if not self.plan.filtered:
-            return [r[0] for r in self.db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?",
-                                                  [expr, cap + 1])]
+            return [r[0] for r in self.db.execute(sql, [expr, after, cap + 1])]
         out: list[int] = []
-        cursor = self.db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?", [expr, FILTER_SCAN])
+        cursor = self.db.execute(sql, [expr, after, FILTER_SCAN])
         for (rowid,) in cursor:
             if _keep(self.plan, rowid):
                 out.append(rowid)
@@ -704,19 +708,20 @@ class _Retriever:
             yield order[:size]
             size = min(size - 1, (size + 1) // 2)
 
-    def run(self, need: int) -> tuple[int, bool, bool]:
-        """Fill `found`; return (total, total_exact, partial).
+    def run(self) -> tuple[int, bool, bool]:
+        """Fill `found`; return (total, total_exact, partial). Nothing here depends on the page asked for, so
+        paging through results shows each paper once, in one order, under one total.
 
         All groups anywhere first; when that is more than CAP papers, the strict queries (the query as a phrase in
-        the title, every group in the title, the phrase anywhere) pick the candidates instead of rowid order.
+        the title, every group in the title, the phrase anywhere) add the candidates rowid order would miss.
         """
         groups = self.plan.groups
         n = len(groups)
         expr = self.expression(groups)
         if expr is None:
             return 0, True, False
-        # Deeper pages read deeper; three or more words together are rare enough to read them all (cheap).
-        cap, cap_title = max(CAP if n <= 2 else CAP_MANY, 2 * need), max(CAP_TITLE, 2 * need)
+        # Three or more words together are rare enough to read them all (cheap).
+        cap = CAP if n <= 2 else CAP_MANY
         rows = self.rowids(expr, cap)
         complete = len(rows) <= cap
         if not complete and n:
@@ -724,23 +729,23 @@ class _Retriever:
             simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
             phrase = _Group("", [_Alt(seq)]) if n > 1 and simple and len(seq) <= 4 else None
             if phrase:
-                self.add(self.rowids(self.expression([phrase], title_only=True) or "", cap_title), n, 0, cap_title)
+                self.add(self.rowids(self.expression([phrase], title_only=True) or "", CAP_TITLE), n, 0, CAP_TITLE)
             if n <= 2:
-                self.add(self.rowids(self.expression(groups, title_only=True) or "", cap_title), n, 1, cap_title)
+                self.add(self.rowids(self.expression(groups, title_only=True) or "", CAP_TITLE), n, 1, CAP_TITLE)
             else:
                 # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
                 # the two rarest words in the title, and the rest anywhere.
                 rare = sorted(groups, key=lambda g: g.df)[:2]
                 title = self.expression(rare, title_only=True)
                 if title:
-                    self.add(self.rowids(f"{expr} AND {title}", cap_title), n, 2, cap_title)
-            if phrase and len(seq) <= 3 and len(self.found) < max(RERANK, need):
-                self.add(self.rowids(self.expression([phrase]) or "", cap), n, 2, cap)
-        if len(self.found) < max(RERANK, need):
-            self.add(rows, n, 3, cap)
+                    self.add(self.rowids(f"{expr} AND {title}", CAP_TITLE), n, 2, CAP_TITLE)
+            if phrase and len(seq) <= 3:
+                self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
+            self.deeper = (expr, rows[cap - 1])  # later pages continue the rowid scan from here
+        self.add(rows, n, 3, cap)
         partial = False
-        if len(self.found) < need and n > 1:
-            # Fewer papers match every word than we need: papers matching most of the words come next.
+        if len(self.found) < RELAX_BELOW and n > 1:
+            # Hardly any paper matches every word: papers matching most of the words come next.
             for subset in self.relaxations():
                 sub = self.expression(subset)
                 sub_rows = self.rowids(sub) if sub else []
@@ -748,12 +753,23 @@ class _Retriever:
                     partial = partial or any(r not in self.found for r in sub_rows)
                     self.add(sub_rows, len(subset), 4)
                     complete = complete and len(sub_rows) <= CAP
-                if len(self.found) >= need:
+                if len(self.found) >= RELAX_BELOW:
                     break
         if complete:
             return len(self.found), True, partial
         total, exact = self.count(groups)
         return max(total, len(self.found)), exact, partial
+
+    def next_block(self) -> list[int]:
+        """The next DEEP_BLOCK papers matching every group, in rowid order after those already read (deep pages)."""
+        if self.deeper is None:
+            return []
+        expr, after = self.deeper
+        rows = self.rowids(expr, DEEP_BLOCK, after=after)
+        self.deeper = (expr, rows[DEEP_BLOCK - 1]) if len(rows) > DEEP_BLOCK else None
+        fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
+        self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
+        return fresh
 
 
 # --------------------------------------------------------------------------------------------- scoring
@@ -828,8 +844,9 @@ class _Ranker:
         return [sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
                 / self.total_weight for hits in best]
 
-    def rank(self, found: dict[int, tuple[int, int]], pinned: dict[int, str], need: int) -> list[_Scored]:
-        """Cheap title-based preselection of every candidate, then full scores for the best RERANK."""
+    def rank(self, found: dict[int, tuple[int, int]], pinned: dict[int, str]) -> list[_Scored]:
+        """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
+        lead, in full-score order); the same candidates always come out in the same order."""
         groups = self.plan.groups
         titles = _fetch(self.db, "title", list(found))
         query_words = sum(len(g.alts[0].words) for g in groups)
@@ -848,13 +865,17 @@ class _Ranker:
                 pre += NAME_BONUS
             first.append((pre, -rowid, _Scored(rowid, 0.0, level, pinned=pinned.get(rowid)), text))
         first.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        top = first[: max(RERANK if len(groups) <= 3 else RERANK // 2, need + 10)]
+        head = RERANK if len(groups) <= 3 else RERANK // 2
+        top, rest = first[:head], first[head:]
         abstracts = _fetch(self.db, "abstract, authors", [s.rowid for _, _, s, _ in top])
         for _, _, scored, ttext in top:
             abstract, authors = abstracts.get(scored.rowid, ("", ""))
             scored.score = self.score(scored, ttext, abstract or "", authors or "")
         ranked = [s for _, _, s, _ in top]
         ranked.sort(key=lambda s: (-s.score, s.rowid))
+        for pre, _, scored, _ in rest:
+            scored.score = pre
+            ranked.append(scored)
         return ranked
 
     def score(self, scored: _Scored, ttext: bytes, abstract: str, authors: str) -> float:
@@ -1128,14 +1149,20 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     need = offset + limit
     retriever = _Retriever(db, plan)
     if plan.groups or plan.authors:
-        total, exact, partial = retriever.run(need)
+        total, exact, partial = retriever.run()
     else:
-        total, exact, partial = _filter_only(db, plan, retriever, need)
+        total, exact, partial = _filter_only(db, plan, retriever)
     pinned = _pinned(db, state, parsed, plan, planner)
     for rowid in pinned:
         retriever.found.setdefault(rowid, (len(plan.groups), 0))
-    ranked = _Ranker(db, plan).rank(retriever.found, pinned, need) if retriever.found else []
+    ranker = _Ranker(db, plan)
+    ranked = ranker.rank(retriever.found, pinned) if retriever.found else []
     total = max(total, len(ranked))
+    while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
+        block = retriever.next_block()
+        if not block:
+            break
+        ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
     page = ranked[offset : offset + limit]
     papers = _papers(db, [s.rowid for s in page])
     marker = _Marker(plan.groups)
@@ -1143,6 +1170,10 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
         paper = papers.get(scored.rowid)
         if paper is None:
             continue
+        if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
+            order_score = scored.score
+            ranker.score(scored, _norm(paper["title"]), paper.get("abstract") or "", " ".join(paper["authors"]))
+            scored.score = order_score
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], marker)
         response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
     response.total, response.total_exact = total, exact
@@ -1167,7 +1198,7 @@ def _papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, dict[str,
     return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
 
 
-def _filter_only(db: sqlite_utils.Database, plan: _Plan, retriever: _Retriever, need: int) -> tuple[int, bool, bool]:
+def _filter_only(db: sqlite_utils.Database, plan: _Plan, retriever: _Retriever) -> tuple[int, bool, bool]:
     """Only filters and exclusions (`has:code status:oral -diffusion`): matching papers in index order."""
     excluded: set[int] = set()
     negs = []
@@ -1179,18 +1210,16 @@ def _filter_only(db: sqlite_utils.Database, plan: _Plan, retriever: _Retriever, 
                                              [" OR ".join(negs)])}
     if plan.allowed is not None:
         rows = sorted(r for r in plan.allowed if r not in excluded and r not in plan.denied)
-        total = len(rows)
     else:
-        rows, total = [], 0
+        rows = []
         for (rowid,) in db.execute("SELECT rowid FROM papers ORDER BY rowid"):
             if rowid not in excluded and rowid not in plan.denied:
-                total += 1
-                if len(rows) < need:
-                    rows.append(rowid)
-                elif total >= TOTAL_CAP:
+                rows.append(rowid)
+                if len(rows) >= TOTAL_CAP:
                     break
-    retriever.add(rows[:need], 0, 2, need)
-    return min(total, TOTAL_CAP), total < TOTAL_CAP, False
+    rows = rows[:TOTAL_CAP]  # papers in index order; pages beyond the first thousand are not worth reading
+    retriever.add(rows, 0, 2, len(rows))
+    return len(rows), len(rows) < TOTAL_CAP, False
 
 
 # --------------------------------------------------------------------------------------------- similar
@@ -1202,6 +1231,10 @@ SIMILAR_BUDGET = 6000  # sum of the chosen terms' document frequencies: bounds t
 
 def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result]:
     """Papers closest to one paper: its most distinctive words (title ×3, by df) find candidates, shared words rank."""
+    try:
+        paper_id.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a JSON payload: no paper has such an id
+        return []
     paper = index.get_paper(db, paper_id)
     if paper is None:
         return []

@@ -1,5 +1,5 @@
-"""Bugs the robustness work found in bot/search.py and bot/index.py (being reworked elsewhere): each test states the
-contract and is expected to fail until the fix lands (xfail, not strict, so the fix turns it green silently)."""
+"""Regression tests for bugs the robustness work found in search and lookups: paging that repeated papers, a total
+that changed from page to page, and lone surrogates (possible in JSON payloads) reaching SQLite."""
 
 from __future__ import annotations
 
@@ -44,9 +44,6 @@ def pages(db, query: str, size: int = 5, count: int = 10) -> list[str]:  # type:
     return ids
 
 
-@pytest.mark.xfail(strict=False, reason="search.py: the order of results depends on offset+limit (_Ranker.rank "
-                                        "scores only the best max(RERANK, offset+limit+10) candidates fully), so More "
-                                        "results repeats papers on later pages and skips others")
 @pytest.mark.parametrize("query", ["diffusion", "diffusion models", "noise sampling"])
 def test_paging_through_results_shows_each_paper_once(synthetic_db, query: str) -> None:  # type: ignore[no-untyped-def]
     paged = pages(synthetic_db, query)
@@ -55,16 +52,12 @@ def test_paging_through_results_shows_each_paper_once(synthetic_db, query: str) 
     assert paged == whole
 
 
-@pytest.mark.xfail(strict=False, reason="search.py: `total` grows as one pages past the papers holding every word "
-                                        "(\"1-5 of 137\" on the first page, \"141-145 of 145\" later)")
 def test_the_total_of_a_query_does_not_depend_on_the_page(synthetic_db) -> None:  # type: ignore[no-untyped-def]
     totals = {offset: search.search(synthetic_db, "noise sampling", limit=5, offset=offset).total
               for offset in range(0, 160, 5)}
     assert len(set(totals.values())) == 1, totals
 
 
-@pytest.mark.xfail(strict=False, reason="index.get_paper / search.similar pass text with a lone surrogate (possible in "
-                                        "a JSON payload) to SQLite: UnicodeEncodeError instead of 'no such paper'")
 @pytest.mark.parametrize("call", ["get_paper", "similar"])
 def test_lookups_take_any_python_string(seed_index_path: Path, call: str) -> None:
     db = index.connect(seed_index_path, readonly=True)

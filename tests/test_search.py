@@ -203,6 +203,18 @@ def test_paging_returns_each_paper_once(seed_db) -> None:  # type: ignore[no-unt
     assert not set(ids(first)) & set(ids(second)) and len(ids(second)) == 3
 
 
+@needs_shared_data()
+@pytest.mark.parametrize("query", ["diffusion", "language model", "kv cache", "has:code reasoning"])
+def test_paging_deep_shows_each_paper_once_in_one_order_under_one_total(full_index_path: Path, query: str) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    pages = [search.search(db, query, limit=25, offset=offset) for offset in range(0, 400, 25)]
+    paged = [r.paper["id"] for page in pages for r in page.results]
+    assert len(paged) == len(set(paged))
+    assert paged[:50] == ids(search.search(db, query, limit=50))
+    assert len({page.total for page in pages}) == 1
+    assert len(paged) == min(400, pages[0].total) or not pages[0].total_exact
+
+
 def test_result_json_shape(seed_db) -> None:  # type: ignore[no-untyped-def]
     result = search.search(seed_db, "kv cache").results[0]
     data = result.to_json()
