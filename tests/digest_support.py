@@ -52,7 +52,7 @@ def config(index_path: Path, state_path: Path, **overrides: Any) -> Config:
     return Config(**values)
 
 
-def make_digests(fake: FakeSlack | None, index_path: Path, state_path: Path, timeout: int = 30,
+def make_digests(fake: FakeSlack | None, index_path: Path, state_path: Path, timeout: float = 30,
                  settle: float = 0.0, **overrides: Any) -> Digests:
     """Digests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
     poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None

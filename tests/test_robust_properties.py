@@ -8,6 +8,7 @@ Inputs per test come from the Hypothesis profile: "ci" by default (a few seconds
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ class MemoryPoster:
 
 
 @pytest.fixture(scope="module")
-def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Deps:
+def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deps]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
     digests = Digests(state, slack_index_path, MemoryPoster(), settle=0.0)

@@ -13,7 +13,7 @@ from slack_bolt import Ack, App
 
 from bot.slack import blocks
 from bot.slack.commands import search_page, similar_page
-from bot.slack.deliver import respond
+from bot.slack.deliver import acks_first, respond
 from bot.slack.deps import Deps
 
 GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
@@ -89,4 +89,4 @@ def register(app: App, deps: Deps) -> None:
     if set(handlers) != set(blocks.ACTION_IDS):
         raise RuntimeError("every button the blocks build needs a listener")
     for action_id, handler in handlers.items():
-        app.action(action_id)(handler)
+        app.action(action_id)(acks_first(handler))

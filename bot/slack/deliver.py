@@ -3,10 +3,12 @@ failures turned into one exception, and the app's one error handler that logs an
 
 from __future__ import annotations
 
+import inspect
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import BoltResponse
+from slack_bolt import Ack, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler, RetryHandler
@@ -93,6 +95,29 @@ def on_error(error: Exception, body: dict[str, Any], response: BoltResponse | No
         return None  # an apology with the same token would be refused the same way
     apologize(client, user, channel, thread_ts, response_url, error)
     return None
+
+
+def acks_first(handler: Callable[..., None]) -> Callable[..., None]:
+    """A button listener whose failures after its ack() go straight to on_error.
+
+    Bolt resets the acknowledgement when a listener that already acked raises; when that happens within its 10 ms
+    polling of the ack, the HTTP request waits 3 s and answers 404, and Slack shows the user an error on top of our
+    apology. A failure before the ack still goes to Bolt, which turns on_error's apology into the ack.
+    """
+    wanted = set(inspect.signature(handler).parameters)
+
+    def listener(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient,
+                 logger: logging.Logger) -> None:
+        given = {"ack": ack, "action": action, "body": body, "client": client, "logger": logger}
+        try:
+            handler(**{name: value for name, value in given.items() if name in wanted})
+        except Exception as exc:
+            if ack.response is None:
+                raise
+            on_error(exc, body, None, client, logger)
+
+    listener.__name__ = listener.__qualname__ = getattr(handler, "__name__", "listener")
+    return listener
 
 
 def apologize(client: WebClient | None, user: str | None, channel: str | None, thread_ts: str | None,
