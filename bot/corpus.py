@@ -128,7 +128,7 @@ def read(path: Path, progress: Callable[[int], None] | None = None, workers: int
 
 
 PARALLEL_MIN_BYTES = 2 << 20
-BATCH = 2000
+BATCH = 500
 
 
 @dataclass
