@@ -97,7 +97,7 @@ def test_a_button_whose_answer_fails_fast_is_still_acknowledged_at_once(slack_ht
         fake.fail_response(f"gone{n}", status=404, body="expired_url")
         reply, took = timed(slack_http.action, block_action_payload(
             blocks.ACTION_SHARE, VEGAS, user_id=f"U0CLICK{n}", response_url=fake.response_url(f"gone{n}")))
-        assert (reply.status, took < 1) == (200, True), (n, reply.status, took)
+        assert (reply.status, took < 2.5) == (200, True), (n, reply.status, took)  # not Bolt's 3 s wait
     apologies = fake.wait_for("chat.postEphemeral", count=10)
     assert {c.params["user"] for c in apologies} == {f"U0CLICK{n}" for n in range(10)}
 
@@ -158,7 +158,7 @@ def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(sla
         for thread in threads:
             thread.join(timeout=20)
     search, took = results["search"]  # type: ignore[misc]
-    assert search.status == 200 and took < 1 and "DefensiveKV" in texts(search.json())
+    assert search.status == 200 and took < 2.5 and "DefensiveKV" in texts(search.json())
     status, took = results["status"]  # type: ignore[misc]
     assert status.status == 200 and took < 3  # reads never wait for a writer
     subscribe, took = results["subscribe"]  # type: ignore[misc]

@@ -215,11 +215,11 @@ def test_a_shared_paper_names_only_a_real_user(slack_http: SlackHttp, fake: Fake
 # ---------------------------------------------------------------------- input length
 
 
-def test_a_10000_character_query_gets_a_friendly_answer_fast(slack_http: SlackHttp) -> None:
+def test_a_10000_character_query_gets_a_friendly_answer_in_time(slack_http: SlackHttp) -> None:
     query = ("kv cache, speculative decoding and sparse attention; " * 200)[:9_999] + "!"
     started = time.perf_counter()
     reply = slack_http.command(query)
-    assert reply.status == 200 and time.perf_counter() - started < 1
+    assert reply.status == 200 and time.perf_counter() - started < 2.5  # inside Slack's 3 s ack
     text = texts(reply.json())
     assert "That is 10,000 characters: I search for up to 500" in text and "`/icml kv cache`" in text
     assert message_problems(reply.json()) == []
