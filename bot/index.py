@@ -8,7 +8,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -202,17 +202,18 @@ def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
 def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
     """Merge a record into an existing row: a real title beats a derived one; the richer source fills gaps."""
     incoming = to_row(paper, old["id"], old["seq"])
-    sources = json.loads(old["sources"])
-    if sources == [paper.source]:
+    if json.loads(old["sources"]) == [paper.source]:
         return incoming  # the same source loaded again: its new version replaces the old
     if old["title_derived"] and not paper.title_derived:
-        primary, secondary = incoming, old
-    else:
-        primary, secondary = old, incoming
-    merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in old}
-    merged["id"], merged["seq"] = old["id"], old["seq"]
-    merged["name"] = primary["name"] or secondary["name"]
-    merged["sources"] = json.dumps(sorted(set(sources) | {paper.source}))
+        return merge_rows(incoming, old, keep=old)
+    return merge_rows(old, incoming, keep=old)
+
+
+def merge_rows(primary: dict[str, Any], secondary: dict[str, Any], keep: dict[str, Any]) -> dict[str, Any]:
+    """One row for two records of the same paper: primary's fields, secondary's where primary has none, keep's id."""
+    merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in primary}
+    merged["id"], merged["seq"] = keep["id"], keep["seq"]
+    merged["sources"] = json.dumps(sorted(set(json.loads(primary["sources"])) | set(json.loads(secondary["sources"]))))
     return merged
 
 
@@ -268,20 +269,13 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
     return loader.report
 
 
-def _rows(db: sqlite_utils.Database, sql: str, params: Iterable[Any] = ()) -> Iterator[dict[str, Any]]:
-    cursor = db.execute(sql, list(params))
-    cols = [c[0] for c in cursor.description]
-    for values in cursor:
-        yield dict(zip(cols, values, strict=True))
-
-
 def reconcile(db: sqlite_utils.Database) -> int:
     """Merge untitled papers (seed abstracts) into their twin from a titled list, matched on content.
 
     Returns how many twins were merged. Two papers merge only when their abstracts are close, or fairly close and the
     untitled paper's name appears in the other's title.
     """
-    untitled = list(_rows(db, "SELECT * FROM papers WHERE title_derived = 1 ORDER BY seq"))
+    untitled = list(db.query("SELECT * FROM papers WHERE title_derived = 1 ORDER BY seq"))
     merged = 0
     for paper in untitled:
         if not db.execute("SELECT 1 FROM papers WHERE id = ?", [paper["id"]]).fetchone():
@@ -290,12 +284,8 @@ def reconcile(db: sqlite_utils.Database) -> int:
         if twin is None:
             continue
         keep, gone = (paper, twin) if paper["seq"] < twin["seq"] else (twin, paper)
-        titled, untitled_row = (twin, paper)
-        row = {k: titled[k] if titled[k] not in (None, "", "[]") else untitled_row[k] for k in paper}
-        row.update(id=keep["id"], seq=keep["seq"], name=titled["name"] or untitled_row["name"],
-                      sources=json.dumps(sorted(set(json.loads(paper["sources"])) | set(json.loads(twin["sources"])))))
         db["papers"].delete(gone["id"])
-        db["papers"].upsert(row, pk="id")
+        db["papers"].upsert(merge_rows(twin, paper, keep=keep), pk="id")
         db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
         db.execute("UPDATE aliases SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
         db["aliases"].upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
@@ -305,21 +295,19 @@ def reconcile(db: sqlite_utils.Database) -> int:
 
 def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any] | None:
     """The other paper that is the same work as this untitled one, or None."""
-    words = [w for w in dict.fromkeys(text.words(text.plain(paper["abstract"]))) if w not in STOPWORDS and len(w) > 2]
+    mine = text.words(paper["abstract"])
+    words = [w for w in dict.fromkeys(mine) if w not in STOPWORDS and len(w) > 2]
     if not words:
         return None
     query = " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:40])
-    candidates = _rows(
-        db,
+    candidates = db.query(
         "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
         "WHERE papers_fts MATCH ? AND papers.id != ? ORDER BY papers_fts.rank LIMIT 8",
         [query, paper["id"]],
     )
-    mine = " ".join(text.words(text.plain(paper["abstract"])))
     best, best_score = None, 0.0
     for other in candidates:
-        theirs = " ".join(text.words(text.plain(other["abstract"])))
-        score = fuzz.token_sort_ratio(mine, theirs)
+        score = fuzz.token_sort_ratio(" ".join(mine), " ".join(text.words(other["abstract"])))
         named = bool(paper["name"]) and text.normalize_title(paper["name"]) in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
@@ -377,11 +365,11 @@ def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
     ref = ref.encode("utf-8", "replace").decode("utf-8").strip()  # lone surrogates (from JSON) cannot be bound
     if not ref:
         return None
-    for sql in ("SELECT * FROM papers WHERE id = ?",
-                "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ?",
+    for sql in ("SELECT * FROM papers WHERE id = lower(?)",  # ids and aliases are lowercase
+                "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = lower(?)",
                 "SELECT * FROM papers WHERE source_id = ? COLLATE NOCASE",
                 "SELECT * FROM papers WHERE name = ? COLLATE NOCASE ORDER BY seq LIMIT 1"):
-        row = next(_rows(db, sql, [ref.lower() if "alias" in sql or "WHERE id" in sql else ref]), None)
+        row = next(db.query(sql, [ref]), None)
         if row:
             return decode(row)
     return None
