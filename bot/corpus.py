@@ -19,6 +19,8 @@ from bot import text
 
 SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
+PARALLEL_MIN_BYTES = 2 << 20  # smaller files are cleaned faster than worker processes start
+BATCH = 500  # records per batch sent to the cleaning workers; two batches in flight bound the memory
 
 # Field names teams' exports use, mapped onto ours; anything else is ignored.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -127,10 +129,6 @@ def read(path: Path, progress: Callable[[int], None] | None = None, workers: int
         yield from map(_finish, raw)
 
 
-PARALLEL_MIN_BYTES = 2 << 20
-BATCH = 500
-
-
 @dataclass
 class Raw:
     """A record as read, before cleaning: cheap to produce in the reading process and to send to a worker."""
@@ -182,16 +180,12 @@ _FILENAME = re.compile(r"(?P<conf>[a-z]{2,10})[_-]?(?P<year>(?:19|20)\d\d)", re.
 
 
 def _decode(path: Path) -> str:
+    """The whole file as text with `\n` line ends, for formats read at once (seed text, JSON arrays)."""
     data = path.read_bytes()
     if not data.strip():
         raise SourceError(path, "", "the file is empty; expected a header line, then one abstract per paragraph")
-    try:
-        content = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise SourceError(path, f"{line}", f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-                          "save the file as UTF-8") from None
-    return content.replace("\r\n", "\n").replace("\r", "\n")
+    _decode_check(path)
+    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def conference_of(name: str) -> tuple[str | None, int | None]:
