@@ -16,7 +16,7 @@ from typing import Any
 from bot import index
 from bot.config import Config, ConfigError
 from bot.corpus import SourceError
-from bot.state import StateUnavailable, path_problem
+from bot.state import StateUnavailable, is_locked, path_problem
 
 EXIT_USAGE = 2
 
@@ -71,7 +71,7 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
         db = index.connect(config.db_path)
         report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None)
     except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
+        if is_locked(exc):
             raise UserError(f"the index at {config.db_path} is being written by another process ({exc}); run "
                             "`icml-bot index` again when that has finished (nothing was changed)") from None
         raise index.IndexUnavailable(f"cannot write the index at {config.db_path} ({exc})") from None

@@ -48,7 +48,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ICML_BOT_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING, ERROR."),
 )
 
-_DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAY_ITEM = re.compile(r"^(?P<a>[a-z]{3})(?:-(?P<b>[a-z]{3}))?$")
 
 
@@ -66,10 +66,10 @@ def parse_days(value: str, var: str = "ICML_DIGEST_DAYS") -> frozenset[int]:
     days: set[int] = set()
     for item in text.split(","):
         m = _DAY_ITEM.match(item.strip())
-        if not m or m["a"] not in _DAY_NAMES or (m["b"] and m["b"] not in _DAY_NAMES):
+        if not m or m["a"] not in DAY_NAMES or (m["b"] and m["b"] not in DAY_NAMES):
             raise ConfigError(f"{var}={value!r} is not a day list: use names like mon-fri, mon-sun or mon,wed,fri")
-        a = _DAY_NAMES.index(m["a"])
-        b = _DAY_NAMES.index(m["b"]) if m["b"] else a
+        a = DAY_NAMES.index(m["a"])
+        b = DAY_NAMES.index(m["b"]) if m["b"] else a
         days.update(range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)])
     return frozenset(days)
 

@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from bot import index, search
-from bot.config import Config, ConfigError, parse_days, parse_time
+from bot.config import DAY_NAMES, Config, ConfigError, parse_days, parse_time
 from bot.state import State
 
 log = logging.getLogger("icml_bot.digest")
@@ -44,7 +44,6 @@ MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history chec
 MAX_AUTO_ATTEMPTS = 5  # automatic retries of a digest Slack rejected for a passing reason (rate limit)
 TOPIC_MATCHES = 200  # papers matching a channel's topics that go first, best match first
 STATUS_RANK = {"oral": 0, "spotlight": 1}
-DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 ALL_TOPICS = ("all", "everything", "none", "-")  # `/icml digest subscribe all` clears the topics
 UNRESOLVED = ("claimed", "uncertain")
 

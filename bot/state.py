@@ -199,9 +199,9 @@ class State:
         """The subscription row of a channel (active or not), or None."""
         return self._one("SELECT * FROM digest_subscriptions WHERE channel = ?", [channel])
 
-    def digest_subscriptions(self, active_only: bool = True) -> list[dict[str, Any]]:
+    def digest_subscriptions(self) -> list[dict[str, Any]]:
         """All subscription rows, by channel."""
-        where = "WHERE active = 1 " if active_only else ""
+        where = "WHERE active = 1 "
         return self._all(f"SELECT * FROM digest_subscriptions {where}ORDER BY channel", [])
 
     def save_digest_subscription(self, row: dict[str, Any]) -> None:

@@ -89,6 +89,14 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
+SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")  # <url|label> as mrkdwn writes a link
+
+
+def unescape(text: str) -> str:
+    """Slack's `&amp;`, `&lt;`, `&gt;` back to the characters a user typed or a label holds."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
 def plain_truncate(text: str, limit: int) -> str:
     """Cut plain text (plain_text objects, button labels) to `limit` characters with "…"."""
     text = one_line(text)
@@ -210,7 +218,7 @@ def notice(text: str) -> Message:
 
 def _fallback(mrkdwn_text: str) -> str:
     """Readable plain fallback text from escaped mrkdwn (entities back to characters, markers dropped)."""
-    text = re.sub(r"<(https?://[^|>]+)\|([^>]*)>", r"\2", mrkdwn_text)
+    text = SLACK_LINK.sub(r"\2", mrkdwn_text)
     text = text.replace("*", "").replace("`", "")
     # Fallback text is itself parsed as mrkdwn by Slack, so keep &, <, > escaped.
     return text
@@ -253,9 +261,7 @@ def display_title(paper: dict[str, Any]) -> str:
 
 def title_line(paper: dict[str, Any]) -> str:
     """The bold title, linked to the paper page when it has an http(s) URL."""
-    label = display_title(paper)
-    if len(label) > TITLE_CHARS:
-        label = label[: TITLE_CHARS - 1].rstrip() + ELLIPSIS
+    label = plain_truncate(display_title(paper), TITLE_CHARS)
     return f"*{link(paper.get('url') or paper.get('pdf_url'), label)}*"
 
 

@@ -59,11 +59,6 @@ class Subcommand:
 SEARCH_HELP = ("<words>", "search papers: topics, acronyms (MoE, RAG), paper names; typos are fine")
 
 
-def unescape(text: str) -> str:
-    """Slack sends `&`, `<`, `>` in command text as entities; turn them back into what the user typed."""
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
 def too_long(chars: int, example: str) -> Message:
     """The friendly answer to a query longer than MAX_INPUT_CHARS (nothing is searched)."""
     return blocks.notice(f"That is {chars:,} characters: I search for up to {MAX_INPUT_CHARS:,}. A few words, a paper "
@@ -90,22 +85,23 @@ def show_help(inv: Invocation) -> Message:
     return blocks.help_message(COMMAND, entries)
 
 
-def show_paper(inv: Invocation) -> Message:
-    """`/icml paper <id|name>`: one paper in full, or a search when nothing has that id or name."""
+def with_paper(inv: Invocation, show: Callable[[dict[str, Any]], Message]) -> Message:
+    """Show the paper named by the arguments, or a search for those words when no paper has that id or name."""
     paper = inv.deps.papers.get(inv.args)
     if paper is None:
         return search_page(inv.deps.papers, inv.args, intro=f"No paper has the id or name {bold(inv.args)}; "
                                                             "here is what a search finds.")
-    return blocks.paper_message(paper)
+    return show(paper)
+
+
+def show_paper(inv: Invocation) -> Message:
+    """`/icml paper <id|name>`: one paper in full, or a search when nothing has that id or name."""
+    return with_paper(inv, blocks.paper_message)
 
 
 def show_similar(inv: Invocation) -> Message:
     """`/icml similar <id|name>`: papers like that one (or a search for the words when no paper matches)."""
-    paper = inv.deps.papers.get(inv.args)
-    if paper is None:
-        return search_page(inv.deps.papers, inv.args, intro=f"No paper has the id or name {bold(inv.args)}; "
-                                                            "here is what a search finds.")
-    return similar_page(inv.deps.papers, paper)
+    return with_paper(inv, lambda paper: similar_page(inv.deps.papers, paper))
 
 
 def show_random(inv: Invocation) -> Message:
@@ -130,18 +126,18 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
                "optional"),
     Subcommand("help", "", "this help", show_help),
 )
+BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 
 def reply(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
-    text = blocks.one_line(unescape(text))
+    text = blocks.one_line(blocks.unescape(text))  # Slack sends &, <, > in command text as entities
     if len(text) > MAX_INPUT_CHARS:
         return too_long(len(text), f"{COMMAND} kv cache")
-    name, _, rest = text.partition(" ")
-    table = {s.name: s for s in SUBCOMMANDS}
-    sub = table.get(name.lower()) if text else table["help"]
-    if sub is not None and sub.accepts(rest.strip()):
-        return sub.run(Invocation(rest.strip(), user_id, channel_id, deps))
+    name, _, rest = text.partition(" ")  # one_line() already trimmed the whitespace around `rest`
+    sub = BY_NAME.get(name.lower()) if text else BY_NAME["help"]
+    if sub is not None and sub.accepts(rest):
+        return sub.run(Invocation(rest, user_id, channel_id, deps))
     if sub is not None and sub.args == "required":
         return blocks.notice(f"Usage: `{COMMAND} {sub.name} {blocks.escape(sub.usage)}`: {blocks.escape(sub.help)}.")
     return search_page(deps.papers, text)

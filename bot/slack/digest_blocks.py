@@ -193,15 +193,11 @@ def unsubscribed_message(was: bool) -> Message:
 
 # ------------------------------------------------------------------ plain text (CLI --dry-run)
 
-_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")
-
-
 def as_text(msg: Message) -> str:
     """A message as readable terminal text: links as `label (url)`, buttons as `[Label]`."""
     def plain(mrkdwn_text: str) -> str:
         """Links as `label (url)`, no bold markers, entities back to characters."""
-        text = _LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", "")
-        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        return blocks.unescape(blocks.SLACK_LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", ""))
 
     out: list[str] = []
     for block in msg.get("blocks") or []:

@@ -172,7 +172,7 @@ def usage() -> Message:
 
 def run(inv: Any) -> Message:
     """`/icml digest …` (inv: commands.Invocation): dispatch on the first word."""
-    desk: DigestDesk | None = getattr(inv.deps, "digests", None)
+    desk: DigestDesk | None = inv.deps.digests
     if desk is None:
         return blocks.notice("The daily digest is not available in this process.")
     word, _, rest = inv.args.strip().partition(" ")

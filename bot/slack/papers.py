@@ -16,6 +16,7 @@ import sqlite_utils
 
 from bot import index, search, text
 from bot.search import Result, SearchResponse
+from bot.slack.blocks import SLACK_LINK
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
 _CHAT_STOPWORDS = (
@@ -33,7 +34,6 @@ COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say w
 RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
 TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
 
-_SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")
 _SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _SLACK_ANY = re.compile(r"<[^>]*>")
 _EMOJI = re.compile(r":[a-z0-9_+'-]+:")
@@ -45,7 +45,7 @@ _SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
 def slack_to_plain(message_text: str | None) -> str:
     """A Slack message's text without mentions, links, emoji and formatting: only the words people wrote."""
     s = message_text or ""
-    s = _SLACK_LINK.sub(r" \2 ", s)  # <https://…|label> → label
+    s = SLACK_LINK.sub(r" \2 ", s)  # <https://…|label> → label
     s = _SLACK_CHANNEL.sub(r" \1 ", s)  # <#C123|general> → general
     s = _SLACK_ANY.sub(" ", s)  # <@U123>, <!here>, bare <https://…>
     s = _EMOJI.sub(" ", s)
@@ -101,8 +101,7 @@ class Papers:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
         paper_id = valid_text(paper_id)
         with self.snapshot() as db:
-            similar = getattr(search, "similar", None)
-            found = list(similar(db, paper_id, k=k)) if similar is not None else []
+            found = search.similar(db, paper_id, k=k)
             if found:
                 return found
             paper = self.get(paper_id)
