@@ -305,10 +305,12 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
         "WHERE papers_fts MATCH ? AND papers.id != ? ORDER BY papers_fts.rank LIMIT 8",
         [query, paper["id"]],
     )
+    mine_text = " ".join(mine)
+    name = text.normalize_title(paper["name"]) if paper["name"] else None
     best, best_score = None, 0.0
     for other in candidates:
-        score = fuzz.token_sort_ratio(" ".join(mine), " ".join(text.words(other["abstract"])))
-        named = bool(paper["name"]) and text.normalize_title(paper["name"]) in text.normalize_title(other["title"])
+        score = fuzz.token_sort_ratio(mine_text, " ".join(text.words(other["abstract"])))
+        named = bool(name) and name in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
     return best

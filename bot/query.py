@@ -44,11 +44,6 @@ class Term:
     field: str | None = None  # None (name, title, abstract), "title" or "author"
     span: tuple[int, int] = (0, 0)  # where the typed text sits in ParsedQuery.text
 
-    @property
-    def phrase(self) -> bool:
-        """Words that must appear next to each other (a quoted phrase or a compound like mixture-of-experts)."""
-        return len(self.words) > 1
-
 
 @dataclass
 class ParsedQuery:

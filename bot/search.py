@@ -602,9 +602,6 @@ class _Planner:
         plan.allowed, plan.denied = allowed, denied
         plan.filtered = allowed is not None or bool(denied)
 
-    def keep(self, rowid: int) -> bool:
-        return _keep(self.plan, rowid)
-
     def weigh(self) -> None:
         n = self.state.papers
         for group in self.plan.groups:
@@ -813,12 +810,6 @@ class _Ranker:
         seq = [w for w in plan.sequence if w]
         self.phrase = _counter(_Alt(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
-
-    def title_score(self, name: str | None, title: str) -> tuple[float, list[int], bytes]:
-        text = _norm(f"{name or ''} {title}")
-        hits = [_which(g.counters, text)[0] for g in self.plan.groups]
-        score = sum(g.weight for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0) / self.total_weight
-        return score, hits, text
 
     def title_cover(self, text: bytes) -> tuple[float, list[int]]:
         """Weighted share of the groups found in a title (an alternative such as an acronym counts 0.9)."""
