@@ -69,7 +69,8 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
     _not_a_folder(config.db_path)
     try:
         db = index.connect(config.db_path)
-        report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None)
+        report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None,
+                            workers=args.workers)
     except sqlite3.OperationalError as exc:
         if is_locked(exc):
             raise UserError(f"the index at {config.db_path} is being written by another process ({exc}); run "
@@ -237,6 +238,12 @@ def _iso_date(value: str) -> date:
 # ------------------------------------------------------------------ (end of digest)
 
 
+def _positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of at least 1")
+    return int(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line, one subcommand per job."""
     common = argparse.ArgumentParser(add_help=False)
@@ -249,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("index", parents=[common], help="build or extend the index from paper sources")
     p.add_argument("sources", nargs="*", metavar="SOURCE",
                    help="seed .txt, .jsonl, .json or .csv files or folders (default: the bundled seeds/)")
+    p.add_argument("--workers", type=_positive, metavar="N",
+                   help="processes that clean the text of large files (default: one per core; 1 = none)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", parents=[common], help="search papers")

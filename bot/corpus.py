@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import codecs
 import csv
+import ctypes
 import hashlib
 import itertools
 import json
 import multiprocessing
+import os
 import re
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +29,8 @@ SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
 PARALLEL_MIN_BYTES = 2 << 20  # smaller files are cleaned faster than worker processes start
 BATCH = 500  # records per batch sent to the cleaning workers; two batches in flight bound the memory
+CHUNK = 100  # records per task: small enough that a stop waits for little, large enough to amortise the pickling
+PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 # Field names teams' exports use, mapped onto ours; anything else is ignored.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -124,7 +134,7 @@ def read(path: Path, progress: Callable[[int], None] | None = None, workers: int
     """
     raw = _read_raw(path, progress)
     if workers > 1 and path.stat().st_size > PARALLEL_MIN_BYTES:
-        yield from _parallel(raw, workers)
+        yield from _parallel(raw, workers, path)
     else:
         yield from map(_finish, raw)
 
@@ -145,18 +155,67 @@ def _finish(record: Raw | Skip) -> Record:
         if isinstance(record, Raw) else record
 
 
-def _parallel(raw: Iterator[Raw | Skip], workers: int) -> Iterator[Record]:
-    """Clean records in worker processes, two batches in flight at most, in the original order."""
-    ctx = multiprocessing.get_context("fork")  # workers only clean text; they never touch SQLite
-    with ctx.Pool(workers) as pool:
-        pending = None
+def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[Record]:
+    """Clean records in worker processes, two batches in flight at most, in the original order.
+
+    Workers are spawned, never forked: a fork copies whatever locks and signal handlers the parent holds (the CLI
+    turns SIGTERM into an exception), which is how a forked pool hung. They ignore Ctrl-C, since the parent stops
+    them, and die with the parent however it ends. The pool is shut down and joined, never terminated, on success and
+    on every error, and pending work is cancelled first, so a stop takes one chunk's time at most.
+    """
+    with _sigint_blocked():  # the pool's helper processes start with Ctrl-C blocked, before they can ignore it
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(os.getpid(),))
+    try:
+        pending: list[Future[list[Record]]] = []
         while batch := list(itertools.islice(raw, BATCH)):
-            job = pool.map_async(_finish, batch, chunksize=100)
-            if pending is not None:
-                yield from pending.get()
-            pending = job
-        if pending is not None:
-            yield from pending.get()
+            with _sigint_blocked():  # submit() starts the workers
+                jobs = [pool.submit(_finish_chunk, batch[i:i + CHUNK]) for i in range(0, len(batch), CHUNK)]
+            for job in pending:
+                yield from job.result()
+            pending = jobs
+        for job in pending:
+            yield from job.result()
+    except BrokenProcessPool:
+        raise SourceError(path, "", "a text-cleaning worker process was killed (out of memory, or a signal); nothing "
+                          "was indexed, run `icml-bot index` again") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread while it starts processes: they inherit the mask, so a Ctrl-C that lands while a
+    worker's interpreter is still starting cannot print a KeyboardInterrupt traceback from it."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _finish_chunk(chunk: list[Raw | Skip]) -> list[Record]:
+    return [_finish(record) for record in chunk]
+
+
+def _start_worker(parent: int) -> None:
+    """In each cleaning worker: leave Ctrl-C and SIGTERM to their defaults' owners, and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel kills us when the parent dies, even by SIGKILL
+    if os.getppid() != parent:  # the parent died before that took effect
+        os._exit(1)
+    if sys.platform != "linux":
+        threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Where the kernel cannot kill a worker with its parent: exit within a second of being orphaned."""
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
 
 
 def _read_raw(path: Path, progress: Callable[[int], None] | None) -> Iterator[Raw | Skip]:

@@ -9,6 +9,7 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from contextlib import closing
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -240,12 +241,14 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
 
             counts = (loader.report.added, loader.report.merged, len(loader.report.skipped))
             records = 0
-            for record in corpus.read(path, tick, workers=workers or os.cpu_count() or 1):
-                records += 1
-                if isinstance(record, Skip):
-                    loader.report.skipped.append(record)
-                else:
-                    loader.add(record)
+            # closing(): an error here stops the cleaning workers at once, not when the generator is collected
+            with closing(corpus.read(path, tick, workers=workers or os.cpu_count() or 1)) as read:
+                for record in read:
+                    records += 1
+                    if isinstance(record, Skip):
+                        loader.report.skipped.append(record)
+                    else:
+                        loader.add(record)
             loader.flush()
             db["sources"].upsert({
                 "name": path.name, "path": str(path.resolve()), "records": records,

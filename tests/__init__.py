@@ -1,0 +1,1 @@
+"""The test suite; `tests.support` holds what the tests and the benchmarks share."""

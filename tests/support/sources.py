@@ -1,0 +1,27 @@
+"""Paper sources generated from the bundled seeds, large enough to be cleaned by the worker processes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED_FILE = ROOT / "seeds" / "icml2026_abstracts.txt"
+
+
+def seed_abstracts() -> list[str]:
+    """The bundled abstracts, one string each (the header line dropped)."""
+    paragraphs = SEED_FILE.read_text(encoding="utf-8").split("\n\n")
+    return [" ".join(p.split()) for p in paragraphs if len(p) > 200]
+
+
+def large_jsonl(path: Path, papers: int = 4000) -> Path:
+    """A JSON Lines list of `papers` distinct titled papers (~1.3 KB each) built from the seed abstracts."""
+    abstracts = seed_abstracts()
+    with path.open("w", encoding="utf-8") as fh:
+        for n in range(papers):
+            abstract = f"Study {n} of {papers} revisits $O(n^{n % 7})$ cases. {abstracts[n % len(abstracts)]}"
+            record = {"id": f"gen{n}", "title": f"Generated paper {n}: {abstracts[n % len(abstracts)][:60]}",
+                      "abstract": abstract, "authors": [f"Author {n}", f"Author {n + 1}"], "year": 2026}
+            fh.write(json.dumps(record) + "\n")
+    return path
