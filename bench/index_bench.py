@@ -42,7 +42,7 @@ def child(mode: str, source: str, db: str) -> None:
     sys.path.insert(0, str(ROOT))
     started = time.perf_counter()
     if mode == "bot":
-        from bot import index
+        from bot.papers import index
 
         report = index.load(index.connect(db), [source])
         papers = report.papers

@@ -19,14 +19,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 SECRET = "load-bench-signing-secret"
 
 
 def build_index(folder: Path, seeds_only: bool) -> tuple[Path, int]:
     """The seeds (and the ICML 2026 list unless `seeds_only`) in a fresh index; its path and paper count."""
-    from bot import index
+    from bot.papers import index
 
     path = folder / "papers.db"
     db = index.connect(path)
@@ -39,11 +39,10 @@ def build_index(folder: Path, seeds_only: bool) -> tuple[Path, int]:
 
 def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
     """The whole benchmark; prints the figures and returns the exit status."""
-    from fake_slack import FakeSlack
-    from robust_support import QUERIES, serve_http, slash_load
-
     from bot.slack.app import LISTENER_THREADS
     from bot.slack.server import HTTP_THREADS
+    from tests.support.fake_slack import FakeSlack
+    from tests.support.robust import QUERIES, serve_http, slash_load
 
     if not seeds_only and not DATA.exists():
         print(f"skipped: {DATA} is not available (the load bench needs the 5,863-paper ICML 2026 list; "

@@ -4,7 +4,7 @@ Run: python bench/relevance.py [--verbose]   (the ICML 2026 sets need ../shared/
 
 Prints MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for a
 plain FTS5 bm25 query (each word quoted, OR-joined, as the bot's first version did; and AND-joined).
-Topic queries are judged by a per-query title regex; look-ups by the one paper they name. tests/test_search_relevance.py
+Topic queries are judged by a per-query title regex; look-ups by the one paper they name. tests/search/test_relevance.py
 imports this module and asserts the targets.
 """
 
@@ -22,7 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot import index, search  # noqa: E402
+from bot import search  # noqa: E402
+from bot.papers import index  # noqa: E402
 
 SETS = ROOT / "tests" / "relevance"
 SEEDS = ROOT / "seeds"

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -98,17 +98,16 @@ def fuzz(tally: Tally, name: str, strategy: st.SearchStrategy[Any], check: Calla
 
 def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     """Generated input through every parser and message builder."""
-    from robust_support import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
-
-    from bot import corpus
-    from bot.corpus import SourceError
     from bot.digest import Digest, Digests
+    from bot.papers import corpus
+    from bot.papers.corpus import SourceError
+    from bot.papers.reader import Papers
     from bot.search import Result, SearchResponse
     from bot.slack import blocks, commands, digest_blocks, events
     from bot.slack.deps import Deps
     from bot.slack.digest_commands import DigestDesk
-    from bot.slack.papers import Papers
     from bot.state import State
+    from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
     desk = DigestDesk(Digests(state, index_path, None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
@@ -194,7 +193,7 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
 
 def seed_state(fake: Any, index_path: Path, state_path: Path) -> None:
     """What a team built up: four subscriptions and a week of digests (posted through the fake Slack)."""
-    from digest_support import make_digests
+    from tests.support.digest import make_digests
 
     digests = make_digests(fake, index_path, state_path)
     start = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
@@ -210,9 +209,8 @@ def seed_state(fake: Any, index_path: Path, state_path: Path) -> None:
 
 def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: int) -> None:
     """Mention replies and button answers while the Web API answers 429, 500, late or invalid_auth."""
-    from fake_slack import block_action_payload, mention_event
-
     from bot.slack import blocks
+    from tests.support.fake_slack import block_action_payload, mention_event
 
     for r in range(rounds):
         for fault in ("429", "500", "timeout", "invalid_auth"):
@@ -262,7 +260,7 @@ def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: i
 
 def digest_faults(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None:
     """`/icml digest now`-style posts while Slack answers 429, 500, late or invalid_auth: never twice."""
-    from digest_support import make_digests
+    from tests.support.digest import make_digests
 
     # Slack's late answer (0.8 s) lands within `settle`: the history check finds it and nothing is posted twice.
     digests = make_digests(fake, index_path, state_path, timeout=0.5, settle=0.6)
@@ -298,10 +296,9 @@ class Locker:
 
 def locked_state(tally: Tally, http: Any, fake: Any, state_path: Path) -> None:
     """Commands, a subscribe and a mention while another connection holds the state database's write lock."""
-    from fake_slack import mention_event
-    from slack_harness import texts
-
     from bot.slack.events import DEDUPE_WAIT_SECONDS
+    from tests.support.fake_slack import mention_event
+    from tests.support.slack_harness import texts
 
     tally.faults["state database locked"] += 1
     locker = Locker(state_path, DEDUPE_WAIT_SECONDS + 1.0)
@@ -343,9 +340,8 @@ def locked_state(tally: Tally, http: Any, fake: Any, state_path: Path) -> None:
 
 def reindex(tally: Tally, http: Any, index_path: Path, work: Path) -> None:
     """Load 400 more papers into the served index while three clients keep querying it."""
-    from robust_support import message_problems
-
-    from bot import index
+    from bot.papers import index
+    from tests.support.robust import message_problems
 
     source = work / "more.jsonl"
     with source.open("w", encoding="utf-8") as fh:
@@ -384,8 +380,8 @@ def reindex(tally: Tally, http: Any, index_path: Path, work: Path) -> None:
 
 def bad_signatures(tally: Tally, http: Any) -> None:
     """Unsigned, forged, stale and tampered requests, and odd routes: all 401."""
-    from fake_slack import form_body, sign, slash_form
-    from slack_harness import SECRET
+    from tests.support.fake_slack import form_body, sign, slash_form
+    from tests.support.slack_harness import SECRET
 
     body = form_body(slash_form("kv cache"))
     now = int(time.time())
@@ -452,10 +448,9 @@ def unusable_files(tally: Tally, index_path: Path, work: Path) -> None:
 
 def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None:
     """SIGTERM to `icml-bot serve` while Slack is slow to take a digest; a restart must post nothing more."""
-    from robust_support import serve_http
-
     from bot.digest import Digests
     from bot.state import State
+    from tests.support.robust import serve_http
 
     now = datetime.now(UTC)
     state = State(state_path)
@@ -464,7 +459,7 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None
     state.close()
     fake.delay_next("chat.postMessage", 2.0)
     tally.faults["SIGTERM during a digest post"] += 1
-    from slack_harness import SECRET as secret
+    from tests.support.slack_harness import SECRET as secret
 
     bot, _ = serve_http(fake.api_url, index_path, state_path, secret)
     try:
@@ -513,9 +508,9 @@ def doubled(fake: Any) -> list[tuple[str, str]]:
 
 def faults(tally: Tally, index_path: Path, work: Path, short: bool) -> dict[str, tuple[int, int]]:
     """Every fault scenario on one seeded state database; returns rows lost per table (before, lost)."""
-    from fake_slack import FakeSlack
-    from robust_support import lost, snapshot
-    from slack_harness import SlackHttp, slack_config
+    from tests.support.fake_slack import FakeSlack
+    from tests.support.robust import lost, snapshot
+    from tests.support.slack_harness import SlackHttp, slack_config
 
     served_index = work / "served.db"
     shutil.copy(index_path, served_index)
@@ -555,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     examples = args.examples or (40 if args.short else 1000)
 
-    from bot import index
+    from bot.papers import index
 
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     tally = Tally()

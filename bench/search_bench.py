@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import relevance  # noqa: E402
 from index_bench import make_large  # noqa: E402
 
-from bot import index, search  # noqa: E402
+from bot import search  # noqa: E402
+from bot.papers import index  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 CACHE = Path(tempfile.gettempdir()) / "icml-bot-bench"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 QUERIES = [
     "kv cache", "kv cahce", "speculative decoding", "diffusion models", "mixture of experts", "MoE", "RAG",
@@ -81,7 +81,7 @@ class Server:
 
 
 def build_index(folder: Path) -> Path:
-    from bot import index
+    from bot.papers import index
 
     path = folder / "papers.db"
     started = time.perf_counter()
@@ -102,11 +102,10 @@ def main() -> int:
         print(f"skipped: {DATA} is not available (the benchmark needs the 5,863-paper ICML 2026 list)")
         return 0
 
-    from fake_slack import FakeSlack, form_body, sign, slash_form
-
+    from bot.papers.reader import Papers
     from bot.slack import commands
     from bot.slack.deps import Deps
-    from bot.slack.papers import Papers
+    from tests.support.fake_slack import FakeSlack, form_body, sign, slash_form
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp, FakeSlack() as fake:

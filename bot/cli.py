@@ -13,9 +13,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from bot import index
 from bot.config import Config, ConfigError
-from bot.corpus import SourceError
+from bot.papers import index
+from bot.papers.corpus import SourceError
 from bot.state import StateUnavailable, is_locked, path_problem
 
 EXIT_USAGE = 2

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from bot import index
+from bot.papers import index
+from tests.support.paths import ICML2026, SEEDS
 
 # Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
 # inputs. Pick one with `pytest --hypothesis-profile=long` or ICML_HYPOTHESIS_PROFILE=long.
@@ -17,18 +18,6 @@ settings.register_profile("ci", max_examples=150, deadline=None, print_blob=True
                           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
 settings.load_profile(os.environ.get("ICML_HYPOTHESIS_PROFILE", "ci"))
-
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT / "seeds"
-SEED_FILE = SEEDS / "icml2026_abstracts.txt"
-SHARED = ROOT.parent / "shared"
-ICML2026 = SHARED / "data" / "icml2026.jsonl"
-
-
-def needs_shared_data() -> pytest.MarkDecorator:
-    """Skip cleanly when ../shared/data (not part of the repo) is absent."""
-    return pytest.mark.skipif(not ICML2026.exists(), reason="../shared/data/icml2026.jsonl is not available")
-
 
 @pytest.fixture(scope="session")
 def seed_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -97,8 +86,8 @@ def slack_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture()
 def fake(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """A started fake Slack (tests/fake_slack.py); real credentials and proxies are kept out of the environment."""
-    from fake_slack import serve_fake_slack
+    """A started fake Slack (tests/support/fake_slack.py); real credentials and proxies are kept out of the env."""
+    from tests.support.fake_slack import serve_fake_slack
 
     for var in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_CLIENT_ID",
                 "SLACK_CLIENT_SECRET", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
@@ -109,7 +98,7 @@ def fake(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 @pytest.fixture()
 def slack_http(fake, slack_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The production app in HTTP mode (waitress on 127.0.0.1, free port), talking to the fake Slack."""
-    from slack_harness import SlackHttp, slack_config
+    from tests.support.slack_harness import SlackHttp, slack_config
 
     served = SlackHttp(slack_config(fake, slack_index_path, tmp_path / "state.db"))
     yield served

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEEDS
 
 from bot.cli import main
+from tests.support.paths import ROOT, SEEDS
 
 
 @pytest.fixture(autouse=True)

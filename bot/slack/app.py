@@ -11,10 +11,10 @@ from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
 from bot.config import SETTINGS, Config, ConfigError
+from bot.papers.reader import Papers
 from bot.slack import actions, commands, deliver, digest_commands, events
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.deps import Deps
-from bot.slack.papers import Papers
 from bot.state import State
 
 LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads

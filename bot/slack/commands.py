@@ -17,10 +17,10 @@ from typing import Any, Literal
 from slack_bolt import Ack, App
 
 from bot.config import Config
+from bot.papers.reader import Papers
 from bot.slack import blocks, digest_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.deps import Deps
-from bot.slack.papers import Papers
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that

@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk import WebClient
 
-from bot import scheduler as sched
 from bot.config import Config, ConfigError, parse_size, parse_time, parse_tz
 from bot.digest import Digests, Outcome, Subscription, normalize_days, validate_channel
+from bot.digest import scheduler as sched
 from bot.slack import blocks, digest_blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.digest_post import SlackPoster

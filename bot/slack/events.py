@@ -12,12 +12,12 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.papers.reader import slack_to_plain
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
 from bot.slack.deliver import post
 from bot.slack.deps import Deps
-from bot.slack.papers import slack_to_plain
 from bot.state import is_locked
 
 EVENTS = ("app_mention",)

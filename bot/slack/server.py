@@ -25,10 +25,10 @@ from slack_sdk.signature import SignatureVerifier
 from waitress import wasyncore
 
 from bot.config import Config, ConfigError
-from bot.scheduler import run_within
+from bot.digest.scheduler import run_within
+from bot.papers.reader import Papers
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
-from bot.slack.papers import Papers
 from bot.state import State
 
 EVENTS_PATH = "/slack/events"

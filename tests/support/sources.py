@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SEED_FILE = ROOT / "seeds" / "icml2026_abstracts.txt"
+from tests.support.paths import ROOT, SEED_FILE
+
+__all__ = ["ROOT", "large_jsonl", "seed_abstracts"]
 
 
 def seed_abstracts() -> list[str]:

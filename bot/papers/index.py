@@ -1,0 +1,392 @@
+"""The paper index: SQLite schema, loading and merging sources in one transaction, FTS5 and the typo vocabulary."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from contextlib import closing
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from rapidfuzz import fuzz
+
+from bot import text
+from bot.papers import corpus
+from bot.papers.corpus import Paper, Skip
+from bot.search import acronyms
+
+SCHEMA_VERSION = 1
+FTS_COLUMNS = ("name", "title", "abstract", "authors")
+# Words too common to identify a paper when looking for its twin in another source.
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "do", "does", "for", "from", "has", "have",
+    "how", "however", "in", "into", "is", "it", "its", "may", "more", "most", "not", "of", "on", "or", "our", "over",
+    "such", "than", "that", "the", "their", "them", "these", "they", "this", "those", "through", "to", "under", "via",
+    "was", "we", "were", "what", "when", "where", "which", "while", "who", "will", "with", "within", "without",
+    "would", "paper", "work", "study", "propose", "proposed", "method", "methods", "approach", "results", "show",
+    "shows", "model", "models", "using", "based", "new", "also", "both", "each",
+})
+# Content match thresholds (rapidfuzz token_sort_ratio on plain abstracts), measured on the seed abstracts against
+# their revised versions in icml2026.jsonl: twins score 70-100, the closest different papers below 55.
+TWIN_SIMILARITY = 72
+TWIN_SIMILARITY_WITH_NAME = 55
+ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+class IndexUnavailable(RuntimeError):
+    """The index file is missing, unreadable or not an icml-bot index; the message says what to do."""
+
+
+@dataclass
+class Report:
+    """What one `index` run did, for the CLI and for tests."""
+
+    added: int = 0
+    merged: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    papers: int = 0
+    seconds: float = 0.0
+
+    def skip_reasons(self) -> Counter[str]:
+        """How many records were skipped for each reason."""
+        return Counter(s.reason for s in self.skipped)
+
+
+def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
+    """Open the index (WAL, one connection per thread); read-only connections never create a file."""
+    path = Path(path)
+    if readonly:
+        if not path.exists():
+            raise IndexUnavailable(f"no index at {path}; build it with `icml-bot index`")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    db = sqlite_utils.Database(conn)
+    if readonly and not db["papers"].exists():
+        raise IndexUnavailable(f"{path} is not an icml-bot index (no papers table); rebuild it with `icml-bot index`")
+    return db
+
+
+def ensure_schema(db: sqlite_utils.Database) -> None:
+    """Create the tables on first use; rebuildable paper tables only, never what users create (see state.py)."""
+    if not db["papers"].exists():
+        db["papers"].create(
+            {
+                "id": str, "seq": int, "name": str, "title": str, "title_derived": int, "headline": str,
+                "abstract": str, "authors": str, "url": str, "pdf_url": str, "code_url": str, "status": str,
+                "session": str, "area": str, "keywords": str, "conference": str, "year": int, "track": str,
+                "sources": str, "source_id": str,
+            },
+            pk="id",
+        )
+        db["papers"].create_index(["seq"], unique=True)
+        db["papers"].create_index(["name"])
+    if not db["paper_keys"].exists():
+        db["paper_keys"].create({"key": str, "paper_id": str}, pk="key")
+        db["paper_keys"].create_index(["paper_id"])
+    if not db["aliases"].exists():
+        db["aliases"].create({"alias": str, "paper_id": str}, pk="alias")
+    if not db["vocab"].exists():
+        db["vocab"].create({"word": str, "df": int}, pk="word")
+    if not db["sources"].exists():
+        db["sources"].create({"name": str, "path": str, "records": int, "added": int, "merged": int,
+                              "skipped": int, "indexed_at": str}, pk="name")
+    if not db["meta"].exists():
+        db["meta"].create({"key": str, "value": str}, pk="key")
+    if not db["papers_fts"].exists():
+        db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5",
+                                tokenize="porter unicode61 remove_diacritics 2")
+        # Name and title far above abstract; authors between.
+        db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
+    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def make_id(key: str, taken: Callable[[str], bool]) -> str:
+    """A short, typeable, deterministic id from a record's key; longer only when a different paper holds it."""
+    n = int.from_bytes(hashlib.sha1(key.encode()).digest(), "big")
+    letters = ID_ALPHABET[10:]
+    chars = [letters[n % len(letters)]]  # ids start with a letter so they never look like a number
+    n //= len(letters)
+    while len(chars) < 16:
+        chars.append(ID_ALPHABET[n % len(ID_ALPHABET)])
+        n //= len(ID_ALPHABET)
+    digest = "".join(chars)
+    for length in range(6, len(digest) + 1):
+        if not taken(digest[:length]):
+            return digest[:length]
+    raise RuntimeError(f"no free id for {key!r}")
+
+
+class _Loader:
+    """One load: streams records, maps each onto a paper by its keys, and writes rows in batches."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.report = Report()
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.pending_keys: dict[str, str] = {}
+        row = next(db.query("SELECT COALESCE(MAX(seq), 0) AS m FROM papers"))
+        self.seq = int(row["m"])
+
+    def lookup(self, keys: list[str]) -> str | None:
+        for key in keys:
+            if key in self.pending_keys:
+                return self.pending_keys[key]
+        marks = ", ".join("?" * len(keys))
+        found = dict(self.db.execute(f"SELECT key, paper_id FROM paper_keys WHERE key IN ({marks})", keys).fetchall())
+        return next((found[key] for key in keys if key in found), None)
+
+    def row(self, paper_id: str) -> dict[str, Any]:
+        if paper_id in self.pending:
+            return self.pending[paper_id]
+        return self.db["papers"].get(paper_id)
+
+    def taken(self, candidate: str) -> bool:
+        return candidate in self.pending or bool(
+            self.db.execute("SELECT 1 FROM papers WHERE id = ? UNION ALL SELECT 1 FROM aliases WHERE alias = ?",
+                            [candidate, candidate]).fetchone())
+
+    def add(self, paper: Paper) -> None:
+        keys = paper.keys
+        found = self.lookup(keys)
+        if found is None:
+            self.seq += 1
+            new = to_row(paper, make_id(keys[0], self.taken), self.seq)
+            self.pending[new["id"]] = new
+            self.report.added += 1
+            paper_id = new["id"]
+        else:
+            old = self.row(found)
+            new = combine(old, paper)
+            if new == old:
+                self.report.unchanged += 1
+            else:
+                self.pending[found] = new
+                if paper.source in json.loads(old["sources"]):
+                    self.report.updated += 1
+                else:
+                    self.report.merged += 1
+            paper_id = found
+        for key in keys:
+            self.pending_keys.setdefault(key, paper_id)
+        if len(self.pending) >= 1000:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.db["papers"].upsert_all(self.pending.values(), pk="id")
+        if self.pending_keys:
+            self.db["paper_keys"].insert_all(({"key": k, "paper_id": v} for k, v in self.pending_keys.items()),
+                                             pk="key", ignore=True)
+        self.pending.clear()
+        self.pending_keys.clear()
+
+
+def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
+    """The papers-table row for a new paper."""
+    row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line", "keys")}
+    row.update(id=paper_id, seq=seq, title_derived=int(paper.title_derived), authors=json.dumps(paper.authors),
+               keywords=json.dumps(paper.keywords), sources=json.dumps([paper.source]))
+    return row
+
+
+def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """Merge a record into an existing row: a real title beats a derived one; the richer source fills gaps."""
+    incoming = to_row(paper, old["id"], old["seq"])
+    if json.loads(old["sources"]) == [paper.source]:
+        return incoming  # the same source loaded again: its new version replaces the old
+    if old["title_derived"] and not paper.title_derived:
+        return merge_rows(incoming, old, keep=old)
+    return merge_rows(old, incoming, keep=old)
+
+
+def merge_rows(primary: dict[str, Any], secondary: dict[str, Any], keep: dict[str, Any]) -> dict[str, Any]:
+    """One row for two records of the same paper: primary's fields, secondary's where primary has none, keep's id."""
+    merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in primary}
+    merged["id"], merged["seq"] = keep["id"], keep["seq"]
+    merged["sources"] = json.dumps(sorted(set(json.loads(primary["sources"])) | set(json.loads(secondary["sources"]))))
+    return merged
+
+
+def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
+         progress: Callable[[str, int, int], None] | None = None, workers: int | None = None) -> Report:
+    """Load sources into the index in one transaction: readers see the old index or the new one, never half.
+
+    A malformed source raises SourceError and leaves the index exactly as it was.
+    """
+    started = time.perf_counter()
+    files = corpus.expand_sources(paths)
+    with db.atomic():
+        ensure_schema(db)
+        loader = _Loader(db)
+        for path in files:
+            size = path.stat().st_size
+            done = 0
+
+            def tick(n: int, path: Path = path, size: int = size) -> None:
+                nonlocal done
+                done += n
+                if progress:
+                    progress(path.name, done, size)
+
+            counts = (loader.report.added, loader.report.merged, len(loader.report.skipped))
+            records = 0
+            # closing(): an error here stops the cleaning workers at once, not when the generator is collected
+            with closing(corpus.read(path, tick, workers=workers or os.cpu_count() or 1)) as read:
+                for record in read:
+                    records += 1
+                    if isinstance(record, Skip):
+                        loader.report.skipped.append(record)
+                    else:
+                        loader.add(record)
+            loader.flush()
+            db["sources"].upsert({
+                "name": path.name, "path": str(path.resolve()), "records": records,
+                "added": loader.report.added - counts[0], "merged": loader.report.merged - counts[1],
+                "skipped": len(loader.report.skipped) - counts[2],
+                "indexed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }, pk="name")
+        db["papers"].rebuild_fts()
+        merged = reconcile(db)
+        loader.report.merged += merged
+        loader.report.added -= merged
+        if merged:
+            db["papers"].rebuild_fts()
+        rebuild_vocab(db)
+        rebuild_acronyms(db)
+        ensure_search_indexes(db)
+        db["meta"].upsert({"key": "last_indexed",
+                           "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key")
+        loader.report.papers = db["papers"].count
+    loader.report.seconds = time.perf_counter() - started
+    return loader.report
+
+
+def reconcile(db: sqlite_utils.Database) -> int:
+    """Merge untitled papers (seed abstracts) into their twin from a titled list, matched on content.
+
+    Returns how many twins were merged. Two papers merge only when their abstracts are close, or fairly close and the
+    untitled paper's name appears in the other's title.
+    """
+    untitled = list(db.query("SELECT * FROM papers WHERE title_derived = 1 ORDER BY seq"))
+    merged = 0
+    for paper in untitled:
+        if not db.execute("SELECT 1 FROM papers WHERE id = ?", [paper["id"]]).fetchone():
+            continue  # already merged into another paper in this pass
+        twin = find_twin(db, paper)
+        if twin is None:
+            continue
+        keep, gone = (paper, twin) if paper["seq"] < twin["seq"] else (twin, paper)
+        db["papers"].delete(gone["id"])
+        db["papers"].upsert(merge_rows(twin, paper, keep=keep), pk="id")
+        db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
+        db.execute("UPDATE aliases SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
+        db["aliases"].upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
+        merged += 1
+    return merged
+
+
+def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any] | None:
+    """The other paper that is the same work as this untitled one, or None."""
+    mine = text.words(paper["abstract"])
+    words = [w for w in dict.fromkeys(mine) if w not in STOPWORDS and len(w) > 2]
+    if not words:
+        return None
+    query = " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:40])
+    candidates = db.query(
+        "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
+        "WHERE papers_fts MATCH ? AND papers.id != ? ORDER BY papers_fts.rank LIMIT 8",
+        [query, paper["id"]],
+    )
+    mine_text = " ".join(mine)
+    name = text.normalize_title(paper["name"]) if paper["name"] else None
+    best, best_score = None, 0.0
+    for other in candidates:
+        score = fuzz.token_sort_ratio(mine_text, " ".join(text.words(other["abstract"])))
+        named = bool(name) and name in text.normalize_title(other["title"])
+        if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
+            best, best_score = other, score
+    return best
+
+
+def rebuild_vocab(db: sqlite_utils.Database) -> None:
+    """Document frequency of every raw (unstemmed) word in names, titles and abstracts, for typo correction.
+
+    SQLite's own tokenizer counts them (a throwaway unstemmed FTS5 table and its fts5vocab view): ten times faster
+    than tokenizing 100,000 abstracts in Python.
+    """
+    db.execute("DROP TABLE IF EXISTS temp.vocab_words")
+    db.execute("CREATE VIRTUAL TABLE temp.vocab_words USING fts5(body, content='', detail=none, "
+               "tokenize='unicode61 remove_diacritics 0')")
+    db.execute("INSERT INTO temp.vocab_words(rowid, body) "
+               "SELECT rowid, coalesce(name, '') || ' ' || title || ' ' || abstract FROM papers")
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_counts USING fts5vocab(temp, vocab_words, 'row')")
+    db.execute("DELETE FROM vocab")
+    db.execute("INSERT INTO vocab(word, df) SELECT term, doc FROM temp.vocab_counts")
+    db.execute("DROP TABLE temp.vocab_counts")
+    db.execute("DROP TABLE temp.vocab_words")
+
+
+def rebuild_acronyms(db: sqlite_utils.Database) -> None:
+    """Acronyms the papers define ("Mixture of Experts (MoE)"), so search can expand MoE and its long form."""
+    if not db["acronyms"].exists():
+        db["acronyms"].create({"key": str, "form": str, "long": str, "papers": int}, pk=("key", "long"))
+    db.execute("DELETE FROM acronyms")
+    rows = db.execute("SELECT title, abstract FROM papers")
+    pairs = acronyms.learn(f"{title}. {abstract}" for title, abstract in rows)
+    db["acronyms"].insert_all(({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs),
+                              pk=("key", "long"))
+
+
+def ensure_search_indexes(db: sqlite_utils.Database) -> None:
+    """Indexes for search's status: and has:code filters, so they never read whole paper rows."""
+    db["papers"].create_index(["status"], if_not_exists=True)
+    db["papers"].create_index(["code_url"], if_not_exists=True)
+
+
+def stats(db: sqlite_utils.Database) -> dict[str, Any]:
+    """Papers, sources and the time of the last load."""
+    meta = {r["key"]: r["value"] for r in db["meta"].rows} if db["meta"].exists() else {}
+    return {
+        "papers": db["papers"].count if db["papers"].exists() else 0,
+        "sources": list(db["sources"].rows) if db["sources"].exists() else [],
+        "last_indexed": meta.get("last_indexed"),
+        "vocabulary": db["vocab"].count if db["vocab"].exists() else 0,
+    }
+
+
+def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
+    """A paper by id, merged-away id, source id (OpenReview) or exact name, case-insensitively."""
+    ref = ref.encode("utf-8", "replace").decode("utf-8").strip()  # lone surrogates (from JSON) cannot be bound
+    if not ref:
+        return None
+    for sql in ("SELECT * FROM papers WHERE id = lower(?)",  # ids and aliases are lowercase
+                "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = lower(?)",
+                "SELECT * FROM papers WHERE source_id = ? COLLATE NOCASE",
+                "SELECT * FROM papers WHERE name = ? COLLATE NOCASE ORDER BY seq LIMIT 1"):
+        row = next(db.query(sql, [ref]), None)
+        if row:
+            return decode(row)
+    return None
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    """A papers row with its JSON columns turned back into lists."""
+    out = dict(row)
+    for key in ("authors", "keywords", "sources"):
+        if isinstance(out.get(key), str):
+            out[key] = json.loads(out[key])
+    out["title_derived"] = bool(out.get("title_derived"))
+    return out

@@ -1,0 +1,168 @@
+"""The paper index as the Slack listeners use it: one read-only SQLite connection per thread, plus the few
+queries they need beyond search (similar, random, the distinctive words of a Slack message)."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from bot import search, text
+from bot.papers import index
+from bot.search import Result, SearchResponse
+from bot.slack.blocks import SLACK_LINK
+
+# Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
+_CHAT_STOPWORDS = (
+    "about any anyone anything know knows think thoughts seen see saw look looking find found papers related "
+    "relevant recent recently interesting something someone please thanks thank hey hi hello just like really "
+    "good great cool nice does did doing done want wants need needs could should would here there than then "
+    "also still very much many some other others way ways thing things lot lots get got make made use used "
+    "question idea ideas discussion thread what why how who which let lets maybe sure yes yeah okay ok one two "
+    "icml bot"
+)
+CHAT_STOPWORDS = frozenset(_CHAT_STOPWORDS.split())
+THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
+FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
+COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
+RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
+TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
+
+_SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
+_SLACK_ANY = re.compile(r"<[^>]*>")
+_EMOJI = re.compile(r":[a-z0-9_+'-]+:")
+_FORMATTING = re.compile(r"[*_~`>]+")
+# Punctuation that separates phrases: words on either side are not "next to each other".
+_SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
+
+
+def slack_to_plain(message_text: str | None) -> str:
+    """A Slack message's text without mentions, links, emoji and formatting: only the words people wrote."""
+    s = message_text or ""
+    s = SLACK_LINK.sub(r" \2 ", s)  # <https://…|label> → label
+    s = _SLACK_CHANNEL.sub(r" \1 ", s)  # <#C123|general> → general
+    s = _SLACK_ANY.sub(" ", s)  # <@U123>, <!here>, bare <https://…>
+    s = _EMOJI.sub(" ", s)
+    s = html.unescape(s)  # &amp; &lt; &gt; as Slack sends them
+    s = _FORMATTING.sub(" ", s)
+    return " ".join(s.split())
+
+
+def valid_text(text: str) -> str:
+    """`text` with lone surrogates (possible in JSON payloads, impossible to store in SQLite) replaced by "?"."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+class Papers:
+    """Read access to the paper index for listeners and the health check; safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's read-only connection (SQLite connections belong to one thread)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = index.connect(self.path, readonly=True)
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite_utils.Database]:
+        """One read transaction: every query inside sees the same version of the index, even while it is rebuilt."""
+        db = self.db
+        if db.conn.in_transaction:
+            yield db
+            return
+        db.conn.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            db.conn.execute("COMMIT")
+
+    def search(self, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
+        """Ranked results for a query (the search module does typos, acronyms and snippets)."""
+        with self.snapshot() as db:
+            return search.search(db, query, limit=limit, offset=offset)
+
+    def get(self, ref: str) -> dict[str, Any] | None:
+        """One paper by id, old id, OpenReview id or name."""
+        return index.get_paper(self.db, valid_text(ref))
+
+    def similar(self, paper_id: str, k: int = 5) -> list[Result]:
+        """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
+        paper_id = valid_text(paper_id)
+        with self.snapshot() as db:
+            found = search.similar(db, paper_id, k=k)
+            if found:
+                return found
+            paper = self.get(paper_id)
+            if paper is None:
+                return []
+            title = f"{paper.get('name') or ''}. {paper['title']}. {paper.get('headline') or ''}"
+            for query in self.topic_queries(title):
+                results = [r for r in self.search(query, limit=k + 1).results if r.paper["id"] != paper["id"]]
+                if results:
+                    return results[:k]
+            return []
+
+    def random(self) -> dict[str, Any] | None:
+        """A paper picked at random (for `/icml random`)."""
+        row = self.db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
+        return self.get(row[0]) if row else None
+
+    def stats(self) -> dict[str, Any]:
+        """What the index holds."""
+        return index.stats(self.db)
+
+    def count(self) -> int:
+        """How many papers the index holds (for /healthz)."""
+        return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+    def topic_queries(self, message_text: str) -> list[str]:
+        """Queries for what a Slack message is about, most specific first (the caller uses the first that finds).
+
+        Words the papers never use (names, chatter) or use everywhere ("model") say nothing; of the rest, pairs
+        written next to each other ("speculative decoding", "long contexts") name a topic best, ranked by how
+        rare their words are in the papers: the two best pairs, the best pair, the three rarest words, then each of
+        the rarest words alone.
+        """
+        plain = slack_to_plain((message_text or "")[:TOPIC_TEXT_CHARS])
+        segments = [text.words(seg) for seg in _SEGMENT_BREAK.split(plain)]
+        candidates = list(dict.fromkeys(w for seg in segments for w in seg if len(w) > 2 and not w.isdigit()
+                                        and w not in index.STOPWORDS and w not in CHAT_STOPWORDS))
+        if not candidates:
+            return []
+        marks = ",".join("?" * len(candidates))
+        df = dict(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", candidates).fetchall())
+        n = max(self.count(), 1)
+        low, high = max(1, n * RARE_FRACTION), max(n * COMMON_FRACTION, 2)
+        idf = {w: math.log((n + 1) / df[w]) for w in candidates if low <= df.get(w, 0) <= high}
+        pairs: dict[tuple[str, str], float] = {}
+        for seg in segments:
+            for a, b in zip(seg, seg[1:], strict=False):
+                if a in idf and b in idf and a != b:
+                    pairs[(a, b)] = idf[a] + idf[b]
+        best_pairs = sorted(pairs, key=lambda pair: -pairs[pair])
+        singles = sorted(idf, key=lambda w: -idf[w])
+
+        def written(words: set[str]) -> str:
+            return " ".join(w for w in candidates if w in words)
+
+        queries = []
+        if len(best_pairs) >= 2:
+            queries.append(written({*best_pairs[0], *best_pairs[1]}))
+        if best_pairs:
+            queries.append(written(set(best_pairs[0])))
+        if singles:
+            queries += [written(set(singles[:THREAD_QUERY_WORDS])), *singles[:FALLBACK_WORDS]]
+        return list(dict.fromkeys(queries))

@@ -1,0 +1,151 @@
+"""The index: the real seed papers, stable ids, idempotent loads, merging with the real list, atomic rebuilds."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.papers import index
+from bot.papers.corpus import SourceError
+from tests.support.paths import ICML2026, SEEDS, needs_shared_data
+
+# The names the 19 bundled abstracts introduce (None: the abstract names nothing), in file order.
+SEED_NAMES = [
+    "Vegas", "SCM-GRPO", None, None, "ViewMask-1-to-3", "RACO", "DefensiveKV", "TokSuite", "SoftMoE", "ExSQF",
+    None, "GPS", "μA", "CauSciBench", "Knapsack RL", "HiDe", None, "TokenSwap", None,
+]
+RESIDUE = re.compile(r"\$|\\times|\*\*|\\textit|\\emph|\\url|\\[a-zA-Z]+")
+
+
+def papers(db) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [index.decode(r) for r in db.query("SELECT * FROM papers ORDER BY seq")]
+
+
+def test_seed_index_has_19_named_titled_clean_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
+    rows = papers(seed_db)
+    assert [r["name"] for r in rows] == SEED_NAMES
+    for row in rows:
+        assert row["title"].strip() and row["title_derived"]
+        assert len(row["title"]) <= 90
+        assert row["headline"].strip()
+        for field in ("title", "abstract", "headline"):
+            assert not RESIDUE.search(row[field]), (row["id"], field, RESIDUE.search(row[field]))
+        assert re.fullmatch(r"[a-z][0-9a-z]{5}", row["id"])
+    by_name = {r["name"]: r for r in rows}
+    assert "1.25×–2.81×" in by_name["Vegas"]["abstract"]
+    assert by_name["Vegas"]["code_url"] == "https://github.com/platformxlab/vegas"
+    assert by_name["DefensiveKV"]["code_url"] == "https://github.com/FFY0/DefensiveKV"
+    assert "_half_" in by_name["DefensiveKV"]["abstract"]
+    assert by_name["Vegas"]["title"].startswith("Vegas: ")
+    assert {(r["conference"], r["year"]) for r in rows} == {("ICML", 2026)}
+
+
+def test_ids_are_deterministic_across_rebuilds(tmp_path: Path, seed_db) -> None:  # type: ignore[no-untyped-def]
+    other = index.connect(tmp_path / "again.db")
+    index.load(other, [SEEDS])
+    assert [r["id"] for r in papers(other)] == [r["id"] for r in papers(seed_db)]
+
+
+def test_reloading_the_same_sources_changes_nothing(seed_db) -> None:  # type: ignore[no-untyped-def]
+    before = papers(seed_db)
+    report = index.load(seed_db, [SEEDS])
+    assert (report.added, report.merged, report.updated, report.unchanged) == (0, 0, 0, 19)
+    assert papers(seed_db) == before
+
+
+def test_lookup_by_id_name_and_case(seed_db) -> None:  # type: ignore[no-untyped-def]
+    toksuite = index.get_paper(seed_db, "TokSuite")
+    assert toksuite is not None and toksuite["name"] == "TokSuite"
+    assert index.get_paper(seed_db, toksuite["id"].upper())["id"] == toksuite["id"]
+    assert index.get_paper(seed_db, "toksuite")["id"] == toksuite["id"]
+    assert index.get_paper(seed_db, "no-such-paper") is None
+    assert index.get_paper(seed_db, "") is None
+
+
+def test_a_broken_source_leaves_the_index_untouched(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    before = papers(seed_db)
+    good = {"title": "A Real Paper", "abstract": "We study something important about transformers " * 3}
+    bad = tmp_path / "list.jsonl"
+    bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "title": "Another"}) + "\n{broken\n",
+                   encoding="utf-8")
+    with pytest.raises(SourceError, match=r"list\.jsonl:3:"):
+        index.load(seed_db, [bad])
+    assert papers(seed_db) == before
+
+
+def test_readers_see_the_old_or_the_new_index_never_half(seed_index_path: Path, tmp_path: Path) -> None:
+    path = tmp_path / "papers.db"
+    path.write_bytes(seed_index_path.read_bytes())
+    source = tmp_path / "many.jsonl"
+    with source.open("w", encoding="utf-8") as fh:
+        for n in range(3000):
+            abstract = f"We study topic {n % 17} with method {n} and report results. " * 4
+            fh.write(json.dumps({"id": f"p{n}", "title": f"Paper {n} on topic {n % 17}", "abstract": abstract}) + "\n")
+    seen: set[int] = set()
+    stop = threading.Event()
+
+    def read() -> None:
+        reader = sqlite3.connect(path)
+        while not stop.is_set():
+            seen.add(reader.execute("SELECT count(*) FROM papers").fetchone()[0])
+            seen.add(reader.execute("SELECT count(*) FROM papers_fts").fetchone()[0])
+        reader.close()
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    writer = index.connect(path)
+    index.load(writer, [source])
+    stop.set()
+    thread.join()
+    assert seen <= {19, 3019}
+    assert 3019 in {r[0] for r in writer.execute("SELECT count(*) FROM papers")}
+
+
+def test_stats(seed_db) -> None:  # type: ignore[no-untyped-def]
+    stats = index.stats(seed_db)
+    assert stats["papers"] == 19
+    assert [s["name"] for s in stats["sources"]] == ["icml2026_abstracts.txt"]
+    assert stats["last_indexed"] and stats["vocabulary"] > 1000
+
+
+def test_vocabulary_keeps_raw_words_not_stems(seed_db) -> None:  # type: ignore[no-untyped-def]
+    words = {r["word"] for r in seed_db.query("SELECT word FROM vocab")}
+    assert {"speculative", "decoding", "tokenization", "knapsack", "toksuite"} <= words
+    assert "decod" not in words
+
+
+@needs_shared_data()
+def test_merging_seeds_with_the_real_list(full_index_path: Path) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    rows = papers(db)
+    assert len(rows) == 5863 + 4  # 15 of the 19 seed abstracts are papers of the list
+    seeds = [r for r in rows if "icml2026_abstracts.txt" in r["sources"]]
+    assert len(seeds) == 19
+    merged = [r for r in seeds if len(r["sources"]) == 2]
+    assert len(merged) == 15
+    assert all(not r["title_derived"] and r["authors"] and r["url"] for r in merged)
+    toksuite = index.get_paper(db, "TokSuite")
+    assert toksuite["title"].startswith("TokSuite")
+    assert toksuite["authors"]
+    # The seed ids stay valid after the merge.
+    assert all(r["id"] in {p["id"] for p in seeds} for r in merged)
+
+
+@needs_shared_data()
+def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: Path, tmp_path: Path) -> None:
+    path = tmp_path / "papers.db"
+    path.write_bytes(full_index_path.read_bytes())
+    db = index.connect(path)
+    before = papers(db)
+    report = index.load(db, [SEEDS, ICML2026])
+    assert (report.added, report.merged, report.updated) == (0, 0, 0)
+    assert papers(db) == before
+    other = index.connect(tmp_path / "other.db")
+    index.load(other, [ICML2026, SEEDS])  # the list first, then the seeds: the same papers, titles and authors
+    assert sorted((r["title"], tuple(r["authors"])) for r in papers(other)) == \
+        sorted((r["title"], tuple(r["authors"])) for r in before)

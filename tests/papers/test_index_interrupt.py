@@ -1,0 +1,110 @@
+"""A parallel `icml-bot index` stopped at random points: it exits promptly, leaves no process and an intact index."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.papers import index
+from tests.support.processes import kill_session, session_members, wait_session_empty
+from tests.support.sources import ROOT, large_jsonl
+
+STOP_SECONDS = 5  # the issue's bound on how long a stopped index may take to exit
+
+
+@pytest.fixture(scope="module")
+def big_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """4,000 generated papers (~5 MB): large enough for the cleaning workers."""
+    return large_jsonl(tmp_path_factory.mktemp("big") / "generated.jsonl")
+
+
+def _seed_index(path: Path) -> int:
+    db = index.connect(path)
+    index.load(db, [ROOT / "seeds"], workers=1)
+    count = db["papers"].count
+    db.conn.close()
+    return count
+
+
+def _start(db: Path, source: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ICML_BOT_DB": str(db)}
+    return subprocess.Popen([sys.executable, "-m", "bot", "index", str(source)], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _papers(path: Path) -> tuple[str, int]:
+    conn = sqlite3.connect(path)
+    try:
+        check = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        return check, conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_an_uninterrupted_parallel_index_uses_workers_and_leaves_nothing(tmp_path: Path, big_source: Path) -> None:
+    db = tmp_path / "papers.db"
+    before = _seed_index(db)
+    proc = _start(db, big_source)
+    seen_workers = 0
+    while proc.poll() is None:
+        seen_workers = max(seen_workers, len(session_members(proc.pid)) - 1)
+        time.sleep(0.05)
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    assert "Indexed 4000 papers" in out and "3981 added, 19 merged" in out  # each seed has a generated twin
+    assert seen_workers >= 1  # the file really was cleaned in worker processes
+    assert wait_session_empty(proc.pid) == []
+    assert before == 19
+    assert _papers(db) == ("ok", 4000)
+
+
+# Where and how a run is stopped: SIGTERM to the command (a supervisor), Ctrl-C (SIGINT to the whole process
+# group), SIGTERM to the group (systemd's default), and SIGKILL (the OOM killer), each at random moments.
+HOW = ["term", "ctrl-c", "term-group", "kill"]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, big_source: Path, how: str) -> None:
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    db = tmp_path / "papers.db"
+    current = _seed_index(db)
+    for attempt in range(3):
+        proc = _start(db, big_source)
+        try:
+            # From interpreter start-up to the middle of the cleaning. A Ctrl-C while Python itself is still importing
+            # prints Python's own KeyboardInterrupt traceback, as for any Python program, so that one waits a little.
+            time.sleep(rng.uniform(0.4 if how == "ctrl-c" else 0.05, 2.5))
+            stopped_at = time.monotonic()
+            if how == "term":
+                proc.send_signal(signal.SIGTERM)
+            elif how == "kill":
+                proc.send_signal(signal.SIGKILL)
+            else:
+                os.killpg(proc.pid, signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
+            try:
+                _, err = proc.communicate(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"{how} (seed {seed}, attempt {attempt}): still running {STOP_SECONDS} s after the signal")
+            took = time.monotonic() - stopped_at
+            left = wait_session_empty(proc.pid)
+            assert left == [], f"{how} (seed {seed}, attempt {attempt}): processes left behind: {left}"
+        finally:
+            kill_session(proc.pid)
+        assert "Traceback" not in err, err
+        assert took < STOP_SECONDS
+        if proc.returncode != 0:  # it may have finished before the signal landed
+            # -15 and -2: the signal came before Python had set up its handlers, so nothing had been written
+            assert proc.returncode in {-9, -15, -2, 2, 130, 128 + signal.SIGTERM}, (proc.returncode, err)
+            assert _papers(db) == ("ok", current), f"{how} (seed {seed}): the index changed although the load stopped"
+        else:
+            current = 4000
+            assert _papers(db) == ("ok", current)

@@ -1,0 +1,1 @@
+"""Robustness: property tests, injected faults, hostile input, shutdown."""

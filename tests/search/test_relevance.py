@@ -1,0 +1,52 @@
+"""Relevance targets on the labelled query sets in tests/relevance/ (judged by bench/relevance.py; no timings here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.papers import index
+from tests.support.paths import ROOT, needs_shared_data
+
+_spec = importlib.util.spec_from_file_location("relevance", ROOT / "bench" / "relevance.py")
+assert _spec and _spec.loader
+relevance = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("relevance", relevance)
+_spec.loader.exec_module(relevance)
+
+
+@pytest.fixture(scope="module")
+def full_db(full_index_path: Path):  # type: ignore[no-untyped-def]
+    db = index.connect(full_index_path, readonly=True)
+    yield db
+    db.conn.close()
+
+
+def test_every_seed_query_finds_its_paper_first(seed_db) -> None:  # type: ignore[no-untyped-def]
+    score = relevance.judge_lookups(seed_db, relevance.ours, relevance.seeds(), "id")
+    assert score.misses == []
+    assert score.mrr == 1.0
+
+
+@needs_shared_data()
+def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db) -> None:  # type: ignore[no-untyped-def]
+    topics = relevance.topics()
+    clean = [(q, rx) for q, _, rx in topics]
+    typo = [(t, rx) for _, t, rx in topics]
+    ours = relevance.judge_topics(full_db, relevance.ours, clean)
+    ours_typo = relevance.judge_topics(full_db, relevance.ours, typo)
+    base_or = relevance.judge_topics(full_db, relevance.baseline_or, clean)
+    base_and = relevance.judge_topics(full_db, relevance.baseline_and, clean)
+    assert ours.p5 > base_or.p5 and ours.p5 > base_and.p5, (ours, base_or, base_and)
+    assert ours_typo.p5 >= 0.9 * ours.p5, ours_typo.misses
+    assert ours.p5 >= 0.9 and ours.mrr >= 0.9, ours.misses
+
+
+@needs_shared_data()
+def test_title_lookups_with_a_typo_find_the_paper_first(full_db) -> None:  # type: ignore[no-untyped-def]
+    score = relevance.judge_lookups(full_db, relevance.ours, relevance.titles(), "source_id")
+    assert score.p5 >= 0.9, score.misses  # hit@1
+    assert score.mrr >= 0.9

@@ -1,0 +1,454 @@
+"""Search: the query language, safety on any text, typos, acronyms, names, filters, snippets, similar() and --batch."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot import search
+from bot.cli import main
+from bot.papers import index
+from bot.search import acronyms, typos
+from bot.search import query as ql
+from tests.support.paths import needs_shared_data
+
+# Seed paper ids (deterministic, see tests/test_index.py).
+VEGAS, DEFENSIVE_KV, TOKSUITE, SOFTMOE = "yg1gm3", "txyyds", "y681dq", "mehwh5"
+MU_A, KNAPSACK, KEYSTONE, SCM_GRPO = "g1m65n", "yxwzbq", "n1gpqj", "ht2wjw"
+
+
+def ids(response: search.SearchResponse) -> list[str]:
+    return [r.paper["id"] for r in response.results]
+
+
+@pytest.fixture()
+def tiny_db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A small index with authors, statuses and code links (the seed file has none of these)."""
+    abstract = "We study {t} in depth. Our method improves {t} on many benchmarks while staying simple and fast. " * 2
+    rows = [
+        {"id": "A1", "title": "Sparse Attention for Long Contexts", "abstract": abstract.format(t="sparse attention"),
+         "authors": ["Ada Lovelace", "Alan Turing"], "status": "Oral", "code_url": "https://github.com/x/sparse"},
+        {"id": "B2", "title": "Dense Attention Revisited", "abstract": abstract.format(t="dense attention"),
+         "authors": ["Grace Hopper"], "status": "Poster"},
+        {"id": "C3", "title": "Attention Sinks in Streaming Models", "abstract": abstract.format(t="attention sinks"),
+         "authors": ["Alan Turing"], "status": "Spotlight", "code_url": "https://github.com/x/sinks"},
+        {"id": "D4", "title": "Gradient Descent without Tears", "abstract": abstract.format(t="gradient descent"),
+         "authors": ["Edsger Dijkstra"], "status": "Poster"},
+    ]
+    source = tmp_path / "tiny2026.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    db = index.connect(tmp_path / "tiny.db")
+    index.load(db, [source])
+    yield db
+    db.conn.close()
+
+
+def source_ids(response: search.SearchResponse) -> list[str]:
+    return [r.paper["source_id"] for r in response.results]
+
+
+# ------------------------------------------------------------------------------------------------ query language
+
+
+def test_parse_words_phrases_exclusions_and_filters() -> None:
+    q = ql.parse('kv cache "exact phrase" -survey -"old idea" author:"Colin Raffel" has:code status:oral title:moe')
+    assert [(t.words, t.quoted, t.negated, t.field) for t in q.terms] == [
+        (("kv",), False, False, None), (("cache",), False, False, None), (("exact", "phrase"), True, False, None),
+        (("survey",), False, True, None), (("old", "idea"), True, True, None),
+        (("colin", "raffel"), True, False, "author"), (("moe",), False, False, "title"),
+    ]
+    assert q.has_code is True and q.status == ("Oral",) and not q.notes
+
+
+def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
+    q = ql.parse("mixture-of-experts “kv cache” year:2020 -has:code status:nonsense")
+    assert [t.words for t in q.terms] == [("mixture", "of", "experts"), ("kv", "cache"), ("year", "2020")]
+    assert q.terms[1].quoted
+    assert q.has_code is False
+    assert q.notes and "status:" in q.notes[0]
+
+
+def test_parse_caps_long_input_and_says_so() -> None:
+    q = ql.parse("attention " * 2000)
+    assert q.truncated and len(q.terms) == ql.MAX_TERMS and len(q.text) <= ql.MAX_CHARS
+    assert "first 32 terms" in q.notes[0]
+
+
+# ------------------------------------------------------------------------------------------------ safety
+
+
+NASTY = [
+    "", "   ", "AND", "NOT", "OR attention", "attention AND", "NEAR(a b)", "a NEAR b", "*", "^foo", "foo*", "col:term",
+    "title:", "year:2020", '"unbalanced', 'a"b"c', '""', "c++", "a-b", "-foo", "--", "- -", "don't", "hello.world",
+    "e=mc^2", "(", ")", "{name}: x", "\x00\x01\x02", "\u202eRTL override", "שלום עולם", "注意力机制",
+    "🤖🔥", "👩‍🔬 llm",
+    "x" * 10_000, " ".join(["diffusion"] * 100), "'; DROP TABLE papers; --", "%_%", "\\", "author:", "has:",
+    "status:", "-author:smith", "\ud800", "ﬁne-tuning", "Ｋ Ｖ cache",
+]
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_any_text_gives_results_or_a_message_never_an_exception(seed_db, text: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, text)
+    assert isinstance(response, search.SearchResponse)
+    assert response.results or response.notes or response.total == 0
+    for result in response.results:
+        assert len(result.snippet.replace("*", "")) <= search.SNIPPET_CHARS + 2
+
+
+def test_long_input_is_cut_and_the_response_says_so(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, "sparse attention " * 1000)
+    assert response.truncated and response.notes
+    assert ids(response)[0] == VEGAS
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300))
+def test_arbitrary_text_never_raises(seed_db, text: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, text, limit=3)
+    assert len(response.results) <= 3
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(['"', "-", ":", "*", "^", "(", ")", "AND", "OR", "NOT", "NEAR", "author:", "has:",
+                                 "kv", "cache", "title:", "{", "}", " ", "status:", "+", "'"]), max_size=12))
+def test_operator_soup_never_raises(seed_db, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
+    search.search(seed_db, "".join(parts))
+    search.search(seed_db, " ".join(parts))
+
+
+def test_sql_and_fts_syntax_in_text_are_just_words(seed_db) -> None:  # type: ignore[no-untyped-def]
+    assert ids(search.search(seed_db, "kv AND cache"))[:2] == ids(search.search(seed_db, "kv cache"))[:2]
+    assert seed_db["papers"].count == 19  # the DROP TABLE above did nothing, of course
+
+
+# ------------------------------------------------------------------------------------------------ names, ids, ranking
+
+
+@pytest.mark.parametrize("query,paper", [
+    ("TokSuite", TOKSUITE), ("toksuite", TOKSUITE), ("μA", MU_A), ("µA", MU_A), ("Knapsack RL", KNAPSACK),
+    ("knapsack-rl", KNAPSACK), ("SCM-GRPO", SCM_GRPO), (TOKSUITE, TOKSUITE), (TOKSUITE.upper(), TOKSUITE),
+    ("TokSuite tokenizers", TOKSUITE), ("DefensiveKV", DEFENSIVE_KV),
+])
+def test_a_paper_name_or_id_puts_that_paper_first(seed_db, query: str, paper: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, query)
+    assert ids(response)[0] == paper
+    assert response.results[0].matched[0].startswith(("name:", "id:"))
+
+
+def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, "sparse attention", limit=10)
+    levels = [all(any(m.endswith(w) for m in r.matched) for w in ("sparse", "attention")) for r in response.results]
+    assert levels[0] and levels == sorted(levels, reverse=True)
+    assert not all(levels)  # papers with one of the words follow
+    assert response.partial and response.notes == ["Only 1 paper matches every word; the rest match some."]
+
+
+def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, "keystone neurons qqxqzv")
+    assert ids(response)[0] == KEYSTONE
+    assert response.partial
+
+
+def test_quoted_phrase_must_match_exactly(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, '"sparse attention"')
+    assert ids(response) == [VEGAS]
+    assert "*sparse attention*" in response.results[0].snippet.lower()
+
+
+def test_exclusions_and_title_field(seed_db) -> None:  # type: ignore[no-untyped-def]
+    assert DEFENSIVE_KV in ids(search.search(seed_db, "kv cache"))
+    assert DEFENSIVE_KV not in ids(search.search(seed_db, "kv cache -eviction"))
+    assert ids(search.search(seed_db, "kv cache -eviction")) == [VEGAS]
+    assert ids(search.search(seed_db, "title:critical")) == [DEFENSIVE_KV]  # "critical" is in other abstracts too
+    assert len(search.search(seed_db, "critical").results) > 1
+
+
+def test_filters_author_status_and_code(tiny_db) -> None:  # type: ignore[no-untyped-def]
+    assert sorted(source_ids(search.search(tiny_db, "attention author:turing"))) == ["A1", "C3"]
+    assert source_ids(search.search(tiny_db, 'attention author:"Grace Hopper"')) == ["B2"]
+    assert sorted(source_ids(search.search(tiny_db, "attention -author:turing"))) == ["B2"]
+    assert source_ids(search.search(tiny_db, "attention status:oral")) == ["A1"]
+    assert sorted(source_ids(search.search(tiny_db, "attention -status:poster"))) == ["A1", "C3"]
+    assert sorted(source_ids(search.search(tiny_db, "attention has:code"))) == ["A1", "C3"]
+    assert source_ids(search.search(tiny_db, "status:spotlight")) == ["C3"]
+    assert sorted(source_ids(search.search(tiny_db, "has:code"))) == ["A1", "C3"]
+    only = search.search(tiny_db, "author:dijkstra")
+    assert source_ids(only) == ["D4"] and only.results[0].matched == ["author:dijkstra"]
+    oral = search.search(tiny_db, "sparse status:oral")
+    assert "status:Oral" in oral.results[0].matched
+
+
+def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, "kv cache status:oral")  # the seed file has no statuses
+    assert not response.results
+    assert "kv cache" in response.suggestions
+    assert any("status" in n for n in response.notes)
+
+
+def test_title_matches_rank_above_passing_mentions(seed_db) -> None:  # type: ignore[no-untyped-def]
+    # DefensiveKV is about KV cache eviction; Vegas mentions the KV cache in passing.
+    assert ids(search.search(seed_db, "kv cache"))[:2] == [DEFENSIVE_KV, VEGAS]
+
+
+def test_paging_returns_each_paper_once(seed_db) -> None:  # type: ignore[no-untyped-def]
+    first = search.search(seed_db, "language models", limit=3)
+    second = search.search(seed_db, "language models", limit=3, offset=3)
+    assert first.total == second.total >= 6
+    assert not set(ids(first)) & set(ids(second)) and len(ids(second)) == 3
+
+
+@needs_shared_data()
+@pytest.mark.parametrize("query", ["diffusion", "language model", "kv cache", "has:code reasoning"])
+def test_paging_deep_shows_each_paper_once_in_one_order_under_one_total(full_index_path: Path, query: str) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    pages = [search.search(db, query, limit=25, offset=offset) for offset in range(0, 400, 25)]
+    paged = [r.paper["id"] for page in pages for r in page.results]
+    assert len(paged) == len(set(paged))
+    assert paged[:50] == ids(search.search(db, query, limit=50))
+    assert len({page.total for page in pages}) == 1
+    assert len(paged) == min(400, pages[0].total) or not pages[0].total_exact
+
+
+def test_result_json_shape(seed_db) -> None:  # type: ignore[no-untyped-def]
+    result = search.search(seed_db, "kv cache").results[0]
+    data = result.to_json()
+    assert {"id", "title", "abstract", "authors", "url", "code_url", "score", "snippet", "matched"} <= set(data)
+    assert data["matched"] == ["title:kv", "abstract:kv", "title:cache", "abstract:cache"]
+
+
+# ------------------------------------------------------------------------------------------------ snippets
+
+
+def test_snippet_marks_matched_words_and_stays_short(seed_db) -> None:  # type: ignore[no-untyped-def]
+    snippet = search.search(seed_db, "speculative decoding").results[0].snippet
+    assert "*speculative decoding*" in snippet.lower()
+    assert len(snippet.replace("*", "")) <= search.SNIPPET_CHARS
+    assert "**" not in snippet and snippet.count("*") % 2 == 0
+
+
+def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db) -> None:  # type: ignore[no-untyped-def]
+    snippet = search.search(seed_db, "mixture of experts").results[0].snippet
+    assert re.search(r"\*mixture[- ]of[- ]experts\*", snippet, re.I), snippet
+
+
+def test_snippet_drops_markdown_from_the_abstract() -> None:
+    marker = search._Marker([search._Group("x", [search._Alt(("cache",))])])
+    assert search.make_snippet("We _evict_ the *KV* cache.", "", marker) == "We evict the KV *cache*."
+
+
+# ------------------------------------------------------------------------------------------------ typos
+
+
+@pytest.mark.parametrize("typed,corrected,paper", [
+    ("kv cahce", "kv cache", DEFENSIVE_KV),  # transposition, last word
+    ("kv cahce eviction", "kv cache eviction", DEFENSIVE_KV),
+    ("difusion models", "diffusion models", "eq8s3g"),  # first word
+    ("speculativ decoding sparse atention", "speculative decoding sparse attention", VEGAS),  # two words
+    ("Knapsak RL", "Knapsack RL", KNAPSACK),  # keeps the user's capitals
+    ("toksuit", "toksuite", TOKSUITE),  # a paper name
+    ("kv cahce -survey", "kv cache -survey", DEFENSIVE_KV),  # the rest of the query is kept
+])
+def test_typos_are_corrected_and_reported(seed_db, typed: str, corrected: str, paper: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, typed)
+    assert response.corrected == corrected
+    assert ids(response)[0] == paper
+
+
+@pytest.mark.parametrize("query", ["TokSuite", "GRPO", "grpo", "μA", "keystone", "kv", "cot", "gpt4o", "Vegas",
+                                   "tokeniser", "ExSQF", "qqxqzv"])
+def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    assert search.search(seed_db, query).corrected is None
+
+
+def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
+    assert ids(search.search(seed_db, "tokeniser"))[0] == TOKSUITE
+    assert typos.spellings("tokeniser") == ["tokenizer"]
+    assert "modeling" in typos.spellings("modelling") and "behavior" in typos.spellings("behaviour")
+    kv = ids(search.search(seed_db, "kv cache"))[:2]
+    for variant in ("KV-cache", "kvcache", "KV cache", "kv-cache"):
+        assert ids(search.search(seed_db, variant))[:2] == kv, variant
+    assert ids(search.search(seed_db, "mixture-of-experts"))[0] == SOFTMOE
+
+
+def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> None:
+    vocab = typos.Vocabulary()
+    words = {"learning": 2469, "leaning": 3, "cache": 105, "cace": 1, "models": 800, "modles": 1, "kv": 95}
+
+    def fetch_df(ws: list[str]) -> dict[str, int]:
+        return {w: words[w] for w in ws if w in words}
+
+    def fetch_prefix(first: str) -> list[tuple[str, int]]:
+        return [(w, n) for w, n in words.items() if w.startswith(first)]
+
+    assert typos.correction("lerning", vocab, fetch_df, fetch_prefix) == "learning"
+    assert typos.correction("cahce", vocab, fetch_df, fetch_prefix) == "cache"
+    assert typos.correction("modles", vocab, fetch_df, fetch_prefix) is None  # in the vocabulary: never corrected
+    assert typos.common_neighbour("modles", vocab, fetch_df, fetch_prefix) == "models"  # ...but searched beside
+    assert typos.correction("kx", vocab, fetch_df, fetch_prefix) is None  # too short
+    assert typos.correction("zzzzzz", vocab, fetch_df, fetch_prefix) is None
+
+
+def test_split_run_together_words() -> None:
+    known = {"kv": 95, "cache": 105, "mixture": 40, "of": 5000, "experts": 60}
+
+    def df(ws: list[str]) -> dict[str, int]:
+        return {w: known.get(w, 0) for w in ws}
+
+    assert typos.split_compound("kvcache", df) == ("kv", "cache")
+    assert typos.split_compound("mixtureofexperts", df) == ("mixture", "of", "experts")
+    assert typos.split_compound("zzzzzz", df) is None
+
+
+# ------------------------------------------------------------------------------------------------ acronyms
+
+
+def test_acronym_pairs_are_learned_with_their_letters_checked() -> None:
+    text = ("Large language models (LLMs) use Retrieval-Augmented Generation (RAG) and Mixture of Experts (MoE). "
+            "We apply Low-Rank Adaptation (LoRA) with Reinforcement Learning from Human Feedback (RLHF) and "
+            "key-value (KV) caches. Our great new idea (GPT) and a Mixture of Experts (ABC) are not pairs.")
+    assert acronyms.pairs_in(text) == [
+        ("LLM", "large language model"), ("RAG", "retrieval augmented generation"), ("MoE", "mixture of expert"),
+        ("LoRA", "low rank adaptation"), ("RLHF", "reinforcement learning from human feedback"), ("KV", "key value"),
+    ]
+
+
+def test_learned_pairs_need_two_papers() -> None:
+    one = "We use a Frobnicated Widget Network (FWN)."
+    two = "The frobnicated widget networks (FWNs) help."
+    assert acronyms.learn([one]) == []
+    assert acronyms.learn([one, two]) == [("fwn", "FWN", "frobnicated widget network", 2)]
+
+
+def test_the_index_stores_learned_acronyms(seed_db) -> None:  # type: ignore[no-untyped-def]
+    rows = {(r["key"], r["long"]) for r in seed_db.query("SELECT key, long FROM acronyms")}
+    assert ("llm", "large language model") in rows
+
+
+def test_acronym_finds_its_long_form_and_back(seed_db) -> None:  # type: ignore[no-untyped-def]
+    moe = search.search(seed_db, "MoE routing")
+    assert ids(moe)[0] == SOFTMOE
+    assert ids(search.search(seed_db, "group relative policy optimization"))[0] in (SCM_GRPO, KNAPSACK)
+    grpo = search.search(seed_db, "group relative policy optimization")
+    assert {SCM_GRPO, KNAPSACK} <= set(ids(grpo))
+
+
+@needs_shared_data()
+def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    moe = search.search(db, "MoE", limit=50)
+    assert any(re.search(r"mixture[- ]of[- ]experts", r.paper["title"], re.I) and "moe" not in r.paper["title"].lower()
+               for r in moe.results)
+    rag = search.search(db, "retrieval-augmented generation", limit=20)
+    assert any(re.search(r"\bRAG\b", r.paper["title"]) and "retrieval-augmented" not in r.paper["title"].lower()
+               for r in rag.results)
+    # An ambiguous two-letter acronym is not added to a long form (CL is also contrastive learning).
+    cl = search.search(db, "continual learning", limit=5)
+    assert all(re.search(r"continual|lifelong|incremental|forgetting", r.paper["title"], re.I) for r in cl.results)
+
+
+# ------------------------------------------------------------------------------------------------ similar
+
+
+def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  # type: ignore[no-untyped-def]
+    found = search.similar(seed_db, DEFENSIVE_KV, k=3)
+    assert 0 < len(found) <= 3 and DEFENSIVE_KV not in [r.paper["id"] for r in found]
+    assert found[0].paper["id"] == VEGAS  # the other KV cache paper
+    assert all(m.startswith("shared:") for m in found[0].matched) and found[0].matched
+    assert search.similar(seed_db, "nosuchpaper") == []
+    assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] != []
+
+
+@needs_shared_data()
+def test_similar_on_the_real_list(full_index_path: Path) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    toksuite = index.get_paper(db, "TokSuite")
+    found = search.similar(db, toksuite["id"], k=5)
+    assert len(found) == 5 and toksuite["id"] not in [r.paper["id"] for r in found]
+    assert sum(bool(re.search(r"tokeni[sz]", r.paper["title"], re.I)) for r in found) >= 2
+
+
+# ------------------------------------------------------------------------------------------------ index changes
+
+
+def test_a_rebuilt_index_is_seen_by_the_next_search(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert not search.search(seed_db, "zorblatting").results
+    source = tmp_path / "new2026.jsonl"
+    paper = {"id": "NEW1", "title": "Zorblatting Transformers", "abstract": "We introduce zorblatting. " * 6}
+    source.write_text(json.dumps(paper) + "\n", encoding="utf-8")
+    index.load(seed_db, [source])
+    assert source_ids(search.search(seed_db, "zorblatting")) == ["NEW1"]
+    assert search.search(seed_db, "zorblating").corrected == "zorblatting"
+
+
+def test_an_index_without_the_acronyms_table_still_searches(seed_db) -> None:  # type: ignore[no-untyped-def]
+    seed_db.execute("DROP TABLE acronyms")
+    seed_db.execute("UPDATE meta SET value = 'older' WHERE key = 'last_indexed'")
+    seed_db.conn.commit()
+    assert ids(search.search(seed_db, "MoE"))[0] == SOFTMOE  # the built-in list
+
+
+def test_threads_with_their_own_connections(seed_index_path: Path) -> None:
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            db = index.connect(seed_index_path, readonly=True)
+            for query in ("kv cahce", "TokSuite", "MoE routing", "language models", "status:oral"):
+                search.search(db, query)
+            db.conn.close()
+        except BaseException as exc:  # noqa: BLE001 - collected and re-raised in the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_a_non_fts_database_error_is_not_hidden(tmp_path: Path) -> None:
+    db = index.connect(tmp_path / "empty.db")
+    index.ensure_schema(db)
+    db.execute("DROP TABLE vocab")
+    with pytest.raises(sqlite3.OperationalError):
+        search.search(db, "attention")
+
+
+# ------------------------------------------------------------------------------------------------ CLI --batch
+
+
+def test_batch_cli_writes_one_json_line_per_query(seed_index_path: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    queries = ["kv cahce", "", "TokSuite", "🤖", 'AND "unbalanced', "status:oral"]
+    batch = tmp_path / "queries.txt"
+    batch.write_text("\n".join(queries) + "\n", encoding="utf-8")
+    assert main(["search", "--db", str(seed_index_path), "--batch", str(batch), "--json", "--limit", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(queries)
+    answers = [json.loads(line) for line in lines]
+    assert [a["query"] for a in answers] == queries
+    assert answers[0]["corrected"] == "kv cache" and answers[0]["took_ms"] > 0
+    assert answers[0]["results"][0]["id"] == DEFENSIVE_KV and len(answers[0]["results"]) == 2
+    assert answers[2]["results"][0]["name"] == "TokSuite"
+    assert answers[1]["results"] == [] and answers[3]["results"] == []
+    # Results have the same shape as `search --json`.
+    assert main(["search", "--db", str(seed_index_path), "kv cahce", "--json", "--limit", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == answers[0]["results"]
+
+
+def test_batch_cli_errors_are_one_line(seed_index_path: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "--db", str(seed_index_path), "--batch", str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read the batch file" in capsys.readouterr().err
+    assert main(["search", "--db", str(seed_index_path), "--batch", "x.txt", "kv"]) == 2
+    assert main(["search", "--db", str(seed_index_path)]) == 2
+    assert "nothing to search for" in capsys.readouterr().err

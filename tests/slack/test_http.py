@@ -1,0 +1,327 @@
+"""The app in HTTP mode, end to end: signed requests into waitress, replies recorded by the fake Slack."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+
+import pytest
+
+from bot import search as search_module
+from bot.papers.reader import Papers
+from bot.slack import blocks
+from bot.slack.deliver import APOLOGY
+from tests.support.fake_slack import FakeSlack, block_action_payload, mention_event
+from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
+
+DEFENSIVE_KV = "txyyds"
+VEGAS = "yg1gm3"
+PINGS = ("<!channel>", "<!here>", "<!everyone>", "<@U123>", "<@U999>", "<https://evil.example")
+
+
+def result_ids(message: dict) -> list[str]:
+    return [b["value"] for b in buttons(message) if b["action_id"] == blocks.ACTION_SIMILAR]
+
+
+def sentinel(slack_http: SlackHttp, fake: FakeSlack, posts_before: int) -> str:
+    """Send one more mention and wait for its reply (everything sent earlier has been handled by then); its ts."""
+    ts = "1799999999.000001"
+    assert slack_http.event(mention_event("sentinel tokens", ts=ts)).status == 200
+    fake.wait_for("chat.postMessage", count=posts_before + 1)
+    return ts
+
+
+# --------------------------------------------------------------------------- /icml
+
+
+def test_slash_command_acks_with_ephemeral_results(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    reply = slack_http.command("kv cache", response_url=fake.response_url("cmd"))
+    assert reply.status == 200 and reply.headers["content-type"].startswith("application/json")
+    body = reply.json()
+    assert body["response_type"] == "ephemeral"
+    assert DEFENSIVE_KV in result_ids(body)[:2]
+    assert "*DefensiveKV: A formal study on identifying critical KV cache entries by analyzing…*" in texts(body)
+    footer = body["blocks"][-1]["text"]["text"]
+    assert re.fullmatch(r"1-[1-5] of \d+ for \*kv cache\*", footer), footer
+    assert body["text"].startswith("1-")
+    assert blocks.problems(body) == []
+    assert {c.method for c in fake.calls()} == {"auth.test"}  # the answer was the ack itself (auth.test: at start)
+
+
+def test_query_and_paper_text_never_ping_anyone(slack_http: SlackHttp) -> None:
+    # Slack sends <, > and & in command text as entities.
+    body = slack_http.command("&lt;!channel&gt; zebrafish &amp; xylophone").json()
+    rendered = json.dumps(body)
+    assert not [p for p in PINGS if p in rendered], rendered
+    assert "&lt;!channel&gt; Attention &amp; Friends &lt;@U999&gt;" in texts(body)  # the evil paper, escaped
+    assert "*&lt;!channel&gt; zebrafish &amp; xylophone*" in body["blocks"][-1]["text"]["text"]
+    assert blocks.problems(body) == []
+    detail = slack_http.command("paper evil0001").json()
+    assert not [p for p in PINGS if p in json.dumps(detail)]
+    assert "Ada &lt;!everyone&gt; Lovelace" in texts(detail)
+
+
+@pytest.mark.parametrize("text", ["", "help", "  HELP "])
+def test_help_comes_from_the_command_table(slack_http: SlackHttp, text: str) -> None:
+    help_text = slack_http.command(text).json()["blocks"][0]["text"]["text"]
+    for line in ("`/icml <words>`", "`/icml paper <id|name>`", "`/icml similar <id|name>`", "`/icml random`",
+                 "`/icml stats`", "`/icml help`"):
+        assert line in help_text.replace("&lt;", "<").replace("&gt;", ">")
+
+
+def test_paper_subcommand_by_id_and_by_name(slack_http: SlackHttp) -> None:
+    by_id = slack_http.command(f"paper {DEFENSIVE_KV}").json()
+    by_name = slack_http.command("paper defensivekv").json()
+    assert by_id == by_name
+    assert by_id["blocks"][0] == {"type": "header", "text": {
+        "type": "plain_text", "emoji": True,
+        "text": "DefensiveKV: A formal study on identifying critical KV cache entries by analyzing…"}}
+    assert "The code is publicly available at https://github.com/FFY0/DefensiveKV." in texts(by_id)
+    missing = slack_http.command("paper no-such-paper-xyz").json()
+    assert "No paper has the id or name *no-such-paper-xyz*" in texts(missing)
+    usage = slack_http.command("paper").json()
+    assert usage["blocks"][0]["text"]["text"].startswith("Usage: `/icml paper &lt;id|name&gt;`")
+
+
+def test_similar_random_and_stats(slack_http: SlackHttp) -> None:
+    similar = slack_http.command(f"similar {DEFENSIVE_KV}").json()
+    assert similar["blocks"][0]["text"]["text"].startswith("Papers similar to *DefensiveKV")
+    assert DEFENSIVE_KV not in result_ids(similar) and result_ids(similar)
+    random = slack_http.command("random").json()
+    assert random["blocks"][0]["type"] == "header"
+    assert [b["text"]["text"] for b in buttons(random)] == ["Similar", "Share to channel", "Another one"]
+    stats = slack_http.command("stats").json()
+    assert stats["blocks"][0]["text"]["text"].startswith("*20 papers* and ")
+    forests = slack_http.command("random forests").json()  # a subcommand word followed by words is a search
+    assert "for *random forests*" in texts(forests) or "No papers match *random forests*" in texts(forests)
+
+
+def test_typo_notice_and_suggestions_from_search_reach_the_user(slack_http: SlackHttp, fake: FakeSlack,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    real = search_module.search
+
+    def search(db, query, limit=5, offset=0):  # noqa: ANN001, ANN202 - same signature as bot.search.search
+        if query == "kv cahce":  # what the search module answers for a typo it can fix
+            return dataclasses.replace(real(db, "kv cache", limit, offset), query=query, corrected="kv cache")
+        if query == "kv cahce zzz":  # ... and for one it can only suggest a fix for
+            return search_module.SearchResponse(query, [], 0, 0, None, ["kv cache"])
+        return real(db, query, limit, offset)
+
+    monkeypatch.setattr(search_module, "search", search)
+    fixed = slack_http.command("kv cahce").json()
+    assert fixed["blocks"][0]["elements"][0]["text"] == "Showing results for *kv cache* (you typed *kv cahce*)"
+    assert DEFENSIVE_KV in result_ids(fixed)
+    none = slack_http.command("kv cahce zzz").json()
+    assert none["blocks"][0]["text"]["text"] == "No papers match *kv cahce zzz*. Did you mean *kv cache*?"
+    (suggestion,) = buttons(none)
+    slack_http.action(block_action_payload(suggestion["action_id"], suggestion["value"],
+                                           response_url=fake.response_url("fix")))
+    (call,) = fake.wait_for("response")
+    assert call.params["replace_original"] is True and DEFENSIVE_KV in result_ids(call.params)
+
+
+def test_a_failing_search_is_answered_with_an_apology(slack_http: SlackHttp, monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("index exploded")
+
+    monkeypatch.setattr(Papers, "search", broken)
+    with caplog.at_level(logging.ERROR):
+        reply = slack_http.command("kv cache")
+    assert reply.status == 200 and reply.json() == {"text": APOLOGY, "response_type": "ephemeral"}
+    assert "index exploded" in caplog.text
+
+
+# --------------------------------------------------------------------------- buttons
+
+
+def test_more_results_pages_in_place(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    first = slack_http.command("model").json()
+    more = buttons(first)[-1]
+    assert more["text"]["text"] == "More results"
+    payload = block_action_payload(more["action_id"], more["value"], response_url=fake.response_url("more"))
+    assert slack_http.action(payload).status == 200
+    (call,) = fake.wait_for("response")
+    page = call.params
+    assert page["replace_original"] is True and "response_type" not in page
+    assert page["blocks"][-1]["text"]["text"].startswith("6-10 of ")
+    assert not set(result_ids(page)) & set(result_ids(first))
+
+
+def test_share_posts_for_the_channel_attributed(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    payload = block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id="U042", response_url=fake.response_url("s"))
+    assert slack_http.action(payload).status == 200
+    (call,) = fake.wait_for("response")
+    assert (call.params["response_type"], call.params["replace_original"]) == ("in_channel", False)
+    assert "Shared by <@U042> with `/icml`" in texts(call.params)
+    assert "*Vegas: A self-speculative decoding method with verification-guided sparse attention*" in texts(call.params)
+    assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract"]
+
+
+def test_abstract_and_similar_are_ephemeral_new_messages(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.action(block_action_payload(blocks.ACTION_ABSTRACT, VEGAS, response_url=fake.response_url("abs")))
+    slack_http.action(block_action_payload(blocks.ACTION_SIMILAR, VEGAS, response_url=fake.response_url("sim")))
+    fake.wait_for("response", count=2)
+    (abstract,), (similar,) = fake.responses("abs"), fake.responses("sim")
+    for msg in (abstract, similar):
+        assert (msg["response_type"], msg["replace_original"]) == ("ephemeral", False)
+    assert "Vegas achieves a 1.25×–2.81× speedup in decoding throughput" in texts(abstract)
+    assert similar["blocks"][0]["text"]["text"].startswith("Papers similar to *Vegas")
+
+
+def test_a_gone_paper_and_a_forged_page_value_get_a_notice(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.action(block_action_payload(blocks.ACTION_SHARE, "nope", response_url=fake.response_url("g")))
+    slack_http.action(block_action_payload(blocks.ACTION_PAGE, "{oops", response_url=fake.response_url("p")))
+    fake.wait_for("response", count=2)
+    assert fake.responses("g")[0]["response_type"] == "ephemeral"  # never shared to the channel
+    assert "no longer in the index" in fake.responses("g")[0]["text"]
+    assert "expired" in fake.responses("p")[0]["text"]
+
+
+def test_a_failed_response_url_is_logged_and_apologised_for(slack_http: SlackHttp, fake: FakeSlack,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    fake.fail_response("dead", status=404, body="expired_url")
+    with caplog.at_level(logging.ERROR):
+        slack_http.action(block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id="U7",
+                                               response_url=fake.response_url("dead")))
+        (apology,) = fake.wait_for("chat.postEphemeral")
+    assert (apology.params["channel"], apology.params["user"], apology.params["text"]) == ("C1", "U7", APOLOGY)
+    assert "response_url failed: HTTP 404 expired_url" in caplog.text
+
+
+# --------------------------------------------------------------------------- mentions
+
+
+def test_mention_in_a_channel_replies_in_a_new_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    event = mention_event("speculative decoding", ts="1700000000.000100")
+    assert slack_http.event(event).status == 200
+    (call,) = fake.wait_for("chat.postMessage")
+    assert (call.params["channel"], call.params["thread_ts"]) == ("C1", "1700000000.000100")
+    assert VEGAS in result_ids(call.params)
+    assert [b["text"]["text"] for b in buttons(call.params)][:2] == ["Similar", "Abstract"]  # no Share: it's public
+    assert blocks.problems(call.params) == []
+
+
+def test_mention_inside_a_thread_replies_to_the_parent(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    event = mention_event("kv cache", ts="1700000005.000200", thread_ts="1700000000.000100")
+    slack_http.event(event)
+    (call,) = fake.wait_for("chat.postMessage")
+    assert call.params["thread_ts"] == "1700000000.000100"
+
+
+def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.set_thread("C1", "1700000000.000100", [
+        {"user": "U2", "text": "Has anyone seen recent work on *speculative decoding* with sparse attention for "
+                               "long contexts? <https://example.org/x|this blog> says it's hard &amp; <@U3> agrees"},
+        {"user": "U3", "text": "no idea"},
+    ])
+    slack_http.event(mention_event("", ts="1700000009.000300", thread_ts="1700000000.000100"))
+    (post,) = fake.wait_for("chat.postMessage")
+    (replies,) = fake.calls("conversations.replies")
+    assert (replies.params["ts"], str(replies.params["limit"])) == ("1700000000.000100", "1")
+    assert post.params["thread_ts"] == "1700000000.000100"
+    intro = post.params["blocks"][0]["elements"][0]["text"]
+    assert intro.startswith("Papers related to this discussion (*") and "speculative" in intro
+    assert "blog" not in intro and "anyone" not in intro
+    assert result_ids(post.params)[0] == VEGAS
+
+
+def test_bare_mention_outside_a_thread_gets_a_usage_hint(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.event(mention_event("", ts="1700000000.000100"))
+    (post,) = fake.wait_for("chat.postMessage")
+    assert post.params["thread_ts"] == "1700000000.000100"
+    assert post.params["blocks"][0]["text"]["text"].startswith("Mention me with a few words, e.g. `@icml-bot kv cache`")
+
+
+def test_unreadable_thread_is_explained(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("conversations.replies", "missing_scope")
+    slack_http.event(mention_event("", ts="1700000009.000300", thread_ts="1700000000.000100"))
+    (post,) = fake.wait_for("chat.postMessage")
+    assert post.params["blocks"][0]["text"]["text"].startswith("I couldn't read this thread (missing_scope).")
+
+
+def test_retries_never_produce_a_second_reply(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    event = mention_event("kv cache")
+    assert slack_http.event(event, event_id="Ev0001").status == 200
+    fake.wait_for("chat.postMessage")
+    for attempt in (1, 2, 3):
+        reply = slack_http.event(event, event_id="Ev0001", retry_num=attempt)
+        assert (reply.status, reply.body) == (200, b"")
+    sentinel(slack_http, fake, 1)
+    assert len(fake.posts()) == 2
+
+
+def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_path, tmp_path) -> None:  # noqa: ANN001
+    config = slack_config(fake, slack_index_path, tmp_path / "state.db")
+    event = mention_event("kv cache")
+    first = SlackHttp(config)
+    try:
+        first.event(event, event_id="EvRestart")
+        fake.wait_for("chat.postMessage")
+    finally:
+        first.stop()
+    second = SlackHttp(config)  # a new process would see the same state file
+    try:
+        assert second.event(event, event_id="EvRestart", retry_num=1).status == 200
+        sentinel(second, fake, 1)
+    finally:
+        second.stop()
+    assert len(fake.posts()) == 2
+
+
+@pytest.mark.parametrize("extra", [{"bot_id": "B999"}, {"subtype": "bot_message", "bot_id": "B1"}])
+def test_messages_from_bots_are_never_answered(slack_http: SlackHttp, fake: FakeSlack, extra: dict) -> None:
+    assert slack_http.event({**mention_event("kv cache"), **extra}).status == 200
+    last = sentinel(slack_http, fake, 0)
+    assert [p["thread_ts"] for p in fake.posts()] == [last]
+
+
+def test_rate_limited_post_is_retried_once_and_posted_once(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("chat.postMessage", "ratelimited", retry_after=0)
+    slack_http.event(mention_event("kv cache"))
+    fake.wait_for("chat.postMessage", count=2)
+    assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False), (200, True)]
+    assert len(fake.posts()) == 1
+
+
+def test_a_failed_post_is_logged_and_apologised_for(slack_http: SlackHttp, fake: FakeSlack,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    fake.fail_next("chat.postMessage", "not_in_channel")
+    with caplog.at_level(logging.ERROR):
+        slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
+        (apology,) = fake.wait_for("chat.postEphemeral")
+    assert (apology.params["user"], apology.params["thread_ts"], apology.params["text"]) == (
+        "U5", "1700000000.000100", APOLOGY)
+    assert "chat.postMessage failed: not_in_channel" in caplog.text
+
+
+# --------------------------------------------------------------------------- the HTTP surface
+
+
+def test_url_verification_is_answered(slack_http: SlackHttp) -> None:
+    body = json.dumps({"token": "t", "challenge": "abc123", "type": "url_verification"}).encode()
+    reply = slack_http.post(body, "application/json")
+    assert (reply.status, reply.json()) == (200, {"challenge": "abc123"})
+
+
+def test_bad_signatures_and_old_timestamps_are_rejected(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    body = b"command=%2Ficml&text=kv+cache&user_id=U1&channel_id=C1"
+    assert slack_http.post(body, FORM, secret="wrong-secret").status == 401
+    assert slack_http.post(body, FORM, age=301).status == 401
+    assert slack_http.request("POST", "/slack/events", body, {"Content-Type": FORM}).status == 401
+    assert slack_http.post(body, FORM, age=10).status == 200
+    event = json.dumps({"type": "event_callback", "event_id": "EvX", "event": mention_event("x")}).encode()
+    assert slack_http.post(event, "application/json", secret="wrong-secret").status == 401
+    assert fake.posts() == []
+
+
+def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:
+    health = slack_http.request("GET", "/healthz")
+    assert (health.status, health.json()) == (200, {"ok": True, "papers": 20, "index": "ok", "state": "ok"})
+    assert slack_http.request("GET", "/").status == 401  # unsigned: nothing but /healthz answers without a signature
+    assert slack_http.request("GET", "/slack/events").status == 401
+    assert slack_http.post(b"x=1", FORM).status == 404  # signed, but nothing Slack would send
+    unsigned_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
+    assert unsigned_elsewhere.status == 401

@@ -1,0 +1,79 @@
+"""manifest.yml is valid for Slack and declares exactly what the app listens to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.slack import app as slack_app
+from bot.slack import commands
+from tests.support.fake_slack import FakeSlack, block_action_payload, mention_event
+from tests.support.paths import ROOT, SHARED
+from tests.support.slack_harness import SlackHttp
+
+SCHEMA = SHARED / "slack" / "manifest.schema.1.0.0.json"
+
+
+@pytest.fixture(scope="module")
+def manifest() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "manifest.yml").read_text(encoding="utf-8"))
+
+
+def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
+    if not SCHEMA.exists():
+        pytest.skip("../shared/slack/manifest.schema.1.0.0.json is not available")
+    import jsonschema
+
+    jsonschema.validate(manifest, json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def test_manifest_is_socket_mode_with_exactly_the_scopes_needed(manifest: dict[str, Any]) -> None:
+    assert manifest["settings"]["socket_mode_enabled"] is True
+    assert "request_url" not in manifest["settings"]["event_subscriptions"]
+    assert all("url" not in c for c in manifest["features"]["slash_commands"])
+    assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
+        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history"])
+    # Every scope carries its reason in a comment right above it.
+    lines = (ROOT / "manifest.yml").read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("- ") and line.strip()[2:] in manifest["oauth_config"]["scopes"]["bot"]:
+            assert lines[i - 1].strip().startswith("#"), f"scope {line.strip()} needs a comment saying why"
+
+
+def test_manifest_declares_what_the_app_registers(manifest: dict[str, Any]) -> None:
+    declared_commands = {c["command"] for c in manifest["features"]["slash_commands"]}
+    assert declared_commands == set(slack_app.COMMANDS)
+    assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == set(slack_app.EVENTS)
+    assert manifest["settings"]["interactivity"]["is_enabled"] is bool(slack_app.ACTIONS)
+
+
+def test_usage_hint_names_every_subcommand(manifest: dict[str, Any]) -> None:
+    (icml,) = manifest["features"]["slash_commands"]
+    for sub in commands.SUBCOMMANDS:
+        assert sub.name in icml["usage_hint"], f"add `{sub.name}` to the /icml usage_hint in manifest.yml"
+
+
+def test_every_declared_listener_answers_through_the_real_app(manifest: dict[str, Any], slack_http: SlackHttp,
+                                                             fake: FakeSlack) -> None:
+    for command in manifest["features"]["slash_commands"]:
+        reply = slack_http.command("help", command=command["command"])
+        assert reply.status == 200 and reply.json()["blocks"], command
+    for n, event_type in enumerate(manifest["settings"]["event_subscriptions"]["bot_events"]):
+        event = {**mention_event("diffusion"), "type": event_type}
+        assert slack_http.event(event).status == 200
+        fake.wait_for("chat.postMessage", count=n + 1)
+    for n, action_id in enumerate(slack_app.ACTIONS):
+        value = '{"q":"kv cache","o":0}' if action_id == "results_page" else "txyyds"
+        payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
+        assert slack_http.action(payload).status == 200
+        fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name)
+    unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
+    assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to
+
+
+def test_schema_path_is_beside_the_repo() -> None:
+    assert Path(SCHEMA).parts[-3:] == ("shared", "slack", "manifest.schema.1.0.0.json")

@@ -1,0 +1,64 @@
+"""Helpers for the digest tests: a settable clock shared with the fake Slack, and digests wired to the fake."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.config import Config
+from bot.digest import Digests, scheduler
+from bot.slack.digest_post import SlackPoster
+from bot.state import State
+from tests.support.fake_slack import FakeSlack
+
+# The 19 seed papers in the order the digest shows them (no status or area in the seeds: index order).
+SEED_ORDER = ["yg1gm3", "ht2wjw", "tnfj31", "n1gpqj", "eq8s3g", "bv9000", "txyyds", "y681dq", "mehwh5", "bjbrc2",
+              "mp9vvx", "hwac05", "g1m65n", "hyws0w", "yxwzbq", "tr2n8h", "e2racf", "z4byn6", "bw5nc1"]
+MON = date(2026, 3, 9)  # a Monday
+
+
+@dataclass
+class Clock:
+    """A clock the test moves by hand; the fake Slack stamps messages with it too."""
+
+    now: datetime = field(default_factory=lambda: datetime(2026, 3, 9, 0, 0, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def timestamp(self) -> float:
+        """Unix time, for FakeSlack(clock=...)."""
+        return self.now.timestamp()
+
+    def set(self, when: datetime) -> datetime:
+        """Move to `when` and return it."""
+        self.now = when
+        return when
+
+    def advance(self, **delta: float) -> datetime:
+        """Move forward by timedelta(**delta)."""
+        self.now += timedelta(**delta)
+        return self.now
+
+
+def config(index_path: Path, state_path: Path, **overrides: Any) -> Config:
+    """A Config for digests (tests never read the environment)."""
+    values: dict[str, Any] = dict(db_path=index_path, state_path=state_path, bot_token="xoxb-test")
+    values.update(overrides)
+    return Config(**values)
+
+
+def make_digests(fake: FakeSlack | None, index_path: Path, state_path: Path, timeout: float = 30,
+                 settle: float = 0.0, **overrides: Any) -> Digests:
+    """Digests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
+    poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None
+    return Digests(State(state_path), index_path, poster, config=config(index_path, state_path, **overrides),
+                   next_run=scheduler.next_run, settle=settle)
+
+
+def digest_ids(post: dict[str, Any]) -> list[str]:
+    """The paper ids of a posted digest, from its metadata."""
+    return list(post["metadata"]["event_payload"]["papers"])
+

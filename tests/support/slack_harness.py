@@ -1,0 +1,151 @@
+"""Running the real Slack app against the fake Slack, and talking to it the way Slack does (signed HTTP)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slack_bolt import App
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_sdk import WebClient
+
+from bot.config import Config
+from bot.slack.app import build_app
+from bot.slack.server import HttpServer, start_socket_mode
+from bot.state import State
+from tests.support.fake_slack import (
+    FakeSlack,
+    close_socket_mode,
+    event_body,
+    form_body,
+    interactive_body,
+    sign,
+    slash_form,
+)
+
+SECRET = "test-signing-secret-123"
+EVENTS = "/slack/events"
+FORM = "application/x-www-form-urlencoded"
+
+
+def slack_config(fake: FakeSlack, index_path: Path, state_path: Path, **overrides: Any) -> Config:
+    """A Config whose Web API is the fake, as `icml-bot serve` would build it from the environment."""
+    values: dict[str, Any] = dict(db_path=index_path, state_path=state_path, bot_token="xoxb-test",
+                                  app_token="xapp-test", signing_secret=SECRET, api_url=fake.api_url)
+    values.update(overrides)
+    return Config(**values)
+
+
+@dataclass
+class Reply:
+    """An HTTP answer from the app."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        """The body parsed as JSON."""
+        return json.loads(self.body)
+
+
+class SlackHttp:
+    """The production app served by waitress on 127.0.0.1 (a free port); `send_*` speak Slack's HTTP dialect."""
+
+    def __init__(self, config: Config, client: WebClient | None = None) -> None:
+        self.config = config
+        self.state = State(config.state_path)
+        self.app: App = build_app(config, config.db_path, self.state, client=client)
+        self.server = HttpServer(self.app, config.db_path, host="127.0.0.1", port=0,
+                                 signing_secret=config.signing_secret, state=self.state).start()
+
+    def stop(self) -> None:
+        """Stop the server, the app's listener threads and the state connection."""
+        self.server.stop()
+        stop_app(self.app)
+        self.state.close()
+
+    def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Reply:
+        """One HTTP request, answered within a bounded time."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            resp = conn.getresponse()
+            return Reply(resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read())
+        finally:
+            conn.close()
+
+    def post(self, body: bytes, content_type: str, secret: str | None = None, age: int = 0,
+             extra: dict[str, str] | None = None) -> Reply:
+        """POST /slack/events signed like Slack does (`age` seconds ago; another `secret` to forge it)."""
+        headers = {"Content-Type": content_type, **sign(secret or SECRET, body, int(time.time()) - age),
+                   **(extra or {})}
+        return self.request("POST", EVENTS, body, headers)
+
+    def command(self, text: str, **fields: Any) -> Reply:
+        """A signed /icml slash command."""
+        return self.post(form_body(slash_form(text, **fields)), FORM)
+
+    def event(self, event: dict[str, Any], event_id: str | None = None, retry_num: int | None = None) -> Reply:
+        """A signed event_callback (Slack adds X-Slack-Retry-Num on redeliveries)."""
+        extra = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"} if retry_num else None
+        return self.post(json.dumps(event_body(event, event_id=event_id)).encode(), "application/json", extra=extra)
+
+    def action(self, payload: dict[str, Any]) -> Reply:
+        """A signed block_actions request (form field `payload=`)."""
+        return self.post(interactive_body(payload), FORM)
+
+
+def stop_app(app: App) -> None:
+    """Let the app's listener threads end (a test builds many apps)."""
+    app.listener_runner.listener_executor.shutdown(wait=True, cancel_futures=True)  # type: ignore[attr-defined]
+
+
+@contextmanager
+def socket_mode_app(fake: FakeSlack, config: Config) -> Iterator[tuple[App, SocketModeHandler, State]]:
+    """The production app connected to the fake over Socket Mode, as `icml-bot serve` connects it."""
+    state = State(config.state_path)
+    app = build_app(config, config.db_path, state)
+    handler = start_socket_mode(app, config)
+    try:
+        assert fake.socket_connected(timeout=5)
+        yield app, handler, state
+    finally:
+        close_socket_mode(handler, fake)
+        stop_app(app)
+        state.close()
+
+
+def texts(message: dict[str, Any]) -> str:
+    """All mrkdwn/plain text of a message (fallback and blocks), for asserting what a user reads."""
+    parts = [str(message.get("text", ""))]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") in ("mrkdwn", "plain_text"):
+                parts.append(str(node.get("text", "")))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(message.get("blocks") or [])
+    return "\n".join(parts)
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every button of a message, in order (actions blocks and section accessories)."""
+    found = []
+    for block in message.get("blocks") or []:
+        if block.get("type") == "actions":
+            found.extend(e for e in block["elements"] if e.get("type") == "button")
+        if block.get("accessory", {}).get("type") == "button":
+            found.append(block["accessory"])
+    return found
