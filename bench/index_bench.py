@@ -51,8 +51,9 @@ def child(mode: str, source: str, db: str) -> None:
 
         base = sqlite_utils.Database(db)
         with open(source, encoding="utf-8") as fh:
-            base["papers"].insert_all((json.loads(line) for line in fh), pk="id", alter=True, replace=True,
-                                      batch_size=1000)
+            base["papers"].insert_all(
+                (json.loads(line) for line in fh), pk="id", alter=True, replace=True, batch_size=1000
+            )
         base["papers"].enable_fts(["title", "abstract"], fts_version="FTS5", tokenize="porter")
         papers = base["papers"].count
     seconds = time.perf_counter() - started
@@ -62,8 +63,12 @@ def child(mode: str, source: str, db: str) -> None:
 
 def measure(mode: str, source: Path) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run([sys.executable, __file__, "--child", mode, str(source), str(Path(tmp) / "p.db")],
-                             check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", mode, str(source), str(Path(tmp) / "p.db")],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -80,15 +85,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         large = Path(tmp) / "large.jsonl"
         total = make_large(large, args.scale)
-        print(f"{'corpus':28} {'papers':>8} {'icml-bot s':>11} {'baseline s':>11} {'icml-bot MB':>12} "
-              f"{'baseline MB':>12}")
-        for label, source, target in (("icml2026.jsonl", DATA / "icml2026.jsonl", 10.0),
-                                      (f"shared lists x{args.scale}", large, 120.0)):
+        print(
+            f"{'corpus':28} {'papers':>8} {'icml-bot s':>11} {'baseline s':>11} {'icml-bot MB':>12} {'baseline MB':>12}"
+        )
+        for label, source, target in (
+            ("icml2026.jsonl", DATA / "icml2026.jsonl", 10.0),
+            (f"shared lists x{args.scale}", large, 120.0),
+        ):
             bot = measure("bot", source)
             base = measure("baseline", source)
             verdict = "ok" if bot["seconds"] < target else f"over the {target:.0f} s target"
-            print(f"{label:28} {bot['papers']:>8} {bot['seconds']:>11.1f} {base['seconds']:>11.1f} "
-                  f"{bot['peak_mb']:>12.0f} {base['peak_mb']:>12.0f}   {verdict}")
+            print(
+                f"{label:28} {bot['papers']:>8} {bot['seconds']:>11.1f} {base['seconds']:>11.1f} "
+                f"{bot['peak_mb']:>12.0f} {base['peak_mb']:>12.0f}   {verdict}"
+            )
         print(f"(large input: {total} records)")
 
 

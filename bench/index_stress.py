@@ -32,8 +32,9 @@ def index_once(source: Path, db: Path, timeout: float, workers: int | None) -> t
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ICML_BOT_DB": str(db)}
     command = [sys.executable, "-m", "bot", "index", str(source)] + (["--workers", str(workers)] if workers else [])
     started = time.perf_counter()
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         _, err = proc.communicate(timeout=timeout)
         outcome = "ok" if proc.returncode == 0 else f"failed ({proc.returncode}): {err.strip()[-200:]}"
@@ -80,8 +81,11 @@ def main() -> int:
             if outcome not in ("ok", "hang"):
                 failures.append(outcome)
             times[busy is not None].append(seconds)
-            print(f"  run {run + 1:3d}{' (busy core)' if busy else '            '}: {outcome:6} {seconds:6.1f} s"
-                  f"{f'  LEFT BEHIND: {left}' if left else ''}", flush=True)
+            print(
+                f"  run {run + 1:3d}{' (busy core)' if busy else '            '}: {outcome:6} {seconds:6.1f} s"
+                f"{f'  LEFT BEHIND: {left}' if left else ''}",
+                flush=True,
+            )
             for f in (Path(tmp) / f"run{run}.db", Path(tmp) / f"base{run}.db"):
                 for suffix in ("", "-wal", "-shm"):
                     Path(f"{f}{suffix}").unlink(missing_ok=True)
@@ -89,8 +93,10 @@ def main() -> int:
     print(f"{'':20} {'runs':>5} {'median s':>9} {'max s':>7} {'baseline --workers 1, median s':>31}")
     for busy in (False, True):
         t, b = times[busy], baseline[busy]
-        print(f"{'beside a busy core' if busy else 'quiet':20} {len(t):5d} {statistics.median(t) if t else 0:9.1f} "
-              f"{max(t) if t else 0:7.1f} {statistics.median(b) if b else 0:31.1f}")
+        print(
+            f"{'beside a busy core' if busy else 'quiet':20} {len(t):5d} {statistics.median(t) if t else 0:9.1f} "
+            f"{max(t) if t else 0:7.1f} {statistics.median(b) if b else 0:31.1f}"
+        )
     print(f"hangs: {hangs}   failed runs: {len(failures)}   processes left behind: {leftovers}")
     for f in failures[:5]:
         print(f"  {f}")

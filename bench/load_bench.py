@@ -45,8 +45,10 @@ def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
     from tests.support.robust import QUERIES, serve_http, slash_load
 
     if not seeds_only and not DATA.exists():
-        print(f"skipped: {DATA} is not available (the load bench needs the 5,863-paper ICML 2026 list; "
-              "--seeds-only runs it on the 19 bundled abstracts)")
+        print(
+            f"skipped: {DATA} is not available (the load bench needs the 5,863-paper ICML 2026 list; "
+            "--seeds-only runs it on the 19 bundled abstracts)"
+        )
         return 0
     with tempfile.TemporaryDirectory() as tmp, FakeSlack() as fake:
         started = time.perf_counter()
@@ -61,15 +63,19 @@ def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
             status = bot.terminate(timeout=30)
         finally:
             bot.kill()
-    print(f"\nload: {clients} clients x {seconds:.0f} s of signed /icml commands against {papers:,} papers "
-          f"(icml-bot serve --http: waitress {HTTP_THREADS} threads, {LISTENER_THREADS} listener threads)")
+    print(
+        f"\nload: {clients} clients x {seconds:.0f} s of signed /icml commands against {papers:,} papers "
+        f"(icml-bot serve --http: waitress {HTTP_THREADS} threads, {LISTENER_THREADS} listener threads)"
+    )
     rate = result.requests / result.seconds
     print(f"  requests served     {result.requests - len(result.errors):>8,}  ({rate:,.0f}/s)")
     print(f"  errors              {len(result.errors):>8,}" + (f"  first: {result.errors[0]}" if result.errors else ""))
     print(f"  acks over 3 s       {result.slow:>8,}")
     p50 = sorted(result.latencies)[len(result.latencies) // 2] * 1000 if result.latencies else 0.0
-    print(f"  ack latency         p50 {p50:.0f} ms, p99 {result.percentile(99):.0f} ms, "
-          f"max {max(result.latencies, default=0) * 1000:.0f} ms")
+    print(
+        f"  ack latency         p50 {p50:.0f} ms, p99 {result.percentile(99):.0f} ms, "
+        f"max {max(result.latencies, default=0) * 1000:.0f} ms"
+    )
     print(f"  bot peak memory     {peak_mb:.0f} MiB VmHWM ({idle_mb:.0f} MiB after start)")
     print(f"  shutdown            exit status {status} after SIGTERM")
     ok = not result.errors and not result.slow and status == 0

@@ -64,8 +64,11 @@ def _baseline(db: Any, query: str, joiner: str) -> list[dict[str, Any]]:
     if not words:
         return []
     expr = joiner.join('"' + w + '"' for w in words)
-    cursor = db.execute("SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
-                        "WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 5", [expr])
+    cursor = db.execute(
+        "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
+        "WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 5",
+        [expr],
+    )
     cols = [c[0] for c in cursor.description]
     return [dict(zip(cols, row, strict=True)) for row in cursor.fetchall()]
 
@@ -132,19 +135,35 @@ def run(seed_db: Any, full_db: Any | None) -> list[tuple[str, int, Score, Score,
     """(set name, queries, ours, baseline OR, baseline AND) for every set whose index is available."""
     out = []
     s = seeds()
-    out.append(("seeds (paper first)", len(s), *(judge_lookups(seed_db, f, s, "id")
-                                                 for f in (ours, baseline_or, baseline_and))))
+    out.append(
+        (
+            "seeds (paper first)",
+            len(s),
+            *(judge_lookups(seed_db, f, s, "id") for f in (ours, baseline_or, baseline_and)),
+        )
+    )
     if full_db is not None:
         t = topics()
         clean = [(q, rx) for q, _, rx in t]
         typo = [(tq, rx) for _, tq, rx in t]
-        out.append(("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean)
-                                                  for f in (ours, baseline_or, baseline_and))))
-        out.append(("ICML 2026 topics, typo", len(t), *(judge_topics(full_db, f, typo)
-                                                        for f in (ours, baseline_or, baseline_and))))
+        out.append(
+            ("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean) for f in (ours, baseline_or, baseline_and)))
+        )
+        out.append(
+            (
+                "ICML 2026 topics, typo",
+                len(t),
+                *(judge_topics(full_db, f, typo) for f in (ours, baseline_or, baseline_and)),
+            )
+        )
         ti = titles()
-        out.append(("ICML 2026 titles, typo", len(ti), *(judge_lookups(full_db, f, ti, "source_id")
-                                                         for f in (ours, baseline_or, baseline_and))))
+        out.append(
+            (
+                "ICML 2026 titles, typo",
+                len(ti),
+                *(judge_lookups(full_db, f, ti, "source_id") for f in (ours, baseline_or, baseline_and)),
+            )
+        )
     return out
 
 
@@ -160,13 +179,17 @@ def main() -> None:
         rows = run(seed_db, full_db)
     print(f"{'query set':26} {'n':>3}  {'MRR':>6} {'P@5':>6}  {'bm25 OR':>7} {'P@5':>6}  {'bm25 AND':>8} {'P@5':>6}")
     for name, n, mine, base_or, base_and in rows:
-        print(f"{name:26} {n:>3}  {mine.mrr:6.3f} {mine.p5:6.3f}  {base_or.mrr:7.3f} {base_or.p5:6.3f}  "
-              f"{base_and.mrr:8.3f} {base_and.p5:6.3f}")
+        print(
+            f"{name:26} {n:>3}  {mine.mrr:6.3f} {mine.p5:6.3f}  {base_or.mrr:7.3f} {base_or.p5:6.3f}  "
+            f"{base_and.mrr:8.3f} {base_and.p5:6.3f}"
+        )
     print("P@5 = share of the top five whose title is about the topic; for look-up sets it is hit@1 (paper first).")
     by = {name: mine for name, _, mine, _, _ in rows}
     if "ICML 2026 topics" in by:
-        print(f"typo'd topic queries keep {by['ICML 2026 topics, typo'].p5 / max(by['ICML 2026 topics'].p5, 1e-9):.0%}"
-              " of the clean queries' precision@5")
+        print(
+            f"typo'd topic queries keep {by['ICML 2026 topics, typo'].p5 / max(by['ICML 2026 topics'].p5, 1e-9):.0%}"
+            " of the clean queries' precision@5"
+        )
     if args.verbose:
         for name, _, mine, _, _ in rows:
             for miss in mine.misses:

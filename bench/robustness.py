@@ -48,11 +48,17 @@ CHANNELS = ("C0BENCH0001", "C0BENCH0002", "C0BENCH0003", "C0BENCH0004")
 FAULT_CHANNEL = "C0BENCHFLT1"
 LOCK_CHANNEL = "C0BENCHLCK1"
 SIGTERM_CHANNEL = "C0BENCHSIG1"
-EVIL = {"id": "evil0001", "title": "<!channel> Attention & Friends <@U999>",
-        "abstract": "We study <!here> pings: a <https://evil.example|click me> link, an ampersand & and <@U123> "
-                    "mentions should stay plain text. Zebrafish transformers outperform xylophone baselines. " * 3,
-        "authors": ["Ada <!everyone> Lovelace", "Alan Turing"], "url": "javascript:alert(1)",
-        "code_url": "https://github.com/example/zebra>|x", "status": "Oral", "session": "Poster 9 <!here>"}
+EVIL = {
+    "id": "evil0001",
+    "title": "<!channel> Attention & Friends <@U999>",
+    "abstract": "We study <!here> pings: a <https://evil.example|click me> link, an ampersand & and <@U123> "
+    "mentions should stay plain text. Zebrafish transformers outperform xylophone baselines. " * 3,
+    "authors": ["Ada <!everyone> Lovelace", "Alan Turing"],
+    "url": "javascript:alert(1)",
+    "code_url": "https://github.com/example/zebra>|x",
+    "status": "Oral",
+    "session": "Poster 9 <!here>",
+}
 
 
 @dataclass
@@ -74,13 +80,19 @@ class Tally:
 # ---------------------------------------------------------------------- 1. inputs
 
 
-def fuzz(tally: Tally, name: str, strategy: st.SearchStrategy[Any], check: Callable[[Any], list[str]],
-         examples: int) -> None:
+def fuzz(
+    tally: Tally, name: str, strategy: st.SearchStrategy[Any], check: Callable[[Any], list[str]], examples: int
+) -> None:
     """Feed `examples` generated inputs to `check`; an exception or a listed problem is an error."""
     count = 0
 
-    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def prop(value: Any) -> None:
         nonlocal count
@@ -119,8 +131,14 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
         return message_problems(commands.ack_payload(deps, text, "U0BENCH", "C0BENCHFUZ1"))
 
     def mention(pair: tuple[str, str]) -> list[str]:
-        event = {"type": "app_mention", "text": f"<@UBOT> {pair[0]}", "user": "U1", "channel": "C1",
-                 "ts": "1700000009.000300", "thread_ts": "1700000000.000100"}
+        event = {
+            "type": "app_mention",
+            "text": f"<@UBOT> {pair[0]}",
+            "user": "U1",
+            "channel": "C1",
+            "ts": "1700000009.000300",
+            "thread_ts": "1700000000.000100",
+        }
         return message_problems(events.thread_reply(deps, event, lambda c, t: pair[1]))
 
     def query(text: str) -> list[str]:
@@ -138,17 +156,25 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
 
     def paper(p: dict[str, Any]) -> list[str]:
         response = SearchResponse("q", [Result(p, 1.0, str(p["abstract"])[:300])], 9, 0, None, [])
-        msgs = [blocks.results_message(response), blocks.paper_message(p, another=True),
-                blocks.abstract_message(p), blocks.shared_message(p, "U0SHARER")]
+        msgs = [
+            blocks.results_message(response),
+            blocks.paper_message(p, another=True),
+            blocks.abstract_message(p),
+            blocks.shared_message(p, "U0SHARER"),
+        ]
         return [problem for m in msgs for problem in message_problems(m, users={"U0SHARER"})]
 
     def digest(ps: list[dict[str, Any]]) -> list[str]:
         d = Digest("C0BENCH0001", date(2026, 3, 9), ps, 1, 20, 1, False, "kv <!here> cache", frozenset(), None)
         return message_problems(digest_blocks.digest_message(d))
 
-    files = st.one_of(*(st.tuples(st.just(s), f) for s, f in ((".jsonl", jsonl_files()), (".csv", csv_files()),
-                                                                 (".txt", seed_files()))),
-                      st.tuples(st.sampled_from([".jsonl", ".json", ".csv", ".txt"]), st.binary(max_size=300)))
+    files = st.one_of(
+        *(
+            st.tuples(st.just(s), f)
+            for s, f in ((".jsonl", jsonl_files()), (".csv", csv_files()), (".txt", seed_files()))
+        ),
+        st.tuples(st.sampled_from([".jsonl", ".json", ".csv", ".txt"]), st.binary(max_size=300)),
+    )
     try:
         fuzz(tally, "slash-command text", slack_text, slash, examples)
         fuzz(tally, "mention and thread text", st.tuples(slack_text, slack_text), mention, examples)
@@ -198,8 +224,9 @@ def seed_state(fake: Any, index_path: Path, state_path: Path) -> None:
     digests = make_digests(fake, index_path, state_path)
     start = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
     for n, channel in enumerate(CHANNELS):
-        digests.subscribe(channel, start, topics=("", "kv cache", "speculative decoding", "tokenizer")[n],
-                          days="mon-sun")
+        digests.subscribe(
+            channel, start, topics=("", "kv cache", "speculative decoding", "tokenizer")[n], days="mon-sun"
+        )
     for day in range(7):
         when = start + timedelta(days=day, hours=1)
         for channel in CHANNELS:
@@ -245,8 +272,9 @@ def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: i
             name, user = f"r{r}s{status}", f"U0RESP{r}{status}"
             fake.fail_response(name, status=status, body="expired_url" if status == 404 else "oops")
             tally.faults[f"response_url {status}"] += 1
-            reply = http.action(block_action_payload(blocks.ACTION_SHARE, "yg1gm3", user_id=user,
-                                                     response_url=fake.response_url(name)))
+            reply = http.action(
+                block_action_payload(blocks.ACTION_SHARE, "yg1gm3", user_id=user, response_url=fake.response_url(name))
+            )
             tally.served += reply.status == 200
 
             def delivered(name: str = name, user: str = user, status: int = status) -> bool:
@@ -309,8 +337,10 @@ def locked_state(tally: Tally, http: Any, fake: Any, state_path: Path) -> None:
         "subscribe": lambda: http.command("digest subscribe kv cache", channel_id=LOCK_CHANNEL),
         "mention": lambda: http.event(mention_event("kv cache", ts="1700009999.000100"), "EvBenchLocked"),
     }
-    threads = [threading.Thread(target=lambda k=k, f=f: results.__setitem__(k, (f(), time.monotonic())))
-               for k, f in calls.items()]
+    threads = [
+        threading.Thread(target=lambda k=k, f=f: results.__setitem__(k, (f(), time.monotonic())))
+        for k, f in calls.items()
+    ]
     started = time.monotonic()
     for thread in threads:
         thread.start()
@@ -333,8 +363,9 @@ def locked_state(tally: Tally, http: Any, fake: Any, state_path: Path) -> None:
     locker.timer.join()
     reply = http.event(mention_event("kv cache", ts="1700009999.000100"), "EvBenchLocked", retry_num=1)
     tally.served += reply.status == 200
-    if not wait_until(lambda: any(c.ok and c.params.get("thread_ts") == "1700009999.000100"
-                                  for c in fake.calls("chat.postMessage"))):
+    if not wait_until(
+        lambda: any(c.ok and c.params.get("thread_ts") == "1700009999.000100" for c in fake.calls("chat.postMessage"))
+    ):
         tally.error("the redelivered mention was not answered after the lock")
 
 
@@ -346,9 +377,16 @@ def reindex(tally: Tally, http: Any, index_path: Path, work: Path) -> None:
     source = work / "more.jsonl"
     with source.open("w", encoding="utf-8") as fh:
         for n in range(400):
-            fh.write(json.dumps({"id": f"quokka{n}", "title": f"Quokka networks {n} for marsupial vision",
-                                 "abstract": f"We study quokka networks, variant {n}, and marsupial vision. " * 4})
-                     + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "id": f"quokka{n}",
+                        "title": f"Quokka networks {n} for marsupial vision",
+                        "abstract": f"We study quokka networks, variant {n}, and marsupial vision. " * 4,
+                    }
+                )
+                + "\n"
+            )
     before = http.request("GET", "/healthz").json()["papers"]
     stop = threading.Event()
     counts: list[int] = []
@@ -393,8 +431,12 @@ def bad_signatures(tally: Tally, http: Any) -> None:
         ("POST", "/slack/events", body, {**good, "X-Slack-Request-Timestamp": "abc"}),
         ("POST", "/slack/events", body.replace(b"kv+cache", b"stats"), good),
         ("POST", "/slack/events", b"\xff" + body, good),
-        ("GET", "/slack/events", b"", {}), ("PUT", "/slack/events", body, {}), ("DELETE", "/", b"", {}),
-        ("GET", "/admin", b"", {}), ("POST", "/healthz", body, {}), ("GET", "/slack/install", b"", {}),
+        ("GET", "/slack/events", b"", {}),
+        ("PUT", "/slack/events", body, {}),
+        ("DELETE", "/", b"", {}),
+        ("GET", "/admin", b"", {}),
+        ("POST", "/healthz", body, {}),
+        ("GET", "/slack/install", b"", {}),
         ("GET", "/%2e%2e/etc/passwd", b"", {}),
     ]
     for method, path, data, headers in forged:
@@ -417,11 +459,15 @@ def unusable_files(tally: Tally, index_path: Path, work: Path) -> None:
     (work / "a-file").write_text("x")
     (work / "a-folder").mkdir(exist_ok=True)
     state = work / "cli-state.db"
-    cases = {"index not a database": (garbage, state), "index damaged": (damaged, state),
-             "index under a file": (work / "a-file" / "p.db", state), "index is a folder": (work / "a-folder", state),
-             "state not a database": (index_path, garbage),
-             "state under a file": (index_path, work / "a-file" / "s.db"),
-             "state is a folder": (index_path, work / "a-folder")}
+    cases = {
+        "index not a database": (garbage, state),
+        "index damaged": (damaged, state),
+        "index under a file": (work / "a-file" / "p.db", state),
+        "index is a folder": (work / "a-folder", state),
+        "state not a database": (index_path, garbage),
+        "state under a file": (index_path, work / "a-file" / "s.db"),
+        "state is a folder": (index_path, work / "a-folder"),
+    }
     saved = {k: os.environ.get(k) for k in ("ICML_BOT_DB", "ICML_BOT_STATE", "SLACK_BOT_TOKEN")}
     try:
         os.environ.pop("SLACK_BOT_TOKEN", None)
@@ -454,8 +500,12 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None
 
     now = datetime.now(UTC)
     state = State(state_path)
-    Digests(state, index_path).subscribe(SIGTERM_CHANNEL, now - timedelta(days=2), days="mon-sun",
-                                         at=(now - timedelta(minutes=1)).time().replace(second=0, microsecond=0))
+    Digests(state, index_path).subscribe(
+        SIGTERM_CHANNEL,
+        now - timedelta(days=2),
+        days="mon-sun",
+        at=(now - timedelta(minutes=1)).time().replace(second=0, microsecond=0),
+    )
     state.close()
     fake.delay_next("chat.postMessage", 2.0)
     tally.faults["SIGTERM during a digest post"] += 1
@@ -484,8 +534,9 @@ def _run_status(state_path: Path, channel: str) -> str | None:
     try:
         conn = sqlite3.connect(f"file:{state_path}?mode=ro", uri=True)
         try:
-            row = conn.execute("SELECT status FROM digest_runs WHERE channel = ? ORDER BY day DESC",
-                               [channel]).fetchone()
+            row = conn.execute(
+                "SELECT status FROM digest_runs WHERE channel = ? ORDER BY day DESC", [channel]
+            ).fetchone()
         finally:
             conn.close()
     except sqlite3.Error:
@@ -571,9 +622,12 @@ def main(argv: list[str] | None = None) -> int:
     def parts(counter: Counter[str]) -> str:
         return " · ".join(f"{name} {n:,}" for name, n in counter.items())
 
-    print(f"icml-bot robustness{' (short)' if args.short else ''}: {total:.0f} s "
-          f"(inputs {fuzz_seconds:.0f} s, faults {total - fuzz_seconds:.0f} s: "
-          + ", ".join(f"{name} {sec:.1f} s" for name, sec in tally.seconds.items()) + ")\n")
+    print(
+        f"icml-bot robustness{' (short)' if args.short else ''}: {total:.0f} s "
+        f"(inputs {fuzz_seconds:.0f} s, faults {total - fuzz_seconds:.0f} s: "
+        + ", ".join(f"{name} {sec:.1f} s" for name, sec in tally.seconds.items())
+        + ")\n"
+    )
     print(f"inputs tried      {sum(tally.inputs.values()):>7,}   {parts(tally.inputs)}")
     print(f"faults injected   {sum(tally.faults.values()):>7,}   {parts(tally.faults)}")
     print(f"requests served   {tally.served:>7,}   signed HTTP requests answered during the faults")
@@ -581,8 +635,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"errors            {len(tally.errors):>7,}")
     for error in tally.errors[:10]:
         print(f"    {error}")
-    print(f"data lost         {data_lost:>7,}   " + " · ".join(
-        f"{name} {n} of {before}" for name, (before, n) in tables.items()))
+    print(
+        f"data lost         {data_lost:>7,}   "
+        + " · ".join(f"{name} {n} of {before}" for name, (before, n) in tables.items())
+    )
     ok = not tally.errors and data_lost == 0
     print(f"\n{'OK' if ok else 'FAILED'}: errors and data lost must both be zero")
     return 0 if ok else 1

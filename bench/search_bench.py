@@ -42,13 +42,51 @@ BUILD_CODE = ("bot/index.py", "bot/corpus.py", "bot/text.py", "bot/acronyms.py")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 EXTRA_QUERIES = [
-    "language model", "learning", "large language models", "deep reinforcement learning", "neural network",
-    "graph", "data", "model training", "efficient inference", "attention", "transformers", "optimization",
-    "diffusion", "benchmark", "agents", "reasoning", "LLM", "MoE", "RAG", "RLHF", "kv cache -survey",
-    '"kv cache" eviction', "author:hayou", "author:raffel tokenizer", "has:code diffusion", "status:oral",
-    "status:spotlight reasoning", "title:transformer", "kvcache", "KV-cache", "mixture-of-experts",
-    "tokeniser", "modelling", "c++", "a-b", "NEAR(a b)", "attention AND NOT", "col:term ^foo *", '"unbalanced',
-    "🤖 llm", "注意力机制", "שלום עולם", "x" * 600, " ".join(["diffusion"] * 40), "\x00\x01 control",
+    "language model",
+    "learning",
+    "large language models",
+    "deep reinforcement learning",
+    "neural network",
+    "graph",
+    "data",
+    "model training",
+    "efficient inference",
+    "attention",
+    "transformers",
+    "optimization",
+    "diffusion",
+    "benchmark",
+    "agents",
+    "reasoning",
+    "LLM",
+    "MoE",
+    "RAG",
+    "RLHF",
+    "kv cache -survey",
+    '"kv cache" eviction',
+    "author:hayou",
+    "author:raffel tokenizer",
+    "has:code diffusion",
+    "status:oral",
+    "status:spotlight reasoning",
+    "title:transformer",
+    "kvcache",
+    "KV-cache",
+    "mixture-of-experts",
+    "tokeniser",
+    "modelling",
+    "c++",
+    "a-b",
+    "NEAR(a b)",
+    "attention AND NOT",
+    "col:term ^foo *",
+    '"unbalanced',
+    "🤖 llm",
+    "注意力机制",
+    "שלום עולם",
+    "x" * 600,
+    " ".join(["diffusion"] * 40),
+    "\x00\x01 control",
 ]
 
 
@@ -132,9 +170,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def first_query_ms(path: Path, query: str) -> float:
     """Open the index and answer one query in a fresh process (imports excluded, caches empty)."""
-    code = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from bot import index, search; "
-            f"t = time.perf_counter(); db = index.connect({str(path)!r}, readonly=True); search.search(db, {query!r}); "
-            "print((time.perf_counter() - t) * 1000)")
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from bot import index, search; "
+        f"t = time.perf_counter(); db = index.connect({str(path)!r}, readonly=True); search.search(db, {query!r}); "
+        "print((time.perf_counter() - t) * 1000)"
+    )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     return float(out.stdout.strip())
 
@@ -159,8 +199,15 @@ def measure(path: Path, rounds: int) -> dict[str, float]:
                 base.append((time.perf_counter() - t) * 1000)
     papers = db.execute("SELECT count(*) FROM papers").fetchone()[0]
     db.conn.close()
-    return {"papers": papers, "queries": len(qs), "p50": statistics.median(ours), "p99": percentile(ours, 0.99),
-            "cpu_p99": percentile(cpu, 0.99), "base_p50": statistics.median(base), "base_p99": percentile(base, 0.99)}
+    return {
+        "papers": papers,
+        "queries": len(qs),
+        "p50": statistics.median(ours),
+        "p99": percentile(ours, 0.99),
+        "cpu_p99": percentile(cpu, 0.99),
+        "base_p50": statistics.median(base),
+        "base_p99": percentile(base, 0.99),
+    }
 
 
 def main() -> None:
@@ -175,11 +222,15 @@ def main() -> None:
         print(large_index(args.scale))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        corpora = [("seeds", small_index(Path(tmp) / "seeds.db", []), None),
-                   ("icml2026 + seeds", small_index(Path(tmp) / "full.db", [DATA / "icml2026.jsonl"]), (5.0, 300.0)),
-                   (f"shared lists x{args.scale}", large_index(args.scale), (20.0, None))]
-        print(f"{'index':22} {'papers':>7} {'queries':>7} {'p50 ms':>7} {'p99 ms':>7} {'cpu p99':>7} "
-              f"{'bm25 OR p50':>11} {'p99':>6} {'open+1st ms':>11}  targets")
+        corpora = [
+            ("seeds", small_index(Path(tmp) / "seeds.db", []), None),
+            ("icml2026 + seeds", small_index(Path(tmp) / "full.db", [DATA / "icml2026.jsonl"]), (5.0, 300.0)),
+            (f"shared lists x{args.scale}", large_index(args.scale), (20.0, None)),
+        ]
+        print(
+            f"{'index':22} {'papers':>7} {'queries':>7} {'p50 ms':>7} {'p99 ms':>7} {'cpu p99':>7} "
+            f"{'bm25 OR p50':>11} {'p99':>6} {'open+1st ms':>11}  targets"
+        )
         for label, path, target in corpora:
             r = measure(path, args.rounds)
             first = statistics.median(first_query_ms(path, q) for q in ("kv cache", "federated lerning", "MoE"))
@@ -189,10 +240,14 @@ def main() -> None:
                 verdict = f"p99 < {p99_target:.0f} ms: {'ok' if r['p99'] < p99_target else 'MISSED'}"
                 if first_target:
                     verdict += f"; open+1st < {first_target:.0f} ms: {'ok' if first < first_target else 'MISSED'}"
-            print(f"{label:22} {r['papers']:>7} {r['queries']:>7} {r['p50']:>7.2f} {r['p99']:>7.2f} "
-                  f"{r['cpu_p99']:>7.2f} {r['base_p50']:>11.2f} {r['base_p99']:>6.2f} {first:>11.0f}  {verdict}")
-    print("p50/p99: wall time of the whole search() call; cpu p99: its thread CPU time (what load on a shared "
-          "machine does not inflate); bm25 OR: the baseline query; open+1st: connect + first search, fresh process.")
+            print(
+                f"{label:22} {r['papers']:>7} {r['queries']:>7} {r['p50']:>7.2f} {r['p99']:>7.2f} "
+                f"{r['cpu_p99']:>7.2f} {r['base_p50']:>11.2f} {r['base_p99']:>6.2f} {first:>11.0f}  {verdict}"
+            )
+    print(
+        "p50/p99: wall time of the whole search() call; cpu p99: its thread CPU time (what load on a shared "
+        "machine does not inflate); bm25 OR: the baseline query; open+1st: connect + first search, fresh process."
+    )
 
 
 if __name__ == "__main__":

@@ -28,14 +28,45 @@ DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
 sys.path.insert(0, str(ROOT))
 
 QUERIES = [
-    "kv cache", "kv cahce", "speculative decoding", "diffusion models", "mixture of experts", "MoE", "RAG",
-    "retrieval augmented generation", "reinforcement learning from human feedback", "graph neural networks",
-    "in-context learning", "TokSuite", "DefensiveKV", "vision transformer", "federated learning privacy",
-    "causal inference", "protein structure", "time series forecasting", "LLM agents tool use", "quantization",
-    "low rank adaptation", "contrastive learning", "out of distribution detection", "chain of thought reasoning",
-    "sparse attention long context", "differential privacy", "bayesian optimization", "neural operators pde",
-    "world models", "jailbreak attacks", "model merging", "scaling laws", "optimal transport", "GRPO",
-    "test time compute", "multimodal large language models", "robustness certified", "offline RL", "tokenizer",
+    "kv cache",
+    "kv cahce",
+    "speculative decoding",
+    "diffusion models",
+    "mixture of experts",
+    "MoE",
+    "RAG",
+    "retrieval augmented generation",
+    "reinforcement learning from human feedback",
+    "graph neural networks",
+    "in-context learning",
+    "TokSuite",
+    "DefensiveKV",
+    "vision transformer",
+    "federated learning privacy",
+    "causal inference",
+    "protein structure",
+    "time series forecasting",
+    "LLM agents tool use",
+    "quantization",
+    "low rank adaptation",
+    "contrastive learning",
+    "out of distribution detection",
+    "chain of thought reasoning",
+    "sparse attention long context",
+    "differential privacy",
+    "bayesian optimization",
+    "neural operators pde",
+    "world models",
+    "jailbreak attacks",
+    "model merging",
+    "scaling laws",
+    "optimal transport",
+    "GRPO",
+    "test time compute",
+    "multimodal large language models",
+    "robustness certified",
+    "offline RL",
+    "tokenizer",
     "speculatve decodng",
 ]
 SECRET = "bench-signing-secret"
@@ -49,8 +80,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def row(name: str, values: list[float], note: str = "") -> str:
     ms = [v * 1000 for v in values]
-    return (f"{name:<34}{len(ms):>7}{statistics.median(ms):>10.2f}{percentile(ms, 99):>10.2f}{max(ms):>10.2f}"
-            f"  {note}")
+    return f"{name:<34}{len(ms):>7}{statistics.median(ms):>10.2f}{percentile(ms, 99):>10.2f}{max(ms):>10.2f}  {note}"
 
 
 class Server:
@@ -58,10 +88,21 @@ class Server:
 
     def __init__(self, index_path: Path, state_path: Path, api_url: str) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_") and not k.lower().endswith("proxy")}
-        env.update(PYTHONPATH=str(ROOT), ICML_BOT_DB=str(index_path), ICML_BOT_STATE=str(state_path),
-                   SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api_url)
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot", "serve", "--http", "--host", "127.0.0.1",
-                                      "--port", "0"], cwd=ROOT, env=env, text=True, stderr=subprocess.PIPE)
+        env.update(
+            PYTHONPATH=str(ROOT),
+            ICML_BOT_DB=str(index_path),
+            ICML_BOT_STATE=str(state_path),
+            SLACK_BOT_TOKEN="xoxb-test",
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_API_URL=api_url,
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", "serve", "--http", "--host", "127.0.0.1", "--port", "0"],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stderr=subprocess.PIPE,
+        )
         self.busy = 0
         ports: queue.Queue[int] = queue.Queue()
 
@@ -164,13 +205,20 @@ def main() -> int:
     print(f"\n{'':<34}{'n':>7}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
     print(row("search alone", search_times, "bot.search.search, limit 5, one thread"))
     print(row("reply (search + blocks)", reply_times, "what /icml acks with, one thread"))
-    print(row(f"/icml round trip, {args.clients} clients", round_trips,
-              f"signed HTTP in, ack out; {len(round_trips) / wall:,.0f} req/s"))
+    print(
+        row(
+            f"/icml round trip, {args.clients} clients",
+            round_trips,
+            f"signed HTTP in, ack out; {len(round_trips) / wall:,.0f} req/s",
+        )
+    )
     if server.busy:
         print(f"(waitress logged a queued request {server.busy} times: all worker threads were busy)")
     p99 = percentile(round_trips, 99) * 1000
-    print(f"\ntarget: round-trip p99 < 100 ms: {'met' if p99 < 100 else 'MISSED'} ({p99:.1f} ms); "
-          f"round-trip p50 is {statistics.median(round_trips) / statistics.median(search_times):.1f}x the search")
+    print(
+        f"\ntarget: round-trip p99 < 100 ms: {'met' if p99 < 100 else 'MISSED'} ({p99:.1f} ms); "
+        f"round-trip p50 is {statistics.median(round_trips) / statistics.median(search_times):.1f}x the search"
+    )
     return 0
 
 

@@ -38,8 +38,9 @@ class Terminated(KeyboardInterrupt):
 def _not_a_folder(path: Path) -> None:
     """UserError when the index path names a folder (SQLite would only say "disk I/O error")."""
     if path.is_dir():
-        raise UserError(f"the index path {path} is a folder; set ICML_BOT_DB (or --db) to a file such as "
-                        f"{path / 'papers.db'}")
+        raise UserError(
+            f"the index path {path} is a folder; set ICML_BOT_DB (or --db) to a file such as {path / 'papers.db'}"
+        )
 
 
 def open_index(config: Config) -> Any:
@@ -56,11 +57,15 @@ def open_index(config: Config) -> Any:
         db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
         return db
     except sqlite3.DatabaseError as exc:
-        raise index.IndexUnavailable(f"the index at {path} cannot be used ({exc}); rebuild it with "
-                                     f"`icml-bot index` (or point ICML_BOT_DB at another file)") from None
+        raise index.IndexUnavailable(
+            f"the index at {path} cannot be used ({exc}); rebuild it with "
+            f"`icml-bot index` (or point ICML_BOT_DB at another file)"
+        ) from None
     except OSError as exc:
-        raise UserError(f"cannot create the index at {path} ({path_problem(path, exc)}); set ICML_BOT_DB (or --db) "
-                        "to a path in a writable folder") from None
+        raise UserError(
+            f"cannot create the index at {path} ({path_problem(path, exc)}); set ICML_BOT_DB (or --db) "
+            "to a path in a writable folder"
+        ) from None
 
 
 def cmd_index(args: argparse.Namespace, config: Config) -> int:
@@ -69,26 +74,35 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
     _not_a_folder(config.db_path)
     try:
         db = index.connect(config.db_path)
-        report = index.load(db, sources, progress=_progress_bar() if sys.stderr.isatty() else None,
-                            workers=args.workers)
+        report = index.load(
+            db, sources, progress=_progress_bar() if sys.stderr.isatty() else None, workers=args.workers
+        )
     except sqlite3.OperationalError as exc:
         if is_locked(exc):
-            raise UserError(f"the index at {config.db_path} is being written by another process ({exc}); run "
-                            "`icml-bot index` again when that has finished (nothing was changed)") from None
+            raise UserError(
+                f"the index at {config.db_path} is being written by another process ({exc}); run "
+                "`icml-bot index` again when that has finished (nothing was changed)"
+            ) from None
         raise index.IndexUnavailable(f"cannot write the index at {config.db_path} ({exc})") from None
     except sqlite3.DatabaseError as exc:
-        raise index.IndexUnavailable(f"{config.db_path} is not an icml-bot index or is damaged ({exc}); move it "
-                                     "away (the index is rebuildable) and run `icml-bot index` again") from None
+        raise index.IndexUnavailable(
+            f"{config.db_path} is not an icml-bot index or is damaged ({exc}); move it "
+            "away (the index is rebuildable) and run `icml-bot index` again"
+        ) from None
     except OSError as exc:
         if str(exc.filename) not in {str(p) for p in (config.db_path, *config.db_path.parents)}:
             raise  # a source file: main() names it
-        raise UserError(f"cannot create the index at {config.db_path} ({path_problem(config.db_path, exc)}); set "
-                        "ICML_BOT_DB (or --db) to a path in a writable folder") from None
+        raise UserError(
+            f"cannot create the index at {config.db_path} ({path_problem(config.db_path, exc)}); set "
+            "ICML_BOT_DB (or --db) to a path in a writable folder"
+        ) from None
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    print(f"Indexed {report.papers} papers into {config.db_path} in {report.seconds:.1f} s: "
-          f"{report.added} added, {report.merged} merged, {report.updated} updated, {report.unchanged} unchanged, "
-          f"{len(report.skipped)} skipped.")
+    print(
+        f"Indexed {report.papers} papers into {config.db_path} in {report.seconds:.1f} s: "
+        f"{report.added} added, {report.merged} merged, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{len(report.skipped)} skipped."
+    )
     for reason, count in sorted(report.skip_reasons().items()):
         example = next(s for s in report.skipped if s.reason == reason)
         print(f"  skipped {count}: {reason} (first at {example.source}:{example.line})")
@@ -184,8 +198,10 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
         return 0
     print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {stats['last_indexed']}")
     for s in stats["sources"]:
-        print(f"  {s['name']}: {s['records']} records ({s['added']} added, {s['merged']} merged, "
-              f"{s['skipped']} skipped) at {s['indexed_at']}")
+        print(
+            f"  {s['name']}: {s['records']} records ({s['added']} added, {s['merged']} merged, "
+            f"{s['skipped']} skipped) at {s['indexed_at']}"
+        )
     return 0
 
 
@@ -247,23 +263,40 @@ def _positive(value: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The command line, one subcommand per job."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH",
-                        help="paper index (default: $ICML_BOT_DB or ~/.local/share/icml-bot/papers.db)")
-    parser = argparse.ArgumentParser(prog="icml-bot", parents=[common],
-                                     description="Search ICML 2026 papers from the shell or from Slack.")
+    common.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        metavar="PATH",
+        help="paper index (default: $ICML_BOT_DB or ~/.local/share/icml-bot/papers.db)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="icml-bot", parents=[common], description="Search ICML 2026 papers from the shell or from Slack."
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("index", parents=[common], help="build or extend the index from paper sources")
-    p.add_argument("sources", nargs="*", metavar="SOURCE",
-                   help="seed .txt, .jsonl, .json or .csv files or folders (default: the bundled seeds/)")
-    p.add_argument("--workers", type=_positive, metavar="N",
-                   help="processes that clean the text of large files (default: one per core; 1 = none)")
+    p.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="seed .txt, .jsonl, .json or .csv files or folders (default: the bundled seeds/)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="processes that clean the text of large files (default: one per core; 1 = none)",
+    )
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", parents=[common], help="search papers")
-    p.add_argument("query", nargs="*", help="words, \"phrases\", -exclude, author:name, has:code, status:oral")
-    p.add_argument("--batch", metavar="FILE", help="one query per line ('-' for stdin); with --json, one JSON line "
-                   "per query: {query, corrected, took_ms, results, ...}")
+    p.add_argument("query", nargs="*", help='words, "phrases", -exclude, author:name, has:code, status:oral')
+    p.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="one query per line ('-' for stdin); with --json, one JSON line "
+        "per query: {query, corrected, took_ms, results, ...}",
+    )
     p.add_argument("--limit", type=int, default=5, help="how many results (default 5)")
     p.add_argument("--json", action="store_true", help="print a JSON array of results")
     p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
@@ -306,8 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except sqlite3.DatabaseError as exc:
         where = f"the index {config.db_path} or the state database {config.state_path}" if config else "a database"
-        advice = ("another process is writing it; try again in a minute" if "locked" in str(exc)
-                  else "rebuild the index with `icml-bot index`; restore the state database from a backup")
+        advice = (
+            "another process is writing it; try again in a minute"
+            if "locked" in str(exc)
+            else "rebuild the index with `icml-bot index`; restore the state database from a backup"
+        )
         print(f"icml-bot: error: {where} cannot be used ({exc}): {advice}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -27,18 +27,36 @@ class Setting:
 
 # The one table of settings: the README shows it, tests check that each is documented.
 SETTINGS: tuple[Setting, ...] = (
-    Setting("ICML_BOT_DB", "~/.local/share/icml-bot/papers.db",
-            "The paper index (SQLite). Rebuildable: `icml-bot index` writes it."),
-    Setting("ICML_BOT_STATE", "state.db next to ICML_BOT_DB",
-            "What users create (digest log, subscriptions, seen events). Survives re-indexing."),
-    Setting("SLACK_BOT_TOKEN", "", "Bot token `xoxb-…`: Slack app → OAuth & Permissions → Bot User OAuth Token.",
-            secret=True),
-    Setting("SLACK_APP_TOKEN", "", "App-level token `xapp-…` with `connections:write` for Socket Mode: "
-            "Slack app → Basic Information → App-Level Tokens.", secret=True),
-    Setting("SLACK_SIGNING_SECRET", "", "Signing secret for HTTP mode: Slack app → Basic Information → "
-            "App Credentials → Signing Secret.", secret=True),
-    Setting("SLACK_API_URL", "https://slack.com/api/",
-            "Web API base URL (GovSlack, corporate proxies, tests)."),
+    Setting(
+        "ICML_BOT_DB",
+        "~/.local/share/icml-bot/papers.db",
+        "The paper index (SQLite). Rebuildable: `icml-bot index` writes it.",
+    ),
+    Setting(
+        "ICML_BOT_STATE",
+        "state.db next to ICML_BOT_DB",
+        "What users create (digest log, subscriptions, seen events). Survives re-indexing.",
+    ),
+    Setting(
+        "SLACK_BOT_TOKEN",
+        "",
+        "Bot token `xoxb-…`: Slack app → OAuth & Permissions → Bot User OAuth Token.",
+        secret=True,
+    ),
+    Setting(
+        "SLACK_APP_TOKEN",
+        "",
+        "App-level token `xapp-…` with `connections:write` for Socket Mode: "
+        "Slack app → Basic Information → App-Level Tokens.",
+        secret=True,
+    ),
+    Setting(
+        "SLACK_SIGNING_SECRET",
+        "",
+        "Signing secret for HTTP mode: Slack app → Basic Information → App Credentials → Signing Secret.",
+        secret=True,
+    ),
+    Setting("SLACK_API_URL", "https://slack.com/api/", "Web API base URL (GovSlack, corporate proxies, tests)."),
     Setting("ICML_DIGEST_CHANNEL", "", "Channel id (C…) that gets the daily digest; empty: no default digest."),
     Setting("ICML_DIGEST_TIME", "09:00", "Local time of the daily digest, HH:MM (24 h)."),
     Setting("ICML_DIGEST_TZ", "UTC", "IANA time zone of the digest time, e.g. Asia/Seoul."),
@@ -89,8 +107,9 @@ def parse_tz(value: str, var: str = "ICML_DIGEST_TZ") -> ZoneInfo:
             raise ValueError(value)
         return ZoneInfo(value.strip())
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(f"{var}={value!r} is not an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Seoul") \
-            from exc
+        raise ConfigError(
+            f"{var}={value!r} is not an IANA time zone name, e.g. UTC, Europe/Berlin, Asia/Seoul"
+        ) from exc
 
 
 def parse_duration(value: str, var: str = "ICML_DIGEST_GRACE") -> int:

@@ -14,10 +14,16 @@ from tests.support.paths import ICML2026, SEEDS
 
 # Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
 # inputs. Pick one with `pytest --hypothesis-profile=long` or ICML_HYPOTHESIS_PROFILE=long.
-settings.register_profile("ci", max_examples=150, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
 settings.load_profile(os.environ.get("ICML_HYPOTHESIS_PROFILE", "ci"))
+
 
 @pytest.fixture(scope="session")
 def seed_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -29,7 +35,7 @@ def seed_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture()
+@pytest.fixture
 def seed_db(seed_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """A private, writable copy of the seed index."""
     path = tmp_path / "papers.db"
@@ -59,8 +65,8 @@ EVIL_PAPER = {
     "id": "evil0001",
     "title": "<!channel> Attention & Friends <@U999>",
     "abstract": "We study <!here> pings in abstracts: a <https://evil.example|click me> link, an ampersand & and "
-                "<@U123> mentions should all stay plain text. Zebrafish transformers outperform baselines on "
-                "xylophone benchmarks. " * 3,
+    "<@U123> mentions should all stay plain text. Zebrafish transformers outperform baselines on "
+    "xylophone benchmarks. " * 3,
     "authors": ["Ada <!everyone> Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"],
     "url": "javascript:alert(1)",
     "code_url": "https://github.com/example/zebra>|x",
@@ -84,18 +90,27 @@ def slack_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture()
+@pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """A started fake Slack (tests/support/fake_slack.py); real credentials and proxies are kept out of the env."""
     from tests.support.fake_slack import serve_fake_slack
 
-    for var in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_CLIENT_ID",
-                "SLACK_CLIENT_SECRET", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
+    for var in (
+        "SLACK_BOT_TOKEN",
+        "SLACK_APP_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "SLACK_CLIENT_ID",
+        "SLACK_CLIENT_SECRET",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+    ):
         monkeypatch.delenv(var, raising=False)
     yield from serve_fake_slack()
 
 
-@pytest.fixture()
+@pytest.fixture
 def slack_http(fake, slack_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The production app in HTTP mode (waitress on 127.0.0.1, free port), talking to the fake Slack."""
     from tests.support.slack_harness import SlackHttp, slack_config

@@ -28,7 +28,8 @@ def test_first_search_builds_the_index_from_seeds(tmp_path: Path, capsys: pytest
     out, err = capsys.readouterr()
     assert "building it from" in err
     results = json.loads(out)
-    assert results and {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
+    assert results
+    assert {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
     assert db.exists()
 
 
@@ -49,29 +50,38 @@ def test_index_reports_and_is_idempotent(tmp_path: Path, capsys: pytest.CaptureF
 def test_skipped_records_are_counted_with_reasons(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "list.jsonl"
     good = {"title": "Real Paper", "abstract": "We study an important question about attention. " * 3}
-    source.write_text("\n".join(json.dumps(r) for r in [good, {"title": "No abstract"}, {"title": "Also none"}]),
-                      encoding="utf-8")
+    source.write_text(
+        "\n".join(json.dumps(r) for r in [good, {"title": "No abstract"}, {"title": "Also none"}]), encoding="utf-8"
+    )
     assert main(["index", str(source), "--db", str(tmp_path / "p.db")]) == 0
     out = capsys.readouterr().out
-    assert "1 added" in out and "2 skipped" in out
+    assert "1 added" in out
+    assert "2 skipped" in out
     assert "skipped 2: no abstract (first at list.jsonl:2)" in out
 
 
 @pytest.mark.parametrize(
     ("content", "expected"),
-    [(b"", "the file is empty"), (b"ICML 2026\n\n\xff\xfe broken\n", "not UTF-8"),
-     (b"ICML 2026\n\nshort\n", "no abstracts found")],
+    [
+        (b"", "the file is empty"),
+        (b"ICML 2026\n\n\xff\xfe broken\n", "not UTF-8"),
+        (b"ICML 2026\n\nshort\n", "no abstracts found"),
+    ],
 )
-def test_broken_source_is_one_line_exit_2_and_index_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                              content: bytes, expected: str) -> None:
+def test_broken_source_is_one_line_exit_2_and_index_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, expected: str
+) -> None:
     db = str(tmp_path / "papers.db")
     assert main(["index", "--db", db]) == 0
     capsys.readouterr()
     bad = tmp_path / "bad.txt"
     bad.write_bytes(content)
     assert main(["index", str(bad), "--db", db]) == 2
-    out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and err.startswith("icml-bot: error: ") and str(bad) in err and expected in err
+    _out, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert err.startswith("icml-bot: error: ")
+    assert str(bad) in err
+    assert expected in err
     assert "Traceback" not in err
     assert main(["stats", "--json", "--db", db]) == 0
     assert json.loads(capsys.readouterr().out)["papers"] == 19
@@ -82,7 +92,9 @@ def test_corrupt_index_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     db.write_bytes(b"this is not a database" * 100)
     assert main(["stats", "--db", str(db)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("icml-bot: error: ") and "icml-bot index" in err and "Traceback" not in err
+    assert err.startswith("icml-bot: error: ")
+    assert "icml-bot index" in err
+    assert "Traceback" not in err
 
 
 def test_unwritable_index_path_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,7 +102,9 @@ def test_unwritable_index_path_is_a_clear_error(tmp_path: Path, capsys: pytest.C
     blocker.write_text("x", encoding="utf-8")
     assert main(["index", "--db", str(blocker / "sub" / "papers.db")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("icml-bot: error: ") and str(blocker) in err and "Traceback" not in err
+    assert err.startswith("icml-bot: error: ")
+    assert str(blocker) in err
+    assert "Traceback" not in err
 
 
 def test_unknown_paper_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,7 +117,12 @@ def test_unknown_paper_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_python_dash_m_bot_runs_the_same_cli(tmp_path: Path) -> None:
     env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "bot", "search", "TokSuite", "--limit", "1"], env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "search", "TokSuite", "--limit", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "TokSuite" in done.stdout.splitlines()[0]

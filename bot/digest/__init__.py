@@ -53,8 +53,10 @@ def validate_channel(value: str, var: str = "ICML_DIGEST_CHANNEL") -> str:
     """A Slack channel id (C…, G… or D…), or ConfigError naming the bad value."""
     channel = value.strip()
     if not CHANNEL_ID.match(channel):
-        raise ConfigError(f"{var}={value!r} is not a channel id: use the id like C0123456789 (in Slack: channel "
-                          "name → View channel details → the id at the bottom of the About tab), not its name")
+        raise ConfigError(
+            f"{var}={value!r} is not a channel id: use the id like C0123456789 (in Slack: channel "
+            "name → View channel details → the id at the bottom of the About tab), not its name"
+        )
     return channel
 
 
@@ -96,19 +98,41 @@ class Subscription:
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Subscription:
         """A subscription from its state-database row."""
-        return cls(channel=row["channel"], at=parse_time(row["at"], "at"), tz=ZoneInfo(row["tz"]), days=row["days"],
-                   size=int(row["size"]), topics=row["topics"] or "", source=row["source"],
-                   active=bool(row["active"]), created_by=row["created_by"] or "", created_at=row["created_at"],
-                   updated_at=row["updated_at"], schedule_from=row["schedule_from"], last_error=row["last_error"],
-                   last_error_at=row["last_error_at"])
+        return cls(
+            channel=row["channel"],
+            at=parse_time(row["at"], "at"),
+            tz=ZoneInfo(row["tz"]),
+            days=row["days"],
+            size=int(row["size"]),
+            topics=row["topics"] or "",
+            source=row["source"],
+            active=bool(row["active"]),
+            created_by=row["created_by"] or "",
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            schedule_from=row["schedule_from"],
+            last_error=row["last_error"],
+            last_error_at=row["last_error_at"],
+        )
 
     def to_row(self) -> dict[str, Any]:
         """The state-database row."""
-        return {"channel": self.channel, "at": self.at.strftime("%H:%M"), "tz": self.tz.key, "days": self.days,
-                "size": self.size, "topics": self.topics, "source": self.source, "active": int(self.active),
-                "created_by": self.created_by, "created_at": self.created_at, "updated_at": self.updated_at,
-                "schedule_from": self.schedule_from, "last_error": self.last_error,
-                "last_error_at": self.last_error_at}
+        return {
+            "channel": self.channel,
+            "at": self.at.strftime("%H:%M"),
+            "tz": self.tz.key,
+            "days": self.days,
+            "size": self.size,
+            "topics": self.topics,
+            "source": self.source,
+            "active": int(self.active),
+            "created_by": self.created_by,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "schedule_from": self.schedule_from,
+            "last_error": self.last_error,
+            "last_error_at": self.last_error_at,
+        }
 
     def when(self) -> str:
         """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""
@@ -157,7 +181,8 @@ class Outcome:
     def describe(self) -> str:
         """One line for logs and replies."""
         what = {
-            "posted": "found in the channel history (posted before a crash or timeout)" if self.recovered
+            "posted": "found in the channel history (posted before a crash or timeout)"
+            if self.recovered
             else f"posted (ts {self.ts})",
             "already": f"already posted (ts {self.ts})",
             "busy": "being posted by another thread or process right now",
@@ -227,10 +252,19 @@ def spread(rows: list[dict[str, Any]]) -> list[str]:
 class Digests:
     """Subscriptions, paper selection and exactly-once posting for every channel; safe to share between threads."""
 
-    def __init__(self, state: State, index_path: str | Path, poster: Poster | None = None, *,
-                 config: Config | None = None, next_run: NextRun | None = None, grace: float | None = None,
-                 owner: str | None = None, sleep: Callable[[float], None] = _time.sleep,
-                 settle: float = SETTLE_SECONDS) -> None:
+    def __init__(
+        self,
+        state: State,
+        index_path: str | Path,
+        poster: Poster | None = None,
+        *,
+        config: Config | None = None,
+        next_run: NextRun | None = None,
+        grace: float | None = None,
+        owner: str | None = None,
+        sleep: Callable[[float], None] = _time.sleep,
+        settle: float = SETTLE_SECONDS,
+    ) -> None:
         self.state = state
         self.index_path = Path(index_path)
         self.poster = poster
@@ -279,8 +313,9 @@ class Digests:
         c = self.config
         if c is None:
             return Subscription(channel)
-        return Subscription(channel, at=c.digest_time, tz=c.digest_tz, days=days_to_cron(c.digest_days),
-                            size=c.digest_size)
+        return Subscription(
+            channel, at=c.digest_time, tz=c.digest_tz, days=days_to_cron(c.digest_days), size=c.digest_size
+        )
 
     def subscription(self, channel: str) -> Subscription | None:
         """The channel's subscription (also an inactive one), or None."""
@@ -291,9 +326,18 @@ class Digests:
         """Every active subscription."""
         return [Subscription.from_row(r) for r in self.state.digest_subscriptions()]
 
-    def subscribe(self, channel: str, now: datetime, user: str = "", topics: str | None = None,
-                  at: time | None = None, tz: ZoneInfo | None = None, days: str | None = None,
-                  size: int | None = None, source: str = "slack") -> Subscription:
+    def subscribe(
+        self,
+        channel: str,
+        now: datetime,
+        user: str = "",
+        topics: str | None = None,
+        at: time | None = None,
+        tz: ZoneInfo | None = None,
+        days: str | None = None,
+        size: int | None = None,
+        source: str = "slack",
+    ) -> Subscription:
         """Create or change a channel's digest; what is not given stays as it was (or the default when new)."""
         validate_channel(channel, "channel")
         ts = now.timestamp()
@@ -302,9 +346,17 @@ class Digests:
             base = old or replace(self.defaults(channel), created_by=user, created_at=ts, schedule_from=ts)
             if topics is not None and topics.strip().lower() in ALL_TOPICS:
                 topics = ""
-            sub = replace(base, topics=base.topics if topics is None else " ".join(topics.split()),
-                          at=at or base.at, tz=tz or base.tz, days=normalize_days(days) if days else base.days,
-                          size=size or base.size, source=source, active=True, updated_at=ts)
+            sub = replace(
+                base,
+                topics=base.topics if topics is None else " ".join(topics.split()),
+                at=at or base.at,
+                tz=tz or base.tz,
+                days=normalize_days(days) if days else base.days,
+                size=size or base.size,
+                source=source,
+                active=True,
+                updated_at=ts,
+            )
             schedule = (sub.at, sub.tz.key, sub.days)
             if old is None or not old.active or schedule != (old.at, old.tz.key, old.days):
                 sub = replace(sub, schedule_from=ts)  # no catch-up for slots of the old schedule
@@ -334,16 +386,32 @@ class Digests:
         channel = validate_channel(wanted)
         old = self.subscription(channel)
         if old is not None and old.source == "slack":
-            log.info("ICML_DIGEST_CHANNEL %s has settings from /icml digest subscribe (%s); they win over "
-                     "ICML_DIGEST_TIME/TZ/DAYS/SIZE", channel, old.when())
+            log.info(
+                "ICML_DIGEST_CHANNEL %s has settings from /icml digest subscribe (%s); they win over "
+                "ICML_DIGEST_TIME/TZ/DAYS/SIZE",
+                channel,
+                old.when(),
+            )
             return old if old.active else None
         if old is not None and not old.active:
-            log.warning("ICML_DIGEST_CHANNEL %s was unsubscribed with /icml digest unsubscribe: no digest there "
-                        "until someone runs /icml digest subscribe in it", channel)
+            log.warning(
+                "ICML_DIGEST_CHANNEL %s was unsubscribed with /icml digest unsubscribe: no digest there "
+                "until someone runs /icml digest subscribe in it",
+                channel,
+            )
             return None
         d = self.defaults(channel)
-        return self.subscribe(channel, now, user="config", topics=old.topics if old else "", at=d.at, tz=d.tz,
-                              days=d.days, size=d.size, source="config")
+        return self.subscribe(
+            channel,
+            now,
+            user="config",
+            topics=old.topics if old else "",
+            at=d.at,
+            tz=d.tz,
+            days=d.days,
+            size=d.size,
+            source="config",
+        )
 
     # ------------------------------------------------------------------ selection
 
@@ -357,14 +425,32 @@ class Digests:
         if order and not remaining:
             round_, remaining = round_ + 1, order
         # Papers of another day's digest whose posting is unresolved may already be in the channel: hold them back.
-        held = {p for r in self.state.digest_runs(channel, UNRESOLVED) if r["day"] != day.isoformat()
-                for p in r["papers"]}
+        held = {
+            p for r in self.state.digest_runs(channel, UNRESOLVED) if r["day"] != day.isoformat() for p in r["papers"]
+        }
         picks = [p for p in remaining if p not in held][: sub.size]
-        return self._digest(sub, day, picks, first=len(order) - len(remaining) + 1, total=len(order),
-                            round_=round_, round_done=len(picks) == len(remaining), matched=set(matched))
+        return self._digest(
+            sub,
+            day,
+            picks,
+            first=len(order) - len(remaining) + 1,
+            total=len(order),
+            round_=round_,
+            round_done=len(picks) == len(remaining),
+            matched=set(matched),
+        )
 
-    def _digest(self, sub: Subscription, day: date, ids: list[str], first: int, total: int, round_: int,
-                round_done: bool, matched: set[str] | None = None) -> Digest:
+    def _digest(
+        self,
+        sub: Subscription,
+        day: date,
+        ids: list[str],
+        first: int,
+        total: int,
+        round_: int,
+        round_done: bool,
+        matched: set[str] | None = None,
+    ) -> Digest:
         db = self.papers_db
         papers = [p for p in (index.get_paper(db, i) for i in ids) if p is not None]
         if matched is None:
@@ -372,13 +458,30 @@ class Digests:
         next_at = None
         if sub.active and sub.created_at and self.next_run is not None:  # a stored subscription, not defaults()
             next_at = self.next_run(sub, datetime.combine(day + timedelta(days=1), time(0), sub.tz))
-        return Digest(sub.channel, day, papers, first, total, round_, round_done, sub.topics,
-                      frozenset(i for i in ids if i in matched), next_at)
+        return Digest(
+            sub.channel,
+            day,
+            papers,
+            first,
+            total,
+            round_,
+            round_done,
+            sub.topics,
+            frozenset(i for i in ids if i in matched),
+            next_at,
+        )
 
     def _from_run(self, row: dict[str, Any]) -> Digest:
         sub = self.subscription(row["channel"]) or self.defaults(row["channel"])
-        return self._digest(sub, date.fromisoformat(row["day"]), row["papers"], row["first"], row["total"],
-                            row["round"], row["first"] + len(row["papers"]) - 1 >= row["total"])
+        return self._digest(
+            sub,
+            date.fromisoformat(row["day"]),
+            row["papers"],
+            row["first"],
+            row["total"],
+            row["round"],
+            row["first"] + len(row["papers"]) - 1 >= row["total"],
+        )
 
     # ------------------------------------------------------------------ posting, exactly once
 
@@ -388,8 +491,9 @@ class Digests:
             raise RuntimeError("Digests was built without a poster; it can plan digests but not post them")
         ts, key = now.timestamp(), day.isoformat()
         if self.stopping.is_set():
-            return Outcome("stopping", channel, day, acted=False, error="the bot is shutting down; try again when it "
-                                                                         "is back")
+            return Outcome(
+                "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
+            )
         with self.state.immediate():
             row = self.state.digest_run(channel, key)
             action, outcome = self._decide(channel, day, row, ts, manual)
@@ -397,20 +501,30 @@ class Digests:
                 return outcome
             if action == "resolve":
                 assert row is not None
-                self.state.update_digest_run(channel, key, status="claimed", owner=self.owner, claimed_at=ts,
-                                             attempts=row["attempts"] + 1)
+                self.state.update_digest_run(
+                    channel, key, status="claimed", owner=self.owner, claimed_at=ts, attempts=row["attempts"] + 1
+                )
                 digest = self._from_run(row)
                 since = row["first_claimed_at"]
             else:
                 digest = self.plan(channel, day)
                 if not digest.papers:
                     return Outcome("empty", channel, day, acted=False)
-                fields = {"status": "claimed", "papers": digest.paper_ids, "round": digest.round,
-                          "first": digest.first, "total": digest.total, "owner": self.owner, "claimed_at": ts,
-                          "error": None, "permanent": 0}
+                fields = {
+                    "status": "claimed",
+                    "papers": digest.paper_ids,
+                    "round": digest.round,
+                    "first": digest.first,
+                    "total": digest.total,
+                    "owner": self.owner,
+                    "claimed_at": ts,
+                    "error": None,
+                    "permanent": 0,
+                }
                 if row is None:
-                    self.state.insert_digest_run({"channel": channel, "day": key, "first_claimed_at": ts,
-                                                  "attempts": 1, **fields})
+                    self.state.insert_digest_run(
+                        {"channel": channel, "day": key, "first_claimed_at": ts, "attempts": 1, **fields}
+                    )
                     since = ts
                 else:
                     self.state.update_digest_run(channel, key, attempts=row["attempts"] + 1, **fields)
@@ -439,8 +553,11 @@ class Digests:
         if found:
             return self._posted(digest, found, ts, recovered=True)
         if not manual and ts - since > self.grace:
-            return self._skip_claimed(digest, ts, "the bot stopped while posting it and it is not in the "
-                                                  "channel history; too late to post it now")
+            return self._skip_claimed(
+                digest,
+                ts,
+                "the bot stopped while posting it and it is not in the channel history; too late to post it now",
+            )
         sub = self.subscription(digest.channel)
         if not manual and sub is not None and not sub.active:
             return self._skip_claimed(digest, ts, "the channel unsubscribed before it could be posted")
@@ -453,11 +570,17 @@ class Digests:
             if row is not None and row["status"] == "claimed" and row["owner"] == self.owner:
                 self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
         except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
-            log.error("could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
-                      "history before posting it again", digest.day, digest.channel, inner)
+            log.error(
+                "could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
+                "history before posting it again",
+                digest.day,
+                digest.channel,
+                inner,
+            )
 
-    def _decide(self, channel: str, day: date, row: dict[str, Any] | None, ts: float,
-                manual: bool) -> tuple[str, Outcome | None]:
+    def _decide(
+        self, channel: str, day: date, row: dict[str, Any] | None, ts: float, manual: bool
+    ) -> tuple[str, Outcome | None]:
         """What to do about an existing run row: ("new" | "resolve", None) or ("", the outcome to return)."""
         if row is None:
             return "new", None
@@ -472,8 +595,7 @@ class Digests:
         if status == "uncertain":
             return ("resolve", None) if manual or age >= backoff(row["attempts"]) else ("", done)
         # failed: Slack refused it, nothing was posted
-        if manual or (not row["permanent"] and row["attempts"] < MAX_AUTO_ATTEMPTS
-                      and age >= backoff(row["attempts"])):
+        if manual or (not row["permanent"] and row["attempts"] < MAX_AUTO_ATTEMPTS and age >= backoff(row["attempts"])):
             return "new", None
         return "", done
 
@@ -489,8 +611,13 @@ class Digests:
                 error = exc.error
                 if self.stopping.is_set():  # shutting down: the next start checks the history, not this process
                     return self._uncertain(digest, ts, error)
-                log.warning("posting the %s digest to %s may have failed (%s); checking the channel history before "
-                            "trying again", digest.day, digest.channel, error)
+                log.warning(
+                    "posting the %s digest to %s may have failed (%s); checking the channel history before "
+                    "trying again",
+                    digest.day,
+                    digest.channel,
+                    error,
+                )
                 self.sleep(self.settle)
                 try:
                     found = self.poster.find(digest.channel, digest.day, since)
@@ -504,10 +631,16 @@ class Digests:
 
     def _posted(self, digest: Digest, message_ts: str, ts: float, recovered: bool = False) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(digest.channel, digest.day.isoformat(), status="posted", ts=message_ts,
-                                         posted_at=ts, error=None, permanent=0)
-            self.state.record_digest_papers(digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(),
-                                            ts)
+            self.state.update_digest_run(
+                digest.channel,
+                digest.day.isoformat(),
+                status="posted",
+                ts=message_ts,
+                posted_at=ts,
+                error=None,
+                permanent=0,
+            )
+            self.state.record_digest_papers(digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts)
             self.state.set_digest_error(digest.channel, None, None)  # what went wrong before is settled now
         outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
         log.info("%s", outcome.describe())
@@ -515,8 +648,9 @@ class Digests:
 
     def _failed(self, digest: Digest, ts: float, error: str, permanent: bool) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(digest.channel, digest.day.isoformat(), status="failed", error=error,
-                                         permanent=int(permanent))
+            self.state.update_digest_run(
+                digest.channel, digest.day.isoformat(), status="failed", error=error, permanent=int(permanent)
+            )
             self.state.set_digest_error(digest.channel, error, ts)
         outcome = Outcome("failed", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s%s", outcome.describe(), "" if permanent else " (will retry)")
@@ -524,8 +658,9 @@ class Digests:
 
     def _uncertain(self, digest: Digest, ts: float, error: str) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(digest.channel, digest.day.isoformat(), status="uncertain", error=error,
-                                         claimed_at=ts)
+            self.state.update_digest_run(
+                digest.channel, digest.day.isoformat(), status="uncertain", error=error, claimed_at=ts
+            )
             self.state.set_digest_error(digest.channel, error, ts)
         outcome = Outcome("uncertain", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s", outcome.describe())
@@ -543,9 +678,18 @@ class Digests:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""
         ts = now.timestamp()
         with self.state.immediate():
-            recorded = self.state.insert_digest_run({"channel": channel, "day": day.isoformat(), "status": "skipped",
-                                                     "owner": self.owner, "claimed_at": ts, "first_claimed_at": ts,
-                                                     "attempts": 0, "error": reason})
+            recorded = self.state.insert_digest_run(
+                {
+                    "channel": channel,
+                    "day": day.isoformat(),
+                    "status": "skipped",
+                    "owner": self.owner,
+                    "claimed_at": ts,
+                    "first_claimed_at": ts,
+                    "attempts": 0,
+                    "error": reason,
+                }
+            )
             if recorded:
                 self.state.set_digest_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts)
         if recorded:
@@ -602,4 +746,3 @@ class DigestStatus:
 def backoff(attempts: int) -> float:
     """Seconds to wait before automatic attempt `attempts + 1`: 2, 4, 8 … minutes, at most an hour."""
     return float(min(60 * 2 ** max(attempts, 1), 3600))
-

@@ -95,8 +95,15 @@ def duration(seconds: float) -> str:
 class DigestScheduler:
     """Posts each subscription's digest at its time; only the lease holder among processes on one state database."""
 
-    def __init__(self, digests: Digests, *, clock: Callable[[], datetime] = utcnow, owner: str | None = None,
-                 tick_seconds: float = TICK_SECONDS, lease_ttl: float = LEASE_TTL) -> None:
+    def __init__(
+        self,
+        digests: Digests,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        owner: str | None = None,
+        tick_seconds: float = TICK_SECONDS,
+        lease_ttl: float = LEASE_TTL,
+    ) -> None:
         self.digests = digests
         self.state = digests.state
         self.clock = clock
@@ -108,16 +115,25 @@ class DigestScheduler:
         self._announced: bool | None = None
         self._signatures: dict[str, tuple[Any, ...]] = {}
         self._lock = threading.RLock()
-        self.scheduler = BackgroundScheduler(timezone=UTC, job_defaults={
-            "coalesce": True, "max_instances": 1, "misfire_grace_time": max(int(digests.grace), 1)})
+        self.scheduler = BackgroundScheduler(
+            timezone=UTC,
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": max(int(digests.grace), 1)},
+        )
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
         """Take the lease if free, add the jobs, and start the background thread (catch-up runs at once there)."""
         self.take_lease(self.clock())
-        self.scheduler.add_job(self.tick, "interval", seconds=self.tick_seconds, id="digest-tick",
-                               name="digest lease and catch-up", next_run_time=utcnow(), misfire_grace_time=None)
+        self.scheduler.add_job(
+            self.tick,
+            "interval",
+            seconds=self.tick_seconds,
+            id="digest-tick",
+            name="digest lease and catch-up",
+            next_run_time=utcnow(),
+            misfire_grace_time=None,
+        )
         self.scheduler.start()
 
     def shutdown(self, timeout: float = 0.0) -> bool:
@@ -138,8 +154,11 @@ class DigestScheduler:
                 try:
                     self.state.release_lease(LEASE, self.owner)
                 except sqlite3.Error as exc:  # it runs out by itself within LEASE_TTL
-                    log.warning("could not hand back the digest lease (%s); another process takes over within "
-                                "%ds", exc, self.lease_ttl)
+                    log.warning(
+                        "could not hand back the digest lease (%s); another process takes over within %ds",
+                        exc,
+                        self.lease_ttl,
+                    )
                 self.is_owner = False
         return finished
 
@@ -151,13 +170,22 @@ class DigestScheduler:
             held = self.state.acquire_lease(LEASE, self.owner, now.timestamp(), self.lease_ttl)
             if held != self._announced:
                 if held:
-                    log.info("this process (%s) schedules the daily digests for %s (%d channels)", self.owner,
-                             self.state.path, len(self.digests.subscriptions()))
+                    log.info(
+                        "this process (%s) schedules the daily digests for %s (%d channels)",
+                        self.owner,
+                        self.state.path,
+                        len(self.digests.subscriptions()),
+                    )
                 else:
                     lease = self.state.lease(LEASE) or {}
-                    log.info("another icml-bot process (%s) schedules the daily digests for %s: this one answers "
-                             "commands but posts no scheduled digests (it takes over if that process stops for "
-                             "%ds)", lease.get("owner", "?"), self.state.path, self.lease_ttl)
+                    log.info(
+                        "another icml-bot process (%s) schedules the daily digests for %s: this one answers "
+                        "commands but posts no scheduled digests (it takes over if that process stops for "
+                        "%ds)",
+                        lease.get("owner", "?"),
+                        self.state.path,
+                        self.lease_ttl,
+                    )
                 self._announced = held
             self.is_owner = held
             self.sync()
@@ -173,7 +201,7 @@ class DigestScheduler:
                 if job.id.startswith(JOB_PREFIX) and job.id not in subs:
                     job.remove()
                     self._signatures.pop(job.id, None)
-                    log.info("removed the digest job for %s", job.id[len(JOB_PREFIX):])
+                    log.info("removed the digest job for %s", job.id[len(JOB_PREFIX) :])
             for job_id, sub in subs.items():
                 signature = (sub.at, sub.tz.key, sub.days)
                 existing = self.scheduler.get_job(job_id)
@@ -181,15 +209,24 @@ class DigestScheduler:
                     continue
                 if existing is not None:  # (replace_existing does not replace jobs added before start())
                     existing.remove()
-                self.scheduler.add_job(self.fire, trigger(sub), args=[sub.channel], id=job_id,
-                                       name=f"digest {sub.channel} {sub.when()}", replace_existing=True)
+                self.scheduler.add_job(
+                    self.fire,
+                    trigger(sub),
+                    args=[sub.channel],
+                    id=job_id,
+                    name=f"digest {sub.channel} {sub.when()}",
+                    replace_existing=True,
+                )
                 self._signatures[job_id] = signature
                 log.info("digest for %s scheduled %s", sub.channel, sub.when())
 
     def jobs(self) -> dict[str, datetime | None]:
         """Channel → next run time of its cron job (for status and tests)."""
-        return {j.id[len(JOB_PREFIX):]: getattr(j, "next_run_time", None) for j in self.scheduler.get_jobs()
-                if j.id.startswith(JOB_PREFIX)}
+        return {
+            j.id[len(JOB_PREFIX) :]: getattr(j, "next_run_time", None)
+            for j in self.scheduler.get_jobs()
+            if j.id.startswith(JOB_PREFIX)
+        }
 
     def tick(self) -> None:
         """The interval job: keep the lease, then settle interrupted digests and catch up on missed ones."""
@@ -202,8 +239,12 @@ class DigestScheduler:
         except sqlite3.OperationalError as exc:
             if not is_locked(exc):
                 raise
-            log.warning("the state database %s is locked by another writer (%s): digests wait for the next check "
-                        "in %ds", self.state.path, exc, self.tick_seconds)
+            log.warning(
+                "the state database %s is locked by another writer (%s): digests wait for the next check in %ds",
+                self.state.path,
+                exc,
+                self.tick_seconds,
+            )
             return
         try:
             self.digests.resolve_pending(now)
@@ -218,8 +259,9 @@ class DigestScheduler:
         try:
             return self.run_due(channel, self.clock())
         except Exception as exc:
-            _log_failure(f"the digest for {channel} failed; the next check retries it within {self.tick_seconds:.0f}s",
-                         exc)
+            _log_failure(
+                f"the digest for {channel} failed; the next check retries it within {self.tick_seconds:.0f}s", exc
+            )
             return None
 
     def catch_up(self, now: datetime) -> list[Outcome]:
@@ -257,8 +299,10 @@ class DigestScheduler:
                 return self.digests.post_digest(channel, day, now)
             if row is None:  # missed: the bot was down, or a later digest is due now (one digest, not a backlog)
                 local = slot.astimezone(sub.tz)
-                reason = (f"the bot was not running at {local:%H:%M %Z} and came back {duration(late)} later, "
-                          f"beyond ICML_DIGEST_GRACE ({duration(self.digests.grace)})")
+                reason = (
+                    f"the bot was not running at {local:%H:%M %Z} and came back {duration(late)} later, "
+                    f"beyond ICML_DIGEST_GRACE ({duration(self.digests.grace)})"
+                )
                 if n < len(slots) and (now - slots[-1]).total_seconds() <= self.digests.grace:
                     reason = f"the bot was not running at {local:%H:%M %Z}; the digest of a later date went out"
                 self.digests.skip(channel, day, now, reason)

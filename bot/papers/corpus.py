@@ -151,8 +151,11 @@ class Raw:
 
 
 def _finish(record: Raw | Skip) -> Record:
-    return make_paper(record.fields, record.source, record.line, record.conference, record.year) \
-        if isinstance(record, Raw) else record
+    return (
+        make_paper(record.fields, record.source, record.line, record.conference, record.year)
+        if isinstance(record, Raw)
+        else record
+    )
 
 
 def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[Record]:
@@ -164,21 +167,26 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
     on every error, and pending work is cancelled first, so a stop takes one chunk's time at most.
     """
     with _sigint_blocked():  # the pool's helper processes start with Ctrl-C blocked, before they can ignore it
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
+        )
     try:
         pending: list[Future[list[Record]]] = []
         while batch := list(itertools.islice(raw, BATCH)):
             with _sigint_blocked():  # submit() starts the workers
-                jobs = [pool.submit(_finish_chunk, batch[i:i + CHUNK]) for i in range(0, len(batch), CHUNK)]
+                jobs = [pool.submit(_finish_chunk, batch[i : i + CHUNK]) for i in range(0, len(batch), CHUNK)]
             for job in pending:
                 yield from job.result()
             pending = jobs
         for job in pending:
             yield from job.result()
     except BrokenProcessPool:
-        raise SourceError(path, "", "a text-cleaning worker process was killed (out of memory, or a signal); nothing "
-                          "was indexed, run `icml-bot index` again") from None
+        raise SourceError(
+            path,
+            "",
+            "a text-cleaning worker process was killed (out of memory, or a signal); nothing "
+            "was indexed, run `icml-bot index` again",
+        ) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -283,8 +291,12 @@ def read_seed(path: Path) -> Iterator[Raw | Skip]:
         found += 1
         yield Raw({"abstract": para}, path.name, line, conference, year)
     if not found:
-        raise SourceError(path, "", "no abstracts found; expected a header line, then one abstract per paragraph, "
-                          "paragraphs separated by blank lines")
+        raise SourceError(
+            path,
+            "",
+            "no abstracts found; expected a header line, then one abstract per paragraph, "
+            "paragraphs separated by blank lines",
+        )
 
 
 def _is_header(line: str) -> bool:
@@ -366,9 +378,12 @@ def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Itera
                 if progress:
                     progress(sum(len(v) for v in row.values() if isinstance(v, str)))
                 if None in row:
-                    raise SourceError(path, f"{reader.line_num}",
-                                      f"{len(reader.fieldnames) + len(row[None])} fields where the header has "
-                                      f"{len(reader.fieldnames)}; quote fields that contain `{delimiter}`")
+                    raise SourceError(
+                        path,
+                        f"{reader.line_num}",
+                        f"{len(reader.fieldnames) + len(row[None])} fields where the header has "
+                        f"{len(reader.fieldnames)}; quote fields that contain `{delimiter}`",
+                    )
                 yield _structured(row, path, reader.line_num)
         except csv.Error as exc:
             raise SourceError(path, f"{reader.line_num}", f"malformed CSV ({exc})") from None
@@ -388,15 +403,22 @@ def _decode_check(path: Path) -> None:
             except UnicodeDecodeError as exc:
                 bad = offset + exc.start
                 line += chunk.count(b"\n", 0, exc.start)
-                raise SourceError(path, f"{line}", f"not UTF-8 text (byte 0x{chunk[exc.start]:02x} at offset {bad}); "
-                                  "save the file as UTF-8") from None
+                raise SourceError(
+                    path,
+                    f"{line}",
+                    f"not UTF-8 text (byte 0x{chunk[exc.start]:02x} at offset {bad}); save the file as UTF-8",
+                ) from None
             offset += len(chunk)
             line += chunk.count(b"\n")
         try:
             decoder.decode(b"", final=True)  # a multi-byte character cut off at the end of the file
         except UnicodeDecodeError:
-            raise SourceError(path, f"{line}", f"not UTF-8 text (the file ends in the middle of a character, at "
-                              f"offset {offset}); save the file as UTF-8") from None
+            raise SourceError(
+                path,
+                f"{line}",
+                f"not UTF-8 text (the file ends in the middle of a character, at "
+                f"offset {offset}); save the file as UTF-8",
+            ) from None
 
 
 class _LineCounter:
@@ -428,8 +450,19 @@ def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
             if value not in (None, "", []):
                 fields[ours] = value
                 break
-    for key in ("title", "abstract", "status", "session", "area", "url", "pdf_url", "code_url", "conference",
-                "track", "source_id"):
+    for key in (
+        "title",
+        "abstract",
+        "status",
+        "session",
+        "area",
+        "url",
+        "pdf_url",
+        "code_url",
+        "conference",
+        "track",
+        "source_id",
+    ):
         value = fields.get(key)
         if value is not None and not isinstance(value, str | int | float):
             raise SourceError(path, f"{line}", f"field `{key}` should be text, not {type(value).__name__}")
@@ -468,8 +501,9 @@ def _url(value: Any) -> str | None:
     return found[0] if found else None
 
 
-def make_paper(fields: Mapping[str, Any], source: str, line: int, conference: str | None = None,
-               year: int | None = None) -> Paper:
+def make_paper(
+    fields: Mapping[str, Any], source: str, line: int, conference: str | None = None, year: int | None = None
+) -> Paper:
     """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
     raw_abstract = str(fields["abstract"])
     abstract = text.clean(raw_abstract)

@@ -25,14 +25,90 @@ from bot.search import acronyms
 SCHEMA_VERSION = 1
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
 # Words too common to identify a paper when looking for its twin in another source.
-STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "do", "does", "for", "from", "has", "have",
-    "how", "however", "in", "into", "is", "it", "its", "may", "more", "most", "not", "of", "on", "or", "our", "over",
-    "such", "than", "that", "the", "their", "them", "these", "they", "this", "those", "through", "to", "under", "via",
-    "was", "we", "were", "what", "when", "where", "which", "while", "who", "will", "with", "within", "without",
-    "would", "paper", "work", "study", "propose", "proposed", "method", "methods", "approach", "results", "show",
-    "shows", "model", "models", "using", "based", "new", "also", "both", "each",
-})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "however",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "may",
+        "more",
+        "most",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "over",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "under",
+        "via",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "paper",
+        "work",
+        "study",
+        "propose",
+        "proposed",
+        "method",
+        "methods",
+        "approach",
+        "results",
+        "show",
+        "shows",
+        "model",
+        "models",
+        "using",
+        "based",
+        "new",
+        "also",
+        "both",
+        "each",
+    }
+)
 # Content match thresholds (rapidfuzz token_sort_ratio on plain abstracts), measured on the seed abstracts against
 # their revised versions in icml2026.jsonl: twins score 70-100, the closest different papers below 55.
 TWIN_SIMILARITY = 72
@@ -84,10 +160,26 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     if not db["papers"].exists():
         db["papers"].create(
             {
-                "id": str, "seq": int, "name": str, "title": str, "title_derived": int, "headline": str,
-                "abstract": str, "authors": str, "url": str, "pdf_url": str, "code_url": str, "status": str,
-                "session": str, "area": str, "keywords": str, "conference": str, "year": int, "track": str,
-                "sources": str, "source_id": str,
+                "id": str,
+                "seq": int,
+                "name": str,
+                "title": str,
+                "title_derived": int,
+                "headline": str,
+                "abstract": str,
+                "authors": str,
+                "url": str,
+                "pdf_url": str,
+                "code_url": str,
+                "status": str,
+                "session": str,
+                "area": str,
+                "keywords": str,
+                "conference": str,
+                "year": int,
+                "track": str,
+                "sources": str,
+                "source_id": str,
             },
             pk="id",
         )
@@ -101,13 +193,14 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     if not db["vocab"].exists():
         db["vocab"].create({"word": str, "df": int}, pk="word")
     if not db["sources"].exists():
-        db["sources"].create({"name": str, "path": str, "records": int, "added": int, "merged": int,
-                              "skipped": int, "indexed_at": str}, pk="name")
+        db["sources"].create(
+            {"name": str, "path": str, "records": int, "added": int, "merged": int, "skipped": int, "indexed_at": str},
+            pk="name",
+        )
     if not db["meta"].exists():
         db["meta"].create({"key": str, "value": str}, pk="key")
     if not db["papers_fts"].exists():
-        db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5",
-                                tokenize="porter unicode61 remove_diacritics 2")
+        db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5", tokenize="porter unicode61 remove_diacritics 2")
         # Name and title far above abstract; authors between.
         db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
@@ -155,8 +248,11 @@ class _Loader:
 
     def taken(self, candidate: str) -> bool:
         return candidate in self.pending or bool(
-            self.db.execute("SELECT 1 FROM papers WHERE id = ? UNION ALL SELECT 1 FROM aliases WHERE alias = ?",
-                            [candidate, candidate]).fetchone())
+            self.db.execute(
+                "SELECT 1 FROM papers WHERE id = ? UNION ALL SELECT 1 FROM aliases WHERE alias = ?",
+                [candidate, candidate],
+            ).fetchone()
+        )
 
     def add(self, paper: Paper) -> None:
         keys = paper.keys
@@ -188,8 +284,9 @@ class _Loader:
         if self.pending:
             self.db["papers"].upsert_all(self.pending.values(), pk="id")
         if self.pending_keys:
-            self.db["paper_keys"].insert_all(({"key": k, "paper_id": v} for k, v in self.pending_keys.items()),
-                                             pk="key", ignore=True)
+            self.db["paper_keys"].insert_all(
+                ({"key": k, "paper_id": v} for k, v in self.pending_keys.items()), pk="key", ignore=True
+            )
         self.pending.clear()
         self.pending_keys.clear()
 
@@ -197,8 +294,14 @@ class _Loader:
 def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
     """The papers-table row for a new paper."""
     row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line", "keys")}
-    row.update(id=paper_id, seq=seq, title_derived=int(paper.title_derived), authors=json.dumps(paper.authors),
-               keywords=json.dumps(paper.keywords), sources=json.dumps([paper.source]))
+    row.update(
+        id=paper_id,
+        seq=seq,
+        title_derived=int(paper.title_derived),
+        authors=json.dumps(paper.authors),
+        keywords=json.dumps(paper.keywords),
+        sources=json.dumps([paper.source]),
+    )
     return row
 
 
@@ -220,8 +323,12 @@ def merge_rows(primary: dict[str, Any], secondary: dict[str, Any], keep: dict[st
     return merged
 
 
-def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
-         progress: Callable[[str, int, int], None] | None = None, workers: int | None = None) -> Report:
+def load(
+    db: sqlite_utils.Database,
+    paths: Iterable[str | Path],
+    progress: Callable[[str, int, int], None] | None = None,
+    workers: int | None = None,
+) -> Report:
     """Load sources into the index in one transaction: readers see the old index or the new one, never half.
 
     A malformed source raises SourceError and leaves the index exactly as it was.
@@ -252,12 +359,18 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
                     else:
                         loader.add(record)
             loader.flush()
-            db["sources"].upsert({
-                "name": path.name, "path": str(path.resolve()), "records": records,
-                "added": loader.report.added - counts[0], "merged": loader.report.merged - counts[1],
-                "skipped": len(loader.report.skipped) - counts[2],
-                "indexed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            }, pk="name")
+            db["sources"].upsert(
+                {
+                    "name": path.name,
+                    "path": str(path.resolve()),
+                    "records": records,
+                    "added": loader.report.added - counts[0],
+                    "merged": loader.report.merged - counts[1],
+                    "skipped": len(loader.report.skipped) - counts[2],
+                    "indexed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                },
+                pk="name",
+            )
         db["papers"].rebuild_fts()
         merged = reconcile(db)
         loader.report.merged += merged
@@ -267,8 +380,9 @@ def load(db: sqlite_utils.Database, paths: Iterable[str | Path],
         rebuild_vocab(db)
         rebuild_acronyms(db)
         ensure_search_indexes(db)
-        db["meta"].upsert({"key": "last_indexed",
-                           "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key")
+        db["meta"].upsert(
+            {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"
+        )
         loader.report.papers = db["papers"].count
     loader.report.seconds = time.perf_counter() - started
     return loader.report
@@ -328,10 +442,14 @@ def rebuild_vocab(db: sqlite_utils.Database) -> None:
     than tokenizing 100,000 abstracts in Python.
     """
     db.execute("DROP TABLE IF EXISTS temp.vocab_words")
-    db.execute("CREATE VIRTUAL TABLE temp.vocab_words USING fts5(body, content='', detail=none, "
-               "tokenize='unicode61 remove_diacritics 0')")
-    db.execute("INSERT INTO temp.vocab_words(rowid, body) "
-               "SELECT rowid, coalesce(name, '') || ' ' || title || ' ' || abstract FROM papers")
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.vocab_words USING fts5(body, content='', detail=none, "
+        "tokenize='unicode61 remove_diacritics 0')"
+    )
+    db.execute(
+        "INSERT INTO temp.vocab_words(rowid, body) "
+        "SELECT rowid, coalesce(name, '') || ' ' || title || ' ' || abstract FROM papers"
+    )
     db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_counts USING fts5vocab(temp, vocab_words, 'row')")
     db.execute("DELETE FROM vocab")
     db.execute("INSERT INTO vocab(word, df) SELECT term, doc FROM temp.vocab_counts")
@@ -346,8 +464,9 @@ def rebuild_acronyms(db: sqlite_utils.Database) -> None:
     db.execute("DELETE FROM acronyms")
     rows = db.execute("SELECT title, abstract FROM papers")
     pairs = acronyms.learn(f"{title}. {abstract}" for title, abstract in rows)
-    db["acronyms"].insert_all(({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs),
-                              pk=("key", "long"))
+    db["acronyms"].insert_all(
+        ({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs), pk=("key", "long")
+    )
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:
@@ -372,10 +491,12 @@ def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
     ref = ref.encode("utf-8", "replace").decode("utf-8").strip()  # lone surrogates (from JSON) cannot be bound
     if not ref:
         return None
-    for sql in ("SELECT * FROM papers WHERE id = lower(?)",  # ids and aliases are lowercase
-                "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = lower(?)",
-                "SELECT * FROM papers WHERE source_id = ? COLLATE NOCASE",
-                "SELECT * FROM papers WHERE name = ? COLLATE NOCASE ORDER BY seq LIMIT 1"):
+    for sql in (
+        "SELECT * FROM papers WHERE id = lower(?)",  # ids and aliases are lowercase
+        "SELECT papers.* FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = lower(?)",
+        "SELECT * FROM papers WHERE source_id = ? COLLATE NOCASE",
+        "SELECT * FROM papers WHERE name = ? COLLATE NOCASE ORDER BY seq LIMIT 1",
+    ):
         row = next(db.query(sql, [ref]), None)
         if row:
             return decode(row)

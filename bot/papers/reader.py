@@ -4,6 +4,7 @@ queries they need beyond search (similar, random, the distinctive words of a Sla
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import re
 import threading
@@ -138,8 +139,14 @@ class Papers:
         """
         plain = slack_to_plain((message_text or "")[:TOPIC_TEXT_CHARS])
         segments = [text.words(seg) for seg in _SEGMENT_BREAK.split(plain)]
-        candidates = list(dict.fromkeys(w for seg in segments for w in seg if len(w) > 2 and not w.isdigit()
-                                        and w not in index.STOPWORDS and w not in CHAT_STOPWORDS))
+        candidates = list(
+            dict.fromkeys(
+                w
+                for seg in segments
+                for w in seg
+                if len(w) > 2 and not w.isdigit() and w not in index.STOPWORDS and w not in CHAT_STOPWORDS
+            )
+        )
         if not candidates:
             return []
         marks = ",".join("?" * len(candidates))
@@ -149,7 +156,7 @@ class Papers:
         idf = {w: math.log((n + 1) / df[w]) for w in candidates if low <= df.get(w, 0) <= high}
         pairs: dict[tuple[str, str], float] = {}
         for seg in segments:
-            for a, b in zip(seg, seg[1:], strict=False):
+            for a, b in itertools.pairwise(seg):
                 if a in idf and b in idf and a != b:
                     pairs[(a, b)] = idf[a] + idf[b]
         best_pairs = sorted(pairs, key=lambda pair: -pairs[pair])

@@ -61,8 +61,25 @@ _NORM = bytes(
 )
 _MARKUP_RE = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")
 _MARKUP_CHARS_RE = re.compile(r"[*_`~]")
-_SUFFIXES = ("izations", "ization", "isations", "isation", "ations", "ation", "ings", "ing", "ies", "ied", "ers",
-             "er", "ed", "es", "s", "e", "y")
+_SUFFIXES = (
+    "izations",
+    "ization",
+    "isations",
+    "isation",
+    "ations",
+    "ation",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "s",
+    "e",
+    "y",
+)
 
 
 def _norm(text: str) -> bytes:
@@ -112,10 +129,19 @@ class Result:
         """The JSON shape of `icml-bot search --json`."""
         p = self.paper
         return {
-            "id": p["id"], "name": p.get("name"), "title": p["title"], "headline": p.get("headline"),
-            "abstract": p["abstract"], "authors": p.get("authors", []), "url": p.get("url"),
-            "code_url": p.get("code_url"), "status": p.get("status"), "session": p.get("session"),
-            "score": round(self.score, 4), "snippet": self.snippet, "matched": self.matched,
+            "id": p["id"],
+            "name": p.get("name"),
+            "title": p["title"],
+            "headline": p.get("headline"),
+            "abstract": p["abstract"],
+            "authors": p.get("authors", []),
+            "url": p.get("url"),
+            "code_url": p.get("code_url"),
+            "status": p.get("status"),
+            "session": p.get("session"),
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "matched": self.matched,
         }
 
 
@@ -138,9 +164,16 @@ class SearchResponse:
     def to_json(self) -> dict[str, Any]:
         """One line of `icml-bot search --batch --json`."""
         return {
-            "query": self.query, "corrected": self.corrected, "took_ms": round(self.took_ms, 3),
-            "total": self.total, "total_exact": self.total_exact, "offset": self.offset, "partial": self.partial,
-            "suggestions": self.suggestions, "notes": self.notes, "results": [r.to_json() for r in self.results],
+            "query": self.query,
+            "corrected": self.corrected,
+            "took_ms": round(self.took_ms, 3),
+            "total": self.total,
+            "total_exact": self.total_exact,
+            "offset": self.offset,
+            "partial": self.partial,
+            "suggestions": self.suggestions,
+            "notes": self.notes,
+            "results": [r.to_json() for r in self.results],
         }
 
 
@@ -371,8 +404,9 @@ class _Planner:
         return out
 
     def fetch_prefix(self, first: str) -> list[tuple[str, int]]:
-        return self.db.execute("SELECT word, df FROM vocab WHERE word >= ? AND word < ?",
-                               [first, chr(ord(first) + 1)]).fetchall()
+        return self.db.execute(
+            "SELECT word, df FROM vocab WHERE word >= ? AND word < ?", [first, chr(ord(first) + 1)]
+        ).fetchall()
 
     def df(self, words: Iterable[str]) -> dict[str, int]:
         return self.state.vocab.df(words, self.fetch_df)
@@ -397,8 +431,9 @@ class _Planner:
                 display = term.text
                 for old, new in zip(term.words, fixed, strict=True):
                     if old != new:
-                        display = re.sub(re.escape(old), lambda m, new=new: _same_case(m.group(), new), display,
-                                         count=1, flags=re.I)
+                        display = re.sub(
+                            re.escape(old), lambda m, new=new: _same_case(m.group(), new), display, count=1, flags=re.I
+                        )
                         plan.corrections[old] = new
                 new_text.append((term.span, display))
             if len(fixed) == 1 and fixed[0] in ql.STOPWORDS and not only_stop:
@@ -460,8 +495,12 @@ class _Planner:
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
         ("wheather forecasting" → weather, not whether); the most frequent one when there is no context."""
-        context = [w for t in self.parsed.positive for w in t.words
-                   if w not in ql.STOPWORDS and w not in options and self.df([w])[w]]
+        context = [
+            w
+            for t in self.parsed.positive
+            for w in t.words
+            if w not in ql.STOPWORDS and w not in options and self.df([w])[w]
+        ]
         if not context:
             return options[0]
         rest = " AND ".join(_Alt((w,)).fts() for w in context[:4])
@@ -574,8 +613,9 @@ class _Planner:
 
     def join_neighbours(self, slots: list[tuple[int | None, str]]) -> None:
         """`kv cache` also matches `kvcache`, `data set` also matches `dataset`."""
-        pairs = [(a, b) for (ga, a), (gb, b) in zip(slots, slots[1:], strict=False)
-                 if ga is not None and gb is not None and ga != gb]
+        pairs = [
+            (a, b) for (ga, a), (gb, b) in itertools.pairwise(slots) if ga is not None and gb is not None and ga != gb
+        ]
         if not pairs:
             return
         gid = {w: g for g, w in slots if g is not None}
@@ -612,8 +652,11 @@ class _Planner:
                     total += n // 20
                     continue
                 dfs = self.df(alt.words)
-                total += min(dfs[w] for w in alt.words if w not in ql.STOPWORDS) if any(
-                    w not in ql.STOPWORDS for w in alt.words) else n
+                total += (
+                    min(dfs[w] for w in alt.words if w not in ql.STOPWORDS)
+                    if any(w not in ql.STOPWORDS for w in alt.words)
+                    else n
+                )
             group.df = min(total, n)
             group.weight = math.log(1 + (n - group.df + 0.5) / (group.df + 0.5))
             group.counters = [_counter(a) for a in group.alts]
@@ -679,8 +722,9 @@ class _Retriever:
             n = self.db.execute(sql, [expr, TOTAL_CAP]).fetchone()[0]
             return n, n < TOTAL_CAP and all(len(g.alts) == 1 for g in groups)
         scanned = kept = 0
-        for (rowid,) in self.db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?",
-                                        [expr, FILTER_COUNT]):
+        for (rowid,) in self.db.execute(
+            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?", [expr, FILTER_COUNT]
+        ):
             scanned += 1
             kept += _keep(self.plan, rowid)
         return min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP
@@ -833,8 +877,11 @@ class _Ranker:
                     row = best[bisect.bisect_right(starts, m.start()) - 1]
                     if row[gi] < 0 or row[gi] > ai:
                         row[gi] = ai
-        return [sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
-                / self.total_weight for hits in best]
+        return [
+            sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
+            / self.total_weight
+            for hits in best
+        ]
 
     def rank(self, found: dict[int, tuple[int, int]], pinned: dict[int, str]) -> list[_Scored]:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
@@ -1009,8 +1056,9 @@ def make_snippet(abstract: str, fallback: str, marker: _Marker, limit: int = SNI
 # --------------------------------------------------------------------------------------------- search
 
 
-def _pinned(db: sqlite_utils.Database, state: _State, parsed: ql.ParsedQuery, plan: _Plan,
-            planner: _Planner) -> dict[int, str]:
+def _pinned(
+    db: sqlite_utils.Database, state: _State, parsed: ql.ParsedQuery, plan: _Plan, planner: _Planner
+) -> dict[int, str]:
     """Papers the query names outright (an id, an OpenReview id, a paper name): they go first."""
     out: dict[int, str] = {}
     positive = parsed.positive
@@ -1022,7 +1070,8 @@ def _pinned(db: sqlite_utils.Database, state: _State, parsed: ql.ParsedQuery, pl
             "SELECT rowid FROM papers WHERE id = ? UNION ALL "
             "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
             "SELECT papers.rowid FROM paper_keys JOIN papers ON papers.id = paper_keys.paper_id WHERE key = ?",
-            [ref.lower(), ref.lower(), f"id:{ref}"]).fetchone()
+            [ref.lower(), ref.lower(), f"id:{ref}"],
+        ).fetchone()
         if row:
             out[row[0]] = f"id:{ref}"
     names = state.names(db)
@@ -1086,16 +1135,18 @@ def _matched(plan: _Plan, parsed: ql.ParsedQuery, scored: _Scored, paper: dict[s
     return list(dict.fromkeys(out))
 
 
-def _suggestions(db: sqlite_utils.Database, state: _State, parsed: ql.ParsedQuery, plan: _Plan,
-                 planner: _Planner) -> list[str]:
+def _suggestions(
+    db: sqlite_utils.Database, state: _State, parsed: ql.ParsedQuery, plan: _Plan, planner: _Planner
+) -> list[str]:
     """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
     out: list[str] = []
     free = plan.free_text or parsed.free_text()
     if parsed.has_filters and free:
         out.append(free)
     if parsed.status and not db.execute("SELECT 1 FROM papers WHERE status IS NOT NULL LIMIT 1").fetchone():
-        planner.plan.notes_extra.append("This index has no oral/spotlight/poster status for its papers, so status: "
-                                        "finds nothing here.")
+        planner.plan.notes_extra.append(
+            "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
+        )
     if plan.negatives and free:
         out.append(free)
     for word in plan.unknown[:3]:
@@ -1113,8 +1164,9 @@ def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 
     limit = max(1, min(int(limit), MAX_LIMIT))
     offset = max(0, int(offset))
     parsed = ql.parse(query)
-    response = SearchResponse(query=query, results=[], offset=offset, notes=list(parsed.notes),
-                              truncated=parsed.truncated)
+    response = SearchResponse(
+        query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
+    )
     try:
         _run(db, parsed, response, limit, offset)
     except sqlite3.OperationalError as exc:
@@ -1127,8 +1179,7 @@ def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 
     return response
 
 
-def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int,
-         offset: int) -> None:
+def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int) -> None:
     if not parsed.terms and not parsed.has_filters:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         return
@@ -1173,8 +1224,11 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     if response.partial:
         full = sum(1 for s in ranked if s.level >= len(plan.groups))
         verb = "papers match" if full > 1 else "paper matches"
-        response.notes.append(f"Only {full} {verb} every word; the rest match some." if full else
-                              "No paper matches every word; showing papers that match some of them.")
+        response.notes.append(
+            f"Only {full} {verb} every word; the rest match some."
+            if full
+            else "No paper matches every word; showing papers that match some of them."
+        )
     if not response.results and offset == 0:
         response.suggestions = _suggestions(db, state, parsed, plan, planner)
         response.notes += plan.notes_extra
@@ -1184,8 +1238,7 @@ def _papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, dict[str,
     """Full decoded paper rows by rowid."""
     if not rowids:
         return {}
-    cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})",
-                        rowids)
+    cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
     cols = [c[0] for c in cursor.description]
     return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
 
@@ -1198,8 +1251,9 @@ def _filter_only(db: sqlite_utils.Database, plan: _Plan, retriever: _Retriever) 
         negs.append("{name title abstract} : (" + " OR ".join(g.fts() for g in plan.negatives) + ")")
     negs += ["{authors} : " + a for a in plan.neg_authors]
     if negs:
-        excluded = {r[0] for r in db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?",
-                                             [" OR ".join(negs)])}
+        excluded = {
+            r[0] for r in db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?", [" OR ".join(negs)])
+        }
     if plan.allowed is not None:
         rows = sorted(r for r in plan.allowed if r not in excluded and r not in plan.denied)
     else:
@@ -1238,8 +1292,11 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
         for w in _plain_words(text):
             tf[w] = tf.get(w, 0) + weight
     own_name = set(_plain_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
-    words = [w for w in tf if len(w) >= 3 and w.isalpha() and w not in ql.STOPWORDS and w not in index.STOPWORDS
-             and w not in own_name]
+    words = [
+        w
+        for w in tf
+        if len(w) >= 3 and w.isalpha() and w not in ql.STOPWORDS and w not in index.STOPWORDS and w not in own_name
+    ]
     dfs = planner.df(words)
     n = state.papers
     most = max(n * 0.05, min(n * 0.3, 5))  # words in more papers than this say little about a topic
@@ -1266,10 +1323,17 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
     # bm25 over all the terms, plus titles holding the main ones: FTS5's stemmer folds "tokenizer" into "token",
     # so bm25 alone can drown the main terms in common stems.
     main = "{title} : (" + " OR ".join(_Alt((w,)).fts() for w, _ in chosen[:3]) + ")"
-    rows = list(dict.fromkeys(
-        r for sql, q in (("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?", expr),
-                         ("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?", main))
-        for r, in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
+    rows = list(
+        dict.fromkeys(
+            r
+            for sql, q in (
+                ("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?", expr),
+                ("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?", main),
+            )
+            for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES])
+            if r != me
+        )
+    )
     groups = [_Group(w, [_Alt((w,))], weight=weight) for w, weight in chosen]
     for group in groups:
         group.counters = [_counter(group.alts[0])]
@@ -1281,8 +1345,10 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
         title, abstract = texts[rowid]
         ttext, atext = _norm(title), _norm(abstract or "")
         shared = [g for g in groups if g.counters[0](ttext) or g.counters[0](atext)]
-        score = sum(g.weight * (1 + TITLE_WEIGHT * (g.label in topical and bool(g.counters[0](ttext))))
-                    for g in shared) / total
+        score = (
+            sum(g.weight * (1 + TITLE_WEIGHT * (g.label in topical and bool(g.counters[0](ttext)))) for g in shared)
+            / total
+        )
         scored.append((score, -rowid, rowid, [g.label for g in shared]))
     scored.sort(reverse=True)
     found = _papers(db, [rowid for _, _, rowid, _ in scored[:k]])

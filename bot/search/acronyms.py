@@ -72,8 +72,9 @@ BUILTIN: dict[str, tuple[str, ...]] = {
     "VQA": ("visual question answering",),
 }
 # Words a long form may skip without giving the acronym a letter ("Reinforcement Learning from Human Feedback").
-_SKIPPABLE = frozenset(("of", "for", "from", "and", "the", "a", "an", "in", "on", "to", "with", "by", "via", "at", "as",
-                        "based"))
+_SKIPPABLE = frozenset(
+    ("of", "for", "from", "and", "the", "a", "an", "in", "on", "to", "with", "by", "via", "at", "as", "based")
+)
 _SHORT_RE = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9-]{0,11}?)(?:\s*[,;][^()]{0,40})?\s*\)")
 _WORD_SPLIT_RE = re.compile(r"[\s/]+")
 _HYPHEN_RE = re.compile(r"[‐-―-]+")
@@ -142,7 +143,7 @@ def long_form(short: str, before: str) -> list[str] | None:
         return None
     clause = _CLAUSE_END_RE.split(before)[-1]
     words = [w.strip(_EDGE_PUNCT) for w in _WORD_SPLIT_RE.split(clause)]
-    words = [w for w in words if w][-(len(letters) + 4):]
+    words = [w for w in words if w][-(len(letters) + 4) :]
     lowered = [w.lower() for w in words]
     for k in range(1, len(words) + 1):
         cand = lowered[-k:]
@@ -165,8 +166,9 @@ def pairs_in(text: str) -> list[tuple[str, str]]:
         before = _MARKUP_RE.sub("", text[max(0, m.start() - 160) : m.start()])
         words = long_form(short, before)
         if words:
-            out.append((short[:-1] if short_key(short) != short.lower() and short.endswith("s") else short,
-                        long_key(words)))
+            out.append(
+                (short[:-1] if short_key(short) != short.lower() and short.endswith("s") else short, long_key(words))
+            )
     return out
 
 

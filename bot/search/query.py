@@ -23,11 +23,32 @@ FIELDS = {
 }  # fmt: skip
 HAS_VALUES = {"code": "code", "github": "code", "repo": "code", "link": "code"}
 # Words that carry no topic on their own; kept inside phrases and for proximity, dropped from the AND.
-STOPWORDS = frozenset(re.findall(
-    r"\S+", "a an and are as at be by can do does for from has have how in into is it its of on or than that the their "
-    "these this those to using via vs was we what when where which while who why with without"))
-_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "＂": '"', "‘": "'", "’": "'", "＇": "'",
-                         "－": "-", "‐": "-", "‑": "-", "—": " ", "–": "-", "：": ":"})
+STOPWORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "a an and are as at be by can do does for from has have how in into is it its of on or than that the their "
+        "these this those to using via vs was we what when where which while who why with without",
+    )
+)
+_QUOTES = str.maketrans(
+    {
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "«": '"',
+        "»": '"',
+        "＂": '"',
+        "‘": "'",
+        "’": "'",
+        "＇": "'",
+        "－": "-",
+        "‐": "-",
+        "‑": "-",
+        "—": " ",
+        "–": "-",
+        "：": ":",
+    }
+)
 _TOKEN_RE = re.compile(
     r"""(?P<neg>-(?=[^\s-]))?(?:(?P<field>[A-Za-z]{2,8}):(?=\S))?(?:"(?P<quoted>[^"]*)(?:"|$)|(?P<bare>[^\s"]+))"""
 )
@@ -132,8 +153,9 @@ def parse(raw: str) -> ParsedQuery:
             if wanted:
                 (excluded if negated else statuses).extend(s.capitalize() for s in wanted)
             else:
-                query.notes.append(f"status:{value} is not a status; use status:oral, status:spotlight or "
-                                   "status:poster")
+                query.notes.append(
+                    f"status:{value} is not a status; use status:oral, status:spotlight or status:poster"
+                )
             continue
         words = tuple(w.lower() for w in WORD_RE.findall(value))
         if not words:
@@ -142,19 +164,28 @@ def parse(raw: str) -> ParsedQuery:
             query.truncated = True
             break
         if quoted or kind == "author":
-            query.terms.append(Term(value.strip(), words, quoted=quoted, negated=negated, field=kind,
-                                    span=(start, m.end())))
+            query.terms.append(
+                Term(value.strip(), words, quoted=quoted, negated=negated, field=kind, span=(start, m.end()))
+            )
             continue
         # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
         display = value.strip("'\".,;:!?()[]{}<>*^")
         if len(words) == 1:
             display = words[0] if not any(c.isalnum() for c in display) else display
         token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
-        query.terms.append(Term(display or " ".join(words), words, negated=negated, field=kind,
-                                span=(token_start, token_start + len(display))))
+        query.terms.append(
+            Term(
+                display or " ".join(words),
+                words,
+                negated=negated,
+                field=kind,
+                span=(token_start, token_start + len(display)),
+            )
+        )
     query.status = tuple(dict.fromkeys(statuses))
     query.status_excluded = tuple(dict.fromkeys(excluded))
     if query.truncated:
-        query.notes.insert(0, f"Your query was long: searched its first {len(query.terms)} terms "
-                              f"({len(text)} characters).")
+        query.notes.insert(
+            0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
+        )
     return query

@@ -104,15 +104,24 @@ class Vocabulary:
         return got
 
 
-def correction(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
-               fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> str | None:
+def correction(
+    word: str,
+    vocab: Vocabulary,
+    fetch_df: Callable[[list[str]], dict[str, int]],
+    fetch_prefix: Callable[[str], list[tuple[str, int]]],
+) -> str | None:
     """The vocabulary word a typo most likely meant, or None when the word is known, too short or has no close match."""
     found = corrections(word, vocab, fetch_df, fetch_prefix)
     return found[0] if found else None
 
 
-def corrections(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
-                fetch_prefix: Callable[[str], list[tuple[str, int]]], n: int = 3) -> list[str]:
+def corrections(
+    word: str,
+    vocab: Vocabulary,
+    fetch_df: Callable[[list[str]], dict[str, int]],
+    fetch_prefix: Callable[[str], list[tuple[str, int]]],
+    n: int = 3,
+) -> list[str]:
     """The equally close candidates for a typo, most frequent first (the caller may pick one by context)."""
     if len(word) < MIN_LENGTH or not word.isalpha() or vocab.df([word], fetch_df)[word] > 0:
         return []
@@ -122,8 +131,12 @@ def corrections(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], di
     return found[:n]
 
 
-def common_neighbour(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]], dict[str, int]],
-                     fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> str | None:
+def common_neighbour(
+    word: str,
+    vocab: Vocabulary,
+    fetch_df: Callable[[list[str]], dict[str, int]],
+    fetch_prefix: Callable[[str], list[tuple[str, int]]],
+) -> str | None:
     """For a word only one or two papers use ("modles"), a word one edit away that many papers use ("models").
 
     The rare word is still searched (it may be valid); the common one is searched beside it.
@@ -137,9 +150,14 @@ def common_neighbour(word: str, vocab: Vocabulary, fetch_df: Callable[[list[str]
     return found[0] if found else None
 
 
-def _closest(word: str, max_edits: int, min_df: int, vocab: Vocabulary,
-             fetch_df: Callable[[list[str]], dict[str, int]],
-             fetch_prefix: Callable[[str], list[tuple[str, int]]]) -> list[str]:
+def _closest(
+    word: str,
+    max_edits: int,
+    min_df: int,
+    vocab: Vocabulary,
+    fetch_df: Callable[[list[str]], dict[str, int]],
+    fetch_prefix: Callable[[str], list[tuple[str, int]]],
+) -> list[str]:
     """Vocabulary words at the smallest edit distance found, best first (same first letter, then frequency)."""
     candidates: list[str] = []
     # Typos rarely touch the first letter; the second bucket catches a swapped or dropped first letter.
@@ -163,8 +181,9 @@ def _closest(word: str, max_edits: int, min_df: int, vocab: Vocabulary,
     return [h[0] for h in hits if (h[1], h[0][0] != word[0]) == best]
 
 
-def split_compound(word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2,
-                   parts: int = 3) -> tuple[str, ...] | None:
+def split_compound(
+    word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2, parts: int = 3
+) -> tuple[str, ...] | None:
     """Two or three known words a run-together query word is made of (kvcache → kv cache), or None."""
     if not 5 <= len(word) <= MAX_COMPOUND or not word.isalpha():
         return None

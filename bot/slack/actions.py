@@ -58,8 +58,9 @@ class Actions:
             respond(body["response_url"], blocks.notice(GONE), response_type="ephemeral", replace_original=False)
             return
         user = (body.get("user") or {}).get("id")
-        respond(body["response_url"], blocks.shared_message(paper, user), response_type="in_channel",
-                replace_original=False)
+        respond(
+            body["response_url"], blocks.shared_message(paper, user), response_type="in_channel", replace_original=False
+        )
 
     def on_abstract(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
         """The whole abstract, shown only to the user who clicked."""

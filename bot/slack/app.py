@@ -31,8 +31,13 @@ def setting_help(env: str) -> str:
     return next(s.help for s in SETTINGS if s.env == env)
 
 
-def build_app(config: Config, index_path: Path, state: State, client: WebClient | None = None,
-              digests: digest_commands.DigestDesk | None = None) -> App:
+def build_app(
+    config: Config,
+    index_path: Path,
+    state: State,
+    client: WebClient | None = None,
+    digests: digest_commands.DigestDesk | None = None,
+) -> App:
     """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start."""
     if client is None:
         client = WebClient(token=config.bot_token, base_url=config.api_url)
@@ -40,14 +45,20 @@ def build_app(config: Config, index_path: Path, state: State, client: WebClient 
     present = {type(h) for h in client.retry_handlers}
     client.retry_handlers.extend(h for h in deliver.retry_handlers() if type(h) not in present)
     try:
-        app = App(client=client, signing_secret=config.signing_secret, name="icml-bot",
-                  logger=logging.getLogger("icml_bot.bolt"),
-                  listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"))
+        app = App(
+            client=client,
+            signing_secret=config.signing_secret,
+            name="icml-bot",
+            logger=logging.getLogger("icml_bot.bolt"),
+            listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
+        )
     except BoltError as exc:
         raise _token_error(exc, config) from None
     except OSError as exc:
-        raise ConfigError(f"cannot reach Slack at SLACK_API_URL={config.api_url} ({type(exc).__name__}); check the "
-                          "network or SLACK_API_URL") from None
+        raise ConfigError(
+            f"cannot reach Slack at SLACK_API_URL={config.api_url} ({type(exc).__name__}); check the "
+            "network or SLACK_API_URL"
+        ) from None
     # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
     digests = digests or digest_commands.build_desk(config, index_path, state, client)
     deps = Deps(papers=Papers(index_path), state=state, digests=digests)
@@ -63,5 +74,6 @@ def _token_error(exc: BoltError, config: Config) -> ConfigError:
     reason = next((code for code in REJECTED_TOKEN if code in str(exc)), None)
     if reason:
         return ConfigError(f"SLACK_BOT_TOKEN was rejected by Slack ({reason}). {setting_help('SLACK_BOT_TOKEN')}")
-    return ConfigError(f"Slack's auth.test failed at {config.api_url}; check SLACK_BOT_TOKEN and SLACK_API_URL "
-                       f"({type(exc).__name__})")
+    return ConfigError(
+        f"Slack's auth.test failed at {config.api_url}; check SLACK_BOT_TOKEN and SLACK_API_URL ({type(exc).__name__})"
+    )

@@ -185,8 +185,12 @@ def button(label: str, action_id: str, value: str, style: str | None = None) -> 
     """A button; label cut to 75 characters, value required to fit 2,000."""
     if len(value) > MAX_BUTTON_VALUE or len(action_id) > MAX_ACTION_ID:
         raise ValueError(f"button value/action_id too long for Slack ({len(value)}/{len(action_id)})")
-    element: dict[str, Any] = {"type": "button", "text": plain_text(label, MAX_BUTTON_TEXT), "action_id": action_id,
-                               "value": value}
+    element: dict[str, Any] = {
+        "type": "button",
+        "text": plain_text(label, MAX_BUTTON_TEXT),
+        "action_id": action_id,
+        "value": value,
+    }
     if style:
         element["style"] = style
     return element
@@ -385,8 +389,11 @@ def paper_message(paper: dict[str, Any], note: str | None = None, another: bool 
     authors = authors_text(paper.get("authors"), AUTHORS_IN_DETAIL)
     if authors:
         lines.append(authors)
-    links = [link(paper.get(k), label) for k, label in (("url", "paper"), ("pdf_url", "pdf"), ("code_url", "code"))
-             if safe_url(paper.get(k))]
+    links = [
+        link(paper.get(k), label)
+        for k, label in (("url", "paper"), ("pdf_url", "pdf"), ("code_url", "code"))
+        if safe_url(paper.get(k))
+    ]
     if links:
         lines.append(" · ".join(links))
     if lines:
@@ -394,8 +401,10 @@ def paper_message(paper: dict[str, Any], note: str | None = None, another: bool 
     facts = [escape(one_line(paper.get(k))) for k in ("status", "session", "area") if paper.get(k)]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
     blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[:20])
-    elements = [button("Similar", ACTION_SIMILAR, str(paper["id"])),
-                button("Share to channel", ACTION_SHARE, str(paper["id"]))]
+    elements = [
+        button("Similar", ACTION_SIMILAR, str(paper["id"])),
+        button("Share to channel", ACTION_SHARE, str(paper["id"])),
+    ]
     if another:
         elements.append(button("Another one", ACTION_RANDOM, "random"))
     blocks.append(actions(*elements))
@@ -411,10 +420,12 @@ def abstract_message(paper: dict[str, Any]) -> Message:
 
 def shared_message(paper: dict[str, Any], user_id: str | None) -> Message:
     """A paper posted for the whole channel, attributed to who shared it."""
-    blocks: list[Block] = [section(f"{title_line(paper)}\n{truncate(escape(one_line(paper.get('headline'))), 600)}"),
-                           paper_context(paper),
-                           context(f"Shared by {mention(user_id)} with `/icml`"),
-                           paper_buttons(str(paper["id"]), public=True)]
+    blocks: list[Block] = [
+        section(f"{title_line(paper)}\n{truncate(escape(one_line(paper.get('headline'))), 600)}"),
+        paper_context(paper),
+        context(f"Shared by {mention(user_id)} with `/icml`"),
+        paper_buttons(str(paper["id"]), public=True),
+    ]
     return message(f"{mention(user_id)} shared {escape(display_title(paper))}", blocks)
 
 
@@ -428,12 +439,16 @@ def help_message(command: str, entries: Sequence[tuple[str, str]]) -> Message:
 
 def stats_message(stats: dict[str, Any]) -> Message:
     """What the index holds: papers, words, sources and when it was last built."""
-    lines = [f"*{stats.get('papers', 0):,} papers* and {stats.get('vocabulary', 0):,} words indexed, "
-             f"last indexed {escape(str(stats.get('last_indexed') or 'never'))}."]
+    lines = [
+        f"*{stats.get('papers', 0):,} papers* and {stats.get('vocabulary', 0):,} words indexed, "
+        f"last indexed {escape(str(stats.get('last_indexed') or 'never'))}."
+    ]
     for source in list(stats.get("sources") or [])[:20]:
-        lines.append(f"• {escape(str(source.get('name')))}: {int(source.get('records') or 0):,} records "
-                     f"({int(source.get('added') or 0):,} added, {int(source.get('merged') or 0):,} merged, "
-                     f"{int(source.get('skipped') or 0):,} skipped)")
+        lines.append(
+            f"• {escape(str(source.get('name')))}: {int(source.get('records') or 0):,} records "
+            f"({int(source.get('added') or 0):,} added, {int(source.get('merged') or 0):,} merged, "
+            f"{int(source.get('skipped') or 0):,} skipped)"
+        )
     text = "\n".join(lines)
     return message(_fallback(lines[0]), [section(text)])
 

@@ -61,12 +61,13 @@ SEARCH_HELP = ("<words>", "search papers: topics, acronyms (MoE, RAG), paper nam
 
 def too_long(chars: int, example: str) -> Message:
     """The friendly answer to a query longer than MAX_INPUT_CHARS (nothing is searched)."""
-    return blocks.notice(f"That is {chars:,} characters: I search for up to {MAX_INPUT_CHARS:,}. A few words, a paper "
-                         f"name or a title work best, e.g. `{example}`.")
+    return blocks.notice(
+        f"That is {chars:,} characters: I search for up to {MAX_INPUT_CHARS:,}. A few words, a paper "
+        f"name or a title work best, e.g. `{example}`."
+    )
 
 
-def search_page(papers: Papers, query: str, offset: int = 0, public: bool = False,
-                intro: str | None = None) -> Message:
+def search_page(papers: Papers, query: str, offset: int = 0, public: bool = False, intro: str | None = None) -> Message:
     """One page of results for a query, as the slash command, More results and mentions show it."""
     return blocks.results_message(papers.search(query, limit=blocks.PAGE_SIZE, offset=offset), public, intro)
 
@@ -89,8 +90,11 @@ def with_paper(inv: Invocation, show: Callable[[dict[str, Any]], Message]) -> Me
     """Show the paper named by the arguments, or a search for those words when no paper has that id or name."""
     paper = inv.deps.papers.get(inv.args)
     if paper is None:
-        return search_page(inv.deps.papers, inv.args, intro=f"No paper has the id or name {bold(inv.args)}; "
-                                                            "here is what a search finds.")
+        return search_page(
+            inv.deps.papers,
+            inv.args,
+            intro=f"No paper has the id or name {bold(inv.args)}; here is what a search finds.",
+        )
     return show(paper)
 
 
@@ -122,8 +126,9 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
     Subcommand("stats", "", "what the index holds", show_stats),
-    Subcommand("digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run,
-               "optional"),
+    Subcommand(
+        "digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run, "optional"
+    ),
     Subcommand("help", "", "this help", show_help),
 )
 BY_NAME = {s.name: s for s in SUBCOMMANDS}
@@ -165,8 +170,11 @@ class Commands:
     def on_icml(self, ack: Ack, command: dict[str, Any], logger: logging.Logger) -> None:
         """Answer in the acknowledgement itself, visible only to the user who asked."""
         started = time.perf_counter()
-        ack(ack_payload(self.deps, command.get("text") or "", command.get("user_id") or "",
-                        command.get("channel_id") or ""))
+        ack(
+            ack_payload(
+                self.deps, command.get("text") or "", command.get("user_id") or "", command.get("channel_id") or ""
+            )
+        )
         took = time.perf_counter() - started
         if took > SLOW_REPLY_SECONDS:
             logger.warning("/icml %r took %.2f s (Slack allows 3 s)", command.get("text"), took)

@@ -20,16 +20,25 @@ from bot.slack import blocks
 APOLOGY = "Sorry, something went wrong on my side and I couldn't finish that. Please try again in a minute."
 RESPONSE_URL_TIMEOUT = 10
 # Slack errors that mean the bot token itself is refused: nothing can be posted until someone fixes it.
-TOKEN_ERRORS = ("invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
-                "not_allowed_token_type")
+TOKEN_ERRORS = (
+    "invalid_auth",
+    "not_authed",
+    "account_inactive",
+    "token_revoked",
+    "token_expired",
+    "not_allowed_token_type",
+)
 
 log = logging.getLogger("icml_bot.slack")
 
 
 def retry_handlers() -> list[RetryHandler]:
     """Retries for Web API and response_url calls: dropped connections, 429 (honouring Retry-After), 500/503."""
-    return [ConnectionErrorRetryHandler(max_retry_count=1), RateLimitErrorRetryHandler(max_retry_count=2),
-            ServerErrorRetryHandler(max_retry_count=2)]
+    return [
+        ConnectionErrorRetryHandler(max_retry_count=1),
+        RateLimitErrorRetryHandler(max_retry_count=2),
+        ServerErrorRetryHandler(max_retry_count=2),
+    ]
 
 
 class DeliveryError(RuntimeError):
@@ -76,16 +85,24 @@ def where(body: dict[str, Any]) -> tuple[str | None, str | None, str | None, str
     return user, channel, thread_ts, body.get("response_url")
 
 
-def on_error(error: Exception, body: dict[str, Any], response: BoltResponse | None, client: WebClient | None,
-             logger: logging.Logger) -> BoltResponse | None:
+def on_error(
+    error: Exception,
+    body: dict[str, Any],
+    response: BoltResponse | None,
+    client: WebClient | None,
+    logger: logging.Logger,
+) -> BoltResponse | None:
     """The app's one error handler: log what failed, then tell the user (never leave them with silence)."""
     user, channel, thread_ts, response_url = where(body or {})
     kind = (body or {}).get("type") or ("slash_command" if (body or {}).get("command") else "unknown")
     if isinstance(error, DeliveryError):
         logger.error("could not deliver a reply to %s in %s (%s): %s", user, channel, kind, error)
         if error.error in TOKEN_ERRORS:
-            logger.error("Slack refuses the bot token (%s): nothing can be posted until the app is reinstalled or "
-                         "SLACK_BOT_TOKEN is updated and the bot restarted", error.error)
+            logger.error(
+                "Slack refuses the bot token (%s): nothing can be posted until the app is reinstalled or "
+                "SLACK_BOT_TOKEN is updated and the bot restarted",
+                error.error,
+            )
     else:
         logger.exception("failed to handle a %s from %s in %s: %s", kind, user, channel, error)
     if response is not None and kind in ("slash_command", "block_actions"):
@@ -106,8 +123,9 @@ def acks_first(handler: Callable[..., None]) -> Callable[..., None]:
     """
     wanted = set(inspect.signature(handler).parameters)
 
-    def listener(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient,
-                 logger: logging.Logger) -> None:
+    def listener(
+        ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient, logger: logging.Logger
+    ) -> None:
         given = {"ack": ack, "action": action, "body": body, "client": client, "logger": logger}
         try:
             handler(**{name: value for name, value in given.items() if name in wanted})
@@ -120,8 +138,14 @@ def acks_first(handler: Callable[..., None]) -> Callable[..., None]:
     return listener
 
 
-def apologize(client: WebClient | None, user: str | None, channel: str | None, thread_ts: str | None,
-              response_url: str | None, error: Exception) -> bool:
+def apologize(
+    client: WebClient | None,
+    user: str | None,
+    channel: str | None,
+    thread_ts: str | None,
+    response_url: str | None,
+    error: Exception,
+) -> bool:
     """Tell the user something failed, by response_url (unless that is what failed) or an ephemeral message."""
     msg = blocks.notice(APOLOGY)
     failed_url = isinstance(error, DeliveryError) and error.where == "response_url"
@@ -136,6 +160,8 @@ def apologize(client: WebClient | None, user: str | None, channel: str | None, t
             client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, **msg)
             return True
         except (SlackApiError, OSError) as exc:
-            log.error("the apology could not be delivered either: chat.postEphemeral failed: %s",
-                      getattr(exc, "response", {}).get("error") if isinstance(exc, SlackApiError) else exc)
+            log.error(
+                "the apology could not be delivered either: chat.postEphemeral failed: %s",
+                getattr(exc, "response", {}).get("error") if isinstance(exc, SlackApiError) else exc,
+            )
     return False

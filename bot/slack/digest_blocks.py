@@ -26,16 +26,26 @@ def marker_block_id(channel: str, day: date) -> str:
 
 def metadata(digest: Digest) -> dict[str, Any]:
     """Message metadata naming the channel, date and papers (read back with include_all_metadata)."""
-    return {"event_type": MARKER, "event_payload": {"channel": digest.channel, "date": digest.day.isoformat(),
-                                                     "round": digest.round, "papers": digest.paper_ids}}
+    return {
+        "event_type": MARKER,
+        "event_payload": {
+            "channel": digest.channel,
+            "date": digest.day.isoformat(),
+            "round": digest.round,
+            "papers": digest.paper_ids,
+        },
+    }
 
 
 def is_digest(message: dict[str, Any], channel: str, day: date) -> bool:
     """Whether a message from conversations.history is our digest for `channel` on `day`."""
     meta = message.get("metadata") or {}
     payload = meta.get("event_payload") or {}
-    if meta.get("event_type") == MARKER and payload.get("date") == day.isoformat() \
-            and payload.get("channel") in (None, channel):
+    if (
+        meta.get("event_type") == MARKER
+        and payload.get("date") == day.isoformat()
+        and payload.get("channel") in (None, channel)
+    ):
         return True
     wanted = marker_block_id(channel, day)
     return any(isinstance(b, dict) and b.get("block_id") == wanted for b in message.get("blocks") or [])
@@ -92,8 +102,10 @@ def footer(digest: Digest) -> str:
 
 def digest_message(digest: Digest) -> Message:
     """The whole digest: header with the date, one row per paper, the round position and the next run."""
-    header = {**blocks.header(f"{HEADER_PREFIX} · {day_label(digest.day)}"),
-              "block_id": marker_block_id(digest.channel, digest.day)}
+    header = {
+        **blocks.header(f"{HEADER_PREFIX} · {day_label(digest.day)}"),
+        "block_id": marker_block_id(digest.channel, digest.day),
+    }
     out: list[Block] = [header]
     if digest.topics:
         if digest.topic_ids:
@@ -104,9 +116,13 @@ def digest_message(digest: Digest) -> Message:
         out.extend(paper_blocks(paper, matched=str(paper["id"]) in digest.topic_ids))
         out.append(blocks.divider())
     if digest.round_done:
-        out.append(blocks.section(f":tada: That's all {digest.total} papers: every one has now been in this "
-                                  f"channel's digest once. The next digest starts round {digest.round + 1} "
-                                  "from the top."))
+        out.append(
+            blocks.section(
+                f":tada: That's all {digest.total} papers: every one has now been in this "
+                f"channel's digest once. The next digest starts round {digest.round + 1} "
+                "from the top."
+            )
+        )
     out.append(blocks.context(footer(digest)))
     titles = "; ".join(blocks.display_title(p) for p in digest.papers)
     return blocks.message(f"{HEADER_PREFIX}, {day_label(digest.day)}: {escape(titles)}", out)
@@ -128,8 +144,10 @@ def subscribed_message(sub: Subscription, next_at: datetime | None, changed: boo
     text = f"{verb} daily ICML 2026 digest: {schedule_text(sub)}."
     if next_at is not None:
         text += f"\nNext digest: {escape(when_label(next_at))}."
-    text += ("\nEvery paper comes once before any repeats. `/icml digest preview` shows the next one. I post it as "
-             "a message, so I need to be in this channel: `/invite @icml-bot`.")
+    text += (
+        "\nEvery paper comes once before any repeats. `/icml digest preview` shows the next one. I post it as "
+        "a message, so I need to be in this channel: `/invite @icml-bot`."
+    )
     return blocks.notice(text)
 
 
@@ -137,8 +155,10 @@ def status_message(status: DigestStatus, scheduling: str) -> Message:
     """`/icml digest status`: schedule, next run, last digest, papers left, last error, who schedules."""
     sub = status.subscription
     if sub is None or not sub.active:
-        return blocks.notice("This channel has no daily digest. Start one with "
-                             "`/icml digest subscribe [topic words] [at HH:MM] [time zone]`.")
+        return blocks.notice(
+            "This channel has no daily digest. Start one with "
+            "`/icml digest subscribe [topic words] [at HH:MM] [time zone]`."
+        )
     lines = [f"*Daily digest:* {schedule_text(sub)}"]
     if status.next_at is not None:
         lines.append(f"*Next:* {escape(when_label(status.next_at))} ({day_label(status.next_at.date())})")
@@ -152,15 +172,19 @@ def status_message(status: DigestStatus, scheduling: str) -> Message:
     if status.left or not status.total:
         lines.append(f"*Left in round {status.round}:* {status.left} of {status.total} papers")
     else:
-        lines.append(f"*Round {status.round}:* all {status.total} papers shown; the next digest starts round "
-                     f"{status.round + 1}")
+        lines.append(
+            f"*Round {status.round}:* all {status.total} papers shown; the next digest starts round {status.round + 1}"
+        )
     for run in status.pending[:3]:
-        lines.append(f"*{escape(run['status'].capitalize())}:* the {escape(run['day'])} digest "
-                     f"({escape(one_line(run['error']) or 'in progress')})")
+        lines.append(
+            f"*{escape(run['status'].capitalize())}:* the {escape(run['day'])} digest "
+            f"({escape(one_line(run['error']) or 'in progress')})"
+        )
     if status.error is not None:
         error, at = status.error
-        lines.append(f":warning: *Last error* ({escape(when_label(at))}): {escape(one_line(error))}"
-                     f"{escape(hint(error))}")
+        lines.append(
+            f":warning: *Last error* ({escape(when_label(at))}): {escape(one_line(error))}{escape(hint(error))}"
+        )
     lines.append(f"_{escape(scheduling)}_")
     return blocks.notice("\n".join(lines))
 
@@ -187,14 +211,18 @@ def unsubscribed_message(was: bool) -> Message:
     """Reply to `/icml digest unsubscribe`."""
     if not was:
         return blocks.notice("This channel has no daily digest.")
-    return blocks.notice("Unsubscribed: no more daily digests here. `/icml digest subscribe` starts them again, "
-                         "where the last round left off.")
+    return blocks.notice(
+        "Unsubscribed: no more daily digests here. `/icml digest subscribe` starts them again, "
+        "where the last round left off."
+    )
 
 
 # ------------------------------------------------------------------ plain text (CLI --dry-run)
 
+
 def as_text(msg: Message) -> str:
     """A message as readable terminal text: links as `label (url)`, buttons as `[Label]`."""
+
     def plain(mrkdwn_text: str) -> str:
         """Links as `label (url)`, no bold markers, entities back to characters."""
         return blocks.unescape(blocks.SLACK_LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", ""))

@@ -33,19 +33,35 @@ if TYPE_CHECKING:
 log = logging.getLogger("icml_bot.digest")
 
 # Abbreviations people type for a time zone, and the zone name to suggest (they do not say when DST applies).
-ZONE_ABBREVIATIONS = {"KST": "Asia/Seoul", "JST": "Asia/Tokyo", "PST": "America/Los_Angeles",
-                      "PDT": "America/Los_Angeles", "EST": "America/New_York", "EDT": "America/New_York",
-                      "CST": "America/Chicago", "CDT": "America/Chicago", "CET": "Europe/Berlin",
-                      "CEST": "Europe/Berlin", "BST": "Europe/London", "IST": "Asia/Kolkata",
-                      "AEST": "Australia/Sydney", "SGT": "Asia/Singapore", "HKT": "Asia/Hong_Kong"}
+ZONE_ABBREVIATIONS = {
+    "KST": "Asia/Seoul",
+    "JST": "Asia/Tokyo",
+    "PST": "America/Los_Angeles",
+    "PDT": "America/Los_Angeles",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CST": "America/Chicago",
+    "CDT": "America/Chicago",
+    "CET": "Europe/Berlin",
+    "CEST": "Europe/Berlin",
+    "BST": "Europe/London",
+    "IST": "Asia/Kolkata",
+    "AEST": "Australia/Sydney",
+    "SGT": "Asia/Singapore",
+    "HKT": "Asia/Hong_Kong",
+}
 NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
 STATE_WAIT_SECONDS = 2.0  # how long a /icml digest command waits for a locked state database (Slack allows 3 s)
 MAX_TOPICS_CHARS = 200  # topics are a few words; the digest searches for them every day
-BUSY = ("The bot's database is busy right now (another process is writing to it), so nothing was changed. Try again "
-        "in a minute.")
+BUSY = (
+    "The bot's database is busy right now (another process is writing to it), so nothing was changed. Try again "
+    "in a minute."
+)
 USAGE: tuple[tuple[str, str], ...] = (
-    ("subscribe [topic words] [at HH:MM] [Area/City] [on mon-fri] [N papers]",
-     "a daily digest in this channel (papers on your topics first); again to change it"),
+    (
+        "subscribe [topic words] [at HH:MM] [Area/City] [on mon-fri] [N papers]",
+        "a daily digest in this channel (papers on your topics first); again to change it",
+    ),
     ("unsubscribe", "stop this channel's digest"),
     ("status", "next digest, papers left, last error"),
     ("preview", "the next digest, only for you"),
@@ -93,8 +109,10 @@ class DigestDesk:
         after = now
         for _ in range(14):
             at = sched.next_run(sub, after)
-            if at is None or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat()) \
-                    is None:
+            if (
+                at is None
+                or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat()) is None
+            ):
                 return at
             after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop
         return None
@@ -146,8 +164,10 @@ def parse_subscribe(words: str) -> Request:
             elif "/" in tok or tok.upper() in ("UTC", "GMT"):
                 req.tz, i = parse_tz(tok, "time zone"), i + 1
             elif tok in ZONE_ABBREVIATIONS:
-                raise ConfigError(f"{tok} is an abbreviation, not a time zone: use a name like "
-                                  f"{ZONE_ABBREVIATIONS[tok]}, which knows when daylight saving applies")
+                raise ConfigError(
+                    f"{tok} is an abbreviation, not a time zone: use a name like "
+                    f"{ZONE_ABBREVIATIONS[tok]}, which knows when daylight saving applies"
+                )
             elif low == "on" and nxt:
                 req.days, i = normalize_days(nxt, "days"), i + 2
             elif tok.isdigit() and nxt.lower() in ("papers", "paper"):
@@ -160,8 +180,10 @@ def parse_subscribe(words: str) -> Request:
         return req
     req.topics = " ".join(topics) if topics else None
     if req.topics and len(req.topics) > MAX_TOPICS_CHARS:
-        req.error = (f"Those topics are {len(req.topics):,} characters long; use a few words (at most "
-                     f"{MAX_TOPICS_CHARS}), e.g. `kv cache`")
+        req.error = (
+            f"Those topics are {len(req.topics):,} characters long; use a few words (at most "
+            f"{MAX_TOPICS_CHARS}), e.g. `kv cache`"
+        )
     return req
 
 
@@ -186,8 +208,13 @@ def run(inv: Any) -> Message:
     except sqlite3.OperationalError as exc:
         if not is_locked(exc):
             raise
-        log.warning("/icml digest %s in %s: the state database %s is locked by another writer (%s)", word,
-                    inv.channel_id, state.path, exc)
+        log.warning(
+            "/icml digest %s in %s: the state database %s is locked by another writer (%s)",
+            word,
+            inv.channel_id,
+            state.path,
+            exc,
+        )
         return blocks.notice(BUSY)
 
 
@@ -199,8 +226,9 @@ def subscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     now = desk.clock()
     changed = (old := desk.digests.subscription(channel)) is not None and old.active
     try:
-        sub = desk.digests.subscribe(channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days,
-                                     size=req.size)
+        sub = desk.digests.subscribe(
+            channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days, size=req.size
+        )
     except ConfigError as exc:
         return blocks.notice(escape(str(exc)))
     desk.changed()
@@ -253,8 +281,9 @@ def post_now(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     try:
         outcome = future.result(timeout=NOW_WAIT_SECONDS)
     except FutureTimeout:
-        return blocks.notice(f"Posting the digest for {digest_blocks.day_label(day)}… "
-                             "`/icml digest status` shows how it went.")
+        return blocks.notice(
+            f"Posting the digest for {digest_blocks.day_label(day)}… `/icml digest status` shows how it went."
+        )
     return now_message(outcome)
 
 
@@ -275,7 +304,7 @@ def now_message(outcome: Outcome) -> Message:
         "busy": f"The digest for {day} is being posted right now.",
         "empty": "The paper index is empty: load papers with `icml-bot index`.",
         "uncertain": f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). I will look in "
-                     "the channel history before trying again, so it never appears twice.",
+        "the channel history before trying again, so it never appears twice.",
     }.get(outcome.status)
     if text is None:
         error = outcome.error or outcome.status
@@ -302,8 +331,9 @@ SUBCOMMAND_HELP = "the daily digest in this channel (`/icml digest` for details)
 # ------------------------------------------------------------------ icml-bot digest (the command line)
 
 
-def cli(config: Config, index_path: Path, channel: str | None, day: date | None, dry_run: bool,
-        as_json: bool = False) -> tuple[int, str]:
+def cli(
+    config: Config, index_path: Path, channel: str | None, day: date | None, dry_run: bool, as_json: bool = False
+) -> tuple[int, str]:
     """`icml-bot digest`: (exit status, what to print). Posts at most once per channel and date, like the bot."""
     if not (channel or config.digest_channel):
         raise ConfigError("no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL")

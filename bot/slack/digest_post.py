@@ -32,16 +32,25 @@ class SlackPoster:
     """Posts digests with a client of its own (same token and URL) that retries 429s and nothing else."""
 
     def __init__(self, client: WebClient, timeout: float = POST_TIMEOUT, rate_limit_retries: int = 3) -> None:
-        self.client = WebClient(token=client.token, base_url=client.base_url, timeout=timeout,
-                                retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=rate_limit_retries)])
+        self.client = WebClient(
+            token=client.token,
+            base_url=client.base_url,
+            timeout=timeout,
+            retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=rate_limit_retries)],
+        )
 
     def post(self, digest: Digest) -> str:
         """chat.postMessage with the digest's blocks, fallback text and marker; returns the message ts."""
         msg = digest_blocks.digest_message(digest)
         try:
-            resp = self.client.chat_postMessage(channel=digest.channel, text=msg["text"], blocks=msg["blocks"],
-                                                metadata=digest_blocks.metadata(digest), unfurl_links=False,
-                                                unfurl_media=False)
+            resp = self.client.chat_postMessage(
+                channel=digest.channel,
+                text=msg["text"],
+                blocks=msg["blocks"],
+                metadata=digest_blocks.metadata(digest),
+                unfurl_links=False,
+                unfurl_media=False,
+            )
         except SlackApiError as exc:
             status = exc.response.status_code
             error = str(exc.response.get("error") or f"HTTP {status}")
@@ -63,9 +72,13 @@ class SlackPoster:
         cursor = None
         for _ in range(HISTORY_PAGES):
             try:
-                resp = self.client.conversations_history(channel=channel, oldest=f"{since - HISTORY_MARGIN:.6f}",
-                                                         limit=HISTORY_PAGE, include_all_metadata=True,
-                                                         cursor=cursor)
+                resp = self.client.conversations_history(
+                    channel=channel,
+                    oldest=f"{since - HISTORY_MARGIN:.6f}",
+                    limit=HISTORY_PAGE,
+                    include_all_metadata=True,
+                    cursor=cursor,
+                )
             except SlackApiError as exc:
                 raise HistoryUnavailable(str(exc.response.get("error") or exc.response.status_code)) from exc
             except OSError as exc:

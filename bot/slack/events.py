@@ -22,8 +22,10 @@ from bot.state import is_locked
 
 EVENTS = ("app_mention",)
 DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
-USAGE = ("Mention me with a few words, e.g. `@icml-bot kv cache`, or mention me inside a thread to get papers "
-         f"related to the discussion. `{COMMAND} help` shows everything I can do.")
+USAGE = (
+    "Mention me with a few words, e.g. `@icml-bot kv cache`, or mention me inside a thread to get papers "
+    f"related to the discussion. `{COMMAND} help` shows everything I can do."
+)
 
 
 def is_from_bot(event: dict[str, Any]) -> bool:
@@ -49,8 +51,9 @@ def thread_reply(deps: Deps, event: dict[str, Any], read_parent: Callable[[str, 
         response = deps.papers.search(query, limit=blocks.PAGE_SIZE)
         if response.results:
             break
-    return blocks.results_message(response, public=True,
-                                  intro=f"Papers related to this discussion ({bold(response.query)}):")
+    return blocks.results_message(
+        response, public=True, intro=f"Papers related to this discussion ({bold(response.query)}):"
+    )
 
 
 class ThreadUnreadable(RuntimeError):
@@ -63,8 +66,9 @@ class Events:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
 
-    def drop_redeliveries(self, body: dict[str, Any], next_: Callable[[], None],
-                          logger: logging.Logger) -> BoltResponse | None:
+    def drop_redeliveries(
+        self, body: dict[str, Any], next_: Callable[[], None], logger: logging.Logger
+    ) -> BoltResponse | None:
         """Global middleware: a Slack retry (same event_id, also after a restart) is acked and not run again.
 
         When the state database stays locked (another writer) the event is refused with 503, so that Slack sends it
@@ -79,8 +83,13 @@ class Events:
             except sqlite3.OperationalError as exc:
                 if not is_locked(exc):
                     raise
-                logger.warning("state database %s is locked by another writer (%s): refused event %s with 503 so "
-                               "that Slack delivers it again later", state.path, exc, event_id)
+                logger.warning(
+                    "state database %s is locked by another writer (%s): refused event %s with 503 so "
+                    "that Slack delivers it again later",
+                    state.path,
+                    exc,
+                    event_id,
+                )
                 return BoltResponse(status=503, body="")
             if not first:
                 logger.info("ignoring redelivered event %s", event_id)
@@ -88,8 +97,9 @@ class Events:
         next_()
         return None
 
-    def on_mention(self, event: dict[str, Any], client: WebClient, logger: logging.Logger,
-                   context: BoltContext) -> None:
+    def on_mention(
+        self, event: dict[str, Any], client: WebClient, logger: logging.Logger, context: BoltContext
+    ) -> None:
         """Reply in the thread: `thread_ts` is the parent's ts, or the mention's own ts to start a thread."""
         if is_from_bot(event):
             logger.debug("ignoring a mention from bot %s", event.get("bot_id"))
@@ -107,8 +117,10 @@ class Events:
             msg = thread_reply(self.deps, event, read_parent)
         except ThreadUnreadable as exc:
             logger.warning("could not read thread %s in %s: %s", event.get("thread_ts"), event.get("channel"), exc)
-            msg = blocks.notice(f"I couldn't read this thread ({blocks.escape(str(exc))}). Mention me with a few "
-                                "words instead, e.g. `@icml-bot kv cache`.")
+            msg = blocks.notice(
+                f"I couldn't read this thread ({blocks.escape(str(exc))}). Mention me with a few "
+                "words instead, e.g. `@icml-bot kv cache`."
+            )
         post(client, event["channel"], msg, thread_ts=event.get("thread_ts") or event["ts"])
 
 

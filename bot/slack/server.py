@@ -52,12 +52,15 @@ def check_tokens(config: Config, http: bool) -> None:
     _check("SLACK_BOT_TOKEN", config.bot_token, "xoxb-")
     if http:
         if not config.signing_secret:
-            raise ConfigError(f"SLACK_SIGNING_SECRET is not set (needed with --http). "
-                              f"{setting_help('SLACK_SIGNING_SECRET')}")
+            raise ConfigError(
+                f"SLACK_SIGNING_SECRET is not set (needed with --http). {setting_help('SLACK_SIGNING_SECRET')}"
+            )
     else:
         if not config.app_token:
-            raise ConfigError(f"SLACK_APP_TOKEN is not set (needed for Socket Mode; or run `icml-bot serve --http`). "
-                              f"{setting_help('SLACK_APP_TOKEN')}")
+            raise ConfigError(
+                f"SLACK_APP_TOKEN is not set (needed for Socket Mode; or run `icml-bot serve --http`). "
+                f"{setting_help('SLACK_APP_TOKEN')}"
+            )
         _check("SLACK_APP_TOKEN", config.app_token, "xapp-")
 
 
@@ -136,8 +139,9 @@ class RateLimit(logging.Filter):
 
 def setup_logging(config: Config) -> None:
     """Log lines to stderr at the configured level, with tokens and the signing secret masked."""
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
     redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret))
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact)
@@ -175,9 +179,15 @@ class WsgiApp:
         if reason:
             left_out = self._rejected.allow()
             if left_out is not None:
-                log.warning("rejected %s %s from %s: %s (%d more since the last such line; if Slack's own requests "
-                            "get this, check SLACK_SIGNING_SECRET)", method, path[:100],
-                            environ.get("REMOTE_ADDR", "?"), reason, left_out)
+                log.warning(
+                    "rejected %s %s from %s: %s (%d more since the last such line; if Slack's own requests "
+                    "get this, check SLACK_SIGNING_SECRET)",
+                    method,
+                    path[:100],
+                    environ.get("REMOTE_ADDR", "?"),
+                    reason,
+                    left_out,
+                )
             return _plain(start_response, "401 Unauthorized", "invalid request")
         if path != EVENTS_PATH:
             return _plain(start_response, "404 Not Found", "not found")
@@ -234,23 +244,34 @@ def _read_body(environ: dict[str, Any]) -> bytes:
     return stream.read(min(max(length, 0), MAX_BODY_BYTES)) if stream is not None and length > 0 else b""
 
 
-def _plain(start_response: Callable[..., Any], status: str, text: str,
-           headers: list[tuple[str, str]] | None = None) -> Iterable[bytes]:
+def _plain(
+    start_response: Callable[..., Any], status: str, text: str, headers: list[tuple[str, str]] | None = None
+) -> Iterable[bytes]:
     raw = text.encode()
-    start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(raw))),
-                            *(headers or [])])
+    start_response(
+        status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(raw))), *(headers or [])]
+    )
     return [raw]
 
 
 class HttpServer:
     """waitress serving the app; `start()` runs it in a thread (tests, benchmarks), `run()` in this one."""
 
-    def __init__(self, app: App, index_path: Path, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
-                 threads: int = HTTP_THREADS, signing_secret: str | None = None, state: State | None = None) -> None:
+    def __init__(
+        self,
+        app: App,
+        index_path: Path,
+        host: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        threads: int = HTTP_THREADS,
+        signing_secret: str | None = None,
+        state: State | None = None,
+    ) -> None:
         secret = signing_secret if signing_secret is not None else _app_secret(app)
         self.wsgi = WsgiApp(app, Papers(index_path), secret, state)
-        self.server = waitress.create_server(self.wsgi, host=host, port=port, threads=threads, ident="icml-bot",
-                                             max_request_body_size=MAX_BODY_BYTES)
+        self.server = waitress.create_server(
+            self.wsgi, host=host, port=port, threads=threads, ident="icml-bot", max_request_body_size=MAX_BODY_BYTES
+        )
         self._thread: threading.Thread | None = None
 
     @property
@@ -325,12 +346,15 @@ def start_socket_mode(app: App, config: Config) -> SocketModeHandler:
     except SlackApiError as exc:
         error = str(exc.response.get("error"))
         if error in REJECTED_TOKEN:
-            raise ConfigError(f"SLACK_APP_TOKEN was rejected by Slack ({error}). "
-                              f"{setting_help('SLACK_APP_TOKEN')}") from None
+            raise ConfigError(
+                f"SLACK_APP_TOKEN was rejected by Slack ({error}). {setting_help('SLACK_APP_TOKEN')}"
+            ) from None
         raise ConfigError(f"Slack refused a Socket Mode connection ({error}); check SLACK_APP_TOKEN") from None
     except OSError as exc:
-        raise ConfigError(f"cannot reach Slack at SLACK_API_URL={config.api_url} to open Socket Mode "
-                          f"({type(exc).__name__}); check the network or SLACK_API_URL") from None
+        raise ConfigError(
+            f"cannot reach Slack at SLACK_API_URL={config.api_url} to open Socket Mode "
+            f"({type(exc).__name__}); check the network or SLACK_API_URL"
+        ) from None
     return handler
 
 
@@ -351,8 +375,11 @@ def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int =
     def on_signal(signum: int, frame: object) -> None:
         name = signal.Signals(signum).name
         if stop.is_set():  # a second signal: the operator does not want to wait
-            log.warning("%s again: stopping at once (a digest being posted is checked in the channel history at "
-                        "the next start)", name)
+            log.warning(
+                "%s again: stopping at once (a digest being posted is checked in the channel history at "
+                "the next start)",
+                name,
+            )
             os._exit(128 + signum)
         received.append(name)
         stop.set()
@@ -364,29 +391,39 @@ def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int =
     app = build_app(config, config.db_path, state, digests=digests)
     digests.start_scheduler()  # one process per state database schedules digests; the others log that they don't
     if http:
-        server = HttpServer(app, config.db_path, host=host, port=port, signing_secret=config.signing_secret,
-                            state=state).start()
+        server = HttpServer(
+            app, config.db_path, host=host, port=port, signing_secret=config.signing_secret, state=state
+        ).start()
         log.info("serving HTTP on %s%s (health: %s%s)", server.url, EVENTS_PATH, server.url, HEALTH_PATH)
         stop.wait()
-        log.info("%s: stopping (no new requests; finishing those in progress and any digest being posted)",
-                 received[0] if received else "stop")
+        log.info(
+            "%s: stopping (no new requests; finishing those in progress and any digest being posted)",
+            received[0] if received else "stop",
+        )
         left = server.stop(timeout=STOP_REQUESTS_SECONDS)
         if left:
-            log.warning("%d requests were still running after %ds and were cut off (Slack retries events)", left,
-                        STOP_REQUESTS_SECONDS)
+            log.warning(
+                "%d requests were still running after %ds and were cut off (Slack retries events)",
+                left,
+                STOP_REQUESTS_SECONDS,
+            )
     else:
         handler = start_socket_mode(app, config)
         log.info("connected to Slack over Socket Mode")
         stop.wait()
-        log.info("%s: stopping (closing Socket Mode; finishing replies in progress and any digest being posted)",
-                 received[0] if received else "stop")
+        log.info(
+            "%s: stopping (closing Socket Mode; finishing replies in progress and any digest being posted)",
+            received[0] if received else "stop",
+        )
         handler.close()
     if not drain_listeners(app, STOP_LISTENERS_SECONDS):
-        log.warning("replies still in progress after %ds; they finish before the process exits",
-                    STOP_LISTENERS_SECONDS)
+        log.warning("replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS)
     if not digests.stop(timeout=STOP_DIGEST_SECONDS):
-        log.warning("a digest post is still running after %ds; its claim stays in the state database, so it is "
-                    "checked in the channel history before anything posts it again", STOP_DIGEST_SECONDS)
+        log.warning(
+            "a digest post is still running after %ds; its claim stays in the state database, so it is "
+            "checked in the channel history before anything posts it again",
+            STOP_DIGEST_SECONDS,
+        )
     state.close()
     log.info("stopped")
     return 0

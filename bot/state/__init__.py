@@ -69,10 +69,39 @@ CREATE TABLE IF NOT EXISTS leases (
     acquired_at REAL NOT NULL,
     expires_at REAL NOT NULL
 )"""
-DIGEST_RUN_COLUMNS = ("channel", "day", "status", "papers", "round", "first", "total", "owner", "claimed_at",
-                      "first_claimed_at", "attempts", "ts", "posted_at", "error", "permanent")
-DIGEST_SUBSCRIPTION_COLUMNS = ("channel", "topics", "at", "tz", "days", "size", "source", "active", "created_by",
-                               "created_at", "updated_at", "schedule_from", "last_error", "last_error_at")
+DIGEST_RUN_COLUMNS = (
+    "channel",
+    "day",
+    "status",
+    "papers",
+    "round",
+    "first",
+    "total",
+    "owner",
+    "claimed_at",
+    "first_claimed_at",
+    "attempts",
+    "ts",
+    "posted_at",
+    "error",
+    "permanent",
+)
+DIGEST_SUBSCRIPTION_COLUMNS = (
+    "channel",
+    "topics",
+    "at",
+    "tz",
+    "days",
+    "size",
+    "source",
+    "active",
+    "created_by",
+    "created_at",
+    "updated_at",
+    "schedule_from",
+    "last_error",
+    "last_error_at",
+)
 
 
 class StateUnavailable(RuntimeError):
@@ -101,23 +130,25 @@ class State:
         self.path = Path(path)
         self._local = threading.local()
         if self.path.is_dir():
-            raise StateUnavailable(f"cannot use the state database {self.path}: it is a folder; set ICML_BOT_STATE "
-                                   "to a file, e.g. state.db inside it")
+            raise StateUnavailable(
+                f"cannot use the state database {self.path}: it is a folder; set ICML_BOT_STATE "
+                "to a file, e.g. state.db inside it"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._migrate(self.db)
         except (OSError, sqlite3.DatabaseError) as exc:
             reason = path_problem(self.path, exc) if isinstance(exc, OSError) else str(exc)
-            raise StateUnavailable(f"cannot use the state database {self.path} ({reason}); set ICML_BOT_STATE to a "
-                                   "writable file") from None
+            raise StateUnavailable(
+                f"cannot use the state database {self.path} ({reason}); set ICML_BOT_STATE to a writable file"
+            ) from None
 
     @property
     def db(self) -> sqlite_utils.Database:
         """This thread's connection (SQLite connections belong to one thread)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False,
-                                   isolation_level=None)
+            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             db = sqlite_utils.Database(conn)
@@ -155,8 +186,7 @@ class State:
     def first_time(self, event_id: str, now: float | None = None) -> bool:
         """True the first time an event id is seen (atomic across threads and processes), False for retries."""
         now = time.time() if now is None else now
-        cursor = self.db.execute("INSERT OR IGNORE INTO seen_events(event_id, seen_at) VALUES (?, ?)",
-                                 [event_id, now])
+        cursor = self.db.execute("INSERT OR IGNORE INTO seen_events(event_id, seen_at) VALUES (?, ?)", [event_id, now])
         if cursor.rowcount and int(now) % 97 == 0:
             self.db.execute("DELETE FROM seen_events WHERE seen_at < ?", [now - SEEN_EVENT_TTL])
         return cursor.rowcount == 1
@@ -208,13 +238,16 @@ class State:
         """Insert or replace a subscription row (all columns given)."""
         cols = ", ".join(DIGEST_SUBSCRIPTION_COLUMNS)
         marks = ", ".join("?" * len(DIGEST_SUBSCRIPTION_COLUMNS))
-        self.db.execute(f"INSERT OR REPLACE INTO digest_subscriptions ({cols}) VALUES ({marks})",
-                        [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS])
+        self.db.execute(
+            f"INSERT OR REPLACE INTO digest_subscriptions ({cols}) VALUES ({marks})",
+            [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS],
+        )
 
     def set_digest_error(self, channel: str, error: str | None, at: float | None) -> None:
         """Remember the last thing that went wrong for a channel's digest (None once a digest got through)."""
-        self.db.execute("UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE channel = ?",
-                        [error, at, channel])
+        self.db.execute(
+            "UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE channel = ?", [error, at, channel]
+        )
 
     def digest_run(self, channel: str, day: str) -> dict[str, Any] | None:
         """The run row of a channel and date, with `papers` decoded, or None."""
@@ -223,8 +256,9 @@ class State:
             row["papers"] = json.loads(row["papers"])
         return row
 
-    def digest_runs(self, channel: str | None = None, statuses: tuple[str, ...] = (),
-                    limit: int = 100) -> list[dict[str, Any]]:
+    def digest_runs(
+        self, channel: str | None = None, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[dict[str, Any]]:
         """Run rows, newest date first, optionally of one channel and only some statuses."""
         where, params = [], []
         if channel:
@@ -244,8 +278,9 @@ class State:
         row = {**row, "papers": json.dumps(row.get("papers") or [])}
         cols = [c for c in DIGEST_RUN_COLUMNS if row.get(c) is not None]
         values = [row[c] for c in cols]
-        cursor = self.db.execute(f"INSERT OR IGNORE INTO digest_runs ({', '.join(cols)}) "
-                                 f"VALUES ({', '.join('?' * len(cols))})", values)
+        cursor = self.db.execute(
+            f"INSERT OR IGNORE INTO digest_runs ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
+        )
         return cursor.rowcount == 1
 
     def update_digest_run(self, channel: str, day: str, **fields: Any) -> None:
@@ -253,8 +288,9 @@ class State:
         if "papers" in fields:
             fields["papers"] = json.dumps(fields["papers"])
         sets = ", ".join(f"{k} = ?" for k in fields)
-        self.db.execute(f"UPDATE digest_runs SET {sets} WHERE channel = ? AND day = ?",
-                        [*fields.values(), channel, day])
+        self.db.execute(
+            f"UPDATE digest_runs SET {sets} WHERE channel = ? AND day = ?", [*fields.values(), channel, day]
+        )
 
     def digest_posted_ids(self, channel: str, round_: int) -> set[str]:
         """Ids of the papers a channel was shown in a round."""
@@ -269,8 +305,10 @@ class State:
     def record_digest_papers(self, channel: str, round_: int, paper_ids: list[str], day: str, at: float) -> None:
         """Mark papers as shown to a channel in a round."""
         for paper_id in paper_ids:
-            self.db.execute("INSERT OR IGNORE INTO digest_papers (channel, round, paper_id, day, posted_at) "
-                            "VALUES (?, ?, ?, ?, ?)", [channel, round_, paper_id, day, at])
+            self.db.execute(
+                "INSERT OR IGNORE INTO digest_papers (channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?)",
+                [channel, round_, paper_id, day, at],
+            )
 
     def acquire_lease(self, name: str, owner: str, now: float, ttl: float) -> bool:
         """Take or renew a named lease for `ttl` seconds; False while another owner holds an unexpired one."""
@@ -281,8 +319,10 @@ class State:
             if row and row[0] == owner:
                 db.execute("UPDATE leases SET expires_at = ? WHERE name = ?", [now + ttl, name])
             else:
-                db.execute("INSERT OR REPLACE INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)",
-                           [name, owner, now, now + ttl])
+                db.execute(
+                    "INSERT OR REPLACE INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)",
+                    [name, owner, now, now + ttl],
+                )
             return True
 
     def release_lease(self, name: str, owner: str) -> None:

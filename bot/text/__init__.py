@@ -77,7 +77,9 @@ def _strip_url(url: str) -> str:
 
 def _looks_like_url(s: str) -> bool:
     s = s.strip()
-    return bool(s) and " " not in s and (s.lower().startswith(("http://", "https://", "www.")) or "/" in s and "." in s)
+    return (
+        bool(s) and " " not in s and (s.lower().startswith(("http://", "https://", "www.")) or ("/" in s and "." in s))
+    )
 
 
 class _UrlStash:

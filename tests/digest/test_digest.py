@@ -23,24 +23,24 @@ C1, C2 = "C0DIGEST01", "C0DIGEST02"
 NINE_KST = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo("Asia/Seoul"))
 
 
-@pytest.fixture()
+@pytest.fixture
 def clock() -> Clock:
     return Clock(NINE_KST.astimezone(UTC))
 
 
-@pytest.fixture()
+@pytest.fixture
 def slack(clock: Clock) -> Iterator[FakeSlack]:
     """The fake Slack, stamping messages with the test's clock (so history lookups see the same time)."""
     with FakeSlack(clock=clock.timestamp) as fake:
         yield fake
 
 
-@pytest.fixture()
+@pytest.fixture
 def state_path(tmp_path: Path) -> Path:
     return tmp_path / "state.db"
 
 
-@pytest.fixture()
+@pytest.fixture
 def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock) -> Digests:
     d = make_digests(slack, seed_index_path, state_path)
     d.subscribe(C1, clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
@@ -80,28 +80,47 @@ def test_channel_ids_are_validated_with_a_one_line_error() -> None:
         with pytest.raises(ConfigError) as err:
             validate_channel(bad)
         message = str(err.value)
-        assert message.startswith(f"ICML_DIGEST_CHANNEL={bad!r} is not a channel id") and "\n" not in message
+        assert message.startswith(f"ICML_DIGEST_CHANNEL={bad!r} is not a channel id")
+        assert "\n" not in message
 
 
-def test_config_channel_becomes_a_subscription_and_slack_changes_win(slack: FakeSlack, seed_index_path: Path,
-                                                                     state_path: Path, clock: Clock) -> None:
-    d = make_digests(slack, seed_index_path, state_path, digest_channel=C1, digest_tz=ZoneInfo("Asia/Seoul"),
-                     digest_time=time(8, 30), digest_days=frozenset({0, 2, 4}), digest_size=2)
+def test_config_channel_becomes_a_subscription_and_slack_changes_win(
+    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
+    d = make_digests(
+        slack,
+        seed_index_path,
+        state_path,
+        digest_channel=C1,
+        digest_tz=ZoneInfo("Asia/Seoul"),
+        digest_time=time(8, 30),
+        digest_days=frozenset({0, 2, 4}),
+        digest_size=2,
+    )
     sub = d.ensure_config_subscription(clock())
-    assert sub is not None and (sub.source, sub.at, sub.tz.key, sub.days, sub.size) == \
-        ("config", time(8, 30), "Asia/Seoul", "mon,wed,fri", 2)
+    assert sub is not None
+    assert (sub.source, sub.at, sub.tz.key, sub.days, sub.size) == (
+        "config",
+        time(8, 30),
+        "Asia/Seoul",
+        "mon,wed,fri",
+        2,
+    )
     d.subscribe(C1, clock(), user="U1", topics="kv cache")  # changed from Slack
     again = make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock())
-    assert again is not None and (again.source, again.topics, again.at) == ("slack", "kv cache", time(8, 30))
+    assert again is not None
+    assert (again.source, again.topics, again.at) == ("slack", "kv cache", time(8, 30))
     d.unsubscribe(C1, clock())
-    assert make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock()) \
-        is None  # an unsubscribe from Slack survives restarts
+    assert (
+        make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock()) is None
+    )  # an unsubscribe from Slack survives restarts
     with pytest.raises(ConfigError, match="ICML_DIGEST_CHANNEL='#papers' is not a channel id"):
         make_digests(slack, seed_index_path, state_path, digest_channel="#papers").ensure_config_subscription(clock())
 
 
-def test_moving_the_config_channel_stops_the_old_one(slack: FakeSlack, seed_index_path: Path, state_path: Path,
-                                                     clock: Clock) -> None:
+def test_moving_the_config_channel_stops_the_old_one(
+    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock())
     d = make_digests(slack, seed_index_path, state_path, digest_channel=C2)
     d.ensure_config_subscription(clock())
@@ -111,8 +130,9 @@ def test_moving_the_config_channel_stops_the_old_one(slack: FakeSlack, seed_inde
 # --------------------------------------------------------------------------- selection and rounds
 
 
-def test_seven_days_show_all_19_papers_once_before_any_repeats(digests: Digests, slack: FakeSlack,
-                                                               clock: Clock) -> None:
+def test_seven_days_show_all_19_papers_once_before_any_repeats(
+    digests: Digests, slack: FakeSlack, clock: Clock
+) -> None:
     shown: list[str] = []
     for n in range(7):
         day = MON + timedelta(days=n)
@@ -121,33 +141,40 @@ def test_seven_days_show_all_19_papers_once_before_any_repeats(digests: Digests,
         shown += digest_ids(slack.posts(C1)[-1])
     assert shown == SEED_ORDER  # 3+3+3+3+3+3+1: every paper once, in order, the last digest ends the round
     last = slack.posts(C1)[-1]
-    assert "That's all 19 papers" in str(last["blocks"]) and "round 2" in str(last["blocks"])
+    assert "That's all 19 papers" in str(last["blocks"])
+    assert "round 2" in str(last["blocks"])
     assert last["blocks"][-1]["elements"][0]["text"] == "Paper 19 of 19 · next digest Mon 09:00 KST"
     eighth = digests.post_digest(C1, MON + timedelta(days=7), clock.advance(days=1))
-    assert eighth.digest is not None and eighth.digest.paper_ids == SEED_ORDER[:3] and eighth.digest.round == 2
+    assert eighth.digest is not None
+    assert eighth.digest.paper_ids == SEED_ORDER[:3]
+    assert eighth.digest.round == 2
     assert "Papers 1-3 of 19 (round 2)" in slack.posts(C1)[-1]["blocks"][-1]["elements"][0]["text"]
 
 
-def test_footer_counts_and_names_the_next_digest_in_the_channel_zone(digests: Digests, slack: FakeSlack,
-                                                                     clock: Clock) -> None:
+def test_footer_counts_and_names_the_next_digest_in_the_channel_zone(
+    digests: Digests, slack: FakeSlack, clock: Clock
+) -> None:
     digests.post_digest(C1, MON, clock())
     digests.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1))
     assert slack.posts(C1)[0]["blocks"][-1]["elements"][0]["text"] == "Papers 1-3 of 19 · next digest Tue 09:00 KST"
     assert slack.posts(C1)[1]["blocks"][-1]["elements"][0]["text"] == "Papers 4-6 of 19 · next digest Wed 09:00 KST"
     friday = digests.plan(C1, MON + timedelta(days=4))
-    assert friday.next_at is not None and friday.next_at.strftime("%a %d %H:%M %Z") == "Mon 16 09:00 KST"
+    assert friday.next_at is not None
+    assert friday.next_at.strftime("%a %d %H:%M %Z") == "Mon 16 09:00 KST"
 
 
-def test_a_restart_between_dates_repeats_nothing(slack: FakeSlack, seed_index_path: Path, state_path: Path,
-                                                 clock: Clock) -> None:
+def test_a_restart_between_dates_repeats_nothing(
+    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     shown: list[str] = []
     for n in range(4):
         d = make_digests(slack, seed_index_path, state_path)  # a new process every morning
         if n == 0:
             d.subscribe(C1, clock(), tz=ZoneInfo("Asia/Seoul"))
         day = MON + timedelta(days=n)
-        assert d.post_digest(C1, day, clock.set(datetime.combine(day, time(9), ZoneInfo("Asia/Seoul")))).status \
-            == "posted"
+        assert (
+            d.post_digest(C1, day, clock.set(datetime.combine(day, time(9), ZoneInfo("Asia/Seoul")))).status == "posted"
+        )
         shown += digest_ids(slack.posts(C1)[-1])
         d.state.close()
     assert shown == SEED_ORDER[:12]
@@ -170,13 +197,15 @@ def test_topics_go_first_through_the_search_module(digests: Digests, slack: Fake
 
 
 def test_spread_puts_orals_and_spotlights_first_and_alternates_areas() -> None:
-    rows = [{"id": "p1", "seq": 1, "status": "Poster", "area": "A"},
-            {"id": "p2", "seq": 2, "status": "Poster", "area": "A"},
-            {"id": "p3", "seq": 3, "status": "Poster", "area": "B"},
-            {"id": "s1", "seq": 4, "status": "Spotlight", "area": "A"},
-            {"id": "o1", "seq": 5, "status": "Oral", "area": "B"},
-            {"id": "o2", "seq": 6, "status": "oral", "area": "B"},
-            {"id": "x1", "seq": 7, "status": None, "area": None}]
+    rows = [
+        {"id": "p1", "seq": 1, "status": "Poster", "area": "A"},
+        {"id": "p2", "seq": 2, "status": "Poster", "area": "A"},
+        {"id": "p3", "seq": 3, "status": "Poster", "area": "B"},
+        {"id": "s1", "seq": 4, "status": "Spotlight", "area": "A"},
+        {"id": "o1", "seq": 5, "status": "Oral", "area": "B"},
+        {"id": "o2", "seq": 6, "status": "oral", "area": "B"},
+        {"id": "x1", "seq": 7, "status": None, "area": None},
+    ]
     assert spread(rows) == ["o1", "o2", "s1", "p1", "p3", "x1", "p2"]
 
 
@@ -194,7 +223,8 @@ def test_preview_plan_does_not_use_up_papers(digests: Digests, slack: FakeSlack,
 def test_two_runs_on_one_date_post_once(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
     first = digests.post_digest(C1, MON, clock())
     second = digests.post_digest(C1, MON, clock.advance(hours=3), manual=True)  # e.g. /icml digest now by hand
-    assert (first.status, second.status) == ("posted", "already") and second.ts == first.ts
+    assert (first.status, second.status) == ("posted", "already")
+    assert second.ts == first.ts
     assert len(slack.posts(C1)) == 1
 
 
@@ -216,8 +246,9 @@ def test_two_threads_at_once_post_once(digests: Digests, slack: FakeSlack, clock
     assert len(slack.posts(C1)) == 1
 
 
-def test_two_processes_on_one_state_database_post_once(digests: Digests, slack: FakeSlack, seed_index_path: Path,
-                                                       state_path: Path, clock: Clock) -> None:
+def test_two_processes_on_one_state_database_post_once(
+    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     other = make_digests(slack, seed_index_path, state_path)  # its own State: like a second bot process
     slack.delay_next("chat.postMessage", 0.3)
     results: list[str] = []
@@ -237,15 +268,17 @@ def test_two_processes_on_one_state_database_post_once(digests: Digests, slack: 
     assert other.post_digest(C1, MON, clock()).status == "already"
 
 
-def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(digests: Digests, slack: FakeSlack,
-                                                                          seed_index_path: Path, state_path: Path,
-                                                                          clock: Clock) -> None:
+def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
+    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     digests.poster = CrashAfterPost(digests.poster)
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     assert len(slack.posts(C1)) == 1
     row = digests.state.digest_run(C1, MON.isoformat())
-    assert row is not None and row["status"] == "claimed" and row["ts"] is None
+    assert row is not None
+    assert row["status"] == "claimed"
+    assert row["ts"] is None
     # Restart within seconds: the claim may belong to a live process, so it is left alone for now.
     restarted = make_digests(slack, seed_index_path, state_path)
     assert restarted.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"
@@ -256,33 +289,36 @@ def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(digest
     assert len(slack.posts(C1)) == 1
     assert restarted.post_digest(C1, MON, clock()).status == "already"
     # ...and its papers count as shown: the next day continues the round
-    assert restarted.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1)).digest.paper_ids \
-        == SEED_ORDER[3:6]  # type: ignore[union-attr]
+    assert restarted.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1)).digest.paper_ids == SEED_ORDER[3:6]  # type: ignore[union-attr]
 
 
-def test_crash_before_the_post_posts_once_after_restart(digests: Digests, slack: FakeSlack, seed_index_path: Path,
-                                                        state_path: Path, clock: Clock) -> None:
+def test_crash_before_the_post_posts_once_after_restart(
+    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     assert slack.posts() == []
     restarted = make_digests(slack, seed_index_path, state_path)
     [outcome] = restarted.resolve_pending(clock.advance(seconds=CLAIM_STALE_SECONDS + 1))
-    assert outcome.status == "posted" and not outcome.recovered
-    assert len(slack.posts(C1)) == 1 and digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
+    assert outcome.status == "posted"
+    assert not outcome.recovered
+    assert len(slack.posts(C1)) == 1
+    assert digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
     history = [c.method for c in slack.calls() if c.method in ("conversations.history", "chat.postMessage")]
     assert history == ["conversations.history", "chat.postMessage"]  # looked before posting
 
 
-def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(digests: Digests, slack: FakeSlack,
-                                                                       seed_index_path: Path, state_path: Path,
-                                                                       clock: Clock) -> None:
+def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
+    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     restarted = make_digests(slack, seed_index_path, state_path)
     [outcome] = restarted.resolve_pending(clock.advance(hours=20))
-    assert outcome.status == "skipped" and slack.posts() == []
+    assert outcome.status == "skipped"
+    assert slack.posts() == []
     assert restarted.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[:3]  # nothing lost
 
 
@@ -297,8 +333,9 @@ def test_429_then_success_posts_exactly_one_message(digests: Digests, slack: Fak
     assert len(slack.posts(C1)) == 1
 
 
-def test_timeout_is_resolved_through_the_history_not_a_blind_retry(slack: FakeSlack, seed_index_path: Path,
-                                                                   state_path: Path, clock: Clock) -> None:
+def test_timeout_is_resolved_through_the_history_not_a_blind_retry(
+    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+) -> None:
     d = make_digests(slack, seed_index_path, state_path, timeout=1)
     d.subscribe(C1, clock())
     # Slack takes the message but answers after the client gave up; "settling" waits until it has stored it.
@@ -306,14 +343,16 @@ def test_timeout_is_resolved_through_the_history_not_a_blind_retry(slack: FakeSl
     slack.delay_next("chat.postMessage", 1.5)
     outcome = d.post_digest(C1, MON, clock())
     assert (outcome.status, outcome.recovered) == ("posted", True)
-    assert len(slack.history(C1)) == 1 and outcome.ts == slack.history(C1)[0]["ts"]
+    assert len(slack.history(C1)) == 1
+    assert outcome.ts == slack.history(C1)[0]["ts"]
     assert d.post_digest(C1, MON, clock(), manual=True).status == "already"
 
 
 def test_server_error_checks_history_then_posts_once(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
     slack.fail_next("chat.postMessage", "internal_error", status=500)
     outcome = digests.post_digest(C1, MON, clock())
-    assert outcome.status == "posted" and not outcome.recovered
+    assert outcome.status == "posted"
+    assert not outcome.recovered
     methods = [c.method for c in slack.calls() if c.method in ("conversations.history", "chat.postMessage")]
     assert methods == ["chat.postMessage", "conversations.history", "chat.postMessage"]
     assert len(slack.posts(C1)) == 1
@@ -323,30 +362,37 @@ def test_unreadable_history_posts_nothing_more_and_says_so(digests: Digests, sla
     slack.fail_next("chat.postMessage", "internal_error", status=500)
     slack.fail_next("conversations.history", "missing_scope")
     outcome = digests.post_digest(C1, MON, clock())
-    assert outcome.status == "uncertain" and "missing_scope" in (outcome.error or "")
+    assert outcome.status == "uncertain"
+    assert "missing_scope" in (outcome.error or "")
     assert slack.posts() == []
     status = digests.status(C1, clock())
-    assert status.error is not None and "missing_scope" in status.error[0]
+    assert status.error is not None
+    assert "missing_scope" in status.error[0]
     assert [r["status"] for r in status.pending] == ["uncertain"]
     # later, with the history readable again: not there, so it is posted (once)
     [later] = digests.resolve_pending(clock.advance(minutes=10))
-    assert later.status == "posted" and len(slack.posts(C1)) == 1
+    assert later.status == "posted"
+    assert len(slack.posts(C1)) == 1
 
 
-def test_channel_not_found_is_recorded_shown_and_retried_by_hand(digests: Digests, slack: FakeSlack,
-                                                                 clock: Clock) -> None:
+def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
+    digests: Digests, slack: FakeSlack, clock: Clock
+) -> None:
     slack.fail_next("chat.postMessage", "channel_not_found")
     outcome = digests.post_digest(C1, MON, clock())
     assert (outcome.status, outcome.error) == ("failed", "channel_not_found")
     assert digests.post_digest(C1, MON, clock.advance(hours=1)).acted is False  # not retried automatically
     status = digests.status(C1, clock())
-    assert status.error is not None and status.error[0] == "channel_not_found"
+    assert status.error is not None
+    assert status.error[0] == "channel_not_found"
     assert digests.post_digest(C1, MON, clock(), manual=True).status == "posted"  # after someone fixed it
-    assert len(slack.posts(C1)) == 1 and digests.status(C1, clock()).error is None
+    assert len(slack.posts(C1)) == 1
+    assert digests.status(C1, clock()).error is None
 
 
-def test_a_rate_limit_that_persists_is_retried_later_with_backoff(digests: Digests, slack: FakeSlack,
-                                                                  clock: Clock) -> None:
+def test_a_rate_limit_that_persists_is_retried_later_with_backoff(
+    digests: Digests, slack: FakeSlack, clock: Clock
+) -> None:
     slack.fail_next("chat.postMessage", "ratelimited", retry_after=0, times=4)  # the client tries 1 + 3 times
     assert digests.post_digest(C1, MON, clock()).status == "failed"
     assert digests.post_digest(C1, MON, clock.advance(seconds=30)).acted is False  # backing off
@@ -357,14 +403,20 @@ def test_a_rate_limit_that_persists_is_retried_later_with_backoff(digests: Diges
 # --------------------------------------------------------------------------- subscriptions survive
 
 
-def test_subscriptions_survive_restarts_and_reindexing(slack: FakeSlack, seed_index_path: Path, tmp_path: Path,
-                                                       clock: Clock) -> None:
+def test_subscriptions_survive_restarts_and_reindexing(
+    slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+) -> None:
     state_path = tmp_path / "state.db"
     d = make_digests(slack, seed_index_path, state_path)
     d.subscribe(C1, clock(), user="U1", topics="moe", at=time(7, 45), tz=ZoneInfo("Europe/Berlin"), days="mon,wed")
     d.state.close()
     again = make_digests(slack, seed_index_path, state_path).subscription(C1)
     assert again is not None
-    assert (again.topics, again.at, again.tz.key, again.days, again.created_by) == \
-        ("moe", time(7, 45), "Europe/Berlin", "mon,wed", "U1")
+    assert (again.topics, again.at, again.tz.key, again.days, again.created_by) == (
+        "moe",
+        time(7, 45),
+        "Europe/Berlin",
+        "mon,wed",
+        "U1",
+    )
     assert State(state_path).digest_subscription(C1) is not None  # lives in the state db, not the index

@@ -21,25 +21,46 @@ from tests.support.paths import ROOT
 from tests.support.slack_harness import SECRET
 
 CH = "C0CLI00001"
-SLACK_VARS = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_API_URL", "SLACK_CLIENT_ID",
-              "SLACK_CLIENT_SECRET")
+SLACK_VARS = (
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_API_URL",
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+)
 
 
 def run_cli(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
     """`icml-bot ARGS` as a separate process."""
-    return subprocess.Popen([sys.executable, "-m", "bot", *args], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", *args],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def process_env(fake: FakeSlack, index_path: Path, tmp_path: Path, **extra: str) -> dict[str, str]:
     """The environment of a bot process talking to the fake Slack, without real credentials or proxies."""
-    base = {k: v for k, v in os.environ.items() if k not in SLACK_VARS and not k.lower().endswith("_proxy")
-            and not k.startswith("ICML_")}
-    return {**base, "PYTHONPATH": str(ROOT), "ICML_BOT_DB": str(index_path),
-            "ICML_BOT_STATE": str(tmp_path / "state.db"), "SLACK_API_URL": fake.api_url, **extra}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in SLACK_VARS and not k.lower().endswith("_proxy") and not k.startswith("ICML_")
+    }
+    return {
+        **base,
+        "PYTHONPATH": str(ROOT),
+        "ICML_BOT_DB": str(index_path),
+        "ICML_BOT_STATE": str(tmp_path / "state.db"),
+        "SLACK_API_URL": fake.api_url,
+        **extra,
+    }
 
 
-@pytest.fixture()
+@pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, slack_index_path: Path, tmp_path: Path) -> pytest.MonkeyPatch:
     for var in (*SLACK_VARS, "ICML_DIGEST_CHANNEL", "ICML_DIGEST_TZ", "ICML_DIGEST_TIME"):
         monkeypatch.delenv(var, raising=False)
@@ -48,23 +69,27 @@ def env(monkeypatch: pytest.MonkeyPatch, slack_index_path: Path, tmp_path: Path)
     return monkeypatch
 
 
-def test_dry_run_prints_the_digest_and_posts_nothing(env: pytest.MonkeyPatch, fake: FakeSlack,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_dry_run_prints_the_digest_and_posts_nothing(
+    env: pytest.MonkeyPatch, fake: FakeSlack, capsys: pytest.CaptureFixture[str]
+) -> None:
     env.setenv("SLACK_API_URL", fake.api_url)
     env.setenv("ICML_DIGEST_TZ", "Asia/Seoul")
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Digest for {CH} on 2026-03-09 (dry run: nothing posted)\n\nICML 2026 digest · Mon 9 Mar")
-    assert "[Similar] [Abstract]" in out and "Papers 1-3 of 20" in out
+    assert "[Similar] [Abstract]" in out
+    assert "Papers 1-3 of 20" in out
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["channel"] == CH and payload["metadata"]["event_payload"]["date"] == "2026-03-09"
+    assert payload["channel"] == CH
+    assert payload["metadata"]["event_payload"]["date"] == "2026-03-09"
     assert payload["blocks"][0]["block_id"] == f"icml_digest:{CH}:2026-03-09"
     assert fake.calls() == []
 
 
-def test_posting_from_the_shell_is_once_per_channel_and_date(env: pytest.MonkeyPatch, fake: FakeSlack,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_posting_from_the_shell_is_once_per_channel_and_date(
+    env: pytest.MonkeyPatch, fake: FakeSlack, capsys: pytest.CaptureFixture[str]
+) -> None:
     env.setenv("SLACK_API_URL", fake.api_url)
     env.setenv("SLACK_BOT_TOKEN", "xoxb-test")
     env.setenv("ICML_DIGEST_CHANNEL", CH)
@@ -78,37 +103,62 @@ def test_posting_from_the_shell_is_once_per_channel_and_date(env: pytest.MonkeyP
     assert "not posted: channel_not_found" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("args", "variables", "message"), [
-    (["digest"], {}, "no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL"),
-    (["digest", "--channel", "#papers"], {}, "--channel='#papers' is not a channel id"),
-    (["digest", "--channel", CH], {}, "SLACK_BOT_TOKEN is not set: it is needed to post the digest"),
-    (["digest", "--dry-run"], {"ICML_DIGEST_CHANNEL": "general"}, "ICML_DIGEST_CHANNEL='general' is not a channel"),
-    (["digest", "--dry-run"], {"ICML_DIGEST_TZ": "Asia/Seol"}, "ICML_DIGEST_TZ='Asia/Seol' is not an IANA time zone"),
-    (["serve", "--http"], {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s",
-                           "ICML_DIGEST_CHANNEL": "#general"}, "ICML_DIGEST_CHANNEL='#general' is not a channel id"),
-])
-def test_bad_digest_settings_are_one_line_and_exit_2(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                                     args: list[str], variables: dict[str, str],
-                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "variables", "message"),
+    [
+        (["digest"], {}, "no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL"),
+        (["digest", "--channel", "#papers"], {}, "--channel='#papers' is not a channel id"),
+        (["digest", "--channel", CH], {}, "SLACK_BOT_TOKEN is not set: it is needed to post the digest"),
+        (["digest", "--dry-run"], {"ICML_DIGEST_CHANNEL": "general"}, "ICML_DIGEST_CHANNEL='general' is not a channel"),
+        (
+            ["digest", "--dry-run"],
+            {"ICML_DIGEST_TZ": "Asia/Seol"},
+            "ICML_DIGEST_TZ='Asia/Seol' is not an IANA time zone",
+        ),
+        (
+            ["serve", "--http"],
+            {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s", "ICML_DIGEST_CHANNEL": "#general"},
+            "ICML_DIGEST_CHANNEL='#general' is not a channel id",
+        ),
+    ],
+)
+def test_bad_digest_settings_are_one_line_and_exit_2(
+    env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    variables: dict[str, str],
+    message: str,
+) -> None:
     for key, value in variables.items():
         env.setenv(key, value)
     assert cli.main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"icml-bot: error: {message}") and err.count("\n") == 1, err
+    assert err.startswith(f"icml-bot: error: {message}"), err
+    assert err.count("\n") == 1, err
 
 
-def test_a_second_serve_on_the_same_state_database_does_not_schedule(fake: FakeSlack, slack_index_path: Path,
-                                                                     tmp_path: Path) -> None:
-    env = process_env(fake, slack_index_path, tmp_path, SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET,
-                      ICML_DIGEST_CHANNEL=CH, ICML_DIGEST_TZ="Asia/Seoul")
+def test_a_second_serve_on_the_same_state_database_does_not_schedule(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    env = process_env(
+        fake,
+        slack_index_path,
+        tmp_path,
+        SLACK_BOT_TOKEN="xoxb-test",
+        SLACK_SIGNING_SECRET=SECRET,
+        ICML_DIGEST_CHANNEL=CH,
+        ICML_DIGEST_TZ="Asia/Seoul",
+    )
     procs: list[subprocess.Popen[str]] = []
     logs: list[queue.Queue[str]] = []
     try:
         for _ in range(2):
             proc = run_cli(["serve", "--http", "--host", "127.0.0.1", "--port", "0"], env)
             lines: queue.Queue[str] = queue.Queue()
-            threading.Thread(target=lambda p=proc, q=lines: [q.put(x) for x in p.stderr],  # type: ignore[union-attr]
-                             daemon=True).start()
+            threading.Thread(
+                target=lambda p=proc, q=lines: [q.put(x) for x in p.stderr],  # type: ignore[union-attr]
+                daemon=True,
+            ).start()
             procs.append(proc)
             logs.append(lines)
             wait_for_line(lines, r"serving HTTP on")
@@ -116,9 +166,13 @@ def test_a_second_serve_on_the_same_state_database_does_not_schedule(fake: FakeS
         second = "".join(list(logs[1].queue))
         assert re.search(r"this process \(\S+\) schedules the daily digests for .*state\.db \(1 channels\)", first)
         assert "digest for C0CLI00001 scheduled mon-fri at 09:00 Asia/Seoul" in first
-        assert re.search(r"another icml-bot process \(\S+\) schedules the daily digests for .*: this one answers "
-                         r"commands but posts no scheduled digests", second)
-        assert "schedules the daily digests for" in second and "scheduled mon-fri" not in second
+        assert re.search(
+            r"another icml-bot process \(\S+\) schedules the daily digests for .*: this one answers "
+            r"commands but posts no scheduled digests",
+            second,
+        )
+        assert "schedules the daily digests for" in second
+        assert "scheduled mon-fri" not in second
         for proc in procs:
             proc.send_signal(signal.SIGTERM)
         for proc in procs:

@@ -22,23 +22,23 @@ C1, C2 = "C0SCHED001", "C0SCHED002"
 NY, BERLIN, SEOUL = ZoneInfo("America/New_York"), ZoneInfo("Europe/Berlin"), ZoneInfo("Asia/Seoul")
 
 
-@pytest.fixture()
+@pytest.fixture
 def clock() -> Clock:
     return Clock(datetime(2026, 3, 9, 8, 0, tzinfo=SEOUL).astimezone(UTC))
 
 
-@pytest.fixture()
+@pytest.fixture
 def slack(clock: Clock) -> Iterator[FakeSlack]:
     with FakeSlack(clock=clock.timestamp) as fake:
         yield fake
 
 
-@pytest.fixture()
+@pytest.fixture
 def digests(slack: FakeSlack, seed_index_path: Path, tmp_path: Path) -> Digests:
     return make_digests(slack, seed_index_path, tmp_path / "state.db")
 
 
-@pytest.fixture()
+@pytest.fixture
 def sched(digests: Digests, clock: Clock) -> Iterator[DigestScheduler]:
     s = DigestScheduler(digests, clock=clock, owner="test-owner")
     yield s
@@ -56,17 +56,26 @@ def utc(*args: int) -> datetime:
 # --------------------------------------------------------------------------- cron times and daylight saving
 
 
-@pytest.mark.parametrize(("tz", "days", "before", "expected"), [
-    # New York springs forward on Sun 2026-03-08: Fri 09:00 EST = 14:00 UTC, Mon 09:00 EDT = 13:00 UTC
-    (NY, "mon-fri", utc(2026, 3, 6, 12, 0), [utc(2026, 3, 6, 14), utc(2026, 3, 9, 13), utc(2026, 3, 10, 13)]),
-    # ...and falls back on Sun 2026-11-01: Fri 09:00 EDT = 13:00 UTC, Mon 09:00 EST = 14:00 UTC
-    (NY, "mon-fri", utc(2026, 10, 30, 12, 0), [utc(2026, 10, 30, 13), utc(2026, 11, 2, 14), utc(2026, 11, 3, 14)]),
-    # Berlin every day across Sun 2026-03-29 (CET → CEST) and Sun 2026-10-25 (CEST → CET)
-    (BERLIN, "mon-sun", utc(2026, 3, 28, 0, 0), [utc(2026, 3, 28, 8), utc(2026, 3, 29, 7), utc(2026, 3, 30, 7)]),
-    (BERLIN, "mon-sun", utc(2026, 10, 24, 0, 0), [utc(2026, 10, 24, 7), utc(2026, 10, 25, 8), utc(2026, 10, 26, 8)]),
-])
-def test_next_runs_stay_at_local_nine_across_daylight_saving(tz: ZoneInfo, days: str, before: datetime,
-                                                             expected: list[datetime]) -> None:
+@pytest.mark.parametrize(
+    ("tz", "days", "before", "expected"),
+    [
+        # New York springs forward on Sun 2026-03-08: Fri 09:00 EST = 14:00 UTC, Mon 09:00 EDT = 13:00 UTC
+        (NY, "mon-fri", utc(2026, 3, 6, 12, 0), [utc(2026, 3, 6, 14), utc(2026, 3, 9, 13), utc(2026, 3, 10, 13)]),
+        # ...and falls back on Sun 2026-11-01: Fri 09:00 EDT = 13:00 UTC, Mon 09:00 EST = 14:00 UTC
+        (NY, "mon-fri", utc(2026, 10, 30, 12, 0), [utc(2026, 10, 30, 13), utc(2026, 11, 2, 14), utc(2026, 11, 3, 14)]),
+        # Berlin every day across Sun 2026-03-29 (CET → CEST) and Sun 2026-10-25 (CEST → CET)
+        (BERLIN, "mon-sun", utc(2026, 3, 28, 0, 0), [utc(2026, 3, 28, 8), utc(2026, 3, 29, 7), utc(2026, 3, 30, 7)]),
+        (
+            BERLIN,
+            "mon-sun",
+            utc(2026, 10, 24, 0, 0),
+            [utc(2026, 10, 24, 7), utc(2026, 10, 25, 8), utc(2026, 10, 26, 8)],
+        ),
+    ],
+)
+def test_next_runs_stay_at_local_nine_across_daylight_saving(
+    tz: ZoneInfo, days: str, before: datetime, expected: list[datetime]
+) -> None:
     s = sub(tz, days)
     runs, after = [], before
     for _ in expected:
@@ -99,28 +108,31 @@ def test_last_run_is_the_latest_slot_not_after_now() -> None:
 # --------------------------------------------------------------------------- catch-up and the grace window
 
 
-def test_a_missed_run_within_the_grace_window_is_posted_once(digests: Digests, sched: DigestScheduler,
-                                                             slack: FakeSlack, clock: Clock) -> None:
+def test_a_missed_run_within_the_grace_window_is_posted_once(
+    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST; the bot then is down from 08:55 to 11:00
     clock.set(datetime(2026, 3, 9, 11, 0, tzinfo=SEOUL))
     sched.tick()
-    assert len(slack.posts(C1)) == 1 and digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
+    assert len(slack.posts(C1)) == 1
+    assert digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
     assert "Mon 9 Mar 2026" in slack.posts(C1)[0]["blocks"][0]["text"]["text"]
     sched.tick()
     sched.fire(C1)  # and the cron job too: still one
     assert len(slack.posts(C1)) == 1
 
 
-def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(digests: Digests, sched: DigestScheduler,
-                                                                      slack: FakeSlack, clock: Clock,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
+    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)
     clock.set(datetime(2026, 3, 9, 15, 30, tzinfo=SEOUL))  # 6 h 30 m late; grace is 6 h
     with caplog.at_level(logging.WARNING, logger="icml_bot.digest"):
         sched.tick()
     assert slack.posts() == []
     row = digests.state.digest_run(C1, "2026-03-09")
-    assert row is not None and row["status"] == "skipped"
+    assert row is not None
+    assert row["status"] == "skipped"
     assert "came back 6h 30m later, beyond ICML_DIGEST_GRACE (6h)" in row["error"]
     assert any("skipped the digest for C0SCHED001 on 2026-03-09" in r.getMessage() for r in caplog.records)
     # the next morning goes on normally, with the papers the skipped day would have had
@@ -131,29 +143,37 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(digests: D
     assert digests.post_digest(C1, date(2026, 3, 9), clock(), manual=True).status == "posted"
 
 
-def test_a_long_outage_posts_one_digest_not_a_backlog(slack: FakeSlack, seed_index_path: Path, tmp_path: Path,
-                                                      clock: Clock) -> None:
+def test_a_long_outage_posts_one_digest_not_a_backlog(
+    slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+) -> None:
     digests = make_digests(slack, seed_index_path, tmp_path / "state.db", digest_grace=30 * 3600)
     digests.subscribe(C1, clock(), tz=SEOUL)  # Monday 08:00; down until Wednesday 10:00
     sched = DigestScheduler(digests, clock=clock, owner="one")
     clock.set(datetime(2026, 3, 11, 10, 0, tzinfo=SEOUL))
     sched.tick()
     [post] = slack.posts(C1)
-    assert "Wed 11 Mar 2026" in post["blocks"][0]["text"]["text"] and digest_ids(post) == SEED_ORDER[:3]
+    assert "Wed 11 Mar 2026" in post["blocks"][0]["text"]["text"]
+    assert digest_ids(post) == SEED_ORDER[:3]
     assert [(r["day"], r["status"]) for r in digests.state.digest_runs(C1)] == [
-        ("2026-03-11", "posted"), ("2026-03-10", "skipped"), ("2026-03-09", "skipped")]
+        ("2026-03-11", "posted"),
+        ("2026-03-10", "skipped"),
+        ("2026-03-09", "skipped"),
+    ]
     sched.shutdown()
 
 
-def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(digests: Digests, slack: FakeSlack,
-                                                                  clock: Clock) -> None:
+def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
+    digests: Digests, slack: FakeSlack, clock: Clock
+) -> None:
     clock.set(datetime(2026, 10, 31, 12, 0, tzinfo=NY))
     digests.subscribe(C1, clock(), at=time(1, 30), tz=NY, days="mon-sun")
     sched = DigestScheduler(digests, clock=clock, owner="one")
     first = clock.set(datetime(2026, 11, 1, 5, 31, tzinfo=UTC))  # 01:31 EDT
     second = clock.set(datetime(2026, 11, 1, 6, 31, tzinfo=UTC))  # 01:31 EST, an hour later: 01:30 came again
     assert [last_run(digests.subscription(C1), t).utcoffset() for t in (first, second)] == [  # type: ignore
-        timedelta(hours=-4), timedelta(hours=-5)]
+        timedelta(hours=-4),
+        timedelta(hours=-5),
+    ]
     clock.set(first)
     assert sched.fire(C1).status == "posted"  # type: ignore[union-attr]
     clock.set(second)
@@ -162,16 +182,19 @@ def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(digests: Diges
     sched.shutdown()
 
 
-def test_no_catch_up_for_slots_before_the_subscription(digests: Digests, sched: DigestScheduler, slack: FakeSlack,
-                                                       clock: Clock) -> None:
+def test_no_catch_up_for_slots_before_the_subscription(
+    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+) -> None:
     clock.set(datetime(2026, 3, 9, 10, 0, tzinfo=SEOUL))
     digests.subscribe(C1, clock(), tz=SEOUL)  # subscribed at 10:00: today's 09:00 was never owed
     sched.tick()
-    assert slack.posts() == [] and digests.state.digest_runs(C1) == []
+    assert slack.posts() == []
+    assert digests.state.digest_runs(C1) == []
 
 
-def test_one_channel_failing_does_not_stop_another(digests: Digests, sched: DigestScheduler, slack: FakeSlack,
-                                                   clock: Clock) -> None:
+def test_one_channel_failing_does_not_stop_another(
+    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+) -> None:
     for channel in (C1, C2):
         digests.subscribe(channel, clock(), tz=SEOUL)
     slack.fail_next("chat.postMessage", "channel_not_found")  # the first channel's post
@@ -179,7 +202,8 @@ def test_one_channel_failing_does_not_stop_another(digests: Digests, sched: Dige
     sched.tick()
     assert [p["channel"] for p in slack.posts()] == [C2]
     status = digests.status(C1, clock())
-    assert status.error is not None and status.error[0] == "channel_not_found"
+    assert status.error is not None
+    assert status.error[0] == "channel_not_found"
     assert digests.status(C2, clock()).error is None
     sched.tick()  # a permanent error is not retried every tick
     assert len(slack.calls("chat.postMessage")) == 2
@@ -188,20 +212,23 @@ def test_one_channel_failing_does_not_stop_another(digests: Digests, sched: Dige
 # --------------------------------------------------------------------------- one scheduler per state database
 
 
-def test_a_second_process_schedules_nothing_until_the_lease_expires(digests: Digests, slack: FakeSlack,
-                                                                    seed_index_path: Path, tmp_path: Path,
-                                                                    clock: Clock,
-                                                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_a_second_process_schedules_nothing_until_the_lease_expires(
+    digests: Digests,
+    slack: FakeSlack,
+    seed_index_path: Path,
+    tmp_path: Path,
+    clock: Clock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)
     first = DigestScheduler(digests, clock=clock, owner="first")
-    second = DigestScheduler(make_digests(slack, seed_index_path, tmp_path / "state.db"), clock=clock,
-                             owner="second")
+    second = DigestScheduler(make_digests(slack, seed_index_path, tmp_path / "state.db"), clock=clock, owner="second")
     with caplog.at_level(logging.INFO, logger="icml_bot.scheduler"):
         assert first.take_lease(clock()) is True
         assert second.take_lease(clock()) is False
-    assert list(first.jobs()) == [C1] and second.jobs() == {}
-    assert any("another icml-bot process (first) schedules the daily digests" in r.getMessage()
-               for r in caplog.records)
+    assert list(first.jobs()) == [C1]
+    assert second.jobs() == {}
+    assert any("another icml-bot process (first) schedules the daily digests" in r.getMessage() for r in caplog.records)
     clock.set(datetime(2026, 3, 9, 9, 0, tzinfo=SEOUL))
     first.take_lease(clock())  # its tick keeps renewing the lease
     second.tick()
@@ -212,16 +239,18 @@ def test_a_second_process_schedules_nothing_until_the_lease_expires(digests: Dig
     clock.advance(seconds=scheduler.LEASE_TTL - 1)
     assert second.take_lease(clock()) is False
     clock.advance(seconds=2)
-    assert second.take_lease(clock()) is True and list(second.jobs()) == [C1]
-    assert first.take_lease(clock()) is False and first.jobs() == {}  # the old owner steps down
+    assert second.take_lease(clock()) is True
+    assert list(second.jobs()) == [C1]
+    assert first.take_lease(clock()) is False
+    assert first.jobs() == {}
     second.shutdown()  # a clean stop hands the lease back at once
     assert first.take_lease(clock()) is True
     first.shutdown()
 
 
-def test_subscriptions_from_slack_update_the_jobs_without_a_restart(digests: Digests, sched: DigestScheduler,
-                                                                    slack: FakeSlack, seed_index_path: Path,
-                                                                    tmp_path: Path, clock: Clock) -> None:
+def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
+    digests: Digests, sched: DigestScheduler, slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+) -> None:
     sched.take_lease(clock())
     assert sched.jobs() == {}
     digests.subscribe(C1, clock(), tz=SEOUL)
@@ -245,8 +274,7 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(digests: Dig
 # --------------------------------------------------------------------------- end to end
 
 
-def test_the_cron_job_fires_and_posts_through_the_web_client(digests: Digests, slack: FakeSlack,
-                                                             clock: Clock) -> None:
+def test_the_cron_job_fires_and_posts_through_the_web_client(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST: nothing due yet
     sched = DigestScheduler(digests, clock=clock, owner="e2e", tick_seconds=3600)
     done: dict[str, Queue[JobExecutionEvent]] = {"digest-tick": Queue(), "digest:" + C1: Queue()}
@@ -256,17 +284,25 @@ def test_the_cron_job_fires_and_posts_through_the_web_client(digests: Digests, s
         assert done["digest-tick"].get(timeout=10).exception is None  # the start-up catch-up ran: nothing due
         job = sched.scheduler.get_job("digest:" + C1)
         assert job is not None
-        assert job.next_run_time is not None and job.next_run_time.astimezone(SEOUL).strftime("%H:%M") == "09:00"
+        assert job.next_run_time is not None
+        assert job.next_run_time.astimezone(SEOUL).strftime("%H:%M") == "09:00"
         clock.set(datetime(2026, 3, 9, 9, 0, 0, tzinfo=SEOUL))  # the instant the job is for
         job.modify(next_run_time=datetime.now(UTC))  # make APScheduler fire it now, in its own thread
         event = done["digest:" + C1].get(timeout=10)
-        assert event.exception is None and event.retval.status == "posted"
+        assert event.exception is None
+        assert event.retval.status == "posted"
     finally:
         sched.shutdown()
     [call] = slack.calls("chat.postMessage")
-    assert call.ok and call.params["channel"] == C1 and call.token == "xoxb-test"
-    assert call.params["metadata"] == {"event_type": "icml_digest", "event_payload": {
-        "channel": C1, "date": "2026-03-09", "round": 1, "papers": SEED_ORDER[:3]}}
+    assert call.ok
+    assert call.params["channel"] == C1
+    assert call.token == "xoxb-test"
+    assert call.params["metadata"] == {
+        "event_type": "icml_digest",
+        "event_payload": {"channel": C1, "date": "2026-03-09", "round": 1, "papers": SEED_ORDER[:3]},
+    }
     assert call.params["blocks"][0]["text"]["text"] == "ICML 2026 digest · Mon 9 Mar 2026"
     row = digests.state.digest_run(C1, "2026-03-09")
-    assert row is not None and row["status"] == "posted" and row["ts"] == slack.history(C1)[0]["ts"]
+    assert row is not None
+    assert row["status"] == "posted"
+    assert row["ts"] == slack.history(C1)[0]["ts"]

@@ -11,10 +11,14 @@ from bot.papers import corpus
 from bot.papers.corpus import Paper, Skip, SourceError
 from tests.support.paths import SEED_FILE
 
-ABSTRACT_A = ("We propose Vegas, a self-speculative decoding method with verification-guided sparse attention. "
-              "Vegas achieves a 1.25$\\times$ speedup in decoding throughput over default vLLM.")
-ABSTRACT_B = ("In this paper, we introduce TokSuite, a collection of models and a benchmark that supports research "
-              "into tokenization's influence on language models.")
+ABSTRACT_A = (
+    "We propose Vegas, a self-speculative decoding method with verification-guided sparse attention. "
+    "Vegas achieves a 1.25$\\times$ speedup in decoding throughput over default vLLM."
+)
+ABSTRACT_B = (
+    "In this paper, we introduce TokSuite, a collection of models and a benchmark that supports research "
+    "into tokenization's influence on language models."
+)
 
 
 def papers(path: Path) -> list[Paper]:
@@ -44,7 +48,8 @@ def test_seed_format_variations(tmp_path: Path, content: str) -> None:
     found = papers(path)
     assert [p.name for p in found] == ["Vegas", "TokSuite"]
     assert {(p.conference, p.year) for p in found} == {("ICML", 2026)}
-    assert "1.25×" in found[0].abstract and "$" not in found[0].abstract
+    assert "1.25×" in found[0].abstract
+    assert "$" not in found[0].abstract
 
 
 def test_seed_without_header_takes_conference_from_file_name(tmp_path: Path) -> None:
@@ -72,43 +77,72 @@ def test_broken_seed_files_name_the_file(tmp_path: Path, content: bytes, message
     assert str(err.value).startswith(str(path))
     assert message in str(err.value)
     if message == "not UTF-8":
-        assert f"{path}:5:" in str(err.value) and "offset" in str(err.value)
+        assert f"{path}:5:" in str(err.value)
+        assert "offset" in str(err.value)
 
 
 def test_jsonl_fields_unknown_keys_and_skips(tmp_path: Path) -> None:
     path = tmp_path / "list.jsonl"
     rows = [
-        {"id": "abc123", "title": "TokSuite: Measuring Tokenizers", "abstract": ABSTRACT_B,
-         "authors": ["A. One", "B. Two"],
-         "url": "https://openreview.net/forum?id=abc123", "code_url": "https://github.com/x/toksuite.",
-         "status": "Oral", "session": "Poster Session 2", "area": "Deep Learning", "shoe_size": 44},
+        {
+            "id": "abc123",
+            "title": "TokSuite: Measuring Tokenizers",
+            "abstract": ABSTRACT_B,
+            "authors": ["A. One", "B. Two"],
+            "url": "https://openreview.net/forum?id=abc123",
+            "code_url": "https://github.com/x/toksuite.",
+            "status": "Oral",
+            "session": "Poster Session 2",
+            "area": "Deep Learning",
+            "shoe_size": 44,
+        },
         {"title": "No abstract here", "abstract": ""},
         {"title": "Nothing at all"},
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf-8")
     records = list(corpus.read(path))
     paper, skip1, skip2 = records
-    assert isinstance(paper, Paper) and isinstance(skip1, Skip) and isinstance(skip2, Skip)
+    assert isinstance(paper, Paper)
+    assert isinstance(skip1, Skip)
+    assert isinstance(skip2, Skip)
     assert (skip1.line, skip1.reason, skip2.line) == (2, "no abstract", 3)
-    assert paper.title == "TokSuite: Measuring Tokenizers" and not paper.title_derived
+    assert paper.title == "TokSuite: Measuring Tokenizers"
+    assert not paper.title_derived
     assert paper.name == "TokSuite"
     assert paper.authors == ["A. One", "B. Two"]
     assert paper.code_url == "https://github.com/x/toksuite"
-    assert (paper.status, paper.session, paper.area, paper.source_id) == ("Oral", "Poster Session 2",
-                                                                         "Deep Learning", "abc123")
+    assert (paper.status, paper.session, paper.area, paper.source_id) == (
+        "Oral",
+        "Poster Session 2",
+        "Deep Learning",
+        "abc123",
+    )
 
 
 def test_json_array_and_csv_read_the_same_papers(tmp_path: Path) -> None:
-    rows = [{"title": "Vegas: Fast Decoding", "abstract": ABSTRACT_A, "authors": "Ann Lee; Bo Chen",
-             "url": "https://example.org/vegas", "status": "Spotlight"},
-            {"title": "TokSuite: Tokenizers", "abstract": ABSTRACT_B, "authors": "Cy Dee", "url": "",
-             "status": "ICML 2026 Poster"}]
+    rows = [
+        {
+            "title": "Vegas: Fast Decoding",
+            "abstract": ABSTRACT_A,
+            "authors": "Ann Lee; Bo Chen",
+            "url": "https://example.org/vegas",
+            "status": "Spotlight",
+        },
+        {
+            "title": "TokSuite: Tokenizers",
+            "abstract": ABSTRACT_B,
+            "authors": "Cy Dee",
+            "url": "",
+            "status": "ICML 2026 Poster",
+        },
+    ]
     as_json = tmp_path / "list.json"
     as_json.write_text(json.dumps(rows, indent=2), encoding="utf-8")
     as_csv = tmp_path / "list.csv"
     header = "title,abstract,authors,url,status,extra"
-    lines = [header] + [",".join(json.dumps(r[k]) for k in ("title", "abstract", "authors", "url", "status")) + ",x"
-                        for r in rows]
+    lines = [header] + [
+        ",".join(json.dumps(r[k]) for k in ("title", "abstract", "authors", "url", "status")) + ",x" for r in rows
+    ]
     as_csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for path in (as_json, as_csv):
         found = papers(path)

@@ -16,8 +16,25 @@ from tests.support.paths import ICML2026, SEEDS, needs_shared_data
 
 # The names the 19 bundled abstracts introduce (None: the abstract names nothing), in file order.
 SEED_NAMES = [
-    "Vegas", "SCM-GRPO", None, None, "ViewMask-1-to-3", "RACO", "DefensiveKV", "TokSuite", "SoftMoE", "ExSQF",
-    None, "GPS", "μA", "CauSciBench", "Knapsack RL", "HiDe", None, "TokenSwap", None,
+    "Vegas",
+    "SCM-GRPO",
+    None,
+    None,
+    "ViewMask-1-to-3",
+    "RACO",
+    "DefensiveKV",
+    "TokSuite",
+    "SoftMoE",
+    "ExSQF",
+    None,
+    "GPS",
+    "μA",
+    "CauSciBench",
+    "Knapsack RL",
+    "HiDe",
+    None,
+    "TokenSwap",
+    None,
 ]
 RESIDUE = re.compile(r"\$|\\times|\*\*|\\textit|\\emph|\\url|\\[a-zA-Z]+")
 
@@ -30,7 +47,8 @@ def test_seed_index_has_19_named_titled_clean_papers(seed_db) -> None:  # type: 
     rows = papers(seed_db)
     assert [r["name"] for r in rows] == SEED_NAMES
     for row in rows:
-        assert row["title"].strip() and row["title_derived"]
+        assert row["title"].strip()
+        assert row["title_derived"]
         assert len(row["title"]) <= 90
         assert row["headline"].strip()
         for field in ("title", "abstract", "headline"):
@@ -60,7 +78,8 @@ def test_reloading_the_same_sources_changes_nothing(seed_db) -> None:  # type: i
 
 def test_lookup_by_id_name_and_case(seed_db) -> None:  # type: ignore[no-untyped-def]
     toksuite = index.get_paper(seed_db, "TokSuite")
-    assert toksuite is not None and toksuite["name"] == "TokSuite"
+    assert toksuite is not None
+    assert toksuite["name"] == "TokSuite"
     assert index.get_paper(seed_db, toksuite["id"].upper())["id"] == toksuite["id"]
     assert index.get_paper(seed_db, "toksuite")["id"] == toksuite["id"]
     assert index.get_paper(seed_db, "no-such-paper") is None
@@ -71,8 +90,7 @@ def test_a_broken_source_leaves_the_index_untouched(seed_db, tmp_path: Path) -> 
     before = papers(seed_db)
     good = {"title": "A Real Paper", "abstract": "We study something important about transformers " * 3}
     bad = tmp_path / "list.jsonl"
-    bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "title": "Another"}) + "\n{broken\n",
-                   encoding="utf-8")
+    bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "title": "Another"}) + "\n{broken\n", encoding="utf-8")
     with pytest.raises(SourceError, match=r"list\.jsonl:3:"):
         index.load(seed_db, [bad])
     assert papers(seed_db) == before
@@ -110,7 +128,8 @@ def test_stats(seed_db) -> None:  # type: ignore[no-untyped-def]
     stats = index.stats(seed_db)
     assert stats["papers"] == 19
     assert [s["name"] for s in stats["sources"]] == ["icml2026_abstracts.txt"]
-    assert stats["last_indexed"] and stats["vocabulary"] > 1000
+    assert stats["last_indexed"]
+    assert stats["vocabulary"] > 1000
 
 
 def test_vocabulary_keeps_raw_words_not_stems(seed_db) -> None:  # type: ignore[no-untyped-def]
@@ -147,5 +166,6 @@ def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: P
     assert papers(db) == before
     other = index.connect(tmp_path / "other.db")
     index.load(other, [ICML2026, SEEDS])  # the list first, then the seeds: the same papers, titles and authors
-    assert sorted((r["title"], tuple(r["authors"])) for r in papers(other)) == \
-        sorted((r["title"], tuple(r["authors"])) for r in before)
+    assert sorted((r["title"], tuple(r["authors"])) for r in papers(other)) == sorted(
+        (r["title"], tuple(r["authors"])) for r in before
+    )

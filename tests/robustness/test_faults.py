@@ -30,16 +30,15 @@ CH = "C0FAULT0001"
 VEGAS = "yg1gm3"
 
 
-@pytest.fixture()
+@pytest.fixture
 def short_timeout_http(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Iterator[SlackHttp]:
     """The app in HTTP mode with a Web API client that gives up after 1 s (so a timeout takes 1 s to test)."""
-    served = SlackHttp(slack_config(fake, slack_index_path, tmp_path / "state.db"),
-                       client=fake.web_client(timeout=1))
+    served = SlackHttp(slack_config(fake, slack_index_path, tmp_path / "state.db"), client=fake.web_client(timeout=1))
     yield served
     served.stop()
 
 
-def timed(call, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN201
+def timed(call, *args, **kwargs):  # type: ignore[no-untyped-def]
     """(what `call` returned, seconds it took)."""
     started = time.perf_counter()
     result = call(*args, **kwargs)
@@ -50,8 +49,9 @@ def timed(call, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: ANN00
 
 
 @pytest.mark.parametrize("fault", ["ratelimited", "server_error", "timeout", "invalid_auth"])
-def test_mention_replies_survive_web_api_faults(short_timeout_http: SlackHttp, fake: FakeSlack, fault: str,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_mention_replies_survive_web_api_faults(
+    short_timeout_http: SlackHttp, fake: FakeSlack, fault: str, caplog: pytest.LogCaptureFixture
+) -> None:
     if fault == "ratelimited":
         fake.fail_next("chat.postMessage", "ratelimited", retry_after=0)
     elif fault == "server_error":
@@ -62,7 +62,8 @@ def test_mention_replies_survive_web_api_faults(short_timeout_http: SlackHttp, f
         fake.fail_next("*", "invalid_auth", times=10)
     with caplog.at_level(logging.INFO):
         reply, took = timed(short_timeout_http.event, mention_event("kv cache", user="U5", ts="1700000000.000100"))
-        assert reply.status == 200 and took < 3
+        assert reply.status == 200
+        assert took < 3
         if fault in ("ratelimited", "server_error"):
             fake.wait_for("chat.postMessage", count=2)
             assert len(fake.posts()) == 1  # retried once, posted once
@@ -90,22 +91,25 @@ def test_a_response_url_that_fails_once_with_500_is_retried(slack_http: SlackHtt
     assert len(fake.responses("share")) == 1
 
 
-def test_a_button_whose_answer_fails_fast_is_still_acknowledged_at_once(slack_http: SlackHttp,
-                                                                         fake: FakeSlack) -> None:
+def test_a_button_whose_answer_fails_fast_is_still_acknowledged_at_once(slack_http: SlackHttp, fake: FakeSlack) -> None:
     # Bolt resets an ack when the listener raises right after it; within its 10 ms polling window the request then
     # waited 3 s and answered 404 (6 of 10 clicks here before deliver.acks_first).
     for n in range(10):
         fake.fail_response(f"gone{n}", status=404, body="expired_url")
-        reply, took = timed(slack_http.action, block_action_payload(
-            blocks.ACTION_SHARE, VEGAS, user_id=f"U0CLICK{n}", response_url=fake.response_url(f"gone{n}")))
+        reply, took = timed(
+            slack_http.action,
+            block_action_payload(
+                blocks.ACTION_SHARE, VEGAS, user_id=f"U0CLICK{n}", response_url=fake.response_url(f"gone{n}")
+            ),
+        )
         assert (reply.status, took < 2.5) == (200, True), (n, reply.status, took)  # not Bolt's 3 s wait
     apologies = fake.wait_for("chat.postEphemeral", count=10)
     assert {c.params["user"] for c in apologies} == {f"U0CLICK{n}" for n in range(10)}
 
 
-def test_a_digest_refused_with_invalid_auth_is_recorded_and_shown(fake: FakeSlack, seed_index_path: Path,
-                                                                  tmp_path: Path,
-                                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_a_digest_refused_with_invalid_auth_is_recorded_and_shown(
+    fake: FakeSlack, seed_index_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     digests = make_digests(fake, seed_index_path, tmp_path / "state.db")
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
     digests.subscribe(CH, now)
@@ -136,63 +140,84 @@ class Locker:
             self.conn.execute("COMMIT")
 
 
-def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(slack_http: SlackHttp,
-                                                                             fake: FakeSlack,
-                                                                             caplog: pytest.LogCaptureFixture) -> None:
+def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(
+    slack_http: SlackHttp, fake: FakeSlack, caplog: pytest.LogCaptureFixture
+) -> None:
     state_path = slack_http.config.state_path
     assert slack_http.command("digest subscribe kv cache", channel_id=CH).status == 200
     locker = Locker(state_path, DEDUPE_WAIT_SECONDS + 1.0)
     results: dict[str, object] = {}
 
-    def run(name: str, call, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]  # noqa: ANN001
+    def run(name: str, call, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         results[name] = timed(call, *args, **kwargs)
 
     with caplog.at_level(logging.WARNING):
-        threads = [threading.Thread(target=run, args=args) for args in (
-            ("search", slack_http.command, "kv cache"),
-            ("status", partial(slack_http.command, channel_id=CH), "digest status"),
-            ("subscribe", partial(slack_http.command, channel_id=CH), "digest subscribe speculative decoding"),
-            ("mention", slack_http.event, mention_event("speculative decoding", ts="1700000000.000100"), "EvLocked"),
-        )]
+        threads = [
+            threading.Thread(target=run, args=args)
+            for args in (
+                ("search", slack_http.command, "kv cache"),
+                ("status", partial(slack_http.command, channel_id=CH), "digest status"),
+                ("subscribe", partial(slack_http.command, channel_id=CH), "digest subscribe speculative decoding"),
+                (
+                    "mention",
+                    slack_http.event,
+                    mention_event("speculative decoding", ts="1700000000.000100"),
+                    "EvLocked",
+                ),
+            )
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(timeout=20)
     search, took = results["search"]  # type: ignore[misc]
-    assert search.status == 200 and took < 2.5 and "DefensiveKV" in texts(search.json())
+    assert search.status == 200
+    assert took < 2.5
+    assert "DefensiveKV" in texts(search.json())
     status, took = results["status"]  # type: ignore[misc]
-    assert status.status == 200 and took < 3  # reads never wait for a writer
+    assert status.status == 200
+    assert took < 3
     subscribe, took = results["subscribe"]  # type: ignore[misc]
-    assert subscribe.status == 200 and took < 3
-    assert "database is busy right now" in texts(subscribe.json()) and "nothing was changed" in texts(subscribe.json())
+    assert subscribe.status == 200
+    assert took < 3
+    assert "database is busy right now" in texts(subscribe.json())
+    assert "nothing was changed" in texts(subscribe.json())
     mention, took = results["mention"]  # type: ignore[misc]
     assert (mention.status, took < 3) == (503, True)  # refused so that Slack sends it again
     assert fake.posts() == []
-    assert "is locked by another writer" in caplog.text and "Traceback" not in caplog.text
+    assert "is locked by another writer" in caplog.text
+    assert "Traceback" not in caplog.text
     locker.timer.join()
     # Slack redelivers the event: now it is answered, once.
-    assert slack_http.event(mention_event("speculative decoding", ts="1700000000.000100"), "EvLocked",
-                            retry_num=1).status == 200
+    assert (
+        slack_http.event(mention_event("speculative decoding", ts="1700000000.000100"), "EvLocked", retry_num=1).status
+        == 200
+    )
     fake.wait_for(lambda c: c.method == "chat.postMessage" and c.ok)
-    assert slack_http.event(mention_event("speculative decoding", ts="1700000000.000100"), "EvLocked",
-                            retry_num=2).status == 200
+    assert (
+        slack_http.event(mention_event("speculative decoding", ts="1700000000.000100"), "EvLocked", retry_num=2).status
+        == 200
+    )
     assert slack_http.command("digest subscribe speculative decoding", channel_id=CH).status == 200
     assert slack_http.state.digest_subscription(CH)["topics"] == "speculative decoding"  # type: ignore[index]
     time.sleep(0.3)
     assert len(fake.posts()) == 1
 
 
-def test_a_short_lock_only_delays_and_a_digest_claim_waits_for_it(fake: FakeSlack, seed_index_path: Path,
-                                                                  tmp_path: Path, slack_http: SlackHttp) -> None:
+def test_a_short_lock_only_delays_and_a_digest_claim_waits_for_it(
+    fake: FakeSlack, seed_index_path: Path, tmp_path: Path, slack_http: SlackHttp
+) -> None:
     digests = make_digests(fake, seed_index_path, tmp_path / "digest-state.db")
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
     digests.subscribe(CH, now)
     Locker(tmp_path / "digest-state.db", 1.0)
     outcome, took = timed(digests.post_digest, CH, date(2026, 3, 9), now)
-    assert outcome.status == "posted" and 0.9 < took < 5
+    assert outcome.status == "posted"
+    assert 0.9 < took < 5
     Locker(slack_http.config.state_path, 1.0)
     reply, took = timed(slack_http.event, mention_event("kv cache", ts="1700000000.000200"), "EvShortLock")
-    assert reply.status == 200 and 0.9 < took < 3
+    assert reply.status == 200
+    assert 0.9 < took < 3
     fake.wait_for(lambda c: c.method == "chat.postMessage" and c.ok and c.params.get("channel") == "C1")
     assert len(fake.posts(CH)) == 1
 
@@ -200,16 +225,25 @@ def test_a_short_lock_only_delays_and_a_digest_claim_waits_for_it(fake: FakeSlac
 # ---------------------------------------------------------------------- re-indexing under a serving bot
 
 
-def test_reindexing_while_serving_fails_no_query_and_shows_no_half_index(fake: FakeSlack, seed_index_path: Path,
-                                                                         tmp_path: Path) -> None:
+def test_reindexing_while_serving_fails_no_query_and_shows_no_half_index(
+    fake: FakeSlack, seed_index_path: Path, tmp_path: Path
+) -> None:
     served_index = tmp_path / "papers.db"
     shutil.copy(seed_index_path, served_index)
     source = tmp_path / "more.jsonl"
     with source.open("w", encoding="utf-8") as fh:
         for n in range(400):
-            fh.write(json.dumps({"id": f"quokka{n}", "title": f"Quokka networks {n} for marsupial vision",
-                                 "abstract": f"We study quokka networks, variant {n}, and their marsupial vision "
-                                             "benchmarks in depth. " * 3}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "id": f"quokka{n}",
+                        "title": f"Quokka networks {n} for marsupial vision",
+                        "abstract": f"We study quokka networks, variant {n}, and their marsupial vision "
+                        "benchmarks in depth. " * 3,
+                    }
+                )
+                + "\n"
+            )
     served = SlackHttp(slack_config(fake, served_index, tmp_path / "state.db"))
     stop = threading.Event()
     seen: list[tuple[str, int, str]] = []
@@ -241,7 +275,8 @@ def test_reindexing_while_serving_fails_no_query_and_shows_no_half_index(fake: F
     finally:
         stop.set()
         served.stop()
-    assert report.added == 400 and failures == []
+    assert report.added == 400
+    assert failures == []
     assert {n for q, _, n in seen if q == "healthz"} <= {"19", "419"}  # the old index or the new one, never half
     quokka = [text for q, _, text in seen if q == "quokka marsupial"]
     assert all("No papers match" in t or " of 400 for " in t for t in quokka), quokka
@@ -274,12 +309,25 @@ def _bad_paths(tmp_path: Path, seed_index_path: Path) -> dict[str, tuple[Path, P
     }
 
 
-@pytest.mark.parametrize("case", ["index is not a database", "index is damaged", "index under a file",
-                                  "index is a folder", "state is not a database", "state under a file",
-                                  "state is a folder"])
-def test_unusable_databases_are_one_line_and_exit_2(case: str, tmp_path: Path, seed_index_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "case",
+    [
+        "index is not a database",
+        "index is damaged",
+        "index under a file",
+        "index is a folder",
+        "state is not a database",
+        "state under a file",
+        "state is a folder",
+    ],
+)
+def test_unusable_databases_are_one_line_and_exit_2(
+    case: str,
+    tmp_path: Path,
+    seed_index_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     index_path, state_path = _bad_paths(tmp_path, seed_index_path)[case]
     monkeypatch.setenv("ICML_BOT_DB", str(index_path))
     monkeypatch.setenv("ICML_BOT_STATE", str(state_path))
@@ -291,29 +339,34 @@ def test_unusable_databases_are_one_line_and_exit_2(case: str, tmp_path: Path, s
     for args in commands:
         assert cli.main(args) == 2, args
         err = capsys.readouterr().err.strip().splitlines()
-        assert err[-1].startswith("icml-bot: error: ") and "Traceback" not in "\n".join(err), err
+        assert err[-1].startswith("icml-bot: error: "), err
+        assert "Traceback" not in "\n".join(err), err
         named = state_path if case.startswith("state") else index_path
         assert str(named) in err[-1], err
 
 
 @pytest.mark.parametrize("case", ["index is damaged", "state is not a database"])
-def test_serve_with_an_unusable_database_is_one_line_and_exit_2(case: str, fake: FakeSlack, tmp_path: Path,
-                                                               seed_index_path: Path) -> None:
+def test_serve_with_an_unusable_database_is_one_line_and_exit_2(
+    case: str, fake: FakeSlack, tmp_path: Path, seed_index_path: Path
+) -> None:
     index_path, state_path = _bad_paths(tmp_path, seed_index_path)[case]
-    bot = BotProcess(["serve", "--http", "--host", "127.0.0.1", "--port", "0"],
-                     bot_env(fake.api_url, index_path, state_path, SLACK_BOT_TOKEN="xoxb-test",
-                             SLACK_SIGNING_SECRET=SECRET))
+    bot = BotProcess(
+        ["serve", "--http", "--host", "127.0.0.1", "--port", "0"],
+        bot_env(fake.api_url, index_path, state_path, SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET),
+    )
     try:
         assert bot.proc.wait(timeout=60) == 2
     finally:
         bot.kill()
     lines = bot.log().strip().splitlines()
-    assert lines[-1].startswith("icml-bot: error: ") and "Traceback" not in bot.log(), lines
+    assert lines[-1].startswith("icml-bot: error: "), lines
+    assert "Traceback" not in bot.log(), lines
     assert str(state_path if case.startswith("state") else index_path) in lines[-1]
 
 
-def test_healthz_reports_an_index_that_broke_under_the_running_bot(fake: FakeSlack, seed_index_path: Path,
-                                                                  tmp_path: Path) -> None:
+def test_healthz_reports_an_index_that_broke_under_the_running_bot(
+    fake: FakeSlack, seed_index_path: Path, tmp_path: Path
+) -> None:
     served_index = tmp_path / "papers.db"
     shutil.copy(seed_index_path, served_index)
     served = SlackHttp(slack_config(fake, served_index, tmp_path / "state.db"))
@@ -322,9 +375,11 @@ def test_healthz_reports_an_index_that_broke_under_the_running_bot(fake: FakeSla
         health = served.request("GET", "/healthz")
         assert health.status == 503
         body = health.json()
-        assert body["ok"] is False and body["state"] == "ok" and "DatabaseError" in body["index"]
+        assert body["ok"] is False
+        assert body["state"] == "ok"
+        assert "DatabaseError" in body["index"]
         reply = served.command("kv cache")
-        assert reply.status == 200 and reply.json()["text"] == APOLOGY
+        assert reply.status == 200
+        assert reply.json()["text"] == APOLOGY
     finally:
         served.stop()
-

@@ -77,21 +77,31 @@ def test_any_slash_command_text_gets_a_valid_safe_answer(deps: Deps, text: str) 
 
 @given(text=slack_text, parent=st.one_of(st.none(), slack_text))
 def test_any_mention_gets_a_valid_safe_reply(deps: Deps, text: str, parent: str | None) -> None:
-    event: dict[str, Any] = {"type": "app_mention", "text": f"<@UBOT> {text}", "user": "U1", "channel": CHANNEL,
-                             "ts": "1700000009.000300"}
+    event: dict[str, Any] = {
+        "type": "app_mention",
+        "text": f"<@UBOT> {text}",
+        "user": "U1",
+        "channel": CHANNEL,
+        "ts": "1700000009.000300",
+    }
     if parent is not None:
         event["thread_ts"] = "1700000000.000100"
     msg = events.thread_reply(deps, event, lambda channel, ts: parent or "")
     assert message_problems(msg) == []
 
 
-@given(text=st.one_of(slack_text, st.text(min_size=400, max_size=3000)), offset=st.integers(0, 200),
-       limit=st.integers(1, 20))
+@given(
+    text=st.one_of(slack_text, st.text(min_size=400, max_size=3000)),
+    offset=st.integers(0, 200),
+    limit=st.integers(1, 20),
+)
 def test_query_parsing_and_search_take_any_text(deps: Deps, text: str, offset: int, limit: int) -> None:
     parsed = ql.parse(text)
-    assert len(parsed.terms) <= ql.MAX_TERMS and len(parsed.text) <= ql.MAX_CHARS
+    assert len(parsed.terms) <= ql.MAX_TERMS
+    assert len(parsed.text) <= ql.MAX_CHARS
     response = deps.papers.search(text, limit=limit, offset=offset)
-    assert len(response.results) <= limit and response.total >= 0
+    assert len(response.results) <= limit
+    assert response.total >= 0
     assert message_problems(blocks.results_message(response)) == []
 
 
@@ -100,14 +110,17 @@ def test_page_buttons_round_trip_within_slack_limits(text: str, offset: int, pub
     value = blocks.page_value(text * 20, max(offset, 0), replace=not public)
     assert len(value) <= blocks.MAX_BUTTON_VALUE
     parsed = blocks.parse_page_value(value)
-    assert parsed is not None and parsed[1] == max(offset, 0) and parsed[2] is (not public)
+    assert parsed is not None
+    assert parsed[1] == max(offset, 0)
+    assert parsed[2] is (not public)
     assert blocks.parse_page_value(text) is None or isinstance(blocks.parse_page_value(text), tuple)
 
 
 @given(text=slack_text)
 def test_thread_topics_take_any_message(deps: Deps, text: str) -> None:
     for query in deps.papers.topic_queries(text * 3):
-        assert query and "<" not in query
+        assert query
+        assert "<" not in query
 
 
 # ---------------------------------------------------------------------- what the paper lists hold
@@ -118,8 +131,10 @@ def _read_all(path: Path) -> list[Paper | Skip]:
     try:
         return list(corpus.read(path, workers=1))
     except SourceError as exc:
-        assert str(exc).startswith(str(path)) and "\n" not in str(exc)
-        return []
+        message = str(exc)
+    assert message.startswith(str(path))
+    assert "\n" not in message
+    return []
 
 
 def _check_records(records: list[Paper | Skip]) -> None:
@@ -127,15 +142,18 @@ def _check_records(records: list[Paper | Skip]) -> None:
         if isinstance(rec, Skip):
             assert rec.reason
             continue
-        assert isinstance(rec.title, str) and rec.title.strip()
+        assert isinstance(rec.title, str)
+        assert rec.title.strip()
         assert isinstance(rec.abstract, str)
         assert all(isinstance(a, str) for a in rec.authors)
         for url in (rec.url, rec.pdf_url, rec.code_url):
             assert url is None or url.startswith(("http://", "https://"))
 
 
-@pytest.mark.parametrize(("suffix", "files"), [(".jsonl", jsonl_files()), (".csv", csv_files()),
-                                               (".txt", seed_files()), (".json", jsonl_files())])
+@pytest.mark.parametrize(
+    ("suffix", "files"),
+    [(".jsonl", jsonl_files()), (".csv", csv_files()), (".txt", seed_files()), (".json", jsonl_files())],
+)
 def test_any_source_file_is_read_or_refused_in_one_line(suffix: str, files: st.SearchStrategy[bytes]) -> None:
     @given(data=st.one_of(files, st.binary(max_size=300)))
     def check(data: bytes) -> None:
@@ -164,8 +182,11 @@ def test_any_paper_that_is_indexed_is_shown_safely(records: list[dict[str, Any]]
         for (paper_id,) in db.execute("SELECT id FROM papers").fetchall():
             paper = index.get_paper(db, paper_id)
             assert paper is not None
-            for msg in (blocks.paper_message(paper, another=True), blocks.abstract_message(paper),
-                        blocks.shared_message(paper, "U0SHARER")):
+            for msg in (
+                blocks.paper_message(paper, another=True),
+                blocks.abstract_message(paper),
+                blocks.shared_message(paper, "U0SHARER"),
+            ):
                 assert message_problems(msg, users={"U0SHARER"}) == []
         response = search.search(db, "zebrafish transformers", limit=5)
         assert message_problems(blocks.results_message(response)) == []
@@ -175,35 +196,84 @@ def test_any_paper_that_is_indexed_is_shown_safely(records: list[dict[str, Any]]
 # ---------------------------------------------------------------------- block building
 
 
-@given(paper=papers(), others=st.lists(papers(), max_size=4), query=slack_text, snippet=paper_text,
-       notes=st.lists(paper_text, max_size=4), suggestions=st.lists(paper_text, max_size=6),
-       offset=st.integers(0, 500), total=st.integers(0, 10_000), public=st.booleans(), user=st.text(max_size=20))
-def test_any_paper_text_builds_valid_escaped_messages(paper: dict[str, Any], others: list[dict[str, Any]], query: str,
-                                                      snippet: str, notes: list[str], suggestions: list[str],
-                                                      offset: int, total: int, public: bool, user: str) -> None:
+@given(
+    paper=papers(),
+    others=st.lists(papers(), max_size=4),
+    query=slack_text,
+    snippet=paper_text,
+    notes=st.lists(paper_text, max_size=4),
+    suggestions=st.lists(paper_text, max_size=6),
+    offset=st.integers(0, 500),
+    total=st.integers(0, 10_000),
+    public=st.booleans(),
+    user=st.text(max_size=20),
+)
+def test_any_paper_text_builds_valid_escaped_messages(
+    paper: dict[str, Any],
+    others: list[dict[str, Any]],
+    query: str,
+    snippet: str,
+    notes: list[str],
+    suggestions: list[str],
+    offset: int,
+    total: int,
+    public: bool,
+    user: str,
+) -> None:
     results = [Result(p, 1.0, snippet) for p in [paper, *others]]
     response = SearchResponse(query, results, total, offset, query[::-1] or None, suggestions, notes=notes)
     empty = SearchResponse(query, [], total, offset, None, suggestions, notes=notes)
     sharer = user if blocks.mention(user) != "someone" else None
-    for msg in (blocks.results_message(response, public, intro=blocks.bold(query)),
-                blocks.results_message(empty, public), blocks.paper_message(paper, note=blocks.escape(query)),
-                blocks.abstract_message(paper), blocks.shared_message(paper, user),
-                blocks.similar_message(paper, results, public)):
+    for msg in (
+        blocks.results_message(response, public, intro=blocks.bold(query)),
+        blocks.results_message(empty, public),
+        blocks.paper_message(paper, note=blocks.escape(query)),
+        blocks.abstract_message(paper),
+        blocks.shared_message(paper, user),
+        blocks.similar_message(paper, results, public),
+    ):
         assert message_problems(msg, users={sharer} if sharer else ()) == []
 
 
-@given(digest_papers=st.lists(papers(), min_size=1, max_size=4), topics=paper_text, first=st.integers(1, 6000),
-       round_=st.integers(1, 50), done=st.booleans(), error=paper_text, channel=st.sampled_from([CHANNEL, "G0ABCDEFG"]))
-def test_any_digest_and_status_message_is_valid(digest_papers: list[dict[str, Any]], topics: str, first: int,
-                                               round_: int, done: bool, error: str, channel: str) -> None:
+@given(
+    digest_papers=st.lists(papers(), min_size=1, max_size=4),
+    topics=paper_text,
+    first=st.integers(1, 6000),
+    round_=st.integers(1, 50),
+    done=st.booleans(),
+    error=paper_text,
+    channel=st.sampled_from([CHANNEL, "G0ABCDEFG"]),
+)
+def test_any_digest_and_status_message_is_valid(
+    digest_papers: list[dict[str, Any]], topics: str, first: int, round_: int, done: bool, error: str, channel: str
+) -> None:
     day = date(2026, 3, 9)
     ids = frozenset(str(p["id"]) for p in digest_papers[::2])
-    digest = Digest(channel, day, digest_papers, first, first + len(digest_papers) + 10, round_, done, topics, ids,
-                    datetime(2026, 3, 10, 9, 0, tzinfo=UTC))
+    digest = Digest(
+        channel,
+        day,
+        digest_papers,
+        first,
+        first + len(digest_papers) + 10,
+        round_,
+        done,
+        topics,
+        ids,
+        datetime(2026, 3, 10, 9, 0, tzinfo=UTC),
+    )
     for msg in (digest_blocks.digest_message(digest), digest_blocks.preview_message(digest)):
         assert message_problems(msg) == []
         assert digest_blocks.is_digest({"blocks": msg["blocks"]}, channel, day)
     sub = Subscription(channel, topics=topics, last_error=error, last_error_at=0.0, created_at=1.0)
-    status = DigestStatus(channel, sub, None, None, [{"status": "failed", "day": "2026-03-09", "error": error}],
-                          3, 20, round_, (error, datetime(2026, 3, 9, tzinfo=UTC)))
+    status = DigestStatus(
+        channel,
+        sub,
+        None,
+        None,
+        [{"status": "failed", "day": "2026-03-09", "error": error}],
+        3,
+        20,
+        round_,
+        (error, datetime(2026, 3, 9, tzinfo=UTC)),
+    )
     assert message_problems(digest_blocks.status_message(status, error)) == []

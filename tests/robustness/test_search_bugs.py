@@ -12,9 +12,30 @@ import pytest
 from bot import search
 from bot.papers import index
 
-WORDS = ["model", "learning", "graph", "policy", "image", "text", "training", "data", "attention", "network", "robust",
-         "sparse", "optimal", "neural", "kernel", "noise", "score", "sampling", "generative", "latent", "guidance",
-         "denoising"]
+WORDS = [
+    "model",
+    "learning",
+    "graph",
+    "policy",
+    "image",
+    "text",
+    "training",
+    "data",
+    "attention",
+    "network",
+    "robust",
+    "sparse",
+    "optimal",
+    "neural",
+    "kernel",
+    "noise",
+    "score",
+    "sampling",
+    "generative",
+    "latent",
+    "guidance",
+    "denoising",
+]
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +47,14 @@ def synthetic_db(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
     with source.open("w", encoding="utf-8") as fh:
         for n in range(150):
             body = " ".join(rng.choice(WORDS) for _ in range(60))
-            abstract = (f"We study {' '.join(['diffusion'] * rng.randint(1, 6))} {body} and diffusion models for "
-                        f"{rng.choice(WORDS)} tasks.")
-            title = (f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} with {'diffusion ' if n % 3 == 0 else ''}"
-                     f"{rng.choice(WORDS)} {n}")
+            abstract = (
+                f"We study {' '.join(['diffusion'] * rng.randint(1, 6))} {body} and diffusion models for "
+                f"{rng.choice(WORDS)} tasks."
+            )
+            title = (
+                f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} with {'diffusion ' if n % 3 == 0 else ''}"
+                f"{rng.choice(WORDS)} {n}"
+            )
             fh.write(json.dumps({"id": f"s{n}", "title": title, "abstract": abstract}) + "\n")
     db = index.connect(folder / "papers.db")
     index.load(db, [source], workers=1)
@@ -37,7 +62,7 @@ def synthetic_db(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
     db.conn.close()
 
 
-def pages(db, query: str, size: int = 5, count: int = 10) -> list[str]:  # type: ignore[no-untyped-def]  # noqa: ANN001
+def pages(db, query: str, size: int = 5, count: int = 10) -> list[str]:  # type: ignore[no-untyped-def]
     """Paper ids as the More-results button pages through them: offset 0, 5, 10, …"""
     ids: list[str] = []
     for offset in range(0, size * count, size):
@@ -54,8 +79,10 @@ def test_paging_through_results_shows_each_paper_once(synthetic_db, query: str) 
 
 
 def test_the_total_of_a_query_does_not_depend_on_the_page(synthetic_db) -> None:  # type: ignore[no-untyped-def]
-    totals = {offset: search.search(synthetic_db, "noise sampling", limit=5, offset=offset).total
-              for offset in range(0, 160, 5)}
+    totals = {
+        offset: search.search(synthetic_db, "noise sampling", limit=5, offset=offset).total
+        for offset in range(0, 160, 5)
+    }
     assert len(set(totals.values())) == 1, totals
 
 

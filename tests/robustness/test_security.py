@@ -30,8 +30,19 @@ from tests.support.slack_harness import FORM, SECRET, SlackHttp, slack_config, s
 
 PINGS = ("<!channel>", "<!here>", "<!everyone>", "<@U", "<#C", "<https://evil", "<mailto:")
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-PATHS = ("/slack/events", "/slack/events/", "/slack/events?ssl_check=1", "/", "/admin", "/healthz/x", "/slack//events",
-         "/slack/events/../healthz", "/%2e%2e/etc/passwd", "/slack/install", "/slack/oauth_redirect")
+PATHS = (
+    "/slack/events",
+    "/slack/events/",
+    "/slack/events?ssl_check=1",
+    "/",
+    "/admin",
+    "/healthz/x",
+    "/slack//events",
+    "/slack/events/../healthz",
+    "/%2e%2e/etc/passwd",
+    "/slack/install",
+    "/slack/oauth_redirect",
+)
 
 
 # ---------------------------------------------------------------------- only signed requests get in
@@ -57,11 +68,29 @@ def test_signed_requests_to_other_routes_and_methods_are_refused(slack_http: Sla
     assert slack_http.request("GET", "/slack/events", body, headers).status == 405
 
 
-@pytest.mark.parametrize("forge", ["wrong secret", "no signature", "no timestamp", "old", "future", "not a number",
-                                   "scientific", "negative", "superscript digit", "5000 digits", "empty signature",
-                                   "v1 scheme", "upper-case hex", "not utf-8", "signature of another body"])
-def test_bad_missing_and_old_signatures_are_401(slack_http: SlackHttp, fake: FakeSlack, forge: str,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    "forge",
+    [
+        "wrong secret",
+        "no signature",
+        "no timestamp",
+        "old",
+        "future",
+        "not a number",
+        "scientific",
+        "negative",
+        "superscript digit",
+        "5000 digits",
+        "empty signature",
+        "v1 scheme",
+        "upper-case hex",
+        "not utf-8",
+        "signature of another body",
+    ],
+)
+def test_bad_missing_and_old_signatures_are_401(
+    slack_http: SlackHttp, fake: FakeSlack, forge: str, caplog: pytest.LogCaptureFixture
+) -> None:
     body = json.dumps(event_body(mention_event("kv cache"))).encode()
     now = int(time.time())
     headers = {"Content-Type": "application/json", **sign(SECRET, body, now)}
@@ -74,8 +103,13 @@ def test_bad_missing_and_old_signatures_are_401(slack_http: SlackHttp, fake: Fak
     elif forge in ("old", "future"):
         headers.update(sign(SECRET, body, now + (-301 if forge == "old" else 301)))
     elif forge in ("not a number", "scientific", "negative", "superscript digit", "5000 digits"):
-        headers["X-Slack-Request-Timestamp"] = {"not a number": "abc", "scientific": "1.7e9", "negative": "-1",
-                                                "superscript digit": "17²", "5000 digits": "9" * 5000}[forge]
+        headers["X-Slack-Request-Timestamp"] = {
+            "not a number": "abc",
+            "scientific": "1.7e9",
+            "negative": "-1",
+            "superscript digit": "17²",
+            "5000 digits": "9" * 5000,
+        }[forge]
     elif forge == "empty signature":
         headers["X-Slack-Signature"] = "v0="
     elif forge == "v1 scheme":
@@ -89,21 +123,28 @@ def test_bad_missing_and_old_signatures_are_401(slack_http: SlackHttp, fake: Fak
         headers.update(sign(SECRET, b"{}", now))
     with caplog.at_level(logging.DEBUG):
         reply = slack_http.request("POST", "/slack/events", body, headers)
-    assert reply.status == 401 and reply.body == b"invalid request"
+    assert reply.status == 401
+    assert reply.body == b"invalid request"
     time.sleep(0.1)
     # Before the signature gate, "not a number" made Bolt's check raise: a 500, a traceback, and an apology
     # posted (chat.postEphemeral) to whichever user and channel the forged body named.
-    assert [c.method for c in fake.calls()] == ["auth.test"] and "Traceback" not in caplog.text
+    assert [c.method for c in fake.calls()] == ["auth.test"]
+    assert "Traceback" not in caplog.text
 
 
 def test_replayed_bodies_with_changed_content_are_refused_and_exact_replays_do_nothing_twice(
-        slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http: SlackHttp, fake: FakeSlack
+) -> None:
     body = json.dumps(event_body(mention_event("kv cache", ts="1700000000.000100"), event_id="EvReplay")).encode()
     headers = {"Content-Type": "application/json", **sign(SECRET, body)}
     assert slack_http.request("POST", "/slack/events", body, headers).status == 200
     fake.wait_for("chat.postMessage")
-    for changed in (body.replace(b"kv cache", b"<!channel>"), body + b" ", body.replace(b"EvReplay", b"EvReplaz"),
-                    body[:-1]):
+    for changed in (
+        body.replace(b"kv cache", b"<!channel>"),
+        body + b" ",
+        body.replace(b"EvReplay", b"EvReplaz"),
+        body[:-1],
+    ):
         assert slack_http.request("POST", "/slack/events", changed, headers).status == 401
     assert slack_http.request("POST", "/slack/events", body, headers).status == 200  # a replay within 5 minutes...
     slash = form_body(slash_form("kv cache"))
@@ -131,8 +172,7 @@ APP_TOKEN = "xapp-1-A111-222-SecretAppToken0123456789"
 SIGNING_SECRET = "SigningSecret0123456789abcdef"
 
 
-def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_index_path: Path,
-                                                                        tmp_path: Path) -> None:
+def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_index_path: Path, tmp_path: Path) -> None:
     secrets = (BOT_TOKEN, APP_TOKEN, SIGNING_SECRET)
     root = logging.getLogger()
     captured = io.StringIO()
@@ -143,8 +183,15 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
     errors: list[str] = []
     try:
         with FakeSlack(tokens={BOT_TOKEN, APP_TOKEN}) as fake:
-            config = slack_config(fake, slack_index_path, tmp_path / "state.db", bot_token=BOT_TOKEN,
-                                  app_token=APP_TOKEN, signing_secret=SIGNING_SECRET, log_level="DEBUG")
+            config = slack_config(
+                fake,
+                slack_index_path,
+                tmp_path / "state.db",
+                bot_token=BOT_TOKEN,
+                app_token=APP_TOKEN,
+                signing_secret=SIGNING_SECRET,
+                log_level="DEBUG",
+            )
             setup_logging(config)
             root.setLevel(logging.DEBUG)
             served = SlackHttp(config)
@@ -155,17 +202,27 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
                 assert served.request("POST", "/slack/events", body, {"Content-Type": FORM}).status == 401
                 fake.fail_next("chat.postMessage", "invalid_auth")
                 event = json.dumps(event_body(mention_event("kv cache"))).encode()
-                served.request("POST", "/slack/events", event,
-                               {"Content-Type": "application/json", **sign(SIGNING_SECRET, event)})
+                served.request(
+                    "POST", "/slack/events", event, {"Content-Type": "application/json", **sign(SIGNING_SECRET, event)}
+                )
                 fake.wait_for("chat.postMessage")
                 fake.fail_response("gone", status=404)
-                action = form_body({"payload": json.dumps(block_action_payload(
-                    blocks.ACTION_SHARE, "yg1gm3", response_url=fake.response_url("gone")))})
+                action = form_body(
+                    {
+                        "payload": json.dumps(
+                            block_action_payload(blocks.ACTION_SHARE, "yg1gm3", response_url=fake.response_url("gone"))
+                        )
+                    }
+                )
                 served.request("POST", "/slack/events", action, {"Content-Type": FORM, **sign(SIGNING_SECRET, action)})
                 fake.wait_for("response", ok=False)
                 time.sleep(0.3)
-                logging.getLogger("icml_bot.test").error("a library echoing a token: %s %s", BOT_TOKEN, APP_TOKEN,
-                                                         exc_info=ValueError(f"bad {SIGNING_SECRET}"))
+                logging.getLogger("icml_bot.test").error(
+                    "a library echoing a token: %s %s",
+                    BOT_TOKEN,
+                    APP_TOKEN,
+                    exc_info=ValueError(f"bad {SIGNING_SECRET}"),
+                )
             finally:
                 served.stop()
             with socket_mode_app(fake, config):
@@ -181,29 +238,36 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
         for h in root.handlers:
             h.filters = [f for f in h.filters if not isinstance(f, RedactSecrets)]
     log = captured.getvalue()
-    assert "DEBUG" in log and "invalid_auth" in log and "response_url failed: HTTP 404" in log
-    assert errors and "SLACK_BOT_TOKEN was rejected by Slack (invalid_auth)" in errors[0]
+    assert "DEBUG" in log
+    assert "invalid_auth" in log
+    assert "response_url failed: HTTP 404" in log
+    assert errors
+    assert "SLACK_BOT_TOKEN was rejected by Slack (invalid_auth)" in errors[0]
     for secret in secrets:
         assert secret not in log, secret
         assert all(secret not in e for e in errors)
-    assert "xoxb-[redacted]" in log and "[redacted]" in log
+    assert "xoxb-[redacted]" in log
+    assert "[redacted]" in log
 
 
 # ---------------------------------------------------------------------- nobody can make the bot ping or link
 
 
-HOSTILE = ("&lt;!channel&gt; *everyone* _look_ ~here~ `now` &lt;@U0ADMIN&gt; &lt;#C0GENERAL&gt; "
-           "&lt;https://evil.example|click me&gt; &amp;lt;!here&amp;gt; kv cache")
+HOSTILE = (
+    "&lt;!channel&gt; *everyone* _look_ ~here~ `now` &lt;@U0ADMIN&gt; &lt;#C0GENERAL&gt; "
+    "&lt;https://evil.example|click me&gt; &amp;lt;!here&amp;gt; kv cache"
+)
 
 
-def test_hostile_queries_and_mentions_cannot_ping_link_or_break_formatting(slack_http: SlackHttp,
-                                                                          fake: FakeSlack) -> None:
+def test_hostile_queries_and_mentions_cannot_ping_link_or_break_formatting(
+    slack_http: SlackHttp, fake: FakeSlack
+) -> None:
     body = slack_http.command(HOSTILE).json()
     assert message_problems(body) == []
     rendered = json.dumps(body)
     assert not [p for p in PINGS if p in rendered]
     echo = [t for t in texts(body).splitlines() if t.startswith(("1-", "No papers"))][-1]
-    bold = echo[echo.index("*"):]
+    bold = echo[echo.index("*") :]
     assert bold.count("*") == 2, bold  # the query's own asterisks cannot end or start bold text
     slack_http.event(mention_event(HOSTILE.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")))
     (post,) = fake.wait_for("chat.postMessage")
@@ -213,8 +277,11 @@ def test_hostile_queries_and_mentions_cannot_ping_link_or_break_formatting(slack
 
 def test_a_shared_paper_names_only_a_real_user(slack_http: SlackHttp, fake: FakeSlack) -> None:
     for user in ("U0REAL01", "U1>|<!here", "!channel"):
-        slack_http.action(block_action_payload(blocks.ACTION_SHARE, "evil0001", user_id=user,
-                                               response_url=fake.response_url(user[:3])))
+        slack_http.action(
+            block_action_payload(
+                blocks.ACTION_SHARE, "evil0001", user_id=user, response_url=fake.response_url(user[:3])
+            )
+        )
     calls = fake.wait_for("response", count=3)
     for call in calls:
         assert message_problems(call.params, users={"U0REAL01"}) == []
@@ -227,19 +294,21 @@ def test_a_10000_character_query_gets_a_friendly_answer_in_time(slack_http: Slac
     query = ("kv cache, speculative decoding and sparse attention; " * 200)[:9_999] + "!"
     started = time.perf_counter()
     reply = slack_http.command(query)
-    assert reply.status == 200 and time.perf_counter() - started < 2.5  # inside Slack's 3 s ack
+    assert reply.status == 200
+    assert time.perf_counter() - started < 2.5
     text = texts(reply.json())
-    assert "That is 10,000 characters: I search for up to 500" in text and "`/icml kv cache`" in text
+    assert "That is 10,000 characters: I search for up to 500" in text
+    assert "`/icml kv cache`" in text
     assert message_problems(reply.json()) == []
 
 
-def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp,
-                                                                       fake: FakeSlack) -> None:
+def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
     pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_999] + "?"
     slack_http.event(mention_event(pasted, ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
     assert post.params["thread_ts"] == "1700000000.000100"
-    assert "That is 40,000 characters" in texts(post.params) and "`@icml-bot kv cache`" in texts(post.params)
+    assert "That is 40,000 characters" in texts(post.params)
+    assert "`@icml-bot kv cache`" in texts(post.params)
 
 
 def test_a_40000_character_thread_is_read_only_as_far_as_needed(slack_http: SlackHttp, fake: FakeSlack) -> None:

@@ -53,7 +53,8 @@ def due_now(state_path: Path, index_path: Path) -> str:
 
 
 def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_more(
-        fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> None:
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
     state_path = tmp_path / "state.db"
     day = due_now(state_path, slack_index_path)
     before = snapshot(state_path)
@@ -69,7 +70,8 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
         bot.kill()
     log = bot.log()
     assert "Traceback" not in log
-    assert "SIGTERM: stopping" in log and log.rstrip().endswith("icml_bot.server: stopped")
+    assert "SIGTERM: stopping" in log
+    assert log.rstrip().endswith("icml_bot.server: stopped")
     assert log.index(f"digest for {CH} on {day} posted") < log.index("stopped")  # finished, then stopped
     assert [(d, s) for d, s, _ in runs(state_path)][-1] == (day, "posted")
     conn = sqlite3.connect(state_path)
@@ -89,7 +91,8 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
 
 
 def test_sigterm_during_icml_bot_digest_marks_it_uncertain_and_the_rerun_finds_it(
-        fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> None:
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
     state_path = tmp_path / "state.db"
     env = bot_env(fake.api_url, slack_index_path, state_path, SLACK_BOT_TOKEN="xoxb-test")
     args = ["digest", "--channel", CH, "--date", "2026-03-09"]
@@ -102,7 +105,8 @@ def test_sigterm_during_icml_bot_digest_marks_it_uncertain_and_the_rerun_finds_i
     finally:
         first.kill()
     err = first.log()
-    assert "Traceback" not in err and err.rstrip().endswith("icml-bot: stopped by SIGTERM")
+    assert "Traceback" not in err
+    assert err.rstrip().endswith("icml-bot: stopped by SIGTERM")
     assert "may or may not have been posted: interrupted while posting" in err
     assert runs(state_path) == [("2026-03-09", "uncertain", None)]
     second = BotProcess(args, env)
@@ -111,15 +115,20 @@ def test_sigterm_during_icml_bot_digest_marks_it_uncertain_and_the_rerun_finds_i
     finally:
         second.kill()
     out = second.proc.stdout.read()  # type: ignore[union-attr]
-    assert "posted" in out and "found in the channel history" in out, (out, second.log())
-    assert len(fake.posts(CH)) == 1 and runs(state_path)[0][1] == "posted"
+    assert "posted" in out, (out, second.log())
+    assert "found in the channel history" in out, (out, second.log())
+    assert len(fake.posts(CH)) == 1
+    assert runs(state_path)[0][1] == "posted"
 
 
-def test_sigterm_closes_socket_mode_and_hands_back_the_lease(fake: FakeSlack, slack_index_path: Path,
-                                                             tmp_path: Path) -> None:
+def test_sigterm_closes_socket_mode_and_hands_back_the_lease(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
     state_path = tmp_path / "state.db"
-    bot = BotProcess(["serve"], bot_env(fake.api_url, slack_index_path, state_path, SLACK_BOT_TOKEN="xoxb-test",
-                                        SLACK_APP_TOKEN="xapp-test"))
+    bot = BotProcess(
+        ["serve"],
+        bot_env(fake.api_url, slack_index_path, state_path, SLACK_BOT_TOKEN="xoxb-test", SLACK_APP_TOKEN="xapp-test"),
+    )
     try:
         bot.wait_for("connected to Slack over Socket Mode")
         assert fake.socket_connected(timeout=10)
@@ -127,7 +136,8 @@ def test_sigterm_closes_socket_mode_and_hands_back_the_lease(fake: FakeSlack, sl
     finally:
         bot.kill()
     log = bot.log()
-    assert "SIGTERM: stopping (closing Socket Mode" in log and log.rstrip().endswith("stopped")
+    assert "SIGTERM: stopping (closing Socket Mode" in log
+    assert log.rstrip().endswith("stopped")
     assert "Traceback" not in log
     deadline = time.monotonic() + 5
     while fake._socket.connections and time.monotonic() < deadline:  # the fake notices the close

@@ -28,19 +28,41 @@ def ids(response: search.SearchResponse) -> list[str]:
     return [r.paper["id"] for r in response.results]
 
 
-@pytest.fixture()
+@pytest.fixture
 def tiny_db(tmp_path: Path):  # type: ignore[no-untyped-def]
     """A small index with authors, statuses and code links (the seed file has none of these)."""
     abstract = "We study {t} in depth. Our method improves {t} on many benchmarks while staying simple and fast. " * 2
     rows = [
-        {"id": "A1", "title": "Sparse Attention for Long Contexts", "abstract": abstract.format(t="sparse attention"),
-         "authors": ["Ada Lovelace", "Alan Turing"], "status": "Oral", "code_url": "https://github.com/x/sparse"},
-        {"id": "B2", "title": "Dense Attention Revisited", "abstract": abstract.format(t="dense attention"),
-         "authors": ["Grace Hopper"], "status": "Poster"},
-        {"id": "C3", "title": "Attention Sinks in Streaming Models", "abstract": abstract.format(t="attention sinks"),
-         "authors": ["Alan Turing"], "status": "Spotlight", "code_url": "https://github.com/x/sinks"},
-        {"id": "D4", "title": "Gradient Descent without Tears", "abstract": abstract.format(t="gradient descent"),
-         "authors": ["Edsger Dijkstra"], "status": "Poster"},
+        {
+            "id": "A1",
+            "title": "Sparse Attention for Long Contexts",
+            "abstract": abstract.format(t="sparse attention"),
+            "authors": ["Ada Lovelace", "Alan Turing"],
+            "status": "Oral",
+            "code_url": "https://github.com/x/sparse",
+        },
+        {
+            "id": "B2",
+            "title": "Dense Attention Revisited",
+            "abstract": abstract.format(t="dense attention"),
+            "authors": ["Grace Hopper"],
+            "status": "Poster",
+        },
+        {
+            "id": "C3",
+            "title": "Attention Sinks in Streaming Models",
+            "abstract": abstract.format(t="attention sinks"),
+            "authors": ["Alan Turing"],
+            "status": "Spotlight",
+            "code_url": "https://github.com/x/sinks",
+        },
+        {
+            "id": "D4",
+            "title": "Gradient Descent without Tears",
+            "abstract": abstract.format(t="gradient descent"),
+            "authors": ["Edsger Dijkstra"],
+            "status": "Poster",
+        },
     ]
     source = tmp_path / "tiny2026.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
@@ -60,11 +82,17 @@ def source_ids(response: search.SearchResponse) -> list[str]:
 def test_parse_words_phrases_exclusions_and_filters() -> None:
     q = ql.parse('kv cache "exact phrase" -survey -"old idea" author:"Colin Raffel" has:code status:oral title:moe')
     assert [(t.words, t.quoted, t.negated, t.field) for t in q.terms] == [
-        (("kv",), False, False, None), (("cache",), False, False, None), (("exact", "phrase"), True, False, None),
-        (("survey",), False, True, None), (("old", "idea"), True, True, None),
-        (("colin", "raffel"), True, False, "author"), (("moe",), False, False, "title"),
+        (("kv",), False, False, None),
+        (("cache",), False, False, None),
+        (("exact", "phrase"), True, False, None),
+        (("survey",), False, True, None),
+        (("old", "idea"), True, True, None),
+        (("colin", "raffel"), True, False, "author"),
+        (("moe",), False, False, "title"),
     ]
-    assert q.has_code is True and q.status == ("Oral",) and not q.notes
+    assert q.has_code is True
+    assert q.status == ("Oral",)
+    assert not q.notes
 
 
 def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
@@ -72,12 +100,15 @@ def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
     assert [t.words for t in q.terms] == [("mixture", "of", "experts"), ("kv", "cache"), ("year", "2020")]
     assert q.terms[1].quoted
     assert q.has_code is False
-    assert q.notes and "status:" in q.notes[0]
+    assert q.notes
+    assert "status:" in q.notes[0]
 
 
 def test_parse_caps_long_input_and_says_so() -> None:
     q = ql.parse("attention " * 2000)
-    assert q.truncated and len(q.terms) == ql.MAX_TERMS and len(q.text) <= ql.MAX_CHARS
+    assert q.truncated
+    assert len(q.terms) == ql.MAX_TERMS
+    assert len(q.text) <= ql.MAX_CHARS
     assert "first 32 terms" in q.notes[0]
 
 
@@ -85,12 +116,52 @@ def test_parse_caps_long_input_and_says_so() -> None:
 
 
 NASTY = [
-    "", "   ", "AND", "NOT", "OR attention", "attention AND", "NEAR(a b)", "a NEAR b", "*", "^foo", "foo*", "col:term",
-    "title:", "year:2020", '"unbalanced', 'a"b"c', '""', "c++", "a-b", "-foo", "--", "- -", "don't", "hello.world",
-    "e=mc^2", "(", ")", "{name}: x", "\x00\x01\x02", "\u202eRTL override", "שלום עולם", "注意力机制",
-    "🤖🔥", "👩‍🔬 llm",
-    "x" * 10_000, " ".join(["diffusion"] * 100), "'; DROP TABLE papers; --", "%_%", "\\", "author:", "has:",
-    "status:", "-author:smith", "\ud800", "ﬁne-tuning", "Ｋ Ｖ cache",
+    "",
+    "   ",
+    "AND",
+    "NOT",
+    "OR attention",
+    "attention AND",
+    "NEAR(a b)",
+    "a NEAR b",
+    "*",
+    "^foo",
+    "foo*",
+    "col:term",
+    "title:",
+    "year:2020",
+    '"unbalanced',
+    'a"b"c',
+    '""',
+    "c++",
+    "a-b",
+    "-foo",
+    "--",
+    "- -",
+    "don't",
+    "hello.world",
+    "e=mc^2",
+    "(",
+    ")",
+    "{name}: x",
+    "\x00\x01\x02",
+    "\u202eRTL override",
+    "שלום עולם",
+    "注意力机制",
+    "🤖🔥",
+    "👩‍🔬 llm",
+    "x" * 10_000,
+    " ".join(["diffusion"] * 100),
+    "'; DROP TABLE papers; --",
+    "%_%",
+    "\\",
+    "author:",
+    "has:",
+    "status:",
+    "-author:smith",
+    "\ud800",
+    "ﬁne-tuning",
+    "Ｋ Ｖ cache",
 ]
 
 
@@ -105,7 +176,8 @@ def test_any_text_gives_results_or_a_message_never_an_exception(seed_db, text: s
 
 def test_long_input_is_cut_and_the_response_says_so(seed_db) -> None:  # type: ignore[no-untyped-def]
     response = search.search(seed_db, "sparse attention " * 1000)
-    assert response.truncated and response.notes
+    assert response.truncated
+    assert response.notes
     assert ids(response)[0] == VEGAS
 
 
@@ -117,8 +189,37 @@ def test_arbitrary_text_never_raises(seed_db, text: str) -> None:  # type: ignor
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(['"', "-", ":", "*", "^", "(", ")", "AND", "OR", "NOT", "NEAR", "author:", "has:",
-                                 "kv", "cache", "title:", "{", "}", " ", "status:", "+", "'"]), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '"',
+                "-",
+                ":",
+                "*",
+                "^",
+                "(",
+                ")",
+                "AND",
+                "OR",
+                "NOT",
+                "NEAR",
+                "author:",
+                "has:",
+                "kv",
+                "cache",
+                "title:",
+                "{",
+                "}",
+                " ",
+                "status:",
+                "+",
+                "'",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_operator_soup_never_raises(seed_db, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
     search.search(seed_db, "".join(parts))
     search.search(seed_db, " ".join(parts))
@@ -132,11 +233,22 @@ def test_sql_and_fts_syntax_in_text_are_just_words(seed_db) -> None:  # type: ig
 # ------------------------------------------------------------------------------------------------ names, ids, ranking
 
 
-@pytest.mark.parametrize("query,paper", [
-    ("TokSuite", TOKSUITE), ("toksuite", TOKSUITE), ("μA", MU_A), ("µA", MU_A), ("Knapsack RL", KNAPSACK),
-    ("knapsack-rl", KNAPSACK), ("SCM-GRPO", SCM_GRPO), (TOKSUITE, TOKSUITE), (TOKSUITE.upper(), TOKSUITE),
-    ("TokSuite tokenizers", TOKSUITE), ("DefensiveKV", DEFENSIVE_KV),
-])
+@pytest.mark.parametrize(
+    ("query", "paper"),
+    [
+        ("TokSuite", TOKSUITE),
+        ("toksuite", TOKSUITE),
+        ("μA", MU_A),
+        ("µA", MU_A),
+        ("Knapsack RL", KNAPSACK),
+        ("knapsack-rl", KNAPSACK),
+        ("SCM-GRPO", SCM_GRPO),
+        (TOKSUITE, TOKSUITE),
+        (TOKSUITE.upper(), TOKSUITE),
+        ("TokSuite tokenizers", TOKSUITE),
+        ("DefensiveKV", DEFENSIVE_KV),
+    ],
+)
 def test_a_paper_name_or_id_puts_that_paper_first(seed_db, query: str, paper: str) -> None:  # type: ignore[no-untyped-def]
     response = search.search(seed_db, query)
     assert ids(response)[0] == paper
@@ -146,9 +258,11 @@ def test_a_paper_name_or_id_puts_that_paper_first(seed_db, query: str, paper: st
 def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db) -> None:  # type: ignore[no-untyped-def]
     response = search.search(seed_db, "sparse attention", limit=10)
     levels = [all(any(m.endswith(w) for m in r.matched) for w in ("sparse", "attention")) for r in response.results]
-    assert levels[0] and levels == sorted(levels, reverse=True)
+    assert levels[0]
+    assert levels == sorted(levels, reverse=True)
     assert not all(levels)  # papers with one of the words follow
-    assert response.partial and response.notes == ["Only 1 paper matches every word; the rest match some."]
+    assert response.partial
+    assert response.notes == ["Only 1 paper matches every word; the rest match some."]
 
 
 def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db) -> None:  # type: ignore[no-untyped-def]
@@ -181,7 +295,8 @@ def test_filters_author_status_and_code(tiny_db) -> None:  # type: ignore[no-unt
     assert source_ids(search.search(tiny_db, "status:spotlight")) == ["C3"]
     assert sorted(source_ids(search.search(tiny_db, "has:code"))) == ["A1", "C3"]
     only = search.search(tiny_db, "author:dijkstra")
-    assert source_ids(only) == ["D4"] and only.results[0].matched == ["author:dijkstra"]
+    assert source_ids(only) == ["D4"]
+    assert only.results[0].matched == ["author:dijkstra"]
     oral = search.search(tiny_db, "sparse status:oral")
     assert "status:Oral" in oral.results[0].matched
 
@@ -202,7 +317,8 @@ def test_paging_returns_each_paper_once(seed_db) -> None:  # type: ignore[no-unt
     first = search.search(seed_db, "language models", limit=3)
     second = search.search(seed_db, "language models", limit=3, offset=3)
     assert first.total == second.total >= 6
-    assert not set(ids(first)) & set(ids(second)) and len(ids(second)) == 3
+    assert not set(ids(first)) & set(ids(second))
+    assert len(ids(second)) == 3
 
 
 @needs_shared_data()
@@ -231,7 +347,8 @@ def test_snippet_marks_matched_words_and_stays_short(seed_db) -> None:  # type: 
     snippet = search.search(seed_db, "speculative decoding").results[0].snippet
     assert "*speculative decoding*" in snippet.lower()
     assert len(snippet.replace("*", "")) <= search.SNIPPET_CHARS
-    assert "**" not in snippet and snippet.count("*") % 2 == 0
+    assert "**" not in snippet
+    assert snippet.count("*") % 2 == 0
 
 
 def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db) -> None:  # type: ignore[no-untyped-def]
@@ -247,23 +364,28 @@ def test_snippet_drops_markdown_from_the_abstract() -> None:
 # ------------------------------------------------------------------------------------------------ typos
 
 
-@pytest.mark.parametrize("typed,corrected,paper", [
-    ("kv cahce", "kv cache", DEFENSIVE_KV),  # transposition, last word
-    ("kv cahce eviction", "kv cache eviction", DEFENSIVE_KV),
-    ("difusion models", "diffusion models", "eq8s3g"),  # first word
-    ("speculativ decoding sparse atention", "speculative decoding sparse attention", VEGAS),  # two words
-    ("Knapsak RL", "Knapsack RL", KNAPSACK),  # keeps the user's capitals
-    ("toksuit", "toksuite", TOKSUITE),  # a paper name
-    ("kv cahce -survey", "kv cache -survey", DEFENSIVE_KV),  # the rest of the query is kept
-])
+@pytest.mark.parametrize(
+    ("typed", "corrected", "paper"),
+    [
+        ("kv cahce", "kv cache", DEFENSIVE_KV),  # transposition, last word
+        ("kv cahce eviction", "kv cache eviction", DEFENSIVE_KV),
+        ("difusion models", "diffusion models", "eq8s3g"),  # first word
+        ("speculativ decoding sparse atention", "speculative decoding sparse attention", VEGAS),  # two words
+        ("Knapsak RL", "Knapsack RL", KNAPSACK),  # keeps the user's capitals
+        ("toksuit", "toksuite", TOKSUITE),  # a paper name
+        ("kv cahce -survey", "kv cache -survey", DEFENSIVE_KV),  # the rest of the query is kept
+    ],
+)
 def test_typos_are_corrected_and_reported(seed_db, typed: str, corrected: str, paper: str) -> None:  # type: ignore[no-untyped-def]
     response = search.search(seed_db, typed)
     assert response.corrected == corrected
     assert ids(response)[0] == paper
 
 
-@pytest.mark.parametrize("query", ["TokSuite", "GRPO", "grpo", "μA", "keystone", "kv", "cot", "gpt4o", "Vegas",
-                                   "tokeniser", "ExSQF", "qqxqzv"])
+@pytest.mark.parametrize(
+    "query",
+    ["TokSuite", "GRPO", "grpo", "μA", "keystone", "kv", "cot", "gpt4o", "Vegas", "tokeniser", "ExSQF", "qqxqzv"],
+)
 def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_db, query: str) -> None:  # type: ignore[no-untyped-def]
     assert search.search(seed_db, query).corrected is None
 
@@ -271,7 +393,8 @@ def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_
 def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
     assert ids(search.search(seed_db, "tokeniser"))[0] == TOKSUITE
     assert typos.spellings("tokeniser") == ["tokenizer"]
-    assert "modeling" in typos.spellings("modelling") and "behavior" in typos.spellings("behaviour")
+    assert "modeling" in typos.spellings("modelling")
+    assert "behavior" in typos.spellings("behaviour")
     kv = ids(search.search(seed_db, "kv cache"))[:2]
     for variant in ("KV-cache", "kvcache", "KV cache", "kv-cache"):
         assert ids(search.search(seed_db, variant))[:2] == kv, variant
@@ -311,12 +434,18 @@ def test_split_run_together_words() -> None:
 
 
 def test_acronym_pairs_are_learned_with_their_letters_checked() -> None:
-    text = ("Large language models (LLMs) use Retrieval-Augmented Generation (RAG) and Mixture of Experts (MoE). "
-            "We apply Low-Rank Adaptation (LoRA) with Reinforcement Learning from Human Feedback (RLHF) and "
-            "key-value (KV) caches. Our great new idea (GPT) and a Mixture of Experts (ABC) are not pairs.")
+    text = (
+        "Large language models (LLMs) use Retrieval-Augmented Generation (RAG) and Mixture of Experts (MoE). "
+        "We apply Low-Rank Adaptation (LoRA) with Reinforcement Learning from Human Feedback (RLHF) and "
+        "key-value (KV) caches. Our great new idea (GPT) and a Mixture of Experts (ABC) are not pairs."
+    )
     assert acronyms.pairs_in(text) == [
-        ("LLM", "large language model"), ("RAG", "retrieval augmented generation"), ("MoE", "mixture of expert"),
-        ("LoRA", "low rank adaptation"), ("RLHF", "reinforcement learning from human feedback"), ("KV", "key value"),
+        ("LLM", "large language model"),
+        ("RAG", "retrieval augmented generation"),
+        ("MoE", "mixture of expert"),
+        ("LoRA", "low rank adaptation"),
+        ("RLHF", "reinforcement learning from human feedback"),
+        ("KV", "key value"),
     ]
 
 
@@ -344,11 +473,15 @@ def test_acronym_finds_its_long_form_and_back(seed_db) -> None:  # type: ignore[
 def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
     moe = search.search(db, "MoE", limit=50)
-    assert any(re.search(r"mixture[- ]of[- ]experts", r.paper["title"], re.I) and "moe" not in r.paper["title"].lower()
-               for r in moe.results)
+    assert any(
+        re.search(r"mixture[- ]of[- ]experts", r.paper["title"], re.I) and "moe" not in r.paper["title"].lower()
+        for r in moe.results
+    )
     rag = search.search(db, "retrieval-augmented generation", limit=20)
-    assert any(re.search(r"\bRAG\b", r.paper["title"]) and "retrieval-augmented" not in r.paper["title"].lower()
-               for r in rag.results)
+    assert any(
+        re.search(r"\bRAG\b", r.paper["title"]) and "retrieval-augmented" not in r.paper["title"].lower()
+        for r in rag.results
+    )
     # An ambiguous two-letter acronym is not added to a long form (CL is also contrastive learning).
     cl = search.search(db, "continual learning", limit=5)
     assert all(re.search(r"continual|lifelong|incremental|forgetting", r.paper["title"], re.I) for r in cl.results)
@@ -359,9 +492,11 @@ def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
 
 def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  # type: ignore[no-untyped-def]
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
-    assert 0 < len(found) <= 3 and DEFENSIVE_KV not in [r.paper["id"] for r in found]
+    assert 0 < len(found) <= 3
+    assert DEFENSIVE_KV not in [r.paper["id"] for r in found]
     assert found[0].paper["id"] == VEGAS  # the other KV cache paper
-    assert all(m.startswith("shared:") for m in found[0].matched) and found[0].matched
+    assert all(m.startswith("shared:") for m in found[0].matched)
+    assert found[0].matched
     assert search.similar(seed_db, "nosuchpaper") == []
     assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] != []
 
@@ -371,7 +506,8 @@ def test_similar_on_the_real_list(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
     toksuite = index.get_paper(db, "TokSuite")
     found = search.similar(db, toksuite["id"], k=5)
-    assert len(found) == 5 and toksuite["id"] not in [r.paper["id"] for r in found]
+    assert len(found) == 5
+    assert toksuite["id"] not in [r.paper["id"] for r in found]
     assert sum(bool(re.search(r"tokeni[sz]", r.paper["title"], re.I)) for r in found) >= 2
 
 
@@ -404,7 +540,7 @@ def test_threads_with_their_own_connections(seed_index_path: Path) -> None:
             for query in ("kv cahce", "TokSuite", "MoE routing", "language models", "status:oral"):
                 search.search(db, query)
             db.conn.close()
-        except BaseException as exc:  # noqa: BLE001 - collected and re-raised in the main thread
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work) for _ in range(6)]
@@ -426,8 +562,9 @@ def test_a_non_fts_database_error_is_not_hidden(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------ CLI --batch
 
 
-def test_batch_cli_writes_one_json_line_per_query(seed_index_path: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_batch_cli_writes_one_json_line_per_query(
+    seed_index_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     queries = ["kv cahce", "", "TokSuite", "🤖", 'AND "unbalanced', "status:oral"]
     batch = tmp_path / "queries.txt"
     batch.write_text("\n".join(queries) + "\n", encoding="utf-8")
@@ -436,17 +573,21 @@ def test_batch_cli_writes_one_json_line_per_query(seed_index_path: Path, tmp_pat
     assert len(lines) == len(queries)
     answers = [json.loads(line) for line in lines]
     assert [a["query"] for a in answers] == queries
-    assert answers[0]["corrected"] == "kv cache" and answers[0]["took_ms"] > 0
-    assert answers[0]["results"][0]["id"] == DEFENSIVE_KV and len(answers[0]["results"]) == 2
+    assert answers[0]["corrected"] == "kv cache"
+    assert answers[0]["took_ms"] > 0
+    assert answers[0]["results"][0]["id"] == DEFENSIVE_KV
+    assert len(answers[0]["results"]) == 2
     assert answers[2]["results"][0]["name"] == "TokSuite"
-    assert answers[1]["results"] == [] and answers[3]["results"] == []
+    assert answers[1]["results"] == []
+    assert answers[3]["results"] == []
     # Results have the same shape as `search --json`.
     assert main(["search", "--db", str(seed_index_path), "kv cahce", "--json", "--limit", "2"]) == 0
     assert json.loads(capsys.readouterr().out) == answers[0]["results"]
 
 
-def test_batch_cli_errors_are_one_line(seed_index_path: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_batch_cli_errors_are_one_line(
+    seed_index_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["search", "--db", str(seed_index_path), "--batch", str(tmp_path / "missing.txt")]) == 2
     assert "cannot read the batch file" in capsys.readouterr().err
     assert main(["search", "--db", str(seed_index_path), "--batch", "x.txt", "kv"]) == 2

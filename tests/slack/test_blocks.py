@@ -13,18 +13,30 @@ from bot.search import Result, SearchResponse
 from bot.slack import blocks
 
 PAPER = {
-    "id": "txyyds", "name": "DefensiveKV", "title": "DefensiveKV: Identifying critical KV cache entries",
-    "headline": "A formal study of which KV cache entries matter.", "abstract": "Large language models " * 40,
+    "id": "txyyds",
+    "name": "DefensiveKV",
+    "title": "DefensiveKV: Identifying critical KV cache entries",
+    "headline": "A formal study of which KV cache entries matter.",
+    "abstract": "Large language models " * 40,
     "authors": ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"],
-    "url": "https://openreview.net/forum?id=abc&x=1", "code_url": "https://github.com/FFY0/DefensiveKV",
-    "status": "Oral", "session": "Poster Session 2",
+    "url": "https://openreview.net/forum?id=abc&x=1",
+    "code_url": "https://github.com/FFY0/DefensiveKV",
+    "status": "Oral",
+    "session": "Poster Session 2",
 }
 
 
-def response(results: list[Result], query: str = "kv cache", total: int | None = None, offset: int = 0,
-             corrected: str | None = None, suggestions: list[str] | None = None) -> SearchResponse:
-    return SearchResponse(query, results, len(results) if total is None else total, offset, corrected,
-                          suggestions or [])
+def response(
+    results: list[Result],
+    query: str = "kv cache",
+    total: int | None = None,
+    offset: int = 0,
+    corrected: str | None = None,
+    suggestions: list[str] | None = None,
+) -> SearchResponse:
+    return SearchResponse(
+        query, results, len(results) if total is None else total, offset, corrected, suggestions or []
+    )
 
 
 def sdk_accepts(message: dict) -> None:
@@ -38,15 +50,18 @@ def test_escape_only_the_three_control_characters() -> None:
     assert blocks.escape(None) == ""
 
 
-@pytest.mark.parametrize(("url", "label", "expected"), [
-    ("https://a.org/x?a=1&b=2", "Title | with <pipes>", "<https://a.org/x?a=1&amp;b=2|Title with pipes>"),
-    ("http://a.org", "*Bold* & co", "<http://a.org|Bold &amp; co>"),
-    ("javascript:alert(1)", "click", "click"),
-    ("mailto:a@b.c", "mail", "mail"),
-    ("https://a.org/a|b>c", "x", "<https://a.org/a%7Cb%3Ec|x>"),
-    (None, "<!here>", "!here"),
-    ("https://a.org", "", "<https://a.org>"),
-])
+@pytest.mark.parametrize(
+    ("url", "label", "expected"),
+    [
+        ("https://a.org/x?a=1&b=2", "Title | with <pipes>", "<https://a.org/x?a=1&amp;b=2|Title with pipes>"),
+        ("http://a.org", "*Bold* & co", "<http://a.org|Bold &amp; co>"),
+        ("javascript:alert(1)", "click", "click"),
+        ("mailto:a@b.c", "mail", "mail"),
+        ("https://a.org/a|b>c", "x", "<https://a.org/a%7Cb%3Ec|x>"),
+        (None, "<!here>", "!here"),
+        ("https://a.org", "", "<https://a.org>"),
+    ],
+)
 def test_links_only_http_and_labels_cannot_break_out(url: str | None, label: str, expected: str) -> None:
     assert blocks.link(url, label) == expected
 
@@ -69,7 +84,8 @@ def test_truncate_never_cuts_an_entity_a_link_or_a_bold_span() -> None:
 def test_split_text_keeps_every_piece_under_the_limit() -> None:
     text = blocks.escape("<&> " * 2000)
     pieces = blocks.split_text(text, 3000)
-    assert all(len(p) <= 3000 for p in pieces) and "".join(pieces).replace(" ", "") == text.replace(" ", "")
+    assert all(len(p) <= 3000 for p in pieces)
+    assert "".join(pieces).replace(" ", "") == text.replace(" ", "")
 
 
 def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons() -> None:
@@ -77,13 +93,17 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
     section, context, actions = msg["blocks"][:3]
     assert section["text"]["text"] == (
         "*<https://openreview.net/forum?id=abc&amp;x=1|DefensiveKV: Identifying critical KV cache entries>*\n"
-        "A formal study of which KV cache entries matter.\n…reduce *KV* cache size…")
+        "A formal study of which KV cache entries matter.\n…reduce *KV* cache size…"
+    )
     assert context["elements"][0]["text"] == (
         "Ada Lovelace, Alan Turing, Grace Hopper et al. · Oral · Poster Session 2 · "
-        "<https://github.com/FFY0/DefensiveKV|code> · `txyyds`")
+        "<https://github.com/FFY0/DefensiveKV|code> · `txyyds`"
+    )
     assert [(b["text"]["text"], b["action_id"], b["value"]) for b in actions["elements"]] == [
-        ("Similar", "paper_similar", "txyyds"), ("Share to channel", "paper_share", "txyyds"),
-        ("Abstract", "paper_abstract", "txyyds")]
+        ("Similar", "paper_similar", "txyyds"),
+        ("Share to channel", "paper_share", "txyyds"),
+        ("Abstract", "paper_abstract", "txyyds"),
+    ]
     footer = msg["blocks"][-1]
     assert footer["text"]["text"] == "1-1 of 12 for *kv cache*"
     assert footer["accessory"]["action_id"] == "results_page"
@@ -101,8 +121,9 @@ def test_public_results_have_no_share_button_and_page_without_replacing() -> Non
 
 
 def test_last_page_has_no_more_button_and_typo_notice_is_shown() -> None:
-    msg = blocks.results_message(response([Result(PAPER, 1.0, "")], query="kv cahce", total=6, offset=5,
-                                          corrected="kv cache"))
+    msg = blocks.results_message(
+        response([Result(PAPER, 1.0, "")], query="kv cahce", total=6, offset=5, corrected="kv cache")
+    )
     assert msg["blocks"][0]["elements"][0]["text"] == "Showing results for *kv cache* (you typed *kv cahce*)"
     assert msg["blocks"][-1] == {"type": "section", "text": {"type": "mrkdwn", "text": "6-6 of 6 for *kv cache*"}}
 
@@ -111,7 +132,8 @@ def test_no_results_says_so_and_offers_suggestions_as_buttons() -> None:
     msg = blocks.results_message(response([], query="kv cahce <!channel>", suggestions=["kv cache"]))
     assert msg["blocks"][0]["text"]["text"] == "No papers match *kv cahce &lt;!channel&gt;*. Did you mean *kv cache*?"
     (button,) = msg["blocks"][1]["elements"]
-    assert button["text"]["text"] == "kv cache" and json.loads(button["value"])["q"] == "kv cache"
+    assert button["text"]["text"] == "kv cache"
+    assert json.loads(button["value"])["q"] == "kv cache"
     plain = blocks.results_message(response([], query="zzz"))
     assert "No papers match *zzz*." in plain["blocks"][0]["text"]["text"]
     assert "<!channel>" not in json.dumps(msg)
@@ -121,7 +143,9 @@ def test_page_value_fits_2000_characters_and_round_trips() -> None:
     value = blocks.page_value("ä" * 5000, 35)
     assert len(value) <= blocks.MAX_BUTTON_VALUE
     query, offset, replace = blocks.parse_page_value(value)  # type: ignore[misc]
-    assert offset == 35 and replace and set(query) == {"ä"}
+    assert offset == 35
+    assert replace
+    assert set(query) == {"ä"}
     assert blocks.parse_page_value("not json") is None
     assert blocks.parse_page_value('{"q": "x", "o": -1}') is None
 
@@ -129,9 +153,11 @@ def test_page_value_fits_2000_characters_and_round_trips() -> None:
 def test_paper_message_shows_the_whole_abstract_in_pieces_and_a_short_header() -> None:
     paper = {**PAPER, "title": "T" * 400, "name": None, "abstract": "word " * 1500}
     msg = blocks.paper_message(paper)
-    assert msg["blocks"][0]["type"] == "header" and len(msg["blocks"][0]["text"]["text"]) == 150
+    assert msg["blocks"][0]["type"] == "header"
+    assert len(msg["blocks"][0]["text"]["text"]) == 150
     abstract = [b["text"]["text"] for b in msg["blocks"] if b["type"] == "section"][1:]
-    assert len(abstract) == 3 and " ".join(abstract).split() == ["word"] * 1500
+    assert len(abstract) == 3
+    assert " ".join(abstract).split() == ["word"] * 1500
     assert blocks.problems(msg) == []
     sdk_accepts(msg)
 
@@ -144,16 +170,24 @@ def test_shared_message_is_attributed() -> None:
 
 def test_message_never_exceeds_50_blocks() -> None:
     msg = blocks.message("x", [blocks.section(str(i)) for i in range(80)])
-    assert len(msg["blocks"]) == 50 and blocks.problems(msg) == []
+    assert len(msg["blocks"]) == 50
+    assert blocks.problems(msg) == []
 
 
 def test_problems_finds_raw_markup_and_oversized_parts() -> None:
     button = {"type": "button", "action_id": "a", "value": "v" * 2001, "text": {"type": "plain_text", "text": "b" * 80}}
-    bad = {"text": "", "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "<!channel> " + "x" * 3000}},
-                                  {"type": "actions", "elements": [button]}]}
+    bad = {
+        "text": "",
+        "blocks": [
+            {"type": "section", "text": {"type": "mrkdwn", "text": "<!channel> " + "x" * 3000}},
+            {"type": "actions", "elements": [button]},
+        ],
+    }
     found = blocks.problems(bad)
-    assert any("fallback" in p for p in found) and any("unsafe markup '<!channel>'" in p for p in found)
-    assert any("section text" in p for p in found) and any("button value" in p for p in found)
+    assert any("fallback" in p for p in found)
+    assert any("unsafe markup '<!channel>'" in p for p in found)
+    assert any("section text" in p for p in found)
+    assert any("button value" in p for p in found)
     assert any("button text" in p for p in found)
 
 
@@ -161,18 +195,41 @@ paper_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_s
 
 
 @settings(max_examples=60, deadline=None)
-@given(title=paper_text, headline=paper_text, abstract=paper_text, snippet=paper_text, query=paper_text,
-       authors=st.lists(paper_text, max_size=60), url=paper_text)
-def test_any_paper_text_gives_a_valid_escaped_message(title: str, headline: str, abstract: str, snippet: str,
-                                                      query: str, authors: list[str], url: str) -> None:
-    paper = {**PAPER, "title": title, "name": title[:20], "headline": headline, "abstract": abstract,
-             "authors": authors, "url": url, "code_url": url, "session": headline[:100]}
-    for msg in (blocks.results_message(response([Result(paper, 1.0, snippet)] * 5, query=query, total=99,
-                                                corrected=query[::-1])),
-                blocks.paper_message(paper), blocks.abstract_message(paper), blocks.shared_message(paper, "U1"),
-                blocks.similar_message(paper, [Result(paper, 1.0, snippet)] * 5)):
+@given(
+    title=paper_text,
+    headline=paper_text,
+    abstract=paper_text,
+    snippet=paper_text,
+    query=paper_text,
+    authors=st.lists(paper_text, max_size=60),
+    url=paper_text,
+)
+def test_any_paper_text_gives_a_valid_escaped_message(
+    title: str, headline: str, abstract: str, snippet: str, query: str, authors: list[str], url: str
+) -> None:
+    paper = {
+        **PAPER,
+        "title": title,
+        "name": title[:20],
+        "headline": headline,
+        "abstract": abstract,
+        "authors": authors,
+        "url": url,
+        "code_url": url,
+        "session": headline[:100],
+    }
+    for msg in (
+        blocks.results_message(
+            response([Result(paper, 1.0, snippet)] * 5, query=query, total=99, corrected=query[::-1])
+        ),
+        blocks.paper_message(paper),
+        blocks.abstract_message(paper),
+        blocks.shared_message(paper, "U1"),
+        blocks.similar_message(paper, [Result(paper, 1.0, snippet)] * 5),
+    ):
         assert blocks.problems(msg) == []
-        assert len(msg["text"]) <= blocks.MAX_FALLBACK_TEXT and "<" not in msg["text"].replace("<@U1>", "")
+        assert len(msg["text"]) <= blocks.MAX_FALLBACK_TEXT
+        assert "<" not in msg["text"].replace("<@U1>", "")
         sdk_accepts(msg)
 
 
@@ -180,5 +237,7 @@ def test_search_notes_are_shown_escaped() -> None:
     resp = response([Result(PAPER, 1.0, "")])
     resp.notes = ["has:<!here> is not a filter; try has:code", "Also showing papers with *cache*."]
     notes = blocks.results_message(resp)["blocks"][0]["elements"]
-    assert [n["text"] for n in notes] == ["has:&lt;!here&gt; is not a filter; try has:code",
-                                          "Also showing papers with *cache*."]
+    assert [n["text"] for n in notes] == [
+        "has:&lt;!here&gt; is not a filter; try has:code",
+        "Also showing papers with *cache*.",
+    ]

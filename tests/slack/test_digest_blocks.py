@@ -32,13 +32,17 @@ def test_the_message_has_header_papers_buttons_and_footer(seed_index_path: Path,
     assert msg["blocks"][0]["text"]["text"] == "ICML 2026 digest · Mon 9 Mar 2026"
     assert msg["blocks"][0]["block_id"] == "icml_digest:C0BLOCKS01:2026-03-09"
     first = msg["blocks"][1]["text"]["text"]
-    assert first.startswith("*Vegas: A self-speculative decoding method with verification-guided sparse attention*\n"
-                            "_We propose Vegas, a self-speculative decoding method with verification-guided sparse "
-                            "attention._\nLong-context large language model (LLM) inference has become the norm")
+    assert first.startswith(
+        "*Vegas: A self-speculative decoding method with verification-guided sparse attention*\n"
+        "_We propose Vegas, a self-speculative decoding method with verification-guided sparse "
+        "attention._\nLong-context large language model (LLM) inference has become the norm"
+    )
     assert "<https://github.com/platformxlab/vegas|code>" in msg["blocks"][2]["elements"][0]["text"]
     buttons = msg["blocks"][3]["elements"]
     assert [(b["text"]["text"], b["action_id"], b["value"]) for b in buttons] == [
-        ("Similar", blocks.ACTION_SIMILAR, "yg1gm3"), ("Abstract", blocks.ACTION_ABSTRACT, "yg1gm3")]
+        ("Similar", blocks.ACTION_SIMILAR, "yg1gm3"),
+        ("Abstract", blocks.ACTION_ABSTRACT, "yg1gm3"),
+    ]
     assert msg["blocks"][-1]["elements"][0]["text"] == "Papers 1-3 of 19 · next digest Tue 09:00 KST"
     assert msg["text"].startswith("ICML 2026 digest, Mon 9 Mar 2026: Vegas: A self-speculative decoding method")
 
@@ -48,21 +52,25 @@ def test_the_message_names_only_that_days_papers(seed_index_path: Path, tmp_path
     text = json.dumps(digest_message(digest), ensure_ascii=False)
     for paper_id in SEED_ORDER:
         assert (f'"{paper_id}"' in text) == (paper_id in SEED_ORDER[:3]), paper_id
-    assert "TokSuite" not in text and "DefensiveKV" not in text  # no teaser of tomorrow's papers
+    assert "TokSuite" not in text
+    assert "DefensiveKV" not in text
 
 
 def test_ten_papers_fit_slacks_limits_and_every_text_is_escaped(slack_index_path: Path, tmp_path: Path) -> None:
     digest = plan(slack_index_path, tmp_path, size=10, topics="<!channel> & friends")
     assert digest.papers[0]["title"].startswith("<!channel> Attention")  # the only Oral goes first
     msg = digest_message(digest)
-    assert blocks.problems(msg) == [] and len(msg["blocks"]) <= blocks.MAX_BLOCKS
+    assert blocks.problems(msg) == []
+    assert len(msg["blocks"]) <= blocks.MAX_BLOCKS
     raw = json.dumps(msg, ensure_ascii=False)
     for ping in PINGS:
         assert ping not in raw, ping
     first = msg["blocks"][2]["text"]["text"]  # after the header and the topics line
     assert first.startswith("*!channel Attention &amp; Friends @U999*\n_We study &lt;!here&gt; pings in abstracts")
-    assert msg["blocks"][1]["elements"][0]["text"] == "Papers on *&lt;!channel&gt; &amp; friends* first, then the " \
-                                                      "rest of ICML 2026."
+    assert (
+        msg["blocks"][1]["elements"][0]["text"] == "Papers on *&lt;!channel&gt; &amp; friends* first, then the "
+        "rest of ICML 2026."
+    )
     assert "javascript:" not in raw
 
 
@@ -89,4 +97,5 @@ def test_the_marker_finds_our_digest_and_nothing_else(seed_index_path: Path, tmp
 def test_plain_text_for_the_command_line(seed_index_path: Path, tmp_path: Path) -> None:
     text = as_text(digest_message(plan(seed_index_path, tmp_path)))
     assert text.splitlines()[:2] == ["ICML 2026 digest · Mon 9 Mar 2026", "=" * 33]
-    assert "code (https://github.com/platformxlab/vegas)" in text and "[Similar] [Abstract]" in text
+    assert "code (https://github.com/platformxlab/vegas)" in text
+    assert "[Similar] [Abstract]" in text

@@ -22,25 +22,25 @@ CH = "C0CMDS0001"
 SEOUL = ZoneInfo("Asia/Seoul")
 
 
-@pytest.fixture()
+@pytest.fixture
 def clock() -> Clock:
     return Clock(datetime(2026, 3, 9, 8, 0, tzinfo=SEOUL).astimezone(UTC))  # Monday 08:00 KST
 
 
-@pytest.fixture()
+@pytest.fixture
 def slack(clock: Clock) -> Iterator[FakeSlack]:
     with FakeSlack(clock=clock.timestamp) as fake:
         yield fake
 
 
-@pytest.fixture()
+@pytest.fixture
 def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) -> Iterator[DigestDesk]:
     d = DigestDesk(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock=clock)
     yield d
     d.stop()
 
 
-@pytest.fixture()
+@pytest.fixture
 def deps(desk: DigestDesk, seed_index_path: Path) -> Deps:
     return Deps(papers=Papers(seed_index_path), state=desk.digests.state, digests=desk)
 
@@ -52,40 +52,58 @@ def icml(deps: Deps, text: str, channel: str = CH) -> str:
 
 def test_subscribe_words_become_settings() -> None:
     req = parse_subscribe("kv cache at 08:30 Asia/Seoul")
-    assert (req.topics, req.at, req.tz, req.days, req.size, req.error) == \
-        ("kv cache", time(8, 30), SEOUL, None, None, None)
+    assert (req.topics, req.at, req.tz, req.days, req.size, req.error) == (
+        "kv cache",
+        time(8, 30),
+        SEOUL,
+        None,
+        None,
+        None,
+    )
     req = parse_subscribe("MoE routing 07:15 on mon,wed,fri 5 papers UTC")
-    assert (req.topics, req.at, req.tz.key, req.days, req.size) == ("MoE routing", time(7, 15), "UTC",  # type: ignore
-                                                                    "mon,wed,fri", 5)
+    assert (req.topics, req.at, req.tz.key, req.days, req.size) == (
+        "MoE routing",
+        time(7, 15),
+        "UTC",  # type: ignore
+        "mon,wed,fri",
+        5,
+    )
     assert parse_subscribe("").topics is None
     assert parse_subscribe("at 25:00").error == "time='25:00' is not a time: use HH:MM in 24-hour form, e.g. 09:00"
     assert parse_subscribe("rl Asia/Seol").error.startswith("time zone='Asia/Seol' is not an IANA time zone")  # type: ignore
     assert parse_subscribe("on weekdays").error.startswith("days='weekdays' is not a day list")  # type: ignore
-    assert parse_subscribe("at 09:00 KST").error == "KST is an abbreviation, not a time zone: use a name like " \
-                                                     "Asia/Seoul, which knows when daylight saving applies"
+    assert (
+        parse_subscribe("at 09:00 KST").error == "KST is an abbreviation, not a time zone: use a name like "
+        "Asia/Seoul, which knows when daylight saving applies"
+    )
     assert parse_subscribe("12 papers").error == "papers='12' is not a number of papers from 1 to 10"
 
 
-def test_subscribe_status_preview_now_unsubscribe(deps: Deps, desk: DigestDesk, slack: FakeSlack,
-                                                  clock: Clock) -> None:
+def test_subscribe_status_preview_now_unsubscribe(deps: Deps, desk: DigestDesk, slack: FakeSlack, clock: Clock) -> None:
     reply = icml(deps, "digest subscribe kv cache at 08:30 Asia/Seoul")
-    assert "Subscribed this channel to the daily ICML 2026 digest: Mon-Fri at 08:30 Asia/Seoul, 3 papers, " \
-           "topics *kv cache*." in reply
+    assert (
+        "Subscribed this channel to the daily ICML 2026 digest: Mon-Fri at 08:30 Asia/Seoul, 3 papers, "
+        "topics *kv cache*." in reply
+    )
     assert "Next digest: Mon 08:30 KST." in reply
     status = icml(deps, "digest status")
-    assert "*Next:* Mon 08:30 KST (Mon 9 Mar 2026)" in status and "*Last:* none yet" in status
+    assert "*Next:* Mon 08:30 KST (Mon 9 Mar 2026)" in status
+    assert "*Last:* none yet" in status
     assert "*Left in round 1:* 19 of 19 papers" in status
     assert "No icml-bot process is scheduling digests right now" in status
     preview = commands.reply(deps, "digest preview", "U1", CH)
     assert "Preview, only you see this" in texts(preview)
-    assert "DefensiveKV" in texts(preview) and slack.posts() == []  # kv cache papers first; nothing posted
+    assert "DefensiveKV" in texts(preview)
+    assert slack.posts() == []
     assert "Posted the digest for Mon 9 Mar 2026." in icml(deps, "digest now")
-    assert len(slack.posts(CH)) == 1 and set(digest_ids(slack.posts(CH)[0])[:2]) == {"txyyds", "yg1gm3"}
+    assert len(slack.posts(CH)) == 1
+    assert set(digest_ids(slack.posts(CH)[0])[:2]) == {"txyyds", "yg1gm3"}
     assert "already in this channel: one a day, never twice" in icml(deps, "digest now")
     clock.set(datetime(2026, 3, 9, 8, 30, 5, tzinfo=SEOUL))
     assert len(slack.posts(CH)) == 1
     status = icml(deps, "digest status")
-    assert "*Last:* Mon 9 Mar 2026, papers 1-3 of 19" in status and "*Left in round 1:* 16 of 19" in status
+    assert "*Last:* Mon 9 Mar 2026, papers 1-3 of 19" in status
+    assert "*Left in round 1:* 16 of 19" in status
     assert "*Next:* Tue 08:30 KST" in status  # today's slot is taken by the early one
     assert "Unsubscribed: no more daily digests here" in icml(deps, "digest unsubscribe")
     assert "This channel has no daily digest" in icml(deps, "digest status")
@@ -98,10 +116,13 @@ def test_resubscribing_keeps_the_round_and_what_was_not_given(deps: Deps, desk: 
     icml(deps, "digest now")
     icml(deps, "digest unsubscribe")
     reply = icml(deps, "digest subscribe rl on mon,wed")
-    assert "Subscribed this channel to the daily ICML 2026 digest: mon,wed at 08:00 Asia/Seoul, 3 papers, " \
-           "topics *rl*." in reply
-    assert "Updated the daily ICML 2026 digest: mon,wed at 08:00 Asia/Seoul, 3 papers, all topics." in \
-        icml(deps, "digest subscribe all")
+    assert (
+        "Subscribed this channel to the daily ICML 2026 digest: mon,wed at 08:00 Asia/Seoul, 3 papers, "
+        "topics *rl*." in reply
+    )
+    assert "Updated the daily ICML 2026 digest: mon,wed at 08:00 Asia/Seoul, 3 papers, all topics." in icml(
+        deps, "digest subscribe all"
+    )
     assert desk.digests.plan(CH, datetime(2026, 3, 11).date()).paper_ids == SEED_ORDER[3:6]
 
 
@@ -118,7 +139,8 @@ def test_errors_show_in_status_with_what_to_do(deps: Deps, slack: FakeSlack) -> 
 
 def test_bad_words_get_a_usage_hint_and_help_lists_digest(deps: Deps) -> None:
     reply = icml(deps, "digest subscribe rl at 9")
-    assert "time='9' is not a time" in reply and "Usage: `/icml digest subscribe [topic words] [at HH:MM]" in reply
+    assert "time='9' is not a time" in reply
+    assert "Usage: `/icml digest subscribe [topic words] [at HH:MM]" in reply
     assert "subscribe [topic words]" in icml(deps, "digest")
     assert "digest subscribe|unsubscribe|status|preview|now" in icml(deps, "help")
 
@@ -138,11 +160,13 @@ def test_subscribing_from_slack_updates_the_running_scheduler(deps: Deps, desk: 
 
 def test_digest_commands_end_to_end_over_http(slack_http: SlackHttp, fake: FakeSlack) -> None:
     reply = slack_http.command("digest subscribe kv cache at 08:30 Asia/Seoul", channel_id=CH)
-    assert reply.status == 200 and reply.json()["response_type"] == "ephemeral"
+    assert reply.status == 200
+    assert reply.json()["response_type"] == "ephemeral"
     assert "Subscribed this channel to the daily ICML 2026 digest" in texts(reply.json())
     assert "Posted the digest" in texts(slack_http.command("digest now", channel_id=CH).json())
     assert "already in this channel" in texts(slack_http.command("digest now", channel_id=CH).json())
     [post] = fake.posts(CH)
-    assert post["metadata"]["event_type"] == "icml_digest" and len(digest_ids(post)) == 3
+    assert post["metadata"]["event_type"] == "icml_digest"
+    assert len(digest_ids(post)) == 3
     status = texts(slack_http.command("digest status", channel_id=CH).json())
     assert "papers 1-3 of 20" in status  # the app's index: the 19 seeds and one more

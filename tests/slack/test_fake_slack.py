@@ -87,15 +87,19 @@ def test_post_message_with_blocks_is_recorded_and_readable(fake: FakeSlack) -> N
     second = client.chat_postMessage(channel="C1", text="second")
     client.chat_postMessage(channel="C2", text="elsewhere")
 
-    assert first["ok"] and first["channel"] == "C1"
-    assert first["message"]["blocks"] == BLOCKS and first["message"]["bot_id"] == "BBOT"
+    assert first["ok"]
+    assert first["channel"] == "C1"
+    assert first["message"]["blocks"] == BLOCKS
+    assert first["message"]["bot_id"] == "BBOT"
     assert float(second["ts"]) > float(first["ts"])
     assert len(first["ts"].split(".")[1]) == 6
     assert [p["text"] for p in fake.posts()] == ["fallback", "second", "elsewhere"]
     assert fake.posts("C1")[0]["blocks"] == BLOCKS
     call = fake.calls("chat.postMessage")[0]
     assert call.headers["content-type"].startswith("application/json")  # slack_sdk sends chat.* as JSON
-    assert call.token == "xoxb-test" and call.ok and call.status == 200
+    assert call.token == "xoxb-test"
+    assert call.ok
+    assert call.status == 200
 
     history = client.conversations_history(channel="C1")  # GET-style: params travel in the query string
     assert [m["text"] for m in history["messages"]] == ["second", "fallback"]  # newest first
@@ -168,9 +172,12 @@ def test_slack_errors_are_http_200_ok_false(fake: FakeSlack, error: str) -> None
     fake.fail_next("chat.postMessage", error)
     with pytest.raises(SlackApiError) as err:
         fake.web_client().chat_postMessage(channel="C1", text="x")
-    assert err.value.response.status_code == 200 and err.value.response["error"] == error
+    assert err.value.response.status_code == 200
+    assert err.value.response["error"] == error
     (call,) = fake.calls("chat.postMessage")
-    assert not call.ok and call.injected and call.error == error
+    assert not call.ok
+    assert call.injected
+    assert call.error == error
     assert fake.web_client().chat_postMessage(channel="C1", text="again")["ok"]  # only the next call failed
 
 
@@ -189,7 +196,8 @@ def test_delay_makes_the_client_time_out_but_slack_still_posts(fake: FakeSlack) 
     with pytest.raises(TimeoutError):
         fake.web_client(timeout=0.1).chat_postMessage(channel="C1", text="slow")
     (call,) = fake.wait_for("chat.postMessage", timeout=3)
-    assert call.delayed == 0.5 and call.ok
+    assert call.delayed == 0.5
+    assert call.ok
     assert [p["text"] for p in fake.posts()] == ["slow"]  # like Slack: a client timeout doesn't unpost it
 
 
@@ -206,7 +214,8 @@ def test_threads_replies_and_history(fake: FakeSlack) -> None:
     client.chat_postMessage(channel="C1", text="Here you go", thread_ts="1700000000.000100")
     replies = client.conversations_replies(channel="C1", ts="1700000000.000100")["messages"]
     assert [m["text"] for m in replies] == ["<@UBOT> what is new in diffusion?", "me too", "Here you go"]
-    assert replies[0]["reply_count"] == 1 and all(m["thread_ts"] == "1700000000.000100" for m in replies)
+    assert replies[0]["reply_count"] == 1
+    assert all(m["thread_ts"] == "1700000000.000100" for m in replies)
     history = client.conversations_history(channel="C1")["messages"]
     assert [m["text"] for m in history] == ["<@UBOT> what is new in diffusion?"]  # replies stay in the thread
     with pytest.raises(SlackApiError) as err:
@@ -221,7 +230,8 @@ def test_ephemeral_update_and_channel_info(fake: FakeSlack) -> None:
     updated = client.chat_update(channel="C1", ts=posted["ts"], text="v2")
     assert updated["message"]["text"] == "v2"
     assert [m["text"] for m in client.conversations_history(channel="C1")["messages"]] == ["v2"]
-    assert fake.ephemerals()[0]["user"] == "U1" and fake.updates()[0]["text"] == "v2"
+    assert fake.ephemerals()[0]["user"] == "U1"
+    assert fake.updates()[0]["text"] == "v2"
     fake.set_channel("C9", name="icml", is_member=False)
     info = client.conversations_info(channel="C9")["channel"]
     assert (info["id"], info["name"], info["is_member"]) == ("C9", "icml", False)
@@ -257,7 +267,8 @@ def test_webhook_client_response_url_is_recorded(fake: FakeSlack) -> None:
     assert (resp.status_code, resp.body) == (404, "expired_url")  # WebhookClient does not raise
     fake.fail_response(status=500, body="internal_error")
     assert hook.send(text="boom").status_code == 500
-    assert len(fake.responses()) == 1 and len(fake.calls("response")) == 3
+    assert len(fake.responses()) == 1
+    assert len(fake.calls("response")) == 3
 
 
 def test_response_url_allows_five_uses(fake: FakeSlack) -> None:
@@ -272,7 +283,8 @@ def test_wait_for_times_out_with_what_was_received(fake: FakeSlack) -> None:
         fake.wait_for("response", timeout=0.2)
     assert fake.wait_for(lambda c: c.params.get("text") == "hello")[0].method == "chat.postMessage"
     fake.reset()
-    assert fake.calls() == [] and fake.posts() == []
+    assert fake.calls() == []
+    assert fake.posts() == []
 
 
 # --------------------------------------------------------------------------- request helpers with Bolt (HTTP mode)
@@ -320,7 +332,8 @@ def test_helpers_dispatch_through_bolt_http_mode(fake: FakeSlack) -> None:
 
     payload = block_action_payload("more", "page-2", response_url=fake.response_url("btn"))
     resp = app.dispatch(_signed(interactive_body(payload), "application/x-www-form-urlencoded"))
-    assert resp.status == 200 and seen["action"]["value"] == "page-2"
+    assert resp.status == 200
+    assert seen["action"]["value"] == "page-2"
     assert fake.responses("btn") == [{"text": "more", "replace_original": False}]
 
     event = mention_event("hello", thread_ts="1700000000.000100")
@@ -338,14 +351,18 @@ def test_raw_websocket_client_sees_hello_and_envelopes(fake: FakeSlack) -> None:
     url = fake.web_client().apps_connections_open(app_token="xapp-test")["url"]
     with ws_connect(url, open_timeout=5) as ws:
         hello = json.loads(ws.recv(timeout=5))
-        assert hello["type"] == "hello" and hello["connection_info"] == {"app_id": "A1"}
-        assert hello["num_connections"] == 1 and "debug_info" in hello
+        assert hello["type"] == "hello"
+        assert hello["connection_info"] == {"app_id": "A1"}
+        assert hello["num_connections"] == 1
+        assert "debug_info" in hello
         assert fake.socket_connected(timeout=5)
 
         eid = fake.socket_send("slash_commands", slash_form("x"))
         envelope = json.loads(ws.recv(timeout=5))
-        assert envelope["envelope_id"] == eid and envelope["accepts_response_payload"] is True
-        assert envelope["type"] == "slash_commands" and "retry_attempt" not in envelope
+        assert envelope["envelope_id"] == eid
+        assert envelope["accepts_response_payload"] is True
+        assert envelope["type"] == "slash_commands"
+        assert "retry_attempt" not in envelope
         ws.send(json.dumps({"envelope_id": eid, "payload": {"text": "ok"}}))
         assert fake.socket_ack(eid) == {"envelope_id": eid, "payload": {"text": "ok"}}
 

@@ -38,7 +38,8 @@ def sentinel(slack_http: SlackHttp, fake: FakeSlack, posts_before: int) -> str:
 
 def test_slash_command_acks_with_ephemeral_results(slack_http: SlackHttp, fake: FakeSlack) -> None:
     reply = slack_http.command("kv cache", response_url=fake.response_url("cmd"))
-    assert reply.status == 200 and reply.headers["content-type"].startswith("application/json")
+    assert reply.status == 200
+    assert reply.headers["content-type"].startswith("application/json")
     body = reply.json()
     assert body["response_type"] == "ephemeral"
     assert DEFENSIVE_KV in result_ids(body)[:2]
@@ -66,8 +67,14 @@ def test_query_and_paper_text_never_ping_anyone(slack_http: SlackHttp) -> None:
 @pytest.mark.parametrize("text", ["", "help", "  HELP "])
 def test_help_comes_from_the_command_table(slack_http: SlackHttp, text: str) -> None:
     help_text = slack_http.command(text).json()["blocks"][0]["text"]["text"]
-    for line in ("`/icml <words>`", "`/icml paper <id|name>`", "`/icml similar <id|name>`", "`/icml random`",
-                 "`/icml stats`", "`/icml help`"):
+    for line in (
+        "`/icml <words>`",
+        "`/icml paper <id|name>`",
+        "`/icml similar <id|name>`",
+        "`/icml random`",
+        "`/icml stats`",
+        "`/icml help`",
+    ):
         assert line in help_text.replace("&lt;", "<").replace("&gt;", ">")
 
 
@@ -75,9 +82,14 @@ def test_paper_subcommand_by_id_and_by_name(slack_http: SlackHttp) -> None:
     by_id = slack_http.command(f"paper {DEFENSIVE_KV}").json()
     by_name = slack_http.command("paper defensivekv").json()
     assert by_id == by_name
-    assert by_id["blocks"][0] == {"type": "header", "text": {
-        "type": "plain_text", "emoji": True,
-        "text": "DefensiveKV: A formal study on identifying critical KV cache entries by analyzing…"}}
+    assert by_id["blocks"][0] == {
+        "type": "header",
+        "text": {
+            "type": "plain_text",
+            "emoji": True,
+            "text": "DefensiveKV: A formal study on identifying critical KV cache entries by analyzing…",
+        },
+    }
     assert "The code is publicly available at https://github.com/FFY0/DefensiveKV." in texts(by_id)
     missing = slack_http.command("paper no-such-paper-xyz").json()
     assert "No paper has the id or name *no-such-paper-xyz*" in texts(missing)
@@ -88,7 +100,8 @@ def test_paper_subcommand_by_id_and_by_name(slack_http: SlackHttp) -> None:
 def test_similar_random_and_stats(slack_http: SlackHttp) -> None:
     similar = slack_http.command(f"similar {DEFENSIVE_KV}").json()
     assert similar["blocks"][0]["text"]["text"].startswith("Papers similar to *DefensiveKV")
-    assert DEFENSIVE_KV not in result_ids(similar) and result_ids(similar)
+    assert DEFENSIVE_KV not in result_ids(similar)
+    assert result_ids(similar)
     random = slack_http.command("random").json()
     assert random["blocks"][0]["type"] == "header"
     assert [b["text"]["text"] for b in buttons(random)] == ["Similar", "Share to channel", "Another one"]
@@ -98,11 +111,12 @@ def test_similar_random_and_stats(slack_http: SlackHttp) -> None:
     assert "for *random forests*" in texts(forests) or "No papers match *random forests*" in texts(forests)
 
 
-def test_typo_notice_and_suggestions_from_search_reach_the_user(slack_http: SlackHttp, fake: FakeSlack,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_typo_notice_and_suggestions_from_search_reach_the_user(
+    slack_http: SlackHttp, fake: FakeSlack, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = search_module.search
 
-    def search(db, query, limit=5, offset=0):  # noqa: ANN001, ANN202 - same signature as bot.search.search
+    def search(db, query, limit=5, offset=0):
         if query == "kv cahce":  # what the search module answers for a typo it can fix
             return dataclasses.replace(real(db, "kv cache", limit, offset), query=query, corrected="kv cache")
         if query == "kv cahce zzz":  # ... and for one it can only suggest a fix for
@@ -116,21 +130,25 @@ def test_typo_notice_and_suggestions_from_search_reach_the_user(slack_http: Slac
     none = slack_http.command("kv cahce zzz").json()
     assert none["blocks"][0]["text"]["text"] == "No papers match *kv cahce zzz*. Did you mean *kv cache*?"
     (suggestion,) = buttons(none)
-    slack_http.action(block_action_payload(suggestion["action_id"], suggestion["value"],
-                                           response_url=fake.response_url("fix")))
+    slack_http.action(
+        block_action_payload(suggestion["action_id"], suggestion["value"], response_url=fake.response_url("fix"))
+    )
     (call,) = fake.wait_for("response")
-    assert call.params["replace_original"] is True and DEFENSIVE_KV in result_ids(call.params)
+    assert call.params["replace_original"] is True
+    assert DEFENSIVE_KV in result_ids(call.params)
 
 
-def test_a_failing_search_is_answered_with_an_apology(slack_http: SlackHttp, monkeypatch: pytest.MonkeyPatch,
-                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_a_failing_search_is_answered_with_an_apology(
+    slack_http: SlackHttp, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("index exploded")
 
     monkeypatch.setattr(Papers, "search", broken)
     with caplog.at_level(logging.ERROR):
         reply = slack_http.command("kv cache")
-    assert reply.status == 200 and reply.json() == {"text": APOLOGY, "response_type": "ephemeral"}
+    assert reply.status == 200
+    assert reply.json() == {"text": APOLOGY, "response_type": "ephemeral"}
     assert "index exploded" in caplog.text
 
 
@@ -145,7 +163,8 @@ def test_more_results_pages_in_place(slack_http: SlackHttp, fake: FakeSlack) -> 
     assert slack_http.action(payload).status == 200
     (call,) = fake.wait_for("response")
     page = call.params
-    assert page["replace_original"] is True and "response_type" not in page
+    assert page["replace_original"] is True
+    assert "response_type" not in page
     assert page["blocks"][-1]["text"]["text"].startswith("6-10 of ")
     assert not set(result_ids(page)) & set(result_ids(first))
 
@@ -180,12 +199,14 @@ def test_a_gone_paper_and_a_forged_page_value_get_a_notice(slack_http: SlackHttp
     assert "expired" in fake.responses("p")[0]["text"]
 
 
-def test_a_failed_response_url_is_logged_and_apologised_for(slack_http: SlackHttp, fake: FakeSlack,
-                                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_a_failed_response_url_is_logged_and_apologised_for(
+    slack_http: SlackHttp, fake: FakeSlack, caplog: pytest.LogCaptureFixture
+) -> None:
     fake.fail_response("dead", status=404, body="expired_url")
     with caplog.at_level(logging.ERROR):
-        slack_http.action(block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id="U7",
-                                               response_url=fake.response_url("dead")))
+        slack_http.action(
+            block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id="U7", response_url=fake.response_url("dead"))
+        )
         (apology,) = fake.wait_for("chat.postEphemeral")
     assert (apology.params["channel"], apology.params["user"], apology.params["text"]) == ("C1", "U7", APOLOGY)
     assert "response_url failed: HTTP 404 expired_url" in caplog.text
@@ -212,19 +233,28 @@ def test_mention_inside_a_thread_replies_to_the_parent(slack_http: SlackHttp, fa
 
 
 def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    fake.set_thread("C1", "1700000000.000100", [
-        {"user": "U2", "text": "Has anyone seen recent work on *speculative decoding* with sparse attention for "
-                               "long contexts? <https://example.org/x|this blog> says it's hard &amp; <@U3> agrees"},
-        {"user": "U3", "text": "no idea"},
-    ])
+    fake.set_thread(
+        "C1",
+        "1700000000.000100",
+        [
+            {
+                "user": "U2",
+                "text": "Has anyone seen recent work on *speculative decoding* with sparse attention for "
+                "long contexts? <https://example.org/x|this blog> says it's hard &amp; <@U3> agrees",
+            },
+            {"user": "U3", "text": "no idea"},
+        ],
+    )
     slack_http.event(mention_event("", ts="1700000009.000300", thread_ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
     (replies,) = fake.calls("conversations.replies")
     assert (replies.params["ts"], str(replies.params["limit"])) == ("1700000000.000100", "1")
     assert post.params["thread_ts"] == "1700000000.000100"
     intro = post.params["blocks"][0]["elements"][0]["text"]
-    assert intro.startswith("Papers related to this discussion (*") and "speculative" in intro
-    assert "blog" not in intro and "anyone" not in intro
+    assert intro.startswith("Papers related to this discussion (*")
+    assert "speculative" in intro
+    assert "blog" not in intro
+    assert "anyone" not in intro
     assert result_ids(post.params)[0] == VEGAS
 
 
@@ -253,7 +283,7 @@ def test_retries_never_produce_a_second_reply(slack_http: SlackHttp, fake: FakeS
     assert len(fake.posts()) == 2
 
 
-def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_path, tmp_path) -> None:  # noqa: ANN001
+def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_path, tmp_path) -> None:
     config = slack_config(fake, slack_index_path, tmp_path / "state.db")
     event = mention_event("kv cache")
     first = SlackHttp(config)
@@ -286,14 +316,18 @@ def test_rate_limited_post_is_retried_once_and_posted_once(slack_http: SlackHttp
     assert len(fake.posts()) == 1
 
 
-def test_a_failed_post_is_logged_and_apologised_for(slack_http: SlackHttp, fake: FakeSlack,
-                                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_a_failed_post_is_logged_and_apologised_for(
+    slack_http: SlackHttp, fake: FakeSlack, caplog: pytest.LogCaptureFixture
+) -> None:
     fake.fail_next("chat.postMessage", "not_in_channel")
     with caplog.at_level(logging.ERROR):
         slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
         (apology,) = fake.wait_for("chat.postEphemeral")
     assert (apology.params["user"], apology.params["thread_ts"], apology.params["text"]) == (
-        "U5", "1700000000.000100", APOLOGY)
+        "U5",
+        "1700000000.000100",
+        APOLOGY,
+    )
     assert "chat.postMessage failed: not_in_channel" in caplog.text
 
 

@@ -36,7 +36,8 @@ def test_manifest_is_socket_mode_with_exactly_the_scopes_needed(manifest: dict[s
     assert "request_url" not in manifest["settings"]["event_subscriptions"]
     assert all("url" not in c for c in manifest["features"]["slash_commands"])
     assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
-        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history"])
+        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history"]
+    )
     # Every scope carries its reason in a comment right above it.
     lines = (ROOT / "manifest.yml").read_text(encoding="utf-8").splitlines()
     for i, line in enumerate(lines):
@@ -57,11 +58,13 @@ def test_usage_hint_names_every_subcommand(manifest: dict[str, Any]) -> None:
         assert sub.name in icml["usage_hint"], f"add `{sub.name}` to the /icml usage_hint in manifest.yml"
 
 
-def test_every_declared_listener_answers_through_the_real_app(manifest: dict[str, Any], slack_http: SlackHttp,
-                                                             fake: FakeSlack) -> None:
+def test_every_declared_listener_answers_through_the_real_app(
+    manifest: dict[str, Any], slack_http: SlackHttp, fake: FakeSlack
+) -> None:
     for command in manifest["features"]["slash_commands"]:
         reply = slack_http.command("help", command=command["command"])
-        assert reply.status == 200 and reply.json()["blocks"], command
+        assert reply.status == 200, command
+        assert reply.json()["blocks"], command
     for n, event_type in enumerate(manifest["settings"]["event_subscriptions"]["bot_events"]):
         event = {**mention_event("diffusion"), "type": event_type}
         assert slack_http.event(event).status == 200

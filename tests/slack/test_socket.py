@@ -15,12 +15,12 @@ from tests.support.fake_slack import FakeSlack, block_action_payload, event_body
 from tests.support.slack_harness import buttons, slack_config, socket_mode_app, texts
 
 
-@pytest.fixture()
+@pytest.fixture
 def config(fake: FakeSlack, slack_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     return slack_config(fake, slack_index_path, tmp_path / "state.db", signing_secret="")
 
 
-def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> None:  # noqa: ANN001
+def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> None:
     with socket_mode_app(fake, config):
         assert fake.calls("apps.connections.open")[0].token == "xapp-test"
         envelope = fake.socket_send("slash_commands", slash_form("speculative decoding"))
@@ -31,7 +31,7 @@ def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> Non
     assert blocks.problems(payload) == []
 
 
-def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, config) -> None:  # noqa: ANN001
+def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, config) -> None:
     body = event_body(mention_event("kv cache", ts="1700000000.000100"), event_id="EvSocket1")
     with socket_mode_app(fake, config):
         first = fake.socket_send("events_api", body)
@@ -45,7 +45,7 @@ def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, co
     assert [p["thread_ts"] for p in fake.posts()] == ["1700000000.000100", "1700000001.000100"]
 
 
-def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlack, config) -> None:  # noqa: ANN001
+def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlack, config) -> None:
     body = event_body(mention_event("kv cache"), event_id="EvSocket2")
     with socket_mode_app(fake, config):
         fake.socket_ack(fake.socket_send("events_api", body))
@@ -57,21 +57,23 @@ def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlac
     assert len(fake.posts()) == 2
 
 
-def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> None:  # noqa: ANN001
+def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> None:
     payload = block_action_payload(blocks.ACTION_SHARE, "yg1gm3", user_id="U9", response_url=fake.response_url("b"))
     with socket_mode_app(fake, config):
         envelope = fake.socket_send("interactive", payload)
         assert fake.socket_ack(envelope) == {"envelope_id": envelope}
         (call,) = fake.wait_for("response")
-    assert call.params["response_type"] == "in_channel" and "Shared by <@U9>" in texts(call.params)
+    assert call.params["response_type"] == "in_channel"
+    assert "Shared by <@U9>" in texts(call.params)
     assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract"]
 
 
-def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config) -> None:  # noqa: ANN001
+def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config) -> None:
     bad = slack_config(fake, config.db_path, config.state_path, app_token="xapp-1-revoked")
     app = build_app(bad, bad.db_path, State(bad.state_path))
     with pytest.raises(ConfigError) as err:
         start_socket_mode(app, bad)
     message = str(err.value)
     assert message.startswith("SLACK_APP_TOKEN was rejected by Slack (invalid_auth).")
-    assert "Basic Information → App-Level Tokens" in message and "xapp-1-revoked" not in message
+    assert "Basic Information → App-Level Tokens" in message
+    assert "xapp-1-revoked" not in message

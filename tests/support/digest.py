@@ -14,8 +14,27 @@ from bot.state import State
 from tests.support.fake_slack import FakeSlack
 
 # The 19 seed papers in the order the digest shows them (no status or area in the seeds: index order).
-SEED_ORDER = ["yg1gm3", "ht2wjw", "tnfj31", "n1gpqj", "eq8s3g", "bv9000", "txyyds", "y681dq", "mehwh5", "bjbrc2",
-              "mp9vvx", "hwac05", "g1m65n", "hyws0w", "yxwzbq", "tr2n8h", "e2racf", "z4byn6", "bw5nc1"]
+SEED_ORDER = [
+    "yg1gm3",
+    "ht2wjw",
+    "tnfj31",
+    "n1gpqj",
+    "eq8s3g",
+    "bv9000",
+    "txyyds",
+    "y681dq",
+    "mehwh5",
+    "bjbrc2",
+    "mp9vvx",
+    "hwac05",
+    "g1m65n",
+    "hyws0w",
+    "yxwzbq",
+    "tr2n8h",
+    "e2racf",
+    "z4byn6",
+    "bw5nc1",
+]
 MON = date(2026, 3, 9)  # a Monday
 
 
@@ -50,15 +69,26 @@ def config(index_path: Path, state_path: Path, **overrides: Any) -> Config:
     return Config(**values)
 
 
-def make_digests(fake: FakeSlack | None, index_path: Path, state_path: Path, timeout: float = 30,
-                 settle: float = 0.0, **overrides: Any) -> Digests:
+def make_digests(
+    fake: FakeSlack | None,
+    index_path: Path,
+    state_path: Path,
+    timeout: float = 30,
+    settle: float = 0.0,
+    **overrides: Any,
+) -> Digests:
     """Digests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
     poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None
-    return Digests(State(state_path), index_path, poster, config=config(index_path, state_path, **overrides),
-                   next_run=scheduler.next_run, settle=settle)
+    return Digests(
+        State(state_path),
+        index_path,
+        poster,
+        config=config(index_path, state_path, **overrides),
+        next_run=scheduler.next_run,
+        settle=settle,
+    )
 
 
 def digest_ids(post: dict[str, Any]) -> list[str]:
     """The paper ids of a posted digest, from its metadata."""
     return list(post["metadata"]["event_payload"]["papers"])
-

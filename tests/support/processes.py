@@ -18,7 +18,7 @@ def session_members(sid: int) -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue  # exited while we looked
-        fields = stat[stat.rindex(")") + 2:].split()  # the name may hold spaces and parentheses
+        fields = stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces and parentheses
         state, session = fields[0], int(fields[3])
         if session == sid and state != "Z":
             members.append(int(entry.name))

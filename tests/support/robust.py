@@ -32,14 +32,100 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Pieces people (and attackers) type: Slack markup, entities, query operators, subcommands, odd Unicode.
 SLACK_BITS = (
-    "<!channel>", "<!here>", "<!everyone>", "<@U12345>", "<@W0ABC>", "<#C12345|general>", "<https://evil.example|x>",
-    "<mailto:a@b.c>", "&lt;!here&gt;", "&amp;", "&lt;", "&gt;", "&", "<", ">", "|", "*", "_", "~", "`", "```",
-    "\n>", "\n", "\t", "\r", "\u200b", "\ufeff", "\u202e", "\x00", "\x1b", "\u2028", "é", "漢字", "🙂", "👩‍🔬",
-    '"', "'", "“", "”", "-", "--", ":", "author:", "status:oral", "status:", "has:code", "has:", "title:", "-title:",
-    "AND", "OR", "NOT", "NEAR(", "(", ")", "{", "}", "^", "+", "kv", "cache", "kv-cache", "speculative", "decoding",
-    "MoE", "RAG", "Vegas", "DefensiveKV", "paper", "similar", "random", "stats", "digest", "help", "subscribe",
-    "unsubscribe", "status", "preview", "now", "at", "09:00", "25:99", "Asia/Seoul", "Mars/Base", "KST", "on",
-    "mon-fri", "xyz-abc", "3", "papers", "99", "all", " ", "  ",
+    "<!channel>",
+    "<!here>",
+    "<!everyone>",
+    "<@U12345>",
+    "<@W0ABC>",
+    "<#C12345|general>",
+    "<https://evil.example|x>",
+    "<mailto:a@b.c>",
+    "&lt;!here&gt;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&",
+    "<",
+    ">",
+    "|",
+    "*",
+    "_",
+    "~",
+    "`",
+    "```",
+    "\n>",
+    "\n",
+    "\t",
+    "\r",
+    "\u200b",
+    "\ufeff",
+    "\u202e",
+    "\x00",
+    "\x1b",
+    "\u2028",
+    "é",
+    "漢字",
+    "🙂",
+    "👩‍🔬",
+    '"',
+    "'",
+    "“",
+    "”",
+    "-",
+    "--",
+    ":",
+    "author:",
+    "status:oral",
+    "status:",
+    "has:code",
+    "has:",
+    "title:",
+    "-title:",
+    "AND",
+    "OR",
+    "NOT",
+    "NEAR(",
+    "(",
+    ")",
+    "{",
+    "}",
+    "^",
+    "+",
+    "kv",
+    "cache",
+    "kv-cache",
+    "speculative",
+    "decoding",
+    "MoE",
+    "RAG",
+    "Vegas",
+    "DefensiveKV",
+    "paper",
+    "similar",
+    "random",
+    "stats",
+    "digest",
+    "help",
+    "subscribe",
+    "unsubscribe",
+    "status",
+    "preview",
+    "now",
+    "at",
+    "09:00",
+    "25:99",
+    "Asia/Seoul",
+    "Mars/Base",
+    "KST",
+    "on",
+    "mon-fri",
+    "xyz-abc",
+    "3",
+    "papers",
+    "99",
+    "all",
+    " ",
+    "  ",
 )
 slack_text = st.one_of(
     st.text(max_size=300),
@@ -54,10 +140,22 @@ paper_text = st.one_of(
 )
 """Any field of a paper record (titles, abstracts, authors, sessions, URLs)."""
 
-urls = st.one_of(st.none(), paper_text, st.sampled_from([
-    "https://openreview.net/forum?id=abc&x=<1>", "javascript:alert(1)", "https://a.org/a|b>c", "http://x", "ftp://x",
-    "https://github.com/a/b>|<!here>", "https://" + "a" * 3100, "  https://ok.example/p  ",
-]))
+urls = st.one_of(
+    st.none(),
+    paper_text,
+    st.sampled_from(
+        [
+            "https://openreview.net/forum?id=abc&x=<1>",
+            "javascript:alert(1)",
+            "https://a.org/a|b>c",
+            "http://x",
+            "ftp://x",
+            "https://github.com/a/b>|<!here>",
+            "https://" + "a" * 3100,
+            "  https://ok.example/p  ",
+        ]
+    ),
+)
 
 
 @st.composite
@@ -67,37 +165,80 @@ def papers(draw: st.DrawFn, paper_id: str | None = None) -> dict[str, Any]:
     return {
         "id": paper_id or draw(st.one_of(st.text(min_size=1, max_size=40), st.sampled_from(["evil0001", "txyyds"]))),
         "name": draw(st.one_of(st.none(), paper_text.map(lambda t: t[:40]))),
-        "title": title, "headline": draw(paper_text), "abstract": draw(st.one_of(paper_text, st.text(max_size=9000))),
+        "title": title,
+        "headline": draw(paper_text),
+        "abstract": draw(st.one_of(paper_text, st.text(max_size=9000))),
         "authors": draw(st.lists(paper_text.map(lambda t: t[:80]), max_size=40)),
-        "url": draw(urls), "pdf_url": draw(urls), "code_url": draw(urls),
+        "url": draw(urls),
+        "pdf_url": draw(urls),
+        "code_url": draw(urls),
         "status": draw(st.one_of(st.none(), st.sampled_from(["Oral", "Spotlight", "Poster"]), paper_text)),
-        "session": draw(st.one_of(st.none(), paper_text)), "area": draw(st.one_of(st.none(), paper_text)),
+        "session": draw(st.one_of(st.none(), paper_text)),
+        "area": draw(st.one_of(st.none(), paper_text)),
     }
 
 
-FIELD_NAMES = ("id", "paper_id", "title", "abstract", "abs", "summary", "authors", "author", "url", "pdf_url",
-               "code_url", "github", "status", "decision", "session", "area", "topic", "conference", "year", "track",
-               "keywords", "tags")
+FIELD_NAMES = (
+    "id",
+    "paper_id",
+    "title",
+    "abstract",
+    "abs",
+    "summary",
+    "authors",
+    "author",
+    "url",
+    "pdf_url",
+    "code_url",
+    "github",
+    "status",
+    "decision",
+    "session",
+    "area",
+    "topic",
+    "conference",
+    "year",
+    "track",
+    "keywords",
+    "tags",
+)
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True), paper_text),
-    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.text(max_size=6), children,
-                                                                               max_size=3)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
     max_leaves=8,
 )
 record = st.dictionaries(st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=10)), json_values, max_size=10)
-good_record = st.fixed_dictionaries({"title": paper_text, "abstract": st.text(min_size=80, max_size=1500)},
-                                    optional={"authors": st.one_of(paper_text, st.lists(paper_text, max_size=6)),
-                                              "url": urls, "code_url": urls, "status": paper_text,
-                                              "session": paper_text, "id": st.text(max_size=20)})
+good_record = st.fixed_dictionaries(
+    {"title": paper_text, "abstract": st.text(min_size=80, max_size=1500)},
+    optional={
+        "authors": st.one_of(paper_text, st.lists(paper_text, max_size=6)),
+        "url": urls,
+        "code_url": urls,
+        "status": paper_text,
+        "session": paper_text,
+        "id": st.text(max_size=20),
+    },
+)
 
 
 @st.composite
 def jsonl_files(draw: st.DrawFn) -> bytes:
     """A JSON Lines file: mostly paper objects, sometimes other JSON, blank lines or garbage."""
-    lines = draw(st.lists(st.one_of(
-        good_record.map(json.dumps), record.map(json.dumps), json_values.map(json.dumps),
-        st.sampled_from(["", "   ", "{", "[1,", '{"title": "x"', "\ufeff{}", "null"]), st.text(max_size=50),
-    ), min_size=1, max_size=8))
+    lines = draw(
+        st.lists(
+            st.one_of(
+                good_record.map(json.dumps),
+                record.map(json.dumps),
+                json_values.map(json.dumps),
+                st.sampled_from(["", "   ", "{", "[1,", '{"title": "x"', "\ufeff{}", "null"]),
+                st.text(max_size=50),
+            ),
+            min_size=1,
+            max_size=8,
+        )
+    )
     data = "\n".join(lines).encode("utf-8", "surrogatepass")
     if draw(st.booleans()):
         return data
@@ -115,8 +256,9 @@ def csv_files(draw: st.DrawFn) -> bytes:
     writer = csv.writer(buf, delimiter=draw(st.sampled_from([",", "\t", ";"])))
     if header:
         writer.writerow(header)
-    for row in draw(st.lists(st.lists(st.one_of(paper_text, st.text(min_size=80, max_size=400)), max_size=10),
-                             max_size=6)):
+    for row in draw(
+        st.lists(st.lists(st.one_of(paper_text, st.text(min_size=80, max_size=400)), max_size=10), max_size=6)
+    ):
         writer.writerow(row)
     text = buf.getvalue()
     if draw(st.booleans()):
@@ -127,11 +269,23 @@ def csv_files(draw: st.DrawFn) -> bytes:
 @st.composite
 def seed_files(draw: st.DrawFn) -> bytes:
     """The seed format: an optional header, then paragraphs (some too short, some with LaTeX and markup)."""
-    header = draw(st.one_of(st.just(""), st.sampled_from(["ICML 2026 论文列表\n\n", "NeurIPS'25\n", "x.\n"]),
-                            paper_text.map(lambda t: t[:100] + "\n")))
-    paragraphs = draw(st.lists(st.one_of(paper_text, st.text(min_size=80, max_size=1200),
-                                         st.sampled_from(["We propose $\\alpha$-Net \\textbf{x} " * 4,
-                                                          "Code: https://github.com/a/b. " * 4])), max_size=6))
+    header = draw(
+        st.one_of(
+            st.just(""),
+            st.sampled_from(["ICML 2026 论文列表\n\n", "NeurIPS'25\n", "x.\n"]),
+            paper_text.map(lambda t: t[:100] + "\n"),
+        )
+    )
+    paragraphs = draw(
+        st.lists(
+            st.one_of(
+                paper_text,
+                st.text(min_size=80, max_size=1200),
+                st.sampled_from(["We propose $\\alpha$-Net \\textbf{x} " * 4, "Code: https://github.com/a/b. " * 4]),
+            ),
+            max_size=6,
+        )
+    )
     sep = draw(st.sampled_from(["\n\n", "\r\n\r\n", "\n \n\n", "\r\r"]))
     return (header + sep.join(paragraphs)).encode("utf-8", "surrogatepass")
 
@@ -177,7 +331,7 @@ def message_problems(msg: dict[str, Any], users: Iterable[str] = ()) -> list[str
                 found.append(f"{where}: angle bracket in plain_text {text[:80]!r}")
             continue
         if _LOOSE_AMP.search(text):
-            found.append(f"{where}: raw & in mrkdwn {text[_LOOSE_AMP.search(text).start():][:40]!r}")  # type: ignore[union-attr]
+            found.append(f"{where}: raw & in mrkdwn {text[_LOOSE_AMP.search(text).start() :][:40]!r}")  # type: ignore[union-attr]
         rest = _OUR_MARKUP.sub("", text)
         if "<" in rest or ">" in rest:
             found.append(f"{where}: raw < or > in mrkdwn {text[:120]!r}")
@@ -213,8 +367,9 @@ def snapshot(state_path: Path) -> dict[str, set[tuple[Any, ...]]]:
     conn = sqlite3.connect(f"file:{state_path}?mode=ro", uri=True, timeout=30)
     try:
         return {
-            "subscriptions": set(conn.execute("SELECT channel, topics, at, tz, days, size, active "
-                                              "FROM digest_subscriptions")),
+            "subscriptions": set(
+                conn.execute("SELECT channel, topics, at, tz, days, size, active FROM digest_subscriptions")
+            ),
             "digests": set(conn.execute("SELECT channel, day, ts, papers FROM digest_runs WHERE status = 'posted'")),
             "papers shown": set(conn.execute("SELECT channel, round, paper_id, day FROM digest_papers")),
         }
@@ -229,24 +384,45 @@ def lost(before: dict[str, set[tuple[Any, ...]]], after: dict[str, set[tuple[Any
 
 # ---------------------------------------------------------------------- a real `icml-bot serve` process
 
-SLACK_VARS = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_API_URL", "SLACK_CLIENT_ID",
-              "SLACK_CLIENT_SECRET")
+SLACK_VARS = (
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_API_URL",
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+)
 
 
 def bot_env(api_url: str, index_path: Path, state_path: Path, **extra: str) -> dict[str, str]:
     """The environment of a bot process talking to a fake Slack: no real credentials, proxies or ICML_ settings."""
-    base = {k: v for k, v in os.environ.items() if k not in SLACK_VARS and not k.lower().endswith("_proxy")
-            and not k.startswith("ICML_")}
-    return {**base, "PYTHONPATH": str(ROOT), "ICML_BOT_DB": str(index_path), "ICML_BOT_STATE": str(state_path),
-            "SLACK_API_URL": api_url, **extra}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in SLACK_VARS and not k.lower().endswith("_proxy") and not k.startswith("ICML_")
+    }
+    return {
+        **base,
+        "PYTHONPATH": str(ROOT),
+        "ICML_BOT_DB": str(index_path),
+        "ICML_BOT_STATE": str(state_path),
+        "SLACK_API_URL": api_url,
+        **extra,
+    }
 
 
 class BotProcess:
     """`icml-bot ARGS` in its own process, its stderr collected line by line."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot", *args], cwd=ROOT, env=env, text=True,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", *args],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -314,11 +490,35 @@ def serve_http(api_url: str, index_path: Path, state_path: Path, secret: str, **
 # ---------------------------------------------------------------------- load: signed slash commands, bounded
 
 
-QUERIES = ("kv cache", "kv cahce", "speculative decoding", "diffusion models", "mixture of experts", "MoE", "RAG",
-           "graph neural networks", "in-context learning", "vision transformer", "federated learning privacy",
-           "protein structure", "LLM agents tool use", "quantization", "low rank adaptation", "world models", "GRPO",
-           "speculatve decodng", "help", "stats", "random", "paper vegas", "similar vegas", "status:oral attention",
-           "author:smith", '"sparse attention" -vision', "has:code tokenizer")
+QUERIES = (
+    "kv cache",
+    "kv cahce",
+    "speculative decoding",
+    "diffusion models",
+    "mixture of experts",
+    "MoE",
+    "RAG",
+    "graph neural networks",
+    "in-context learning",
+    "vision transformer",
+    "federated learning privacy",
+    "protein structure",
+    "LLM agents tool use",
+    "quantization",
+    "low rank adaptation",
+    "world models",
+    "GRPO",
+    "speculatve decodng",
+    "help",
+    "stats",
+    "random",
+    "paper vegas",
+    "similar vegas",
+    "status:oral attention",
+    "author:smith",
+    '"sparse attention" -vision',
+    "has:code tokenizer",
+)
 
 
 @dataclass
@@ -348,14 +548,17 @@ class LoadResult:
     def summary(self) -> str:
         """One line of figures."""
         p50 = statistics.median(self.latencies) * 1000 if self.latencies else 0.0
-        return (f"{self.requests:,} requests from {self.clients} clients in {self.seconds:.0f} s "
-                f"({self.requests / max(self.seconds, 1e-9):,.0f}/s): p50 {p50:.0f} ms, p99 {self.percentile(99):.0f} "
-                f"ms, max {max(self.latencies, default=0) * 1000:.0f} ms, errors {len(self.errors)}, "
-                f"acks over 3 s {self.slow}")
+        return (
+            f"{self.requests:,} requests from {self.clients} clients in {self.seconds:.0f} s "
+            f"({self.requests / max(self.seconds, 1e-9):,.0f}/s): p50 {p50:.0f} ms, p99 {self.percentile(99):.0f} "
+            f"ms, max {max(self.latencies, default=0) * 1000:.0f} ms, errors {len(self.errors)}, "
+            f"acks over 3 s {self.slow}"
+        )
 
 
-def slash_load(port: int, secret: str, seconds: float, clients: int, queries: Iterable[str] = QUERIES,
-               check_every: int = 10) -> LoadResult:
+def slash_load(
+    port: int, secret: str, seconds: float, clients: int, queries: Iterable[str] = QUERIES, check_every: int = 10
+) -> LoadResult:
     """`clients` threads send signed `/icml` commands to 127.0.0.1:`port` for `seconds`, each on a new connection.
 
     Every `check_every`-th answer of each client is also checked against Slack's limits (checking costs the client

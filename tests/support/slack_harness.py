@@ -36,8 +36,14 @@ FORM = "application/x-www-form-urlencoded"
 
 def slack_config(fake: FakeSlack, index_path: Path, state_path: Path, **overrides: Any) -> Config:
     """A Config whose Web API is the fake, as `icml-bot serve` would build it from the environment."""
-    values: dict[str, Any] = dict(db_path=index_path, state_path=state_path, bot_token="xoxb-test",
-                                  app_token="xapp-test", signing_secret=SECRET, api_url=fake.api_url)
+    values: dict[str, Any] = dict(
+        db_path=index_path,
+        state_path=state_path,
+        bot_token="xoxb-test",
+        app_token="xapp-test",
+        signing_secret=SECRET,
+        api_url=fake.api_url,
+    )
     values.update(overrides)
     return Config(**values)
 
@@ -62,8 +68,9 @@ class SlackHttp:
         self.config = config
         self.state = State(config.state_path)
         self.app: App = build_app(config, config.db_path, self.state, client=client)
-        self.server = HttpServer(self.app, config.db_path, host="127.0.0.1", port=0,
-                                 signing_secret=config.signing_secret, state=self.state).start()
+        self.server = HttpServer(
+            self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
+        ).start()
 
     def stop(self) -> None:
         """Stop the server, the app's listener threads and the state connection."""
@@ -81,11 +88,20 @@ class SlackHttp:
         finally:
             conn.close()
 
-    def post(self, body: bytes, content_type: str, secret: str | None = None, age: int = 0,
-             extra: dict[str, str] | None = None) -> Reply:
+    def post(
+        self,
+        body: bytes,
+        content_type: str,
+        secret: str | None = None,
+        age: int = 0,
+        extra: dict[str, str] | None = None,
+    ) -> Reply:
         """POST /slack/events signed like Slack does (`age` seconds ago; another `secret` to forge it)."""
-        headers = {"Content-Type": content_type, **sign(secret or SECRET, body, int(time.time()) - age),
-                   **(extra or {})}
+        headers = {
+            "Content-Type": content_type,
+            **sign(secret or SECRET, body, int(time.time()) - age),
+            **(extra or {}),
+        }
         return self.request("POST", EVENTS, body, headers)
 
     def command(self, text: str, **fields: Any) -> Reply:

@@ -22,7 +22,12 @@ def large_jsonl(path: Path, papers: int = 4000) -> Path:
     with path.open("w", encoding="utf-8") as fh:
         for n in range(papers):
             abstract = f"Study {n} of {papers} revisits $O(n^{n % 7})$ cases. {abstracts[n % len(abstracts)]}"
-            record = {"id": f"gen{n}", "title": f"Generated paper {n}: {abstracts[n % len(abstracts)][:60]}",
-                      "abstract": abstract, "authors": [f"Author {n}", f"Author {n + 1}"], "year": 2026}
+            record = {
+                "id": f"gen{n}",
+                "title": f"Generated paper {n}: {abstracts[n % len(abstracts)][:60]}",
+                "abstract": abstract,
+                "authors": [f"Author {n}", f"Author {n + 1}"],
+                "year": 2026,
+            }
             fh.write(json.dumps(record) + "\n")
     return path
