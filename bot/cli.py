@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from bot import logs
 from bot.config import Config, ConfigError
 from bot.papers import index
 from bot.papers.corpus import SourceError
@@ -226,7 +227,7 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     """Run the Slack app: Socket Mode by default, HTTP with --http."""
     from bot.slack import server
 
-    server.check_tokens(config, http=args.http)
+    server.check_tokens(config, http=args.http)  # before building an index: a missing token is the likelier mistake
     open_index(config).conn.close()
     return server.serve(config, http=args.http, host=args.host, port=args.port)
 
@@ -333,6 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = _catch_sigterm() if args.command != "serve" else None  # serve stops gracefully by itself
     try:
         config = Config.from_env(db=getattr(args, "db", None))
+        logs.setup_logging(config)  # every command: `icml-bot digest` posts to Slack too, and its logs need redaction
         return args.func(args, config)
     except (ConfigError, SourceError, UserError, index.IndexUnavailable, StateUnavailable) as exc:
         print(f"icml-bot: error: {exc}", file=sys.stderr)

@@ -127,49 +127,66 @@ def parse_size(value: str, var: str = "ICML_DIGEST_SIZE") -> int:
     return int(value)
 
 
+def default(env: str) -> str:
+    """A setting's default, as the table (and so the README) states it."""
+    return _BY_NAME[env].default
+
+
+_BY_NAME = {s.env: s for s in SETTINGS}
+# The table's defaults, parsed once: Config's field defaults, so they can never disagree with what the README shows.
+DEFAULT_DIGEST_TIME = parse_time(default("ICML_DIGEST_TIME"))
+DEFAULT_DIGEST_SIZE = parse_size(default("ICML_DIGEST_SIZE"))
+DEFAULT_DIGEST_DAYS = parse_days(default("ICML_DIGEST_DAYS"))
+DEFAULT_DIGEST_GRACE = parse_duration(default("ICML_DIGEST_GRACE"))
+
+
 @dataclass(frozen=True)
 class Config:
-    """Every setting of the bot, validated once; tests build it directly."""
+    """Every setting of the bot, validated once; tests build it directly. Defaults come from SETTINGS."""
 
     db_path: Path
     state_path: Path
     bot_token: str = ""
     app_token: str = ""
     signing_secret: str = ""
-    api_url: str = "https://slack.com/api/"
+    api_url: str = default("SLACK_API_URL")
     digest_channel: str = ""
-    digest_time: time = time(9, 0)
-    digest_tz: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
-    digest_size: int = 3
-    digest_days: frozenset[int] = frozenset(range(5))
-    digest_grace: int = 6 * 3600
-    log_level: str = "INFO"
+    digest_time: time = DEFAULT_DIGEST_TIME
+    digest_tz: ZoneInfo = field(default_factory=lambda: parse_tz(default("ICML_DIGEST_TZ")))
+    digest_size: int = DEFAULT_DIGEST_SIZE
+    digest_days: frozenset[int] = DEFAULT_DIGEST_DAYS
+    digest_grace: int = DEFAULT_DIGEST_GRACE
+    log_level: str = default("ICML_BOT_LOG_LEVEL")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, db: str | os.PathLike[str] | None = None) -> Config:
         """Build from the environment (or a given mapping); `db` (from --db) wins over ICML_BOT_DB."""
         env = os.environ if env is None else env
+
+        def get(name: str) -> str:
+            return env.get(name, default(name))
+
         db_path = Path(db or env.get("ICML_BOT_DB") or default_db_path(env)).expanduser()
         state = env.get("ICML_BOT_STATE")
         state_path = Path(state).expanduser() if state else db_path.with_name("state.db")
-        level = env.get("ICML_BOT_LOG_LEVEL", "INFO").upper()
+        level = get("ICML_BOT_LOG_LEVEL").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             raise ConfigError(f"ICML_BOT_LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR")
-        api_url = env.get("SLACK_API_URL") or "https://slack.com/api/"
+        api_url = get("SLACK_API_URL") or default("SLACK_API_URL")
         if not re.match(r"^https?://", api_url):
             raise ConfigError(f"SLACK_API_URL={api_url!r} is not an http(s) URL, e.g. https://slack.com/api/")
         return cls(
             db_path=db_path,
             state_path=state_path,
-            bot_token=env.get("SLACK_BOT_TOKEN", "").strip(),
-            app_token=env.get("SLACK_APP_TOKEN", "").strip(),
-            signing_secret=env.get("SLACK_SIGNING_SECRET", "").strip(),
+            bot_token=get("SLACK_BOT_TOKEN").strip(),
+            app_token=get("SLACK_APP_TOKEN").strip(),
+            signing_secret=get("SLACK_SIGNING_SECRET").strip(),
             api_url=api_url if api_url.endswith("/") else api_url + "/",
-            digest_channel=env.get("ICML_DIGEST_CHANNEL", "").strip(),
-            digest_time=parse_time(env.get("ICML_DIGEST_TIME", "09:00")),
-            digest_tz=parse_tz(env.get("ICML_DIGEST_TZ", "UTC")),
-            digest_size=parse_size(env.get("ICML_DIGEST_SIZE", "3")),
-            digest_days=parse_days(env.get("ICML_DIGEST_DAYS", "mon-fri")),
-            digest_grace=parse_duration(env.get("ICML_DIGEST_GRACE", "6h")),
+            digest_channel=get("ICML_DIGEST_CHANNEL").strip(),
+            digest_time=parse_time(get("ICML_DIGEST_TIME")),
+            digest_tz=parse_tz(get("ICML_DIGEST_TZ")),
+            digest_size=parse_size(get("ICML_DIGEST_SIZE")),
+            digest_days=parse_days(get("ICML_DIGEST_DAYS")),
+            digest_grace=parse_duration(get("ICML_DIGEST_GRACE")),
             log_level=level,
         )

@@ -9,7 +9,6 @@ import logging
 import os
 import re
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -26,6 +25,7 @@ from waitress import wasyncore
 
 from bot.config import Config, ConfigError
 from bot.digest.scheduler import run_within
+from bot.logs import RateLimit
 from bot.papers.reader import Papers
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
@@ -69,86 +69,6 @@ def _check(env: str, value: str, prefix: str) -> None:
         raise ConfigError(f"{env} is not set. {setting_help(env)}")
     if not value.startswith(prefix) or not re.fullmatch(r"[\w-]+", value):
         raise ConfigError(f"{env} is malformed: it must start with {prefix}. {setting_help(env)}")
-
-
-# ------------------------------------------------------------------ logging
-
-
-class RedactSecrets(logging.Filter):
-    """Replace Slack tokens and the configured secrets in every log line, whatever library logged it."""
-
-    PATTERN = re.compile(r"\b(xox[a-z]|xapp)-[\w-]+")
-
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
-        super().__init__()
-        self.secrets = [s for s in secrets if len(s) >= 6]
-
-    def redact(self, text: str) -> str:
-        """`text` with every Slack token and configured secret masked."""
-        clean = self.PATTERN.sub(r"\1-[redacted]", text)
-        for secret in self.secrets:
-            clean = clean.replace(secret, "[redacted]")
-        return clean
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the formatted message, traceback and stack with secrets masked (always keeps the record)."""
-        text = record.getMessage()
-        clean = self.redact(text)
-        if clean != text:
-            record.msg, record.args = clean, None
-        if record.exc_info and record.exc_info[1] is not None:
-            exc_text = logging.Formatter().formatException(record.exc_info)
-            record.exc_info, record.exc_text = None, self.redact(exc_text)
-        elif record.exc_text:
-            record.exc_text = self.redact(record.exc_text)
-        if record.stack_info:
-            record.stack_info = self.redact(record.stack_info)
-        return True
-
-
-class RateLimit(logging.Filter):
-    """At most one record per `seconds` from a chatty logger; the next one says how many were left out."""
-
-    def __init__(self, seconds: float = 60.0) -> None:
-        super().__init__()
-        self.seconds = seconds
-        self._next = 0.0
-        self._dropped = 0
-        self._lock = threading.Lock()
-
-    def allow(self) -> int | None:
-        """None while within `seconds` of the last allowed event; else how many were left out since then."""
-        with self._lock:
-            now = time.monotonic()
-            if now < self._next:
-                self._dropped += 1
-                return None
-            self._next = now + self.seconds
-            dropped, self._dropped = self._dropped, 0
-            return dropped
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Keep the record if the last kept one is older than `seconds`."""
-        dropped = self.allow()
-        if dropped is None:
-            return False
-        if dropped:
-            record.msg, record.args = f"{record.getMessage()} ({dropped} similar messages left out)", None
-        return True
-
-
-def setup_logging(config: Config) -> None:
-    """Log lines to stderr at the configured level, with tokens and the signing secret masked."""
-    logging.basicConfig(
-        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
-    redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret))
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
-    # waitress warns once per queued request when every thread is busy: thousands of lines a minute under load.
-    queue_log = logging.getLogger("waitress.queue")
-    if not any(isinstance(f, RateLimit) for f in queue_log.filters):
-        queue_log.addFilter(RateLimit())
 
 
 # ------------------------------------------------------------------ HTTP mode
@@ -362,13 +282,11 @@ def start_socket_mode(app: App, config: Config) -> SocketModeHandler:
 
 
 def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> int:
-    """`icml-bot serve`: check tokens, build the app (auth.test), then serve until SIGTERM or Ctrl-C.
+    """`icml-bot serve` (tokens already checked by the CLI): build the app (auth.test), serve until SIGTERM or Ctrl-C.
 
     On the first SIGTERM/SIGINT it stops taking requests, lets those in progress and a digest being posted finish
     (bounded), stops the scheduler and hands its lease back, and returns 0; a second signal ends it at once.
     """
-    check_tokens(config, http)
-    setup_logging(config)
     stop = threading.Event()
     received: list[str] = []
 

@@ -14,7 +14,7 @@ import pytest
 from bot.config import ConfigError
 from bot.slack import blocks
 from bot.slack.app import build_app
-from bot.slack.server import RedactSecrets, setup_logging
+from bot.logs import RedactSecrets, setup_logging
 from bot.state import State
 from tests.support.fake_slack import (
     FakeSlack,
