@@ -110,19 +110,20 @@ def fuzz(
 
 def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     """Generated input through every parser and message builder."""
-    from bot.digest import Digest, Digests
+    from bot.digest.channels import ChannelDigests
+    from bot.digest.model import Digest
+    from bot.digest.service import DigestService
     from bot.papers import corpus
     from bot.papers.corpus import SourceError
     from bot.papers.reader import Papers
     from bot.search import Result, SearchResponse
     from bot.slack import blocks, commands, digest_blocks, events
     from bot.slack.deps import Deps
-    from bot.slack.digest_commands import DigestDesk
     from bot.state import State
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
-    desk = DigestDesk(Digests(state, index_path, None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
+    desk = DigestService(ChannelDigests(state, index_path, None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
     deps = Deps(papers=Papers(index_path), state=state, digests=desk)
 
     def slash(text: str) -> list[str]:
@@ -494,13 +495,13 @@ def unusable_files(tally: Tally, index_path: Path, work: Path) -> None:
 
 def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None:
     """SIGTERM to `icml-bot serve` while Slack is slow to take a digest; a restart must post nothing more."""
-    from bot.digest import Digests
+    from bot.digest.channels import ChannelDigests
     from bot.state import State
     from tests.support.robust import serve_http
 
     now = datetime.now(UTC)
     state = State(state_path)
-    Digests(state, index_path).subscribe(
+    ChannelDigests(state, index_path).subscribe(
         SIGTERM_CHANNEL,
         now - timedelta(days=2),
         days="mon-sun",

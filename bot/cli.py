@@ -232,17 +232,48 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     return server.serve(config, http=args.http, host=args.host, port=args.port)
 
 
-# ------------------------------------------------------------------ digest (bot/slack/digest_commands.py)
+# ------------------------------------------------------------------ digest
 
 
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
-    """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date."""
-    from bot.slack import digest_commands
+    """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
+    from bot.digest.model import validate_channel
+    from bot.slack import digest_blocks, digest_commands
+    from bot.state import State
 
     open_index(config).conn.close()
-    status, text = digest_commands.cli(config, config.db_path, args.channel, args.date, args.dry_run, args.json)
-    print(text, file=sys.stdout if status == 0 else sys.stderr)
-    return status
+    if not (args.channel or config.digest_channel):
+        raise ConfigError("no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL")
+    channel = validate_channel(
+        args.channel or config.digest_channel, "--channel" if args.channel else "ICML_DIGEST_CHANNEL"
+    )
+    if not args.dry_run and not config.bot_token:
+        raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
+    state = State(config.state_path)
+    service = digest_commands.build_service(config, config.db_path, state)
+    try:
+        now = service.clock()
+        day = args.date or service.today(service.digests.subscription(channel), now)
+        if not args.dry_run:
+            outcome = service.digests.post_digest(channel, day, now, manual=True)
+            ok = outcome.status in ("posted", "already")
+            print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
+            return 0 if ok else 1
+        digest = service.digests.plan(channel, day)
+        if not digest.papers:
+            print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
+            return 1
+        msg = digest_blocks.digest_message(digest)
+        if args.json:
+            body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
+            print(json.dumps(body, ensure_ascii=False, indent=2))
+        else:
+            print(f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n")
+            print(digest_blocks.as_text(msg))
+        return 0
+    finally:
+        service.stop()
+        state.close()
 
 
 def _iso_date(value: str) -> date:

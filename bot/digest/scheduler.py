@@ -22,7 +22,8 @@ from typing import Any
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bot.digest import Digests, Outcome, Subscription
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import Outcome, Subscription
 from bot.state import is_locked
 
 log = logging.getLogger("icml_bot.scheduler")
@@ -97,7 +98,7 @@ class DigestScheduler:
 
     def __init__(
         self,
-        digests: Digests,
+        digests: ChannelDigests,
         *,
         clock: Callable[[], datetime] = utcnow,
         owner: str | None = None,

@@ -1,9 +1,8 @@
-"""The paper index as the Slack listeners use it: one read-only SQLite connection per thread, plus the few
-queries they need beyond search (similar, random, the distinctive words of a Slack message)."""
+"""The paper index as everyone reads it: one read-only SQLite connection per thread, for search, digests and Slack,
+plus the few queries they need beyond search (similar, random, the distinctive words of a message)."""
 
 from __future__ import annotations
 
-import html
 import itertools
 import math
 import re
@@ -18,7 +17,6 @@ import sqlite_utils
 from bot import search, text
 from bot.papers import index
 from bot.search import Result, SearchResponse
-from bot.slack.blocks import SLACK_LINK
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
 _CHAT_STOPWORDS = (
@@ -36,24 +34,8 @@ COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say w
 RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
 TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
 
-_SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
-_SLACK_ANY = re.compile(r"<[^>]*>")
-_EMOJI = re.compile(r":[a-z0-9_+'-]+:")
-_FORMATTING = re.compile(r"[*_~`>]+")
 # Punctuation that separates phrases: words on either side are not "next to each other".
 _SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
-
-
-def slack_to_plain(message_text: str | None) -> str:
-    """A Slack message's text without mentions, links, emoji and formatting: only the words people wrote."""
-    s = message_text or ""
-    s = SLACK_LINK.sub(r" \2 ", s)  # <https://…|label> → label
-    s = _SLACK_CHANNEL.sub(r" \1 ", s)  # <#C123|general> → general
-    s = _SLACK_ANY.sub(" ", s)  # <@U123>, <!here>, bare <https://…>
-    s = _EMOJI.sub(" ", s)
-    s = html.unescape(s)  # &amp; &lt; &gt; as Slack sends them
-    s = _FORMATTING.sub(" ", s)
-    return " ".join(s.split())
 
 
 def valid_text(text: str) -> str:
@@ -62,7 +44,8 @@ def valid_text(text: str) -> str:
 
 
 class Papers:
-    """Read access to the paper index for listeners and the health check; safe to share between threads."""
+    """Read access to the paper index for the digests, the listeners and the health check; safe to share between
+    threads (each gets its own connection)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -130,15 +113,14 @@ class Papers:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
 
     def topic_queries(self, message_text: str) -> list[str]:
-        """Queries for what a Slack message is about, most specific first (the caller uses the first that finds).
+        """Queries for what a message (plain text) is about, most specific first (the caller uses the first that finds).
 
         Words the papers never use (names, chatter) or use everywhere ("model") say nothing; of the rest, pairs
         written next to each other ("speculative decoding", "long contexts") name a topic best, ranked by how
         rare their words are in the papers: the two best pairs, the best pair, the three rarest words, then each of
         the rarest words alone.
         """
-        plain = slack_to_plain((message_text or "")[:TOPIC_TEXT_CHARS])
-        segments = [text.words(seg) for seg in _SEGMENT_BREAK.split(plain)]
+        segments = [text.words(seg) for seg in _SEGMENT_BREAK.split((message_text or "")[:TOPIC_TEXT_CHARS])]
         candidates = list(
             dict.fromkeys(
                 w

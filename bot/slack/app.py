@@ -11,6 +11,7 @@ from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
 from bot.config import SETTINGS, Config, ConfigError
+from bot.digest.service import DigestService
 from bot.papers.reader import Papers
 from bot.slack import actions, commands, deliver, digest_commands, events
 from bot.slack.blocks import ACTION_IDS
@@ -36,7 +37,7 @@ def build_app(
     index_path: Path,
     state: State,
     client: WebClient | None = None,
-    digests: digest_commands.DigestDesk | None = None,
+    digests: DigestService | None = None,
 ) -> App:
     """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start."""
     if client is None:
@@ -60,7 +61,7 @@ def build_app(
             "network or SLACK_API_URL"
         ) from None
     # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
-    digests = digests or digest_commands.build_desk(config, index_path, state, client)
+    digests = digests or digest_commands.build_service(config, index_path, state, client)
     deps = Deps(papers=Papers(index_path), state=state, digests=digests)
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)

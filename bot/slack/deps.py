@@ -9,7 +9,7 @@ from bot.papers.reader import Papers
 from bot.state import State
 
 if TYPE_CHECKING:
-    from bot.slack.digest_commands import DigestDesk
+    from bot.digest.service import DigestService
 
 
 @dataclass(frozen=True)
@@ -18,4 +18,4 @@ class Deps:
 
     papers: Papers
     state: State | None = None
-    digests: DigestDesk | None = None  # daily digest: /icml digest … (bot/slack/digest_commands.py)
+    digests: DigestService | None = None  # daily digest: /icml digest … (bot/slack/digest_commands.py)

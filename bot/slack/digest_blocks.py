@@ -10,7 +10,8 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from bot.digest import MARKER, Digest, DigestStatus, Subscription
+from bot.digest.channels import DigestStatus
+from bot.digest.model import MARKER, Digest, Subscription
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 

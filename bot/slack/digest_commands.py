@@ -1,26 +1,27 @@
 """`/icml digest subscribe|unsubscribe|status|preview|now`: parse the words, call bot.digest, build the reply.
 
-One entry in commands.SUBCOMMANDS routes `/icml digest …` here; the listener's dependencies carry a `DigestDesk`
+One entry in commands.SUBCOMMANDS routes `/icml digest …` here; the listener's dependencies carry a `DigestService`
 (the digests, this process's scheduler if any, and the clock).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, time, timedelta
+from dataclasses import dataclass, replace
+from datetime import date, time
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from slack_sdk import WebClient
 
 from bot.config import Config, ConfigError, parse_size, parse_time, parse_tz
-from bot.digest import Digests, Outcome, Subscription, normalize_days, validate_channel
 from bot.digest import scheduler as sched
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import Outcome, normalize_days, validate_channel
+from bot.digest.service import DigestService
 from bot.slack import blocks, digest_blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.digest_post import SlackPoster
@@ -69,70 +70,12 @@ USAGE: tuple[tuple[str, str], ...] = (
 )
 
 
-@dataclass
-class DigestDesk:
-    """What the digest commands need: the digests, this process's scheduler (None if it has none) and the clock."""
-
-    digests: Digests
-    scheduler: sched.DigestScheduler | None = None
-    clock: Callable[[], datetime] = sched.utcnow
-    pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="digest-now"))
-
-    def start_scheduler(self) -> sched.DigestScheduler:
-        """Make ICML_DIGEST_CHANNEL a subscription and start scheduling (if no other process on this state db is)."""
-        self.digests.ensure_config_subscription(self.clock())
-        self.scheduler = sched.DigestScheduler(self.digests, clock=self.clock)
-        self.scheduler.start()
-        return self.scheduler
-
-    def stop(self, timeout: float = 0.0) -> bool:
-        """Stop posting: nothing new starts, a digest being posted gets up to `timeout` s, the lease is handed back.
-
-        Returns False when a post was still running at the deadline (its claim keeps it from being posted twice).
-        """
-        self.digests.stopping.set()
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        finished = True
-        if self.scheduler is not None:
-            finished = self.scheduler.shutdown(timeout)
-        if timeout > 0:
-            finished = sched.run_within(timeout, lambda: self.pool.shutdown(wait=True)) and finished
-        return finished
-
-    def changed(self) -> None:
-        """A subscription changed: update this process's jobs now (another scheduling process syncs on its tick)."""
-        if self.scheduler is not None:
-            self.scheduler.sync()
-
-    def next_slot(self, sub: Subscription, now: datetime) -> datetime | None:
-        """The next scheduled time whose date has no digest yet (`now` may have posted today's early)."""
-        after = now
-        for _ in range(14):
-            at = sched.next_run(sub, after)
-            if (
-                at is None
-                or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat()) is None
-            ):
-                return at
-            after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop
-        return None
-
-    def scheduling(self, now: datetime) -> str:
-        """Which process schedules the digests, in words."""
-        if self.scheduler is not None and self.scheduler.is_owner:
-            return "Scheduled by this icml-bot process."
-        lease = self.digests.state.lease(sched.LEASE)
-        if lease and lease["expires_at"] > now.timestamp():
-            return f"Scheduled by icml-bot process {lease['owner']}."
-        return "No icml-bot process is scheduling digests right now: is `icml-bot serve` running?"
-
-
-def build_desk(config: Config, index_path: Path, state: State, client: WebClient | None = None) -> DigestDesk:
+def build_service(config: Config, index_path: Path, state: State, client: WebClient | None = None) -> DigestService:
     """The digests posting with the bot token (ICML_DIGEST_CHANNEL checked here, before anything connects)."""
     if config.digest_channel:
         validate_channel(config.digest_channel)
     poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
-    return DigestDesk(Digests(state, index_path, poster, config=config, next_run=sched.next_run))
+    return DigestService(ChannelDigests(state, index_path, poster, config=config, next_run=sched.next_run))
 
 
 @dataclass
@@ -194,7 +137,7 @@ def usage() -> Message:
 
 def run(inv: Any) -> Message:
     """`/icml digest …` (inv: commands.Invocation): dispatch on the first word."""
-    desk: DigestDesk | None = inv.deps.digests
+    desk: DigestService | None = inv.deps.digests
     if desk is None:
         return blocks.notice("The daily digest is not available in this process.")
     word, _, rest = inv.args.strip().partition(" ")
@@ -218,7 +161,7 @@ def run(inv: Any) -> Message:
         return blocks.notice(BUSY)
 
 
-def subscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+def subscribe(desk: DigestService, channel: str, user: str, words: str) -> Message:
     """Start or change this channel's digest."""
     req = parse_subscribe(words)
     if req.error:
@@ -236,7 +179,7 @@ def subscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     return digest_blocks.subscribed_message(sub, desk.next_slot(sub, now), changed)
 
 
-def unsubscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+def unsubscribe(desk: DigestService, channel: str, user: str, words: str) -> Message:
     """Stop this channel's digest."""
     was = desk.digests.unsubscribe(channel, desk.clock())
     if was:
@@ -245,7 +188,7 @@ def unsubscribe(desk: DigestDesk, channel: str, user: str, words: str) -> Messag
     return digest_blocks.unsubscribed_message(was)
 
 
-def status(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+def status(desk: DigestService, channel: str, user: str, words: str) -> Message:
     """Where this channel's digest stands."""
     now = desk.clock()
     info = desk.digests.status(channel, now)
@@ -254,12 +197,12 @@ def status(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     return digest_blocks.status_message(info, desk.scheduling(now))
 
 
-def preview(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+def preview(desk: DigestService, channel: str, user: str, words: str) -> Message:
     """The digest this channel gets next, shown only to the one who asked."""
     now = desk.clock()
     sub = desk.digests.subscription(channel)
     at = desk.next_slot(sub, now) if sub is not None and sub.active else None
-    day = at.astimezone(sub.tz).date() if at is not None and sub is not None else _today(desk, sub, now)
+    day = at.astimezone(sub.tz).date() if at is not None and sub is not None else desk.today(sub, now)
     digest = desk.digests.plan(channel, day)
     if not digest.papers:
         return blocks.notice("The paper index is empty: load papers with `icml-bot index`.")
@@ -269,13 +212,13 @@ def preview(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
     return msg
 
 
-def post_now(desk: DigestDesk, channel: str, user: str, words: str) -> Message:
+def post_now(desk: DigestService, channel: str, user: str, words: str) -> Message:
     """Post today's digest here unless it was posted already; the answer says which."""
     sub = desk.digests.subscription(channel)
     if sub is None or not sub.active:
         return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
     now = desk.clock()
-    day = _today(desk, sub, now)
+    day = desk.today(sub, now)
     future = desk.pool.submit(desk.digests.post_digest, channel, day, now, True)
     future.add_done_callback(lambda f: _log_failed_now(f, channel, day))
     try:
@@ -312,12 +255,7 @@ def now_message(outcome: Outcome) -> Message:
     return blocks.notice(text)
 
 
-def _today(desk: DigestDesk, sub: Subscription | None, now: datetime) -> date:
-    tz = sub.tz if sub is not None else desk.digests.defaults("").tz
-    return now.astimezone(tz).date()
-
-
-HANDLERS: dict[str, Callable[[DigestDesk, str, str, str], Message]] = {
+HANDLERS: dict[str, Callable[[DigestService, str, str, str], Message]] = {
     "subscribe": subscribe,
     "unsubscribe": unsubscribe,
     "status": status,
@@ -326,36 +264,3 @@ HANDLERS: dict[str, Callable[[DigestDesk, str, str, str], Message]] = {
 }
 SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now"
 SUBCOMMAND_HELP = "the daily digest in this channel (`/icml digest` for details)"
-
-
-# ------------------------------------------------------------------ icml-bot digest (the command line)
-
-
-def cli(
-    config: Config, index_path: Path, channel: str | None, day: date | None, dry_run: bool, as_json: bool = False
-) -> tuple[int, str]:
-    """`icml-bot digest`: (exit status, what to print). Posts at most once per channel and date, like the bot."""
-    if not (channel or config.digest_channel):
-        raise ConfigError("no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL")
-    channel = validate_channel(channel or config.digest_channel, "--channel" if channel else "ICML_DIGEST_CHANNEL")
-    if not dry_run and not config.bot_token:
-        raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
-    state = State(config.state_path)
-    desk = build_desk(config, index_path, state)
-    try:
-        now = desk.clock()
-        day = day or _today(desk, desk.digests.subscription(channel), now)
-        if not dry_run:
-            outcome = desk.digests.post_digest(channel, day, now, manual=True)
-            return (0 if outcome.status in ("posted", "already") else 1), outcome.describe()
-        digest = desk.digests.plan(channel, day)
-        if not digest.papers:
-            return 1, "The paper index is empty: load papers with `icml-bot index`."
-        msg = digest_blocks.digest_message(digest)
-        if as_json:
-            body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
-            return 0, json.dumps(body, ensure_ascii=False, indent=2)
-        return 0, f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n\n{digest_blocks.as_text(msg)}"
-    finally:
-        desk.stop()
-        state.close()

@@ -12,12 +12,12 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.papers.reader import slack_to_plain
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
 from bot.slack.deliver import post
 from bot.slack.deps import Deps
+from bot.slack.message_text import slack_to_plain
 from bot.state import is_locked
 
 EVENTS = ("app_mention",)
@@ -44,7 +44,7 @@ def thread_reply(deps: Deps, event: dict[str, Any], read_parent: Callable[[str, 
     if not thread_ts or thread_ts == event.get("ts"):
         return blocks.notice(USAGE)
     parent = read_parent(event["channel"], thread_ts)
-    queries = deps.papers.topic_queries(parent)
+    queries = deps.papers.topic_queries(slack_to_plain(parent))
     if not queries:
         return blocks.notice("I couldn't tell what this thread is about. " + USAGE)
     for query in queries:  # most specific first; a search that needs every word may find nothing for it

@@ -14,7 +14,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.config import ConfigError
-from bot.digest import CLAIM_STALE_SECONDS, Digest, Digests, spread, validate_channel
+from bot.digest.channels import CLAIM_STALE_SECONDS, ChannelDigests
+from bot.digest.model import Digest, validate_channel
+from bot.digest.select import spread
 from bot.state import State
 from tests.support.digest import MON, SEED_ORDER, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
@@ -41,7 +43,7 @@ def state_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock) -> Digests:
+def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock) -> ChannelDigests:
     d = make_digests(slack, seed_index_path, state_path)
     d.subscribe(C1, clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
     return d
@@ -131,7 +133,7 @@ def test_moving_the_config_channel_stops_the_old_one(
 
 
 def test_seven_days_show_all_19_papers_once_before_any_repeats(
-    digests: Digests, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     shown: list[str] = []
     for n in range(7):
@@ -152,7 +154,7 @@ def test_seven_days_show_all_19_papers_once_before_any_repeats(
 
 
 def test_footer_counts_and_names_the_next_digest_in_the_channel_zone(
-    digests: Digests, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     digests.post_digest(C1, MON, clock())
     digests.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1))
@@ -180,7 +182,7 @@ def test_a_restart_between_dates_repeats_nothing(
     assert shown == SEED_ORDER[:12]
 
 
-def test_topics_go_first_through_the_search_module(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_topics_go_first_through_the_search_module(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     digests.subscribe(C1, clock(), topics="kv cache")
     outcome = digests.post_digest(C1, MON, clock())
     assert outcome.digest is not None
@@ -209,7 +211,7 @@ def test_spread_puts_orals_and_spotlights_first_and_alternates_areas() -> None:
     assert spread(rows) == ["o1", "o2", "s1", "p1", "p3", "x1", "p2"]
 
 
-def test_preview_plan_does_not_use_up_papers(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_preview_plan_does_not_use_up_papers(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     assert digests.plan(C1, MON).paper_ids == SEED_ORDER[:3]
     assert digests.plan(C1, MON).paper_ids == SEED_ORDER[:3]
     assert slack.posts() == []
@@ -220,7 +222,7 @@ def test_preview_plan_does_not_use_up_papers(digests: Digests, slack: FakeSlack,
 # --------------------------------------------------------------------------- exactly once
 
 
-def test_two_runs_on_one_date_post_once(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_two_runs_on_one_date_post_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     first = digests.post_digest(C1, MON, clock())
     second = digests.post_digest(C1, MON, clock.advance(hours=3), manual=True)  # e.g. /icml digest now by hand
     assert (first.status, second.status) == ("posted", "already")
@@ -228,7 +230,7 @@ def test_two_runs_on_one_date_post_once(digests: Digests, slack: FakeSlack, cloc
     assert len(slack.posts(C1)) == 1
 
 
-def test_two_threads_at_once_post_once(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_two_threads_at_once_post_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     slack.delay_next("chat.postMessage", 0.3)  # keep the first post in flight while the second thread arrives
     results: list[str] = []
     barrier = threading.Barrier(2)
@@ -247,14 +249,14 @@ def test_two_threads_at_once_post_once(digests: Digests, slack: FakeSlack, clock
 
 
 def test_two_processes_on_one_state_database_post_once(
-    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
 ) -> None:
     other = make_digests(slack, seed_index_path, state_path)  # its own State: like a second bot process
     slack.delay_next("chat.postMessage", 0.3)
     results: list[str] = []
     barrier = threading.Barrier(2)
 
-    def run(d: Digests) -> None:
+    def run(d: ChannelDigests) -> None:
         barrier.wait(timeout=5)
         results.append(d.post_digest(C1, MON, clock()).status)
 
@@ -269,7 +271,7 @@ def test_two_processes_on_one_state_database_post_once(
 
 
 def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
-    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
 ) -> None:
     digests.poster = CrashAfterPost(digests.poster)
     with pytest.raises(Crash):
@@ -293,7 +295,7 @@ def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
 
 
 def test_crash_before_the_post_posts_once_after_restart(
-    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
 ) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
@@ -310,7 +312,7 @@ def test_crash_before_the_post_posts_once_after_restart(
 
 
 def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
-    digests: Digests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
 ) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
@@ -325,7 +327,7 @@ def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
 # --------------------------------------------------------------------------- Slack errors
 
 
-def test_429_then_success_posts_exactly_one_message(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_429_then_success_posts_exactly_one_message(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     slack.fail_next("chat.postMessage", "ratelimited", retry_after=0)
     assert digests.post_digest(C1, MON, clock()).status == "posted"
     calls = slack.calls("chat.postMessage")
@@ -348,7 +350,7 @@ def test_timeout_is_resolved_through_the_history_not_a_blind_retry(
     assert d.post_digest(C1, MON, clock(), manual=True).status == "already"
 
 
-def test_server_error_checks_history_then_posts_once(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_server_error_checks_history_then_posts_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     slack.fail_next("chat.postMessage", "internal_error", status=500)
     outcome = digests.post_digest(C1, MON, clock())
     assert outcome.status == "posted"
@@ -358,7 +360,9 @@ def test_server_error_checks_history_then_posts_once(digests: Digests, slack: Fa
     assert len(slack.posts(C1)) == 1
 
 
-def test_unreadable_history_posts_nothing_more_and_says_so(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_unreadable_history_posts_nothing_more_and_says_so(
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
+) -> None:
     slack.fail_next("chat.postMessage", "internal_error", status=500)
     slack.fail_next("conversations.history", "missing_scope")
     outcome = digests.post_digest(C1, MON, clock())
@@ -376,7 +380,7 @@ def test_unreadable_history_posts_nothing_more_and_says_so(digests: Digests, sla
 
 
 def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
-    digests: Digests, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     slack.fail_next("chat.postMessage", "channel_not_found")
     outcome = digests.post_digest(C1, MON, clock())
@@ -391,7 +395,7 @@ def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
 
 
 def test_a_rate_limit_that_persists_is_retried_later_with_backoff(
-    digests: Digests, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     slack.fail_next("chat.postMessage", "ratelimited", retry_after=0, times=4)  # the client tries 1 + 3 times
     assert digests.post_digest(C1, MON, clock()).status == "failed"

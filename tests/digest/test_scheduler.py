@@ -13,7 +13,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
 
-from bot.digest import Digests, Subscription, scheduler
+from bot.digest import scheduler
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import Subscription
 from bot.digest.scheduler import DigestScheduler, last_run, next_run
 from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
@@ -34,12 +36,12 @@ def slack(clock: Clock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def digests(slack: FakeSlack, seed_index_path: Path, tmp_path: Path) -> Digests:
+def digests(slack: FakeSlack, seed_index_path: Path, tmp_path: Path) -> ChannelDigests:
     return make_digests(slack, seed_index_path, tmp_path / "state.db")
 
 
 @pytest.fixture
-def sched(digests: Digests, clock: Clock) -> Iterator[DigestScheduler]:
+def sched(digests: ChannelDigests, clock: Clock) -> Iterator[DigestScheduler]:
     s = DigestScheduler(digests, clock=clock, owner="test-owner")
     yield s
     s.shutdown()
@@ -109,7 +111,7 @@ def test_last_run_is_the_latest_slot_not_after_now() -> None:
 
 
 def test_a_missed_run_within_the_grace_window_is_posted_once(
-    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST; the bot then is down from 08:55 to 11:00
     clock.set(datetime(2026, 3, 9, 11, 0, tzinfo=SEOUL))
@@ -123,7 +125,7 @@ def test_a_missed_run_within_the_grace_window_is_posted_once(
 
 
 def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
-    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock, caplog: pytest.LogCaptureFixture
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)
     clock.set(datetime(2026, 3, 9, 15, 30, tzinfo=SEOUL))  # 6 h 30 m late; grace is 6 h
@@ -163,7 +165,7 @@ def test_a_long_outage_posts_one_digest_not_a_backlog(
 
 
 def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
-    digests: Digests, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     clock.set(datetime(2026, 10, 31, 12, 0, tzinfo=NY))
     digests.subscribe(C1, clock(), at=time(1, 30), tz=NY, days="mon-sun")
@@ -183,7 +185,7 @@ def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
 
 
 def test_no_catch_up_for_slots_before_the_subscription(
-    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
     clock.set(datetime(2026, 3, 9, 10, 0, tzinfo=SEOUL))
     digests.subscribe(C1, clock(), tz=SEOUL)  # subscribed at 10:00: today's 09:00 was never owed
@@ -193,7 +195,7 @@ def test_no_catch_up_for_slots_before_the_subscription(
 
 
 def test_one_channel_failing_does_not_stop_another(
-    digests: Digests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
     for channel in (C1, C2):
         digests.subscribe(channel, clock(), tz=SEOUL)
@@ -213,7 +215,7 @@ def test_one_channel_failing_does_not_stop_another(
 
 
 def test_a_second_process_schedules_nothing_until_the_lease_expires(
-    digests: Digests,
+    digests: ChannelDigests,
     slack: FakeSlack,
     seed_index_path: Path,
     tmp_path: Path,
@@ -249,7 +251,12 @@ def test_a_second_process_schedules_nothing_until_the_lease_expires(
 
 
 def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
-    digests: Digests, sched: DigestScheduler, slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+    digests: ChannelDigests,
+    sched: DigestScheduler,
+    slack: FakeSlack,
+    seed_index_path: Path,
+    tmp_path: Path,
+    clock: Clock,
 ) -> None:
     sched.take_lease(clock())
     assert sched.jobs() == {}
@@ -274,7 +281,9 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
 # --------------------------------------------------------------------------- end to end
 
 
-def test_the_cron_job_fires_and_posts_through_the_web_client(digests: Digests, slack: FakeSlack, clock: Clock) -> None:
+def test_the_cron_job_fires_and_posts_through_the_web_client(
+    digests: ChannelDigests, slack: FakeSlack, clock: Clock
+) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST: nothing due yet
     sched = DigestScheduler(digests, clock=clock, owner="e2e", tick_seconds=3600)
     done: dict[str, Queue[JobExecutionEvent]] = {"digest-tick": Queue(), "digest:" + C1: Queue()}

@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import search
-from bot.digest import Digest, Digests, DigestStatus, Subscription
+from bot.digest.channels import ChannelDigests, DigestStatus
+from bot.digest.model import Digest, Subscription
+from bot.digest.service import DigestService
 from bot.papers import corpus, index
 from bot.papers.corpus import Paper, Skip, SourceError
 from bot.papers.reader import Papers
@@ -26,7 +28,6 @@ from bot.search import Result, SearchResponse
 from bot.search import query as ql
 from bot.slack import blocks, commands, digest_blocks, events
 from bot.slack.deps import Deps
-from bot.slack.digest_commands import DigestDesk
 from bot.state import State
 from tests.support.robust import (
     csv_files,
@@ -59,8 +60,8 @@ class MemoryPoster:
 def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deps]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
-    digests = Digests(state, slack_index_path, MemoryPoster(), settle=0.0)
-    desk = DigestDesk(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
+    digests = ChannelDigests(state, slack_index_path, MemoryPoster(), settle=0.0)
+    desk = DigestService(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
     yield Deps(papers=Papers(slack_index_path), state=state, digests=desk)
     desk.stop()
 

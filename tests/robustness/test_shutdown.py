@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.digest import Digests
+from bot.digest.channels import ChannelDigests
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import BotProcess, bot_env, serve_http, snapshot
@@ -47,7 +47,7 @@ def due_now(state_path: Path, index_path: Path) -> str:
     now = datetime.now(UTC)
     at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     state = State(state_path)
-    Digests(state, index_path).subscribe(CH, now - timedelta(days=2), at=at, days="mon-sun")
+    ChannelDigests(state, index_path).subscribe(CH, now - timedelta(days=2), at=at, days="mon-sun")
     state.close()
     return (now - timedelta(minutes=1)).date().isoformat()
 

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bot.digest import Digest
+from bot.digest.model import Digest
 from bot.slack import blocks
 from bot.slack.digest_blocks import as_text, digest_message, footer, is_digest, marker_block_id, metadata
 from tests.support.digest import SEED_ORDER, make_digests

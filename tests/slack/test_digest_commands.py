@@ -10,10 +10,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.digest.scheduler import DigestScheduler
+from bot.digest.service import DigestService
 from bot.papers.reader import Papers
 from bot.slack import commands
 from bot.slack.deps import Deps
-from bot.slack.digest_commands import DigestDesk, parse_subscribe
+from bot.slack.digest_commands import parse_subscribe
 from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, texts
@@ -34,14 +35,14 @@ def slack(clock: Clock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) -> Iterator[DigestDesk]:
-    d = DigestDesk(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock=clock)
+def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) -> Iterator[DigestService]:
+    d = DigestService(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock=clock)
     yield d
     d.stop()
 
 
 @pytest.fixture
-def deps(desk: DigestDesk, seed_index_path: Path) -> Deps:
+def deps(desk: DigestService, seed_index_path: Path) -> Deps:
     return Deps(papers=Papers(seed_index_path), state=desk.digests.state, digests=desk)
 
 
@@ -79,7 +80,9 @@ def test_subscribe_words_become_settings() -> None:
     assert parse_subscribe("12 papers").error == "papers='12' is not a number of papers from 1 to 10"
 
 
-def test_subscribe_status_preview_now_unsubscribe(deps: Deps, desk: DigestDesk, slack: FakeSlack, clock: Clock) -> None:
+def test_subscribe_status_preview_now_unsubscribe(
+    deps: Deps, desk: DigestService, slack: FakeSlack, clock: Clock
+) -> None:
     reply = icml(deps, "digest subscribe kv cache at 08:30 Asia/Seoul")
     assert (
         "Subscribed this channel to the daily ICML 2026 digest: Mon-Fri at 08:30 Asia/Seoul, 3 papers, "
@@ -111,7 +114,9 @@ def test_subscribe_status_preview_now_unsubscribe(deps: Deps, desk: DigestDesk, 
     assert "This channel has no daily digest" in icml(deps, "digest now")
 
 
-def test_resubscribing_keeps_the_round_and_what_was_not_given(deps: Deps, desk: DigestDesk, slack: FakeSlack) -> None:
+def test_resubscribing_keeps_the_round_and_what_was_not_given(
+    deps: Deps, desk: DigestService, slack: FakeSlack
+) -> None:
     icml(deps, "digest subscribe at 08:00")
     icml(deps, "digest now")
     icml(deps, "digest unsubscribe")
@@ -145,7 +150,7 @@ def test_bad_words_get_a_usage_hint_and_help_lists_digest(deps: Deps) -> None:
     assert "digest subscribe|unsubscribe|status|preview|now" in icml(deps, "help")
 
 
-def test_subscribing_from_slack_updates_the_running_scheduler(deps: Deps, desk: DigestDesk, clock: Clock) -> None:
+def test_subscribing_from_slack_updates_the_running_scheduler(deps: Deps, desk: DigestService, clock: Clock) -> None:
     desk.scheduler = DigestScheduler(desk.digests, clock=clock, owner="this")
     desk.scheduler.take_lease(clock())
     icml(deps, "digest subscribe at 07:00 Europe/Berlin")

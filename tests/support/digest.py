@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config
-from bot.digest import Digests, scheduler
+from bot.digest import scheduler
+from bot.digest.channels import ChannelDigests
 from bot.slack.digest_post import SlackPoster
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
@@ -76,10 +77,10 @@ def make_digests(
     timeout: float = 30,
     settle: float = 0.0,
     **overrides: Any,
-) -> Digests:
-    """Digests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
+) -> ChannelDigests:
+    """ChannelDigests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
     poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None
-    return Digests(
+    return ChannelDigests(
         State(state_path),
         index_path,
         poster,

@@ -1,0 +1,544 @@
+"""Which papers a channel gets on a date, and the record of what was posted: at most one digest per channel and date.
+
+Knows nothing of Slack: a digest goes out through a `Poster` (bot/slack/digest_post.py in production, a fake in
+tests), and time comes in as arguments; the scheduler is the only code that reads the clock.
+
+Exactly once, in four steps:
+1. claim: in one BEGIN IMMEDIATE transaction, insert the (channel, date) run row with the chosen paper ids, or find
+   the row another thread, process or earlier run already wrote and stop there;
+2. post the message (it carries a marker: metadata `icml_digest` with the channel and date);
+3. record the message ts and mark the papers as shown, in one transaction;
+4. when step 2 may or may not have reached Slack (timeout, dropped connection, 5xx), or the process died between
+   1 and 3, look for the marker in the channel history before posting again; if the history cannot be read, post
+   nothing and say so (a missing digest is better than a second one).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time as _time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlite_utils
+
+from bot.config import Config
+from bot.digest.model import (
+    ALL_TOPICS,
+    Digest,
+    HistoryUnavailable,
+    NextRun,
+    Outcome,
+    Poster,
+    PostRejected,
+    PostUncertain,
+    Subscription,
+    days_to_cron,
+    normalize_days,
+    validate_channel,
+)
+from bot.digest.select import paper_order
+from bot.papers import index
+from bot.papers.reader import Papers
+from bot.state import State
+
+log = logging.getLogger(__name__)
+
+CLAIM_STALE_SECONDS = 600  # a claim without a ts this old is a crashed post (a live one ends within ~4 min)
+SETTLE_SECONDS = 5.0  # after an uncertain post, give Slack this long before reading the channel history
+MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history check found nothing
+MAX_AUTO_ATTEMPTS = 5  # automatic retries of a digest Slack rejected for a passing reason (rate limit)
+UNRESOLVED = ("claimed", "uncertain")
+
+
+class ChannelDigests:
+    """Subscriptions, paper selection and exactly-once posting for every channel; safe to share between threads."""
+
+    def __init__(
+        self,
+        state: State,
+        papers: Papers | str | Path,
+        poster: Poster | None = None,
+        *,
+        config: Config | None = None,
+        next_run: NextRun | None = None,
+        grace: float | None = None,
+        owner: str | None = None,
+        sleep: Callable[[float], None] = _time.sleep,
+        settle: float = SETTLE_SECONDS,
+    ) -> None:
+        self.state = state
+        self.papers = papers if isinstance(papers, Papers) else Papers(papers)  # one connection per thread, shared
+        self.poster = poster
+        self.config = config
+        self.next_run = next_run
+        self.grace = float(grace if grace is not None else (config.digest_grace if config else 6 * 3600))
+        self.owner = owner or f"{uuid.uuid4().hex[:8]}"
+        self.sleep = sleep
+        self.settle = settle
+        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
+
+    # ------------------------------------------------------------------ the paper index
+
+    @property
+    def papers_db(self) -> sqlite_utils.Database:
+        """This thread's read-only connection to the paper index (it may be rebuilt while we run)."""
+        return self.papers.db
+
+    def paper_order(self, topics: str = "") -> tuple[list[str], list[str]]:
+        """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
+        return paper_order(self.papers_db, topics)
+
+    def _current_ids(self, ids: set[str]) -> set[str]:
+        """Ids as the index knows them now (a paper merged into another keeps being the same paper)."""
+        if not ids:
+            return ids
+        moved = dict(self.papers_db.execute("SELECT alias, paper_id FROM aliases").fetchall())  # a few per merge
+        return {moved.get(i, i) for i in ids}
+
+    # ------------------------------------------------------------------ subscriptions
+
+    def defaults(self, channel: str) -> Subscription:
+        """What a new subscription gets when nothing is given: the ICML_DIGEST_* settings."""
+        c = self.config
+        if c is None:
+            return Subscription(channel)
+        return Subscription(
+            channel, at=c.digest_time, tz=c.digest_tz, days=days_to_cron(c.digest_days), size=c.digest_size
+        )
+
+    def subscription(self, channel: str) -> Subscription | None:
+        """The channel's subscription (also an inactive one), or None."""
+        row = self.state.digest_subscription(channel)
+        return Subscription.from_row(row) if row else None
+
+    def subscriptions(self) -> list[Subscription]:
+        """Every active subscription."""
+        return [Subscription.from_row(r) for r in self.state.digest_subscriptions()]
+
+    def subscribe(
+        self,
+        channel: str,
+        now: datetime,
+        user: str = "",
+        topics: str | None = None,
+        at: time | None = None,
+        tz: ZoneInfo | None = None,
+        days: str | None = None,
+        size: int | None = None,
+        source: str = "slack",
+    ) -> Subscription:
+        """Create or change a channel's digest; what is not given stays as it was (or the default when new)."""
+        validate_channel(channel, "channel")
+        ts = now.timestamp()
+        with self.state.immediate():
+            old = self.subscription(channel)
+            base = old or replace(self.defaults(channel), created_by=user, created_at=ts, schedule_from=ts)
+            if topics is not None and topics.strip().lower() in ALL_TOPICS:
+                topics = ""
+            sub = replace(
+                base,
+                topics=base.topics if topics is None else " ".join(topics.split()),
+                at=at or base.at,
+                tz=tz or base.tz,
+                days=normalize_days(days) if days else base.days,
+                size=size or base.size,
+                source=source,
+                active=True,
+                updated_at=ts,
+            )
+            schedule = (sub.at, sub.tz.key, sub.days)
+            if old is None or not old.active or schedule != (old.at, old.tz.key, old.days):
+                sub = replace(sub, schedule_from=ts)  # no catch-up for slots of the old schedule
+            self.state.save_digest_subscription(sub.to_row())
+        return sub
+
+    def unsubscribe(self, channel: str, now: datetime) -> bool:
+        """Stop a channel's digest; False if it had none. Its rounds are kept for a later re-subscribe."""
+        with self.state.immediate():
+            sub = self.subscription(channel)
+            if sub is None or not sub.active:
+                return False
+            self.state.save_digest_subscription(replace(sub, active=False, updated_at=now.timestamp()).to_row())
+        return True
+
+    def ensure_config_subscription(self, now: datetime) -> Subscription | None:
+        """Make ICML_DIGEST_CHANNEL a subscription; Slack's changes to it and an unsubscribe there win over config."""
+        if self.config is None:
+            return None
+        wanted = self.config.digest_channel
+        for sub in self.subscriptions():
+            if sub.source == "config" and sub.channel != wanted:
+                log.info("ICML_DIGEST_CHANNEL no longer names %s: its daily digest stops", sub.channel)
+                self.unsubscribe(sub.channel, now)
+        if not wanted:
+            return None
+        channel = validate_channel(wanted)
+        old = self.subscription(channel)
+        if old is not None and old.source == "slack":
+            log.info(
+                "ICML_DIGEST_CHANNEL %s has settings from /icml digest subscribe (%s); they win over "
+                "ICML_DIGEST_TIME/TZ/DAYS/SIZE",
+                channel,
+                old.when(),
+            )
+            return old if old.active else None
+        if old is not None and not old.active:
+            log.warning(
+                "ICML_DIGEST_CHANNEL %s was unsubscribed with /icml digest unsubscribe: no digest there "
+                "until someone runs /icml digest subscribe in it",
+                channel,
+            )
+            return None
+        d = self.defaults(channel)
+        return self.subscribe(
+            channel,
+            now,
+            user="config",
+            topics=old.topics if old else "",
+            at=d.at,
+            tz=d.tz,
+            days=d.days,
+            size=d.size,
+            source="config",
+        )
+
+    # ------------------------------------------------------------------ selection
+
+    def plan(self, channel: str, day: date) -> Digest:
+        """The digest `channel` would get on `day`: the next papers of its round that it has not seen."""
+        sub = self.subscription(channel) or self.defaults(channel)
+        order, matched = self.paper_order(sub.topics)
+        round_ = self.state.digest_round(channel)
+        shown = self._current_ids(self.state.digest_posted_ids(channel, round_))
+        remaining = [p for p in order if p not in shown]
+        if order and not remaining:
+            round_, remaining = round_ + 1, order
+        # Papers of another day's digest whose posting is unresolved may already be in the channel: hold them back.
+        held = {
+            p for r in self.state.digest_runs(channel, UNRESOLVED) if r["day"] != day.isoformat() for p in r["papers"]
+        }
+        picks = [p for p in remaining if p not in held][: sub.size]
+        return self._digest(
+            sub,
+            day,
+            picks,
+            first=len(order) - len(remaining) + 1,
+            total=len(order),
+            round_=round_,
+            round_done=len(picks) == len(remaining),
+            matched=set(matched),
+        )
+
+    def _digest(
+        self,
+        sub: Subscription,
+        day: date,
+        ids: list[str],
+        first: int,
+        total: int,
+        round_: int,
+        round_done: bool,
+        matched: set[str] | None = None,
+    ) -> Digest:
+        db = self.papers_db
+        papers = [p for p in (index.get_paper(db, i) for i in ids) if p is not None]
+        if matched is None:
+            matched = set(self.paper_order(sub.topics)[1]) if sub.topics else set()
+        next_at = None
+        if sub.active and sub.created_at and self.next_run is not None:  # a stored subscription, not defaults()
+            next_at = self.next_run(sub, datetime.combine(day + timedelta(days=1), time(0), sub.tz))
+        return Digest(
+            sub.channel,
+            day,
+            papers,
+            first,
+            total,
+            round_,
+            round_done,
+            sub.topics,
+            frozenset(i for i in ids if i in matched),
+            next_at,
+        )
+
+    def _from_run(self, row: dict[str, Any]) -> Digest:
+        sub = self.subscription(row["channel"]) or self.defaults(row["channel"])
+        return self._digest(
+            sub,
+            date.fromisoformat(row["day"]),
+            row["papers"],
+            row["first"],
+            row["total"],
+            row["round"],
+            row["first"] + len(row["papers"]) - 1 >= row["total"],
+        )
+
+    # ------------------------------------------------------------------ posting, exactly once
+
+    def post_digest(self, channel: str, day: date, now: datetime, manual: bool = False) -> Outcome:
+        """Post `channel`'s digest for `day` unless it is there; `manual` also redoes a skipped or refused one."""
+        if self.poster is None:
+            raise RuntimeError("ChannelDigests was built without a poster; it can plan digests but not post them")
+        ts, key = now.timestamp(), day.isoformat()
+        if self.stopping.is_set():
+            return Outcome(
+                "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
+            )
+        with self.state.immediate():
+            row = self.state.digest_run(channel, key)
+            action, outcome = self._decide(channel, day, row, ts, manual)
+            if outcome is not None:
+                return outcome
+            if action == "resolve":
+                assert row is not None
+                self.state.update_digest_run(
+                    channel, key, status="claimed", owner=self.owner, claimed_at=ts, attempts=row["attempts"] + 1
+                )
+                digest = self._from_run(row)
+                since = row["first_claimed_at"]
+            else:
+                digest = self.plan(channel, day)
+                if not digest.papers:
+                    return Outcome("empty", channel, day, acted=False)
+                fields = {
+                    "status": "claimed",
+                    "papers": digest.paper_ids,
+                    "round": digest.round,
+                    "first": digest.first,
+                    "total": digest.total,
+                    "owner": self.owner,
+                    "claimed_at": ts,
+                    "error": None,
+                    "permanent": 0,
+                }
+                if row is None:
+                    self.state.insert_digest_run(
+                        {"channel": channel, "day": key, "first_claimed_at": ts, "attempts": 1, **fields}
+                    )
+                    since = ts
+                else:
+                    self.state.update_digest_run(channel, key, attempts=row["attempts"] + 1, **fields)
+                    since = row["first_claimed_at"]
+        try:
+            if action == "resolve":
+                assert row is not None
+                return self._resolve(digest, row, ts, since, manual)
+            return self._send(digest, ts, since)
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:
+            # This attempt is over (Ctrl-C, SIGTERM, a bug, a locked database) but the post may have reached Slack:
+            # "uncertain" makes the next attempt look in the channel history first, without waiting for the claim
+            # to go stale. (A process that is killed outright leaves the claim, which goes stale in 10 minutes.)
+            self._abandon(digest, ts, exc)
+            raise
+
+    def _resolve(self, digest: Digest, row: dict[str, Any], ts: float, since: float, manual: bool) -> Outcome:
+        """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
+        age = ts - row["claimed_at"]
+        if row["status"] == "uncertain" and 0 <= age < self.settle:
+            self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
+        try:
+            found = self.poster.find(digest.channel, digest.day, since)  # type: ignore[union-attr]
+        except HistoryUnavailable as exc:
+            return self._uncertain(digest, ts, f"cannot read the channel history ({exc.error})")
+        if found:
+            return self._posted(digest, found, ts, recovered=True)
+        if not manual and ts - since > self.grace:
+            return self._skip_claimed(
+                digest,
+                ts,
+                "the bot stopped while posting it and it is not in the channel history; too late to post it now",
+            )
+        sub = self.subscription(digest.channel)
+        if not manual and sub is not None and not sub.active:
+            return self._skip_claimed(digest, ts, "the channel unsubscribed before it could be posted")
+        return self._send(digest, ts, since)
+
+    def _abandon(self, digest: Digest, ts: float, exc: BaseException) -> None:
+        """Mark a claimed digest uncertain after its attempt was interrupted (best effort: the claim stays else)."""
+        try:
+            row = self.state.digest_run(digest.channel, digest.day.isoformat())
+            if row is not None and row["status"] == "claimed" and row["owner"] == self.owner:
+                self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
+        except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
+            log.error(
+                "could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
+                "history before posting it again",
+                digest.day,
+                digest.channel,
+                inner,
+            )
+
+    def _decide(
+        self, channel: str, day: date, row: dict[str, Any] | None, ts: float, manual: bool
+    ) -> tuple[str, Outcome | None]:
+        """What to do about an existing run row: ("new" | "resolve", None) or ("", the outcome to return)."""
+        if row is None:
+            return "new", None
+        status, age = row["status"], ts - row["claimed_at"]
+        done = Outcome(status, channel, day, acted=False, ts=row["ts"], error=row["error"])
+        if status == "posted":
+            return "", replace(done, status="already")
+        if status == "skipped":
+            return ("new", None) if manual else ("", done)
+        if status == "claimed":
+            return ("resolve", None) if age >= CLAIM_STALE_SECONDS else ("", replace(done, status="busy"))
+        if status == "uncertain":
+            return ("resolve", None) if manual or age >= backoff(row["attempts"]) else ("", done)
+        # failed: Slack refused it, nothing was posted
+        if manual or (not row["permanent"] and row["attempts"] < MAX_AUTO_ATTEMPTS and age >= backoff(row["attempts"])):
+            return "new", None
+        return "", done
+
+    def _send(self, digest: Digest, ts: float, since: float) -> Outcome:
+        assert self.poster is not None
+        error = ""
+        for _ in range(MAX_POST_TRIES):
+            try:
+                posted = self.poster.post(digest)
+            except PostRejected as exc:
+                return self._failed(digest, ts, exc.error, exc.permanent)
+            except PostUncertain as exc:
+                error = exc.error
+                if self.stopping.is_set():  # shutting down: the next start checks the history, not this process
+                    return self._uncertain(digest, ts, error)
+                log.warning(
+                    "posting the %s digest to %s may have failed (%s); checking the channel history before "
+                    "trying again",
+                    digest.day,
+                    digest.channel,
+                    error,
+                )
+                self.sleep(self.settle)
+                try:
+                    found = self.poster.find(digest.channel, digest.day, since)
+                except HistoryUnavailable as hist:
+                    return self._uncertain(digest, ts, f"{error}; cannot read the channel history ({hist.error})")
+                if found:
+                    return self._posted(digest, found, ts, recovered=True)
+                continue
+            return self._posted(digest, posted, ts)
+        return self._uncertain(digest, ts, error)
+
+    def _posted(self, digest: Digest, message_ts: str, ts: float, recovered: bool = False) -> Outcome:
+        with self.state.immediate():
+            self.state.update_digest_run(
+                digest.channel,
+                digest.day.isoformat(),
+                status="posted",
+                ts=message_ts,
+                posted_at=ts,
+                error=None,
+                permanent=0,
+            )
+            self.state.record_digest_papers(digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts)
+            self.state.set_digest_error(digest.channel, None, None)  # what went wrong before is settled now
+        outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
+        log.info("%s", outcome.describe())
+        return outcome
+
+    def _failed(self, digest: Digest, ts: float, error: str, permanent: bool) -> Outcome:
+        with self.state.immediate():
+            self.state.update_digest_run(
+                digest.channel, digest.day.isoformat(), status="failed", error=error, permanent=int(permanent)
+            )
+            self.state.set_digest_error(digest.channel, error, ts)
+        outcome = Outcome("failed", digest.channel, digest.day, error=error, digest=digest)
+        log.error("%s%s", outcome.describe(), "" if permanent else " (will retry)")
+        return outcome
+
+    def _uncertain(self, digest: Digest, ts: float, error: str) -> Outcome:
+        with self.state.immediate():
+            self.state.update_digest_run(
+                digest.channel, digest.day.isoformat(), status="uncertain", error=error, claimed_at=ts
+            )
+            self.state.set_digest_error(digest.channel, error, ts)
+        outcome = Outcome("uncertain", digest.channel, digest.day, error=error, digest=digest)
+        log.error("%s", outcome.describe())
+        return outcome
+
+    def _skip_claimed(self, digest: Digest, ts: float, reason: str) -> Outcome:
+        with self.state.immediate():
+            self.state.update_digest_run(digest.channel, digest.day.isoformat(), status="skipped", error=reason)
+            self.state.set_digest_error(digest.channel, reason, ts)
+        outcome = Outcome("skipped", digest.channel, digest.day, error=reason)
+        log.warning("%s", outcome.describe())
+        return outcome
+
+    def skip(self, channel: str, day: date, now: datetime, reason: str) -> bool:
+        """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""
+        ts = now.timestamp()
+        with self.state.immediate():
+            recorded = self.state.insert_digest_run(
+                {
+                    "channel": channel,
+                    "day": day.isoformat(),
+                    "status": "skipped",
+                    "owner": self.owner,
+                    "claimed_at": ts,
+                    "first_claimed_at": ts,
+                    "attempts": 0,
+                    "error": reason,
+                }
+            )
+            if recorded:
+                self.state.set_digest_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts)
+        if recorded:
+            log.warning("skipped the digest for %s on %s: %s", channel, day.isoformat(), reason)
+        return recorded
+
+    def resolve_pending(self, now: datetime) -> list[Outcome]:
+        """Settle digests whose posting was interrupted (claimed long ago, or uncertain): history first, then post."""
+        outcomes = []
+        for row in self.state.digest_runs(statuses=UNRESOLVED):
+            outcome = self.post_digest(row["channel"], date.fromisoformat(row["day"]), now)
+            if outcome.acted:
+                outcomes.append(outcome)
+        return outcomes
+
+    # ------------------------------------------------------------------ status
+
+    def status(self, channel: str, now: datetime) -> DigestStatus:
+        """Where a channel's digest stands: its schedule, next run, last digest, papers left, last error."""
+        sub = self.subscription(channel)
+        runs = self.state.digest_runs(channel, limit=30)
+        last = next((r for r in runs if r["status"] == "posted"), None)
+        since = last["day"] if last else ""
+        pending = [r for r in runs if r["status"] in (*UNRESOLVED, "failed") and r["day"] > since]
+        left = total = 0
+        round_ = self.state.digest_round(channel)
+        if sub is not None:
+            order, _ = self.paper_order(sub.topics)
+            shown = self._current_ids(self.state.digest_posted_ids(channel, round_))
+            total = len(order)
+            left = sum(p not in shown for p in order)
+        next_at = self.next_run(sub, now) if sub and sub.active and self.next_run else None
+        error = None
+        if sub and sub.last_error:
+            error = (sub.last_error, datetime.fromtimestamp(sub.last_error_at or 0, sub.tz))
+        return DigestStatus(channel, sub, next_at, last, pending, left, total, round_, error)
+
+
+@dataclass(frozen=True)
+class DigestStatus:
+    """A channel's digest at a glance, for `/icml digest status`."""
+
+    channel: str
+    subscription: Subscription | None
+    next_at: datetime | None
+    last: dict[str, Any] | None  # the latest posted run row
+    pending: list[dict[str, Any]]  # runs that failed or are unresolved
+    left: int  # papers not yet shown in the current round
+    total: int
+    round: int
+    error: tuple[str, datetime] | None  # the last error, when nothing was posted since
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait before automatic attempt `attempts + 1`: 2, 4, 8 … minutes, at most an hour."""
+    return float(min(60 * 2 ** max(attempts, 1), 3600))

@@ -1,0 +1,206 @@
+"""What a digest is: a channel's subscription, one day's digest, the outcome of posting it, and where it goes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from typing import Any, Literal, Protocol
+from zoneinfo import ZoneInfo
+
+from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
+
+CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
+MARKER = "icml_digest"  # metadata event_type and block_id prefix that identify a posted digest
+ALL_TOPICS = ("all", "everything", "none", "-")  # `/icml digest subscribe all` clears the topics
+
+
+def validate_channel(value: str, var: str = "ICML_DIGEST_CHANNEL") -> str:
+    """A Slack channel id (C…, G… or D…), or ConfigError naming the bad value."""
+    channel = value.strip()
+    if not CHANNEL_ID.match(channel):
+        raise ConfigError(
+            f"{var}={value!r} is not a channel id: use the id like C0123456789 (in Slack: channel "
+            "name → View channel details → the id at the bottom of the About tab), not its name"
+        )
+    return channel
+
+
+def days_to_cron(days: frozenset[int] | set[int]) -> str:
+    """Weekday numbers (Monday = 0) to cron day-of-week text with ranges: {0..4} → `mon-fri`."""
+    runs: list[list[int]] = []
+    for d in sorted(days):
+        if runs and d == runs[-1][-1] + 1:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return ",".join(DAY_NAMES[r[0]] if len(r) == 1 else f"{DAY_NAMES[r[0]]}-{DAY_NAMES[r[-1]]}" for r in runs)
+
+
+def normalize_days(text: str, var: str = "days") -> str:
+    """Validate cron day-of-week text and write it the canonical way (`Mon,Tue,Wed` → `mon-wed`)."""
+    return days_to_cron(parse_days(text, var))
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """One channel's daily digest: when (local time, zone, days), how many papers, and which topics go first."""
+
+    channel: str
+    at: time = DEFAULT_DIGEST_TIME
+    tz: ZoneInfo = field(default_factory=lambda: ZoneInfo(default("ICML_DIGEST_TZ")))
+    days: str = default("ICML_DIGEST_DAYS")
+    size: int = DEFAULT_DIGEST_SIZE
+    topics: str = ""
+    source: str = "slack"  # "config" for ICML_DIGEST_CHANNEL
+    active: bool = True
+    created_by: str = ""
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    schedule_from: float = 0.0
+    last_error: str | None = None
+    last_error_at: float | None = None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Subscription:
+        """A subscription from its state-database row."""
+        return cls(
+            channel=row["channel"],
+            at=parse_time(row["at"], "at"),
+            tz=ZoneInfo(row["tz"]),
+            days=row["days"],
+            size=int(row["size"]),
+            topics=row["topics"] or "",
+            source=row["source"],
+            active=bool(row["active"]),
+            created_by=row["created_by"] or "",
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            schedule_from=row["schedule_from"],
+            last_error=row["last_error"],
+            last_error_at=row["last_error_at"],
+        )
+
+    def to_row(self) -> dict[str, Any]:
+        """The state-database row."""
+        return {
+            "channel": self.channel,
+            "at": self.at.strftime("%H:%M"),
+            "tz": self.tz.key,
+            "days": self.days,
+            "size": self.size,
+            "topics": self.topics,
+            "source": self.source,
+            "active": int(self.active),
+            "created_by": self.created_by,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "schedule_from": self.schedule_from,
+            "last_error": self.last_error,
+            "last_error_at": self.last_error_at,
+        }
+
+    def when(self) -> str:
+        """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""
+        return f"{self.days} at {self.at:%H:%M} {self.tz.key}"
+
+
+@dataclass(frozen=True)
+class Digest:
+    """One day's digest for one channel: the papers and where they stand in the channel's round."""
+
+    channel: str
+    day: date
+    papers: list[dict[str, Any]]
+    first: int  # number of the first paper within the round, from 1
+    total: int  # papers in a round (the whole index)
+    round: int
+    round_done: bool  # this digest shows the last papers of the round
+    topics: str = ""
+    topic_ids: frozenset[str] = frozenset()  # which of these papers matched the topics
+    next_at: datetime | None = None  # the channel's next digest, for the footer
+
+    @property
+    def paper_ids(self) -> list[str]:
+        """The ids of the papers, in order."""
+        return [str(p["id"]) for p in self.papers]
+
+    @property
+    def last(self) -> int:
+        """Number of the last paper within the round."""
+        return self.first + len(self.papers) - 1
+
+
+# What one post attempt did or found; the state database's digest_runs.status holds the same words.
+OutcomeStatus = Literal["posted", "already", "busy", "failed", "uncertain", "skipped", "empty", "stopping"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one `post_digest` call did or found: posted, already, busy, failed, uncertain, skipped, empty, stopping."""
+
+    status: OutcomeStatus
+    channel: str
+    day: date
+    acted: bool = True  # False when the call changed nothing (already posted, another process busy, waiting)
+    ts: str | None = None
+    error: str | None = None
+    digest: Digest | None = None
+    recovered: bool = False  # the ts came from the channel history, not from the post's answer
+
+    def describe(self) -> str:
+        """One line for logs and replies."""
+        what = {
+            "posted": "found in the channel history (posted before a crash or timeout)"
+            if self.recovered
+            else f"posted (ts {self.ts})",
+            "already": f"already posted (ts {self.ts})",
+            "busy": "being posted by another thread or process right now",
+            "failed": f"not posted: {self.error}",
+            "uncertain": f"may or may not have been posted: {self.error}; will check the channel history again",
+            "skipped": f"skipped: {self.error}",
+            "empty": "not posted: the paper index is empty",
+            "stopping": "not posted: the bot is shutting down",
+        }.get(self.status, self.status)
+        return f"digest for {self.channel} on {self.day.isoformat()} {what}"
+
+
+class PostRejected(Exception):
+    """Slack did not take the message (nothing was posted); `permanent` when retrying cannot help."""
+
+    def __init__(self, error: str, permanent: bool = True) -> None:
+        super().__init__(error)
+        self.error = error
+        self.permanent = permanent
+
+
+class PostUncertain(Exception):
+    """The post may or may not have reached the channel (timeout, dropped connection, server error)."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class HistoryUnavailable(Exception):
+    """The channel history could not be read, so whether a digest is there is unknown."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class Poster(Protocol):
+    """Where digests go: posts one and finds one already posted (by its marker) in a channel's history."""
+
+    def post(self, digest: Digest) -> str:
+        """Post and return the message ts; raise PostRejected or PostUncertain."""
+        ...
+
+    def find(self, channel: str, day: date, since: float) -> str | None:
+        """The ts of the digest for `day` posted after unix time `since`, or None; raise HistoryUnavailable."""
+        ...
+
+
+NextRun = Callable[[Subscription, datetime], "datetime | None"]

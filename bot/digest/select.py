@@ -1,0 +1,38 @@
+"""The order in which a channel reads the papers: its topics first, then orals, spotlights and the rest, areas mixed."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import sqlite_utils
+
+from bot import search
+
+TOPIC_MATCHES = 200  # papers matching a channel's topics that go first, best match first
+STATUS_RANK = {"oral": 0, "spotlight": 1}
+
+
+def spread(rows: list[dict[str, Any]]) -> list[str]:
+    """The default reading order: orals, then spotlights, then the rest; within each, one area after another."""
+    tiers: dict[int, dict[str, list[str]]] = defaultdict(dict)
+    for row in sorted(rows, key=lambda r: r["seq"]):
+        tier = STATUS_RANK.get((row.get("status") or "").strip().lower(), 2)
+        tiers[tier].setdefault((row.get("area") or "").strip().lower(), []).append(str(row["id"]))
+    order: list[str] = []
+    for tier in sorted(tiers):
+        queues = list(tiers[tier].values())
+        depth = max(len(q) for q in queues)
+        order.extend(q[i] for i in range(depth) for q in queues if i < len(q))
+    return order
+
+
+def paper_order(db: sqlite_utils.Database, topics: str = "") -> tuple[list[str], list[str]]:
+    """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
+    cursor = db.execute("SELECT id, seq, status, area FROM papers")
+    cols = [c[0] for c in cursor.description]
+    order = spread([dict(zip(cols, r, strict=True)) for r in cursor])
+    matched: list[str] = []
+    if topics.strip():
+        matched = [str(r.paper["id"]) for r in search.search(db, topics, limit=TOPIC_MATCHES).results]
+    return list(dict.fromkeys([*matched, *order])), matched

@@ -1,0 +1,25 @@
+"""What people wrote in a Slack message, without Slack's markup: the text the paper pipeline can search for."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from bot.slack.blocks import SLACK_LINK
+
+_SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
+_SLACK_ANY = re.compile(r"<[^>]*>")
+_EMOJI = re.compile(r":[a-z0-9_+'-]+:")
+_FORMATTING = re.compile(r"[*_~`>]+")
+
+
+def slack_to_plain(message_text: str | None) -> str:
+    """A Slack message's text without mentions, links, emoji and formatting: only the words people wrote."""
+    s = message_text or ""
+    s = SLACK_LINK.sub(r" \2 ", s)  # <https://…|label> → label
+    s = _SLACK_CHANNEL.sub(r" \1 ", s)  # <#C123|general> → general
+    s = _SLACK_ANY.sub(" ", s)  # <@U123>, <!here>, bare <https://…>
+    s = _EMOJI.sub(" ", s)
+    s = html.unescape(s)  # &amp; &lt; &gt; as Slack sends them
+    s = _FORMATTING.sub(" ", s)
+    return " ".join(s.split())
