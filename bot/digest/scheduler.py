@@ -26,7 +26,7 @@ from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, Subscription
 from bot.state import is_locked
 
-log = logging.getLogger("icml_bot.scheduler")
+log = logging.getLogger(__name__)
 
 LEASE = "digest-scheduler"
 LEASE_TTL = 90.0  # a crashed owner's lease runs out after this; the tick renews it three times as often

@@ -13,8 +13,9 @@ from slack_bolt import Ack, App
 
 from bot.slack import blocks
 from bot.slack.commands import search_page, similar_page
-from bot.slack.deliver import acks_first, respond
-from bot.slack.deps import Deps
+from bot.slack.errors import acks_first
+from bot.slack.replies import respond
+from bot.slack.services import Services
 
 GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
 EXPIRED = "That button has expired. Search again with `/icml <words>`."
@@ -23,7 +24,7 @@ EXPIRED = "That button has expired. Search again with `/icml <words>`."
 class Actions:
     """Button listeners; bound methods so Bolt can read their parameter names."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Services) -> None:
         self.deps = deps
 
     def _paper(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -77,7 +78,7 @@ class Actions:
         respond(body["response_url"], msg, replace_original=True)
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, deps: Services) -> None:
     """Register one listener per action id in blocks.ACTION_IDS."""
     listeners = Actions(deps)
     handlers = {

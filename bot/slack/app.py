@@ -13,13 +13,13 @@ from slack_sdk import WebClient
 from bot.config import SETTINGS, Config, ConfigError
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.slack import actions, commands, deliver, digest_commands, events
+from bot.slack import actions, commands, digest_commands, errors, events, replies
 from bot.slack.blocks import ACTION_IDS
-from bot.slack.deps import Deps
+from bot.slack.services import Services
 from bot.state import State
 
 LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
-REJECTED_TOKEN = deliver.TOKEN_ERRORS
+REJECTED_TOKEN = errors.TOKEN_ERRORS
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
@@ -44,13 +44,13 @@ def build_app(
         client = WebClient(token=config.bot_token, base_url=config.api_url)
     # Bolt copies these into every per-request client (say, context.client): 429s wait Retry-After and retry.
     present = {type(h) for h in client.retry_handlers}
-    client.retry_handlers.extend(h for h in deliver.retry_handlers() if type(h) not in present)
+    client.retry_handlers.extend(h for h in replies.retry_handlers() if type(h) not in present)
     try:
         app = App(
             client=client,
             signing_secret=config.signing_secret,
             name="icml-bot",
-            logger=logging.getLogger("icml_bot.bolt"),
+            logger=logging.getLogger("bot.slack.bolt"),
             listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
         )
     except BoltError as exc:
@@ -62,11 +62,11 @@ def build_app(
         ) from None
     # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
     digests = digests or digest_commands.build_service(config, index_path, state, client)
-    deps = Deps(papers=Papers(index_path), state=state, digests=digests)
+    deps = Services(papers=Papers(index_path), state=state, digests=digests)
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)
     actions.register(app, deps)
-    app.error(deliver.on_error)
+    app.error(errors.on_error)
     return app
 
 

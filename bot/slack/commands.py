@@ -20,7 +20,7 @@ from bot.config import Config
 from bot.papers.reader import Papers
 from bot.slack import blocks, digest_commands
 from bot.slack.blocks import Message, bold
-from bot.slack.deps import Deps
+from bot.slack.services import Services
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
@@ -34,7 +34,7 @@ class Invocation:
     args: str
     user_id: str
     channel_id: str
-    deps: Deps
+    deps: Services
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
 BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 
-def reply(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
+def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "") -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
     text = blocks.one_line(blocks.unescape(text))  # Slack sends &, <, > in command text as entities
     if len(text) > MAX_INPUT_CHARS:
@@ -148,14 +148,14 @@ def reply(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Mes
     return search_page(deps.papers, text)
 
 
-def ack_payload(deps: Deps, text: str, user_id: str = "", channel_id: str = "") -> Message:
+def ack_payload(deps: Services, text: str, user_id: str = "", channel_id: str = "") -> Message:
     """The body /icml acknowledges with: the reply, shown only to the user who asked."""
     return {**reply(deps, text, user_id, channel_id), "response_type": "ephemeral"}
 
 
 def preview(config: Config, text: str) -> Message:
     """What `/icml <text>` would answer, for `icml-bot search --blocks` (reads the index, writes nothing)."""
-    return ack_payload(Deps(papers=Papers(config.db_path)), text, "U0CLI", "C0CLI")
+    return ack_payload(Services(papers=Papers(config.db_path)), text, "U0CLI", "C0CLI")
 
 
 # ------------------------------------------------------------------ listener
@@ -164,7 +164,7 @@ def preview(config: Config, text: str) -> Message:
 class Commands:
     """The /icml listener; its bound method is what Bolt calls (Bolt reads parameter names, so no partials)."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Services) -> None:
         self.deps = deps
 
     def on_icml(self, ack: Ack, command: dict[str, Any], logger: logging.Logger) -> None:
@@ -183,6 +183,6 @@ class Commands:
 COMMANDS = (COMMAND,)
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, deps: Services) -> None:
     """Register the /icml listener (manifest.yml lists the same command; a test checks both agree)."""
     app.command(COMMAND)(Commands(deps).on_icml)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-log = logging.getLogger("icml_bot.digest")
+log = logging.getLogger(__name__)
 
 # Abbreviations people type for a time zone, and the zone name to suggest (they do not say when DST applies).
 ZONE_ABBREVIATIONS = {

@@ -15,9 +15,9 @@ from slack_sdk.errors import SlackApiError
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
-from bot.slack.deliver import post
-from bot.slack.deps import Deps
 from bot.slack.message_text import slack_to_plain
+from bot.slack.replies import post
+from bot.slack.services import Services
 from bot.state import is_locked
 
 EVENTS = ("app_mention",)
@@ -33,7 +33,7 @@ def is_from_bot(event: dict[str, Any]) -> bool:
     return bool(event.get("bot_id")) or event.get("subtype") == "bot_message"
 
 
-def thread_reply(deps: Deps, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
+def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
     """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
     query = slack_to_plain(event.get("text"))
     if len(query) > MAX_INPUT_CHARS:
@@ -63,7 +63,7 @@ class ThreadUnreadable(RuntimeError):
 class Events:
     """The app_mention listener and the redelivery filter; bound methods so Bolt can read their parameters."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Services) -> None:
         self.deps = deps
 
     def drop_redeliveries(
@@ -124,7 +124,7 @@ class Events:
         post(client, event["channel"], msg, thread_ts=event.get("thread_ts") or event["ts"])
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, deps: Services) -> None:
     """Register the redelivery filter (before every listener) and the app_mention listener."""
     listeners = Events(deps)
     app.middleware(listeners.drop_redeliveries)

@@ -41,7 +41,7 @@ STOP_REQUESTS_SECONDS = 5  # at shutdown: requests in progress get this long to 
 STOP_LISTENERS_SECONDS = 10  # ... replies started by listeners (they post to Slack)
 STOP_DIGEST_SECONDS = 20  # ... and a digest being posted (its own timeout is 30 s; a claim keeps it from doubling)
 
-log = logging.getLogger("icml_bot.server")
+log = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------ configuration checks

@@ -129,7 +129,7 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
 ) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)
     clock.set(datetime(2026, 3, 9, 15, 30, tzinfo=SEOUL))  # 6 h 30 m late; grace is 6 h
-    with caplog.at_level(logging.WARNING, logger="icml_bot.digest"):
+    with caplog.at_level(logging.WARNING, logger="bot.digest"):
         sched.tick()
     assert slack.posts() == []
     row = digests.state.digest_run(C1, "2026-03-09")
@@ -225,7 +225,7 @@ def test_a_second_process_schedules_nothing_until_the_lease_expires(
     digests.subscribe(C1, clock(), tz=SEOUL)
     first = DigestScheduler(digests, clock=clock, owner="first")
     second = DigestScheduler(make_digests(slack, seed_index_path, tmp_path / "state.db"), clock=clock, owner="second")
-    with caplog.at_level(logging.INFO, logger="icml_bot.scheduler"):
+    with caplog.at_level(logging.INFO, logger="bot.digest.scheduler"):
         assert first.take_lease(clock()) is True
         assert second.take_lease(clock()) is False
     assert list(first.jobs()) == [C1]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError
+from bot.logs import RedactSecrets, setup_logging
 from bot.slack import blocks
 from bot.slack.app import build_app
-from bot.logs import RedactSecrets, setup_logging
 from bot.state import State
 from tests.support.fake_slack import (
     FakeSlack,
@@ -217,7 +217,7 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
                 served.request("POST", "/slack/events", action, {"Content-Type": FORM, **sign(SIGNING_SECRET, action)})
                 fake.wait_for("response", ok=False)
                 time.sleep(0.3)
-                logging.getLogger("icml_bot.test").error(
+                logging.getLogger("bot.test").error(
                     "a library echoing a token: %s %s",
                     BOT_TOKEN,
                     APP_TOKEN,

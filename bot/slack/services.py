@@ -1,4 +1,4 @@
-"""What listeners need, passed in rather than reached through globals."""
+"""The services every listener works with (papers, state, digests), passed in rather than reached through globals."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Deps:
+class Services:
     """The paper index (one connection per thread) and the state database (None in read-only CLI previews)."""
 
     papers: Papers

@@ -1,5 +1,4 @@
-"""Getting messages to Slack and noticing when they don't arrive: response_url and chat.postMessage with their
-failures turned into one exception, and the app's one error handler that logs and apologises to the user."""
+"""The app's one error handler: log what failed, then tell the user, never leaving them with silence."""
 
 from __future__ import annotations
 
@@ -11,14 +10,13 @@ from typing import Any
 from slack_bolt import Ack, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler, RetryHandler
-from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
-from slack_sdk.webhook import WebhookClient
 
 from bot.slack import blocks
+from bot.slack.replies import DeliveryError, respond
+
+log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side and I couldn't finish that. Please try again in a minute."
-RESPONSE_URL_TIMEOUT = 10
 # Slack errors that mean the bot token itself is refused: nothing can be posted until someone fixes it.
 TOKEN_ERRORS = (
     "invalid_auth",
@@ -28,52 +26,6 @@ TOKEN_ERRORS = (
     "token_expired",
     "not_allowed_token_type",
 )
-
-log = logging.getLogger("icml_bot.slack")
-
-
-def retry_handlers() -> list[RetryHandler]:
-    """Retries for Web API and response_url calls: dropped connections, 429 (honouring Retry-After), 500/503."""
-    return [
-        ConnectionErrorRetryHandler(max_retry_count=1),
-        RateLimitErrorRetryHandler(max_retry_count=2),
-        ServerErrorRetryHandler(max_retry_count=2),
-    ]
-
-
-class DeliveryError(RuntimeError):
-    """Slack did not take a message; `where` is the method (or "response_url") and `error` Slack's reason."""
-
-    def __init__(self, where: str, error: str) -> None:
-        super().__init__(f"{where} failed: {error}")
-        self.where = where
-        self.error = error
-
-
-def respond(response_url: str, msg: blocks.Message, **options: Any) -> None:
-    """POST a message to a response_url (`response_type`, `replace_original`, …); raise DeliveryError on failure.
-
-    Bolt's `respond()` returns the failure instead of raising it, which makes silent failures easy; this doesn't.
-    """
-    body = {**msg, **{k: v for k, v in options.items() if v is not None}}
-    hook = WebhookClient(response_url, timeout=RESPONSE_URL_TIMEOUT, retry_handlers=retry_handlers())
-    try:
-        resp = hook.send_dict(body)
-    except OSError as exc:
-        raise DeliveryError("response_url", f"{type(exc).__name__}: {exc}") from exc
-    if resp.status_code != 200:
-        raise DeliveryError("response_url", f"HTTP {resp.status_code} {str(resp.body)[:200]}")
-
-
-def post(client: WebClient, channel: str, msg: blocks.Message, thread_ts: str | None = None) -> str:
-    """chat.postMessage (the client retries 429s); returns the new message's ts or raises DeliveryError."""
-    try:
-        resp = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **msg)
-    except SlackApiError as exc:
-        raise DeliveryError("chat.postMessage", str(exc.response.get("error") or exc.response.status_code)) from exc
-    except OSError as exc:
-        raise DeliveryError("chat.postMessage", f"{type(exc).__name__}: {exc}") from exc
-    return str(resp.get("ts") or "")
 
 
 def where(body: dict[str, Any]) -> tuple[str | None, str | None, str | None, str | None]:
