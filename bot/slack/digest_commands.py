@@ -146,7 +146,7 @@ def run(inv: Any) -> Message:
         return usage()
     state = desk.digests.state
     try:
-        with state.patience(STATE_WAIT_SECONDS):
+        with state.waiting_at_most(STATE_WAIT_SECONDS):
             return handler(desk, inv.channel_id, inv.user_id, rest.strip())
     except sqlite3.OperationalError as exc:
         if not is_locked(exc):

@@ -78,7 +78,7 @@ class Events:
         state = self.deps.state
         if event_id and state is not None:
             try:
-                with state.patience(DEDUPE_WAIT_SECONDS):
+                with state.waiting_at_most(DEDUPE_WAIT_SECONDS):
                     first = state.first_time(str(event_id))
             except sqlite3.OperationalError as exc:
                 if not is_locked(exc):

@@ -1,0 +1,88 @@
+"""The state database's tables: what users create, kept apart from the rebuildable paper index."""
+
+# ---- digest tables. Times are unix seconds (passed in, never read from the clock here); days are YYYY-MM-DD.
+DIGEST_SCHEMA_SUBSCRIPTIONS = """
+CREATE TABLE IF NOT EXISTS digest_subscriptions (
+    channel TEXT PRIMARY KEY,
+    topics TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,                   -- HH:MM local time
+    tz TEXT NOT NULL,                   -- IANA name
+    days TEXT NOT NULL,                 -- cron day-of-week, e.g. mon-fri
+    size INTEGER NOT NULL,
+    source TEXT NOT NULL,               -- 'config' (ICML_DIGEST_CHANNEL) or 'slack' (/icml digest subscribe)
+    active INTEGER NOT NULL DEFAULT 1,  -- 0 after /icml digest unsubscribe (kept: rounds survive a re-subscribe)
+    created_by TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    schedule_from REAL NOT NULL,        -- catch-up never posts for a slot before this (created or schedule changed)
+    last_error TEXT,
+    last_error_at REAL
+)"""
+DIGEST_SCHEMA_RUNS = """
+CREATE TABLE IF NOT EXISTS digest_runs (
+    channel TEXT NOT NULL,
+    day TEXT NOT NULL,
+    status TEXT NOT NULL,               -- claimed | posted | failed | uncertain | skipped
+    papers TEXT NOT NULL DEFAULT '[]',  -- the ids this digest holds, fixed when it is claimed
+    round INTEGER NOT NULL DEFAULT 1,
+    first INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    owner TEXT NOT NULL DEFAULT '',
+    claimed_at REAL NOT NULL,
+    first_claimed_at REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    ts TEXT,
+    posted_at REAL,
+    error TEXT,
+    permanent INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (channel, day)
+)"""
+DIGEST_SCHEMA_PAPERS = """
+CREATE TABLE IF NOT EXISTS digest_papers (
+    channel TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    paper_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    posted_at REAL NOT NULL,
+    PRIMARY KEY (channel, round, paper_id)
+)"""
+DIGEST_SCHEMA_LEASES = """
+CREATE TABLE IF NOT EXISTS leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    acquired_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+)"""
+DIGEST_RUN_COLUMNS = (
+    "channel",
+    "day",
+    "status",
+    "papers",
+    "round",
+    "first",
+    "total",
+    "owner",
+    "claimed_at",
+    "first_claimed_at",
+    "attempts",
+    "ts",
+    "posted_at",
+    "error",
+    "permanent",
+)
+DIGEST_SUBSCRIPTION_COLUMNS = (
+    "channel",
+    "topics",
+    "at",
+    "tz",
+    "days",
+    "size",
+    "source",
+    "active",
+    "created_by",
+    "created_at",
+    "updated_at",
+    "schedule_from",
+    "last_error",
+    "last_error_at",
+)

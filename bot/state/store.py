@@ -1,0 +1,257 @@
+"""The state database: what users create and must survive restarts and re-indexing (seen event ids, subscriptions,
+the digest log, the scheduling lease)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from bot.state.schema import (
+    DIGEST_RUN_COLUMNS,
+    DIGEST_SCHEMA_LEASES,
+    DIGEST_SCHEMA_PAPERS,
+    DIGEST_SCHEMA_RUNS,
+    DIGEST_SCHEMA_SUBSCRIPTIONS,
+    DIGEST_SUBSCRIPTION_COLUMNS,
+)
+
+SEEN_EVENT_TTL = 7 * 24 * 3600  # Slack retries within minutes; a week of ids is plenty and stays small
+BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
+
+
+class StateUnavailable(RuntimeError):
+    """The state database cannot be opened or written; the message names the path and what to do."""
+
+
+def path_problem(path: Path, exc: OSError) -> str:
+    """Why a database file cannot be created at `path`, in words (a parent that is a file says so)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a folder"
+            break
+    return exc.strerror or str(exc)
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection held the write lock for longer than we waited."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+class State:
+    """The state database, kept apart from the rebuildable paper index; safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        if self.path.is_dir():
+            raise StateUnavailable(
+                f"cannot use the state database {self.path}: it is a folder; set ICML_BOT_STATE "
+                "to a file, e.g. state.db inside it"
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._migrate(self.db)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            reason = path_problem(self.path, exc) if isinstance(exc, OSError) else str(exc)
+            raise StateUnavailable(
+                f"cannot use the state database {self.path} ({reason}); set ICML_BOT_STATE to a writable file"
+            ) from None
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection (SQLite connections belong to one thread)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def _migrate(self, db: sqlite_utils.Database) -> None:
+        if not db["seen_events"].exists():
+            db["seen_events"].create({"event_id": str, "seen_at": float}, pk="event_id")
+        # ---- digest tables (bot/digest.py): subscriptions, one run row per channel and date, papers posted, lease
+        db.execute(DIGEST_SCHEMA_SUBSCRIPTIONS)
+        db.execute(DIGEST_SCHEMA_RUNS)
+        db.execute(DIGEST_SCHEMA_PAPERS)
+        db.execute(DIGEST_SCHEMA_LEASES)
+
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """Within this block, this thread's writes wait at most `seconds` for a lock (Slack wants an answer in 3 s)."""
+        db = self.db
+        db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+
+    def health(self) -> str:
+        """The word "ok", or what is wrong with the state database (for /healthz); reads only, never blocked."""
+        try:
+            self.db.execute("SELECT count(*) FROM digest_subscriptions").fetchone()
+            self.db.execute("SELECT count(*) FROM seen_events").fetchone()
+        except sqlite3.Error as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return "ok"
+
+    def first_time(self, event_id: str, now: float | None = None) -> bool:
+        """True the first time an event id is seen (atomic across threads and processes), False for retries."""
+        now = time.time() if now is None else now
+        cursor = self.db.execute("INSERT OR IGNORE INTO seen_events(event_id, seen_at) VALUES (?, ?)", [event_id, now])
+        if cursor.rowcount and int(now) % 97 == 0:
+            self.db.execute("DELETE FROM seen_events WHERE seen_at < ?", [now - SEEN_EVENT_TTL])
+        return cursor.rowcount == 1
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    # ------------------------------------------------------------------ digest (bot/digest.py owns the rules)
+
+    @contextmanager
+    def immediate(self) -> Iterator[sqlite_utils.Database]:
+        """A write transaction that takes the write lock at BEGIN, so check-then-write is atomic across processes."""
+        db = self.db
+        if db.conn.in_transaction:  # nested: already inside one
+            yield db
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _one(self, sql: str, params: list[Any]) -> dict[str, Any] | None:
+        cursor = self.db.execute(sql, params)
+        row = cursor.fetchone()
+        return dict(zip([c[0] for c in cursor.description], row, strict=True)) if row else None
+
+    def _all(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+        cursor = self.db.execute(sql, params)
+        cols = [c[0] for c in cursor.description]
+        return [dict(zip(cols, row, strict=True)) for row in cursor.fetchall()]
+
+    def digest_subscription(self, channel: str) -> dict[str, Any] | None:
+        """The subscription row of a channel (active or not), or None."""
+        return self._one("SELECT * FROM digest_subscriptions WHERE channel = ?", [channel])
+
+    def digest_subscriptions(self) -> list[dict[str, Any]]:
+        """All subscription rows, by channel."""
+        where = "WHERE active = 1 "
+        return self._all(f"SELECT * FROM digest_subscriptions {where}ORDER BY channel", [])
+
+    def save_digest_subscription(self, row: dict[str, Any]) -> None:
+        """Insert or replace a subscription row (all columns given)."""
+        cols = ", ".join(DIGEST_SUBSCRIPTION_COLUMNS)
+        marks = ", ".join("?" * len(DIGEST_SUBSCRIPTION_COLUMNS))
+        self.db.execute(
+            f"INSERT OR REPLACE INTO digest_subscriptions ({cols}) VALUES ({marks})",
+            [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS],
+        )
+
+    def set_digest_error(self, channel: str, error: str | None, at: float | None) -> None:
+        """Remember the last thing that went wrong for a channel's digest (None once a digest got through)."""
+        self.db.execute(
+            "UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE channel = ?", [error, at, channel]
+        )
+
+    def digest_run(self, channel: str, day: str) -> dict[str, Any] | None:
+        """The run row of a channel and date, with `papers` decoded, or None."""
+        row = self._one("SELECT * FROM digest_runs WHERE channel = ? AND day = ?", [channel, day])
+        if row:
+            row["papers"] = json.loads(row["papers"])
+        return row
+
+    def digest_runs(
+        self, channel: str | None = None, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Run rows, newest date first, optionally of one channel and only some statuses."""
+        where, params = [], []
+        if channel:
+            where.append("channel = ?")
+            params.append(channel)
+        if statuses:
+            where.append(f"status IN ({', '.join('?' * len(statuses))})")
+            params.extend(statuses)
+        sql = "SELECT * FROM digest_runs" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = self._all(sql + " ORDER BY day DESC, channel LIMIT ?", [*params, limit])
+        for row in rows:
+            row["papers"] = json.loads(row["papers"])
+        return rows
+
+    def insert_digest_run(self, row: dict[str, Any]) -> bool:
+        """Claim a channel and date: True if this call created the row, False if one was already there."""
+        row = {**row, "papers": json.dumps(row.get("papers") or [])}
+        cols = [c for c in DIGEST_RUN_COLUMNS if row.get(c) is not None]
+        values = [row[c] for c in cols]
+        cursor = self.db.execute(
+            f"INSERT OR IGNORE INTO digest_runs ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
+        )
+        return cursor.rowcount == 1
+
+    def update_digest_run(self, channel: str, day: str, **fields: Any) -> None:
+        """Change some columns of a run row."""
+        if "papers" in fields:
+            fields["papers"] = json.dumps(fields["papers"])
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        self.db.execute(
+            f"UPDATE digest_runs SET {sets} WHERE channel = ? AND day = ?", [*fields.values(), channel, day]
+        )
+
+    def digest_posted_ids(self, channel: str, round_: int) -> set[str]:
+        """Ids of the papers a channel was shown in a round."""
+        rows = self.db.execute("SELECT paper_id FROM digest_papers WHERE channel = ? AND round = ?", [channel, round_])
+        return {r[0] for r in rows}
+
+    def digest_round(self, channel: str) -> int:
+        """The channel's current round number (1 before anything was posted)."""
+        row = self.db.execute("SELECT MAX(round) FROM digest_papers WHERE channel = ?", [channel]).fetchone()
+        return int(row[0] or 1)
+
+    def record_digest_papers(self, channel: str, round_: int, paper_ids: list[str], day: str, at: float) -> None:
+        """Mark papers as shown to a channel in a round."""
+        for paper_id in paper_ids:
+            self.db.execute(
+                "INSERT OR IGNORE INTO digest_papers (channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?)",
+                [channel, round_, paper_id, day, at],
+            )
+
+    def acquire_lease(self, name: str, owner: str, now: float, ttl: float) -> bool:
+        """Take or renew a named lease for `ttl` seconds; False while another owner holds an unexpired one."""
+        with self.immediate() as db:
+            row = db.execute("SELECT owner, expires_at FROM leases WHERE name = ?", [name]).fetchone()
+            if row and row[0] != owner and row[1] > now:
+                return False
+            if row and row[0] == owner:
+                db.execute("UPDATE leases SET expires_at = ? WHERE name = ?", [now + ttl, name])
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)",
+                    [name, owner, now, now + ttl],
+                )
+            return True
+
+    def release_lease(self, name: str, owner: str) -> None:
+        """Give a lease up (only if `owner` holds it)."""
+        self.db.execute("DELETE FROM leases WHERE name = ? AND owner = ?", [name, owner])
+
+    def lease(self, name: str) -> dict[str, Any] | None:
+        """Who holds a lease and until when (possibly expired), or None."""
+        return self._one("SELECT * FROM leases WHERE name = ?", [name])
