@@ -14,12 +14,9 @@ from typing import Any
 
 import sqlite_utils
 
+from bot.state import migrations
 from bot.state.schema import (
     DIGEST_RUN_COLUMNS,
-    DIGEST_SCHEMA_LEASES,
-    DIGEST_SCHEMA_PAPERS,
-    DIGEST_SCHEMA_RUNS,
-    DIGEST_SCHEMA_SUBSCRIPTIONS,
     DIGEST_SUBSCRIPTION_COLUMNS,
 )
 
@@ -59,7 +56,10 @@ class State:
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            migrations.refuse_newer(self.path)
             self._migrate(self.db)
+        except migrations.NewerSchema as exc:
+            raise StateUnavailable(str(exc)) from None
         except (OSError, sqlite3.DatabaseError) as exc:
             reason = path_problem(self.path, exc) if isinstance(exc, OSError) else str(exc)
             raise StateUnavailable(
@@ -79,13 +79,10 @@ class State:
         return db
 
     def _migrate(self, db: sqlite_utils.Database) -> None:
-        if not db["seen_events"].exists():
-            db["seen_events"].create({"event_id": str, "seen_at": float}, pk="event_id")
-        # ---- digest tables (bot/digest.py): subscriptions, one run row per channel and date, papers posted, lease
-        db.execute(DIGEST_SCHEMA_SUBSCRIPTIONS)
-        db.execute(DIGEST_SCHEMA_RUNS)
-        db.execute(DIGEST_SCHEMA_PAPERS)
-        db.execute(DIGEST_SCHEMA_LEASES)
+        try:
+            migrations.upgrade(db, self.path)
+        except migrations.NewerSchema as exc:
+            raise StateUnavailable(str(exc)) from None
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
