@@ -3,8 +3,8 @@ exactly one digest for that date."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,23 +15,6 @@ from tests.support.robust import BotProcess, bot_env, serve_http, snapshot
 from tests.support.slack_harness import SECRET
 
 CH = "C0SIGTERM01"
-
-
-def wait_for_row(state_path: Path, status: str, timeout: float = 30) -> dict[str, str]:
-    """The first digest run row with `status` (polling the state database like an operator would)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = sqlite3.connect(f"file:{state_path}?mode=ro", uri=True)
-            conn.row_factory = sqlite3.Row
-            row = conn.execute("SELECT * FROM digest_runs WHERE channel = ? AND status = ?", [CH, status]).fetchone()
-            conn.close()
-            if row:
-                return dict(row)
-        except sqlite3.Error:
-            pass
-        time.sleep(0.02)
-    raise AssertionError(f"no {status} digest run within {timeout}s")
 
 
 def runs(state_path: Path) -> list[tuple[str, str, str | None]]:
@@ -58,14 +41,14 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
     state_path = tmp_path / "state.db"
     day = due_now(state_path, slack_index_path)
     before = snapshot(state_path)
-    fake.delay_next("chat.postMessage", 2.0)
+    slack_answers = fake.hold_next("chat.postMessage")  # a slow Slack: the post stays in flight until this is set
     bot, _ = serve_http(fake.api_url, slack_index_path, state_path, SECRET)
     try:
-        wait_for_row(state_path, "claimed")
-        time.sleep(0.3)  # the post is on its way to (slow) Slack
-        started = time.monotonic()
-        assert bot.terminate(timeout=30) == 0
-        assert time.monotonic() - started < 10
+        fake.wait_arrived("chat.postMessage", timeout=30)  # the digest is being posted...
+        bot.proc.send_signal(signal.SIGTERM)
+        bot.wait_for("SIGTERM: stopping")  # ...when the bot is told to stop...
+        slack_answers.set()  # ...and Slack answers only after that
+        assert bot.proc.wait(timeout=60) == 0
     finally:
         bot.kill()
     log = bot.log()
@@ -96,14 +79,15 @@ def test_sigterm_during_icml_bot_digest_marks_it_uncertain_and_the_rerun_finds_i
     state_path = tmp_path / "state.db"
     env = bot_env(fake.api_url, slack_index_path, state_path, SLACK_BOT_TOKEN="xoxb-test")
     args = ["digest", "--channel", CH, "--date", "2026-03-09"]
-    fake.delay_next("chat.postMessage", 1.5)
+    slack_answers = fake.hold_next("chat.postMessage")
     first = BotProcess(args, env)
     try:
-        wait_for_row(state_path, "claimed")
-        time.sleep(0.3)
+        fake.wait_arrived("chat.postMessage", timeout=30)  # SIGTERM while the post is in flight
         assert first.terminate(timeout=30) == 143
     finally:
         first.kill()
+    slack_answers.set()  # Slack did take the message: it answers a client that is gone...
+    fake.wait_for("chat.postMessage")  # ...and the message is in the channel's history
     err = first.log()
     assert "Traceback" not in err
     assert err.rstrip().endswith("icml-bot: stopped by SIGTERM")
@@ -139,10 +123,7 @@ def test_sigterm_closes_socket_mode_and_hands_back_the_lease(
     assert "SIGTERM: stopping (closing Socket Mode" in log
     assert log.rstrip().endswith("stopped")
     assert "Traceback" not in log
-    deadline = time.monotonic() + 5
-    while fake._socket.connections and time.monotonic() < deadline:  # the fake notices the close
-        time.sleep(0.05)
-    assert not fake._socket.connections
+    assert fake.socket_closed(timeout=5)  # the bot closed its connection (Slack saw it go)
     conn = sqlite3.connect(state_path)
     assert conn.execute("SELECT count(*) FROM leases").fetchone()[0] == 0
     conn.close()

@@ -19,18 +19,17 @@ from slack_sdk.signature import SignatureVerifier
 from slack_sdk.webhook import WebhookClient
 from websockets.sync.client import connect as ws_connect
 
-from tests.support.fake_slack import (
-    FakeSlack,
+from tests.support.fake_slack import FakeSlack, serve_fake_slack
+from tests.support.slack_requests import (
     block_action_payload,
-    close_socket_mode,
     event_body,
     form_body,
     interactive_body,
     mention_event,
-    serve_fake_slack,
     sign,
     slash_form,
 )
+from tests.support.slack_socket_mode import close_socket_mode
 
 SECRET = "test-signing-secret"
 BLOCKS = [{"type": "section", "text": {"type": "mrkdwn", "text": "*Attention Is All You Need*"}}]

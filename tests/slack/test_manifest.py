@@ -11,9 +11,10 @@ import yaml
 
 from bot.slack import app as slack_app
 from bot.slack import commands
-from tests.support.fake_slack import FakeSlack, block_action_payload, mention_event
+from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT, SHARED
 from tests.support.slack_harness import SlackHttp
+from tests.support.slack_requests import block_action_payload, mention_event
 
 SCHEMA = SHARED / "slack" / "manifest.schema.1.0.0.json"
 

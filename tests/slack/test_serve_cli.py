@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from tests.support.fake_slack import FakeSlack, form_body, sign, slash_form
+from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT
 from tests.support.slack_harness import SECRET, SlackHttp
+from tests.support.slack_requests import form_body, sign, slash_form
 
 SLACK_VARS = (
     "SLACK_BOT_TOKEN",

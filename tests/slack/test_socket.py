@@ -11,8 +11,9 @@ from bot.slack import blocks
 from bot.slack.app import build_app
 from bot.slack.server import start_socket_mode
 from bot.state import State
-from tests.support.fake_slack import FakeSlack, block_action_payload, event_body, mention_event, slash_form
+from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import buttons, slack_config, socket_mode_app, texts
+from tests.support.slack_requests import block_action_payload, event_body, mention_event, slash_form
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 
 from bot.slack import blocks
-from tests.support.fake_slack import form_body, sign, slash_form
+from tests.support.slack_requests import form_body, sign, slash_form
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,15 +19,9 @@ from bot.config import Config
 from bot.slack.app import build_app
 from bot.slack.server import HttpServer, start_socket_mode
 from bot.state import State
-from tests.support.fake_slack import (
-    FakeSlack,
-    close_socket_mode,
-    event_body,
-    form_body,
-    interactive_body,
-    sign,
-    slash_form,
-)
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_requests import event_body, form_body, interactive_body, sign, slash_form
+from tests.support.slack_socket_mode import close_socket_mode
 
 SECRET = "test-signing-secret-123"
 EVENTS = "/slack/events"
