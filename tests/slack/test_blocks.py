@@ -11,6 +11,7 @@ from slack_sdk.models.blocks import Block
 
 from bot.search import Result, SearchResponse
 from bot.slack import blocks
+from tests.support import block_checks
 
 PAPER = {
     "id": "txyyds",
@@ -109,7 +110,7 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
     assert footer["accessory"]["action_id"] == "results_page"
     assert json.loads(footer["accessory"]["value"]) == {"q": "kv cache", "o": 1, "r": 1}
     assert msg["text"].startswith("1-1 of 12 papers for “kv cache”")
-    assert blocks.problems(msg) == []
+    assert block_checks.problems(msg) == []
     sdk_accepts(msg)
 
 
@@ -158,7 +159,7 @@ def test_paper_message_shows_the_whole_abstract_in_pieces_and_a_short_header() -
     abstract = [b["text"]["text"] for b in msg["blocks"] if b["type"] == "section"][1:]
     assert len(abstract) == 3
     assert " ".join(abstract).split() == ["word"] * 1500
-    assert blocks.problems(msg) == []
+    assert block_checks.problems(msg) == []
     sdk_accepts(msg)
 
 
@@ -171,7 +172,7 @@ def test_shared_message_is_attributed() -> None:
 def test_message_never_exceeds_50_blocks() -> None:
     msg = blocks.message("x", [blocks.section(str(i)) for i in range(80)])
     assert len(msg["blocks"]) == 50
-    assert blocks.problems(msg) == []
+    assert block_checks.problems(msg) == []
 
 
 def test_problems_finds_raw_markup_and_oversized_parts() -> None:
@@ -183,7 +184,7 @@ def test_problems_finds_raw_markup_and_oversized_parts() -> None:
             {"type": "actions", "elements": [button]},
         ],
     }
-    found = blocks.problems(bad)
+    found = block_checks.problems(bad)
     assert any("fallback" in p for p in found)
     assert any("unsafe markup '<!channel>'" in p for p in found)
     assert any("section text" in p for p in found)
@@ -227,7 +228,7 @@ def test_any_paper_text_gives_a_valid_escaped_message(
         blocks.shared_message(paper, "U1"),
         blocks.similar_message(paper, [Result(paper, 1.0, snippet)] * 5),
     ):
-        assert blocks.problems(msg) == []
+        assert block_checks.problems(msg) == []
         assert len(msg["text"]) <= blocks.MAX_FALLBACK_TEXT
         assert "<" not in msg["text"].replace("<@U1>", "")
         sdk_accepts(msg)

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from bot.digest.model import Digest
 from bot.slack import blocks
 from bot.slack.digest_blocks import as_text, digest_message, footer, is_digest, marker_block_id, metadata
+from tests.support import block_checks
 from tests.support.digest import SEED_ORDER, make_digests
 
 DAY = date(2026, 3, 9)
@@ -26,7 +27,7 @@ def plan(index_path: Path, tmp_path: Path, size: int = 3, topics: str = "") -> D
 def test_the_message_has_header_papers_buttons_and_footer(seed_index_path: Path, tmp_path: Path) -> None:
     digest = plan(seed_index_path, tmp_path)
     msg = digest_message(digest)
-    assert blocks.problems(msg) == []
+    assert block_checks.problems(msg) == []
     kinds = [b["type"] for b in msg["blocks"]]
     assert kinds == ["header"] + ["section", "context", "actions", "divider"] * 3 + ["context"]
     assert msg["blocks"][0]["text"]["text"] == "ICML 2026 digest · Mon 9 Mar 2026"
@@ -60,7 +61,7 @@ def test_ten_papers_fit_slacks_limits_and_every_text_is_escaped(slack_index_path
     digest = plan(slack_index_path, tmp_path, size=10, topics="<!channel> & friends")
     assert digest.papers[0]["title"].startswith("<!channel> Attention")  # the only Oral goes first
     msg = digest_message(digest)
-    assert blocks.problems(msg) == []
+    assert block_checks.problems(msg) == []
     assert len(msg["blocks"]) <= blocks.MAX_BLOCKS
     raw = json.dumps(msg, ensure_ascii=False)
     for ping in PINGS:

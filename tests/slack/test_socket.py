@@ -11,6 +11,7 @@ from bot.slack import blocks
 from bot.slack.app import build_app
 from bot.slack.server import start_socket_mode
 from bot.state import State
+from tests.support import block_checks
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import buttons, slack_config, socket_mode_app, texts
 from tests.support.slack_requests import block_action_payload, event_body, mention_event, slash_form
@@ -29,7 +30,7 @@ def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> Non
     payload = ack["payload"]
     assert payload["response_type"] == "ephemeral"
     assert "*Vegas: A self-speculative decoding method with verification-guided sparse attention*" in texts(payload)
-    assert blocks.problems(payload) == []
+    assert block_checks.problems(payload) == []
 
 
 def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, config) -> None:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 
 from bot.slack import blocks
+from tests.support import block_checks
 from tests.support.slack_requests import form_body, sign, slash_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -319,7 +320,7 @@ def message_problems(msg: dict[str, Any], users: Iterable[str] = ()) -> list[str
 
     `users` are the user ids the bot itself means to mention (the one who shared a paper).
     """
-    found = list(blocks.problems(msg))
+    found = list(block_checks.problems(msg))
     allowed = set(users)
     if not str(msg.get("text") or "").strip():
         found.append("no text fallback")
