@@ -64,10 +64,28 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ICML_DIGEST_DAYS", "mon-fri", "Digest days in cron day-of-week syntax: mon-fri, mon-sun, mon,wed,fri."),
     Setting("ICML_DIGEST_GRACE", "6h", "How late a missed digest may still be posted after a restart (e.g. 6h, 90m)."),
     Setting("ICML_BOT_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING, ERROR."),
+    Setting(
+        "OPENREVIEW_USERNAME",
+        "",
+        "OpenReview account (e-mail) for `icml-bot fetch`: abstracts, PDFs, TL;DRs and BibTeX need a login.",
+    ),
+    Setting("OPENREVIEW_PASSWORD", "", "Password of that OpenReview account.", secret=True),
+    Setting("OPENREVIEW_BASEURL", "https://api2.openreview.net", "OpenReview API v2 URL (a mirror or proxy; tests)."),
+    Setting(
+        "ICML_BOT_CACHE",
+        "~/.cache/icml-bot",
+        "Where `icml-bot fetch` keeps downloaded pages (an interrupted fetch resumes) and the lists it fetched.",
+    ),
 )
 
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAY_ITEM = re.compile(r"^(?P<a>[a-z]{3})(?:-(?P<b>[a-z]{3}))?$")
+
+
+def default_cache_dir(env: Mapping[str, str]) -> Path:
+    """The documented default cache: under XDG_CACHE_HOME (~/.cache), never the current directory."""
+    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(base) / "icml-bot"
 
 
 def default_db_path(env: Mapping[str, str]) -> Path:
@@ -157,6 +175,10 @@ class Config:
     digest_days: frozenset[int] = DEFAULT_DIGEST_DAYS
     digest_grace: int = DEFAULT_DIGEST_GRACE
     log_level: str = default("ICML_BOT_LOG_LEVEL")
+    openreview_username: str = ""
+    openreview_password: str = field(default="", repr=False)
+    openreview_url: str = default("OPENREVIEW_BASEURL")
+    cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, db: str | os.PathLike[str] | None = None) -> Config:
@@ -189,4 +211,17 @@ class Config:
             digest_days=parse_days(get("ICML_DIGEST_DAYS")),
             digest_grace=parse_duration(get("ICML_DIGEST_GRACE")),
             log_level=level,
+            openreview_username=get("OPENREVIEW_USERNAME").strip(),
+            openreview_password=get("OPENREVIEW_PASSWORD"),
+            openreview_url=_http_url(
+                "OPENREVIEW_BASEURL", (get("OPENREVIEW_BASEURL").strip() or default("OPENREVIEW_BASEURL")).rstrip("/")
+            ),
+            cache_dir=Path(cache).expanduser() if (cache := env.get("ICML_BOT_CACHE")) else default_cache_dir(env),
         )
+
+
+def _http_url(var: str, value: str) -> str:
+    """An http(s) URL, or ConfigError naming the variable."""
+    if not re.match(r"^https?://[^/\s]", value):
+        raise ConfigError(f"{var}={value!r} is not an http(s) URL, e.g. {default(var)}")
+    return value
