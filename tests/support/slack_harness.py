@@ -5,11 +5,11 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -24,8 +24,12 @@ from tests.support.slack_requests import event_body, form_body, interactive_body
 from tests.support.slack_socket_mode import close_socket_mode
 
 SECRET = "test-signing-secret-123"
+# Slack shows the user an error when an app's answer to a command, button or event (HTTP reply or Socket Mode ack)
+# takes longer than this. Tests that bound a reply's time use it and carry @pytest.mark.ack_deadline.
+ACK_DEADLINE = 3.0
 EVENTS = "/slack/events"
 FORM = "application/x-www-form-urlencoded"
+T = TypeVar("T")
 
 
 def slack_config(fake: FakeSlack, index_path: Path, state_path: Path, **overrides: Any) -> Config:
@@ -65,11 +69,22 @@ class SlackHttp:
         self.server = HttpServer(
             self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
         ).start()
+        self._drained = False
+
+    def drain(self) -> None:
+        """Stop serving and wait until every request and every listener thread it started has ended.
+
+        After this nothing more can reach the fake Slack, so a test may assert what did *not* happen (no second
+        reply, no apology) without sleeping. The state database stays open for checks.
+        """
+        if not self._drained:
+            self._drained = True
+            self.server.stop()
+            stop_app(self.app)
 
     def stop(self) -> None:
-        """Stop the server, the app's listener threads and the state connection."""
-        self.server.stop()
-        stop_app(self.app)
+        """Drain, then close the state connection."""
+        self.drain()
         self.state.close()
 
     def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Reply:
@@ -110,6 +125,13 @@ class SlackHttp:
     def action(self, payload: dict[str, Any]) -> Reply:
         """A signed block_actions request (form field `payload=`)."""
         return self.post(interactive_body(payload), FORM)
+
+
+def timed(call: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
+    """(what `call` returned, seconds it took): for @pytest.mark.ack_deadline tests only."""
+    started = time.perf_counter()
+    result = call(*args, **kwargs)
+    return result, time.perf_counter() - started
 
 
 def stop_app(app: App) -> None:
