@@ -6,9 +6,11 @@ Every test passes the date and time in and posts through the real WebClient to t
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
+from queue import Queue
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -230,21 +232,25 @@ def test_two_runs_on_one_date_post_once(digests: ChannelDigests, slack: FakeSlac
     assert len(slack.posts(C1)) == 1
 
 
-def test_two_threads_at_once_post_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
-    slack.delay_next("chat.postMessage", 0.3)  # keep the first post in flight while the second thread arrives
-    results: list[str] = []
-    barrier = threading.Barrier(2)
-
-    def run() -> None:
-        barrier.wait(timeout=5)
-        results.append(digests.post_digest(C1, MON, clock()).status)
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
+def race(slack: FakeSlack, *runs: Callable[[], str]) -> list[str]:
+    """Start `runs` together while Slack holds the first post: (the others' outcomes, then the poster's)."""
+    slack_answers = slack.hold_next("chat.postMessage")
+    results: Queue[str] = Queue()
+    threads = [threading.Thread(target=lambda run=run: results.put(run())) for run in runs]
     for t in threads:
         t.start()
+    slack.wait_arrived("chat.postMessage")  # one of them claimed the date and its post is in flight...
+    outcomes = [results.get(timeout=10) for _ in runs[1:]]  # ...while the others come and go
+    slack_answers.set()
+    outcomes.append(results.get(timeout=10))
     for t in threads:
         t.join(timeout=10)
-    assert sorted(results) == ["busy", "posted"]
+    return outcomes
+
+
+def test_two_threads_at_once_post_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
+    post = partial(digests.post_digest, C1, MON, clock())
+    assert race(slack, lambda: post().status, lambda: post().status) == ["busy", "posted"]
     assert len(slack.posts(C1)) == 1
 
 
@@ -252,20 +258,12 @@ def test_two_processes_on_one_state_database_post_once(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
 ) -> None:
     other = make_digests(slack, seed_index_path, state_path)  # its own State: like a second bot process
-    slack.delay_next("chat.postMessage", 0.3)
-    results: list[str] = []
-    barrier = threading.Barrier(2)
-
-    def run(d: ChannelDigests) -> None:
-        barrier.wait(timeout=5)
-        results.append(d.post_digest(C1, MON, clock()).status)
-
-    threads = [threading.Thread(target=run, args=(d,)) for d in (digests, other)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=10)
-    assert sorted(results) == ["busy", "posted"]
+    outcomes = race(
+        slack,
+        lambda: digests.post_digest(C1, MON, clock()).status,
+        lambda: other.post_digest(C1, MON, clock()).status,
+    )
+    assert outcomes == ["busy", "posted"]
     assert len(slack.posts(C1)) == 1
     assert other.post_digest(C1, MON, clock()).status == "already"
 
