@@ -92,7 +92,7 @@ def identity_keys(paper: Paper) -> list[str]:
         keys.append(f"id:{paper.source_id}")
     if not paper.title_derived:
         keys.append(f"title:{paper.year or ''}:{text.normalize_title(paper.title)}")
-    digest = hashlib.sha1(" ".join(text.words(paper.abstract)[:80]).encode()).hexdigest()[:16]
+    digest = hashlib.sha1(" ".join(text.tokenize(paper.abstract)[:80]).encode()).hexdigest()[:16]
     keys.append(f"abs:{digest}")
     return keys
 
@@ -481,12 +481,12 @@ def _list(value: Any, split: str = "authors") -> list[str]:
     if value is None:
         return []
     if isinstance(value, list):
-        return [text.plain(str(v)).strip() for v in value if str(v).strip()]
+        return [text.to_plain_text(str(v)).strip() for v in value if str(v).strip()]
     raw = str(value)
     sep = ";" if ";" in raw else ("|" if "|" in raw else ",")
     if split == "authors" and sep == "," and " and " in raw:
         raw = raw.replace(" and ", ", ")
-    return [text.plain(part).strip() for part in raw.split(sep) if part.strip()]
+    return [text.to_plain_text(part).strip() for part in raw.split(sep) if part.strip()]
 
 
 def _status(value: Any) -> str | None:
@@ -506,10 +506,10 @@ def make_paper(
 ) -> Paper:
     """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
     raw_abstract = str(fields["abstract"])
-    abstract = text.clean(raw_abstract)
+    abstract = text.to_mrkdwn(raw_abstract)
     raw_title = str(fields.get("title") or "").strip()
     code_url = _url(fields.get("code_url")) or text.code_url(raw_abstract)
-    title = text.plain(raw_title) if raw_title else ""
+    title = text.to_plain_text(raw_title) if raw_title else ""
     name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
     year_value = str(fields.get("year") or "").strip()
     if year_value.isdigit():

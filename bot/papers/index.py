@@ -414,7 +414,7 @@ def reconcile(db: sqlite_utils.Database) -> int:
 
 def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any] | None:
     """The other paper that is the same work as this untitled one, or None."""
-    mine = text.words(paper["abstract"])
+    mine = text.tokenize(paper["abstract"])
     words = [w for w in dict.fromkeys(mine) if w not in STOPWORDS and len(w) > 2]
     if not words:
         return None
@@ -428,7 +428,7 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
     name = text.normalize_title(paper["name"]) if paper["name"] else None
     best, best_score = None, 0.0
     for other in candidates:
-        score = fuzz.token_sort_ratio(mine_text, " ".join(text.words(other["abstract"])))
+        score = fuzz.token_sort_ratio(mine_text, " ".join(text.tokenize(other["abstract"])))
         named = bool(name) and name in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score

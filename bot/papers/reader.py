@@ -120,7 +120,7 @@ class Papers:
         rare their words are in the papers: the two best pairs, the best pair, the three rarest words, then each of
         the rarest words alone.
         """
-        segments = [text.words(seg) for seg in _SEGMENT_BREAK.split((message_text or "")[:TOPIC_TEXT_CHARS])]
+        segments = [text.tokenize(seg) for seg in _SEGMENT_BREAK.split((message_text or "")[:TOPIC_TEXT_CHARS])]
         candidates = list(
             dict.fromkeys(
                 w
