@@ -65,16 +65,17 @@ def test_every_declared_listener_answers_through_the_real_app(
     for command in manifest["features"]["slash_commands"]:
         reply = slack_http.command("help", command=command["command"])
         assert reply.status == 200, command
-        assert reply.json()["blocks"], command
+        assert f"`{command['command']} help`" in reply.json()["blocks"][0]["text"]["text"], command
     for n, event_type in enumerate(manifest["settings"]["event_subscriptions"]["bot_events"]):
-        event = {**mention_event("diffusion"), "type": event_type}
+        event = {**mention_event("diffusion", ts=f"1700000000.00010{n}"), "type": event_type}
         assert slack_http.event(event).status == 200
-        fake.wait_for("chat.postMessage", count=n + 1)
+        post = fake.wait_for("chat.postMessage", count=n + 1)[-1]
+        assert post.params["thread_ts"] == event["ts"], event_type  # answered in the event's thread
     for n, action_id in enumerate(slack_app.ACTIONS):
         value = '{"q":"kv cache","o":0}' if action_id == "results_page" else "txyyds"
         payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
         assert slack_http.action(payload).status == 200
-        fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name)
+        fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name, ok=True)
     unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
     assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to
 
