@@ -38,11 +38,6 @@ TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-characte
 _SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
 
 
-def valid_text(text: str) -> str:
-    """`text` with lone surrogates (possible in JSON payloads, impossible to store in SQLite) replaced by "?"."""
-    return text.encode("utf-8", "replace").decode("utf-8")
-
-
 class Papers:
     """Read access to the paper index for the digests, the listeners and the health check; safe to share between
     threads (each gets its own connection)."""
@@ -80,11 +75,11 @@ class Papers:
 
     def get(self, ref: str) -> dict[str, Any] | None:
         """One paper by id, old id, OpenReview id or name."""
-        return index.get_paper(self.db, valid_text(ref))
+        return index.get_paper(self.db, text.valid_text(ref))
 
     def similar(self, paper_id: str, k: int = 5) -> list[Result]:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
-        paper_id = valid_text(paper_id)
+        paper_id = text.valid_text(paper_id)
         with self.snapshot() as db:
             found = search.similar(db, paper_id, k=k)
             if found:
