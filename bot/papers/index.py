@@ -488,7 +488,7 @@ def stats(db: sqlite_utils.Database) -> dict[str, Any]:
 
 def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
     """A paper by id, merged-away id, source id (OpenReview) or exact name, case-insensitively."""
-    ref = ref.encode("utf-8", "replace").decode("utf-8").strip()  # lone surrogates (from JSON) cannot be bound
+    ref = text.valid_text(ref).strip()  # lone surrogates (from JSON) cannot be bound
     if not ref:
         return None
     for sql in (
