@@ -10,9 +10,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from bot.text.words import WORD_RE
+
 MAX_CHARS = 500
 MAX_TERMS = 32
-WORD_RE = re.compile(r"[^\W_]+")
 STATUSES = ("oral", "spotlight", "poster")
 # Field names people type, mapped onto the filters we have.
 FIELDS = {
@@ -103,7 +104,7 @@ class ParsedQuery:
         return " ".join(t.text if not t.quoted else " ".join(t.words) for t in self.positive)
 
 
-def clean(raw: str) -> str:
+def normalize_input(raw: str) -> str:
     """Normalise Unicode, turn Slack's smart quotes into plain ones, and drop control and invisible characters."""
     if not isinstance(raw, str):
         raw = str(raw)
@@ -122,7 +123,7 @@ def clean(raw: str) -> str:
 
 def parse(raw: str) -> ParsedQuery:
     """Split user text into terms and filters; never raises, whatever the text."""
-    text = clean(raw)
+    text = normalize_input(raw)
     query = ParsedQuery(text="")
     if len(text) > MAX_CHARS:
         cut = text.rfind(" ", 0, MAX_CHARS + 1)
