@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+import sqlite_utils
 from hypothesis import HealthCheck, settings
 
 from bot.papers import index
 from tests.support.paths import ICML2026, SEEDS
+
+if TYPE_CHECKING:  # the Slack helpers are imported by the fixtures that need them, not by every test run
+    from tests.support.fake_slack import FakeSlack
+    from tests.support.slack_harness import SlackHttp
 
 # Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
 # inputs. Pick one with `pytest --hypothesis-profile=long` or ICML_HYPOTHESIS_PROFILE=long.
@@ -36,7 +43,7 @@ def seed_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def seed_db(seed_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def seed_db(seed_index_path: Path, tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     """A private, writable copy of the seed index."""
     path = tmp_path / "papers.db"
     shutil.copy(seed_index_path, path)
@@ -58,40 +65,19 @@ def full_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-# ---------------------------------------------------------------------- Slack (tests/test_slack_*.py)
-
-# A paper whose every field tries to ping a channel or inject a link; loaded next to the seeds for the Slack tests.
-EVIL_PAPER = {
-    "id": "evil0001",
-    "title": "<!channel> Attention & Friends <@U999>",
-    "abstract": "We study <!here> pings in abstracts: a <https://evil.example|click me> link, an ampersand & and "
-    "<@U123> mentions should all stay plain text. Zebrafish transformers outperform baselines on "
-    "xylophone benchmarks. " * 3,
-    "authors": ["Ada <!everyone> Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"],
-    "url": "javascript:alert(1)",
-    "code_url": "https://github.com/example/zebra>|x",
-    "status": "Oral",
-    "session": "Poster Session 9 <!here>",
-}
+# ---------------------------------------------------------------------- Slack
 
 
 @pytest.fixture(scope="session")
 def slack_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seeds plus EVIL_PAPER, built once per run; the app opens it read-only."""
-    import json
+    """The seeds plus EVIL_PAPER (tests/support/slack_harness.py), built once per run; the app opens it read-only."""
+    from tests.support.slack_harness import build_slack_index
 
-    folder = tmp_path_factory.mktemp("slack-index")
-    evil = folder / "evil.jsonl"
-    evil.write_text(json.dumps(EVIL_PAPER) + "\n", encoding="utf-8")
-    path = folder / "papers.db"
-    db = index.connect(path)
-    index.load(db, [SEEDS, evil])
-    db.conn.close()
-    return path
+    return build_slack_index(tmp_path_factory.mktemp("slack-index"))
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSlack]:
     """A started fake Slack (tests/support/fake_slack.py); real credentials and proxies are kept out of the env."""
     from tests.support.fake_slack import serve_fake_slack
 
@@ -111,7 +97,7 @@ def fake(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def slack_http(fake, slack_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def slack_http(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Iterator[SlackHttp]:
     """The production app in HTTP mode (waitress on 127.0.0.1, free port), talking to the fake Slack."""
     from tests.support.slack_harness import SlackHttp, slack_config
 

@@ -16,10 +16,12 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_sdk import WebClient
 
 from bot.config import Config
+from bot.papers import index
 from bot.slack.app import build_app
 from bot.slack.server import HttpServer, start_socket_mode
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
+from tests.support.paths import SEEDS
 from tests.support.slack_requests import event_body, form_body, interactive_body, sign, slash_form
 from tests.support.slack_socket_mode import close_socket_mode
 
@@ -30,6 +32,32 @@ ACK_DEADLINE = 3.0
 EVENTS = "/slack/events"
 FORM = "application/x-www-form-urlencoded"
 T = TypeVar("T")
+
+
+# A paper whose every field tries to ping a channel or inject a link; loaded next to the seeds for the Slack tests.
+EVIL_PAPER = {
+    "id": "evil0001",
+    "title": "<!channel> Attention & Friends <@U999>",
+    "abstract": "We study <!here> pings in abstracts: a <https://evil.example|click me> link, an ampersand & and "
+    "<@U123> mentions should all stay plain text. Zebrafish transformers outperform baselines on "
+    "xylophone benchmarks. " * 3,
+    "authors": ["Ada <!everyone> Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"],
+    "url": "javascript:alert(1)",
+    "code_url": "https://github.com/example/zebra>|x",
+    "status": "Oral",
+    "session": "Poster Session 9 <!here>",
+}
+
+
+def build_slack_index(folder: Path) -> Path:
+    """The index the Slack tests serve: the 19 seed papers and EVIL_PAPER, built by the production loader."""
+    evil = folder / "evil.jsonl"
+    evil.write_text(json.dumps(EVIL_PAPER) + "\n", encoding="utf-8")
+    path = folder / "papers.db"
+    db = index.connect(path)
+    index.load(db, [SEEDS, evil])
+    db.conn.close()
+    return path
 
 
 def slack_config(fake: FakeSlack, index_path: Path, state_path: Path, **overrides: Any) -> Config:
