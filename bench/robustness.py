@@ -117,14 +117,15 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.papers.corpus import SourceError
     from bot.papers.reader import Papers
     from bot.search import Result, SearchResponse
-    from bot.slack import blocks, commands, digest_blocks, events
-    from bot.slack.deps import Deps
+    from bot.slack import blocks, commands, events
+    from bot.slack.blocks import digest as digest_blocks
+    from bot.slack.services import Services
     from bot.state import State
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
     desk = DigestService(ChannelDigests(state, index_path, None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
-    deps = Deps(papers=Papers(index_path), state=state, digests=desk)
+    deps = Services(papers=Papers(index_path), state=state, digests=desk)
 
     def slash(text: str) -> list[str]:
         if text.lower().lstrip().startswith("digest now"):

@@ -238,7 +238,8 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
     from bot.digest.model import validate_channel
-    from bot.slack import digest_blocks, digest_commands
+    from bot.slack import digest_commands
+    from bot.slack.blocks import digest as digest_blocks
     from bot.state import State
 
     open_index(config).conn.close()
@@ -284,6 +285,48 @@ def _iso_date(value: str) -> date:
 
 
 # ------------------------------------------------------------------ (end of digest)
+
+
+def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
+    """Fetch each VENUE's official list (conference site, OpenReview when logged in) and index it in one load.
+
+    Example: `icml-bot fetch icml2026 icml2024`. Exit 0: everything arrived; 1: a source failed but what arrived
+    was indexed (the summary names the failure); 2: nothing usable arrived and nothing was indexed.
+    """
+    from bot.papers.fetch import run
+    from bot.papers.fetch.openreview import Credentials
+    from bot.papers.venues import VenueError, parse_venue
+
+    try:
+        venues = [parse_venue(name) for name in args.venues or ["icml2026"]]
+    except VenueError as exc:
+        raise UserError(str(exc)) from None
+    _not_a_folder(config.db_path)
+    user, password = config.openreview_username, config.openreview_password
+    settings = run.Settings(
+        cache_dir=Path(args.cache_dir).expanduser() if args.cache_dir else config.cache_dir,
+        site_url=args.site_url,
+        openreview_url=args.openreview_url or config.openreview_url,
+        credentials=Credentials(user, password) if user and password else None,
+        missing=tuple(name for name, v in (("OPENREVIEW_USERNAME", user), ("OPENREVIEW_PASSWORD", password)) if not v),
+        workers=args.workers,
+    )
+    report = run.fetch_venues(config.db_path, venues, settings, _progress_bar() if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(report.lines()))
+    if report.index is None:
+        raise UserError(report.nothing_usable())
+    return 1 if report.failed else 0
+
+
+def _http_url(value: str) -> str:
+    if not value.startswith(("http://", "https://")) or len(value.split("/")) < 3 or not value.split("/")[2]:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an http(s) URL, e.g. https://icml.cc")
+    return value.rstrip("/")
 
 
 def _positive(value: str) -> int:
@@ -354,6 +397,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="print the message instead of posting it")
     p.add_argument("--json", action="store_true", help="with --dry-run: print the Slack payload as JSON")
     p.set_defaults(func=cmd_digest)
+
+    p = sub.add_parser(
+        "fetch", parents=[common], help="fetch and index the official paper lists (conference site, OpenReview)"
+    )
+    p.add_argument("venues", nargs="*", metavar="VENUE", help="icml2026 (default), icml2025, neurips2025, iclr2026, …")
+    p.add_argument(
+        "--site-url", type=_http_url, metavar="URL", help="a mirror of the conference site (default: its own)"
+    )
+    p.add_argument(
+        "--openreview-url", type=_http_url, metavar="URL", help="OpenReview API (default: $OPENREVIEW_BASEURL)"
+    )
+    p.add_argument("--cache-dir", metavar="PATH", help="downloaded pages and lists (default: $ICML_BOT_CACHE)")
+    p.add_argument("--workers", type=_positive, metavar="N", help="text-cleaning processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_fetch)
     return parser
 
 

@@ -22,8 +22,9 @@ from bot.digest import scheduler as sched
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
-from bot.slack import blocks, digest_blocks
+from bot.slack import blocks
 from bot.slack.blocks import Message, escape
+from bot.slack.blocks import digest as digest_blocks
 from bot.slack.digest_post import SlackPoster
 from bot.state import State, is_locked
 

@@ -17,7 +17,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import RateLimitErrorRetryHandler
 
 from bot.digest.model import Digest, HistoryUnavailable, PostRejected, PostUncertain
-from bot.slack import digest_blocks
+from bot.slack.blocks import digest as digest_blocks
 
 POST_TIMEOUT = 30  # seconds; a post that takes longer is checked in the history, never blindly retried
 HISTORY_PAGE = 200

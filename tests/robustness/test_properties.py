@@ -26,8 +26,9 @@ from bot.papers.corpus import Paper, Skip, SourceError
 from bot.papers.reader import Papers
 from bot.search import Result, SearchResponse
 from bot.search import query as ql
-from bot.slack import blocks, commands, digest_blocks, events
-from bot.slack.deps import Deps
+from bot.slack import blocks, commands, events
+from bot.slack.blocks import digest as digest_blocks
+from bot.slack.services import Services
 from bot.state import State
 from tests.support.robust import (
     csv_files,
@@ -57,12 +58,12 @@ class MemoryPoster:
 
 
 @pytest.fixture(scope="module")
-def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deps]:
+def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
     digests = ChannelDigests(state, slack_index_path, MemoryPoster(), settle=0.0)
     desk = DigestService(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
-    yield Deps(papers=Papers(slack_index_path), state=state, digests=desk)
+    yield Services(papers=Papers(slack_index_path), state=state, digests=desk)
     desk.stop()
 
 
@@ -70,14 +71,14 @@ def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> It
 
 
 @given(text=slack_text)
-def test_any_slash_command_text_gets_a_valid_safe_answer(deps: Deps, text: str) -> None:
+def test_any_slash_command_text_gets_a_valid_safe_answer(deps: Services, text: str) -> None:
     msg = commands.ack_payload(deps, text, "U0PROP", CHANNEL)
     assert msg["response_type"] == "ephemeral"
     assert message_problems(msg) == []
 
 
 @given(text=slack_text, parent=st.one_of(st.none(), slack_text))
-def test_any_mention_gets_a_valid_safe_reply(deps: Deps, text: str, parent: str | None) -> None:
+def test_any_mention_gets_a_valid_safe_reply(deps: Services, text: str, parent: str | None) -> None:
     event: dict[str, Any] = {
         "type": "app_mention",
         "text": f"<@UBOT> {text}",
@@ -96,7 +97,7 @@ def test_any_mention_gets_a_valid_safe_reply(deps: Deps, text: str, parent: str 
     offset=st.integers(0, 200),
     limit=st.integers(1, 20),
 )
-def test_query_parsing_and_search_take_any_text(deps: Deps, text: str, offset: int, limit: int) -> None:
+def test_query_parsing_and_search_take_any_text(deps: Services, text: str, offset: int, limit: int) -> None:
     parsed = ql.parse(text)
     assert len(parsed.terms) <= ql.MAX_TERMS
     assert len(parsed.text) <= ql.MAX_CHARS
@@ -118,7 +119,7 @@ def test_page_buttons_round_trip_within_slack_limits(text: str, offset: int, pub
 
 
 @given(text=slack_text)
-def test_thread_topics_take_any_message(deps: Deps, text: str) -> None:
+def test_thread_topics_take_any_message(deps: Services, text: str) -> None:
     for query in deps.papers.topic_queries(text * 3):
         assert query
         assert "<" not in query

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from bot.digest.model import Digest
 from bot.slack import blocks
-from bot.slack.digest_blocks import as_text, digest_message, footer, is_digest, marker_block_id, metadata
+from bot.slack.blocks.digest import as_text, digest_message, footer, is_digest, marker_block_id, metadata
 from tests.support import block_checks
 from tests.support.digest import SEED_ORDER, make_digests
 

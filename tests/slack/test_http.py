@@ -12,7 +12,8 @@ import pytest
 from bot import search as search_module
 from bot.papers.reader import Papers
 from bot.slack import blocks
-from bot.slack.deliver import APOLOGY
+from bot.slack.errors import APOLOGY
+from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack, block_action_payload, mention_event
 from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
 
@@ -47,7 +48,7 @@ def test_slash_command_acks_with_ephemeral_results(slack_http: SlackHttp, fake: 
     footer = body["blocks"][-1]["text"]["text"]
     assert re.fullmatch(r"1-[1-5] of \d+ for \*kv cache\*", footer), footer
     assert body["text"].startswith("1-")
-    assert blocks.problems(body) == []
+    assert problems(body) == []
     assert {c.method for c in fake.calls()} == {"auth.test"}  # the answer was the ack itself (auth.test: at start)
 
 
@@ -58,7 +59,7 @@ def test_query_and_paper_text_never_ping_anyone(slack_http: SlackHttp) -> None:
     assert not [p for p in PINGS if p in rendered], rendered
     assert "&lt;!channel&gt; Attention &amp; Friends &lt;@U999&gt;" in texts(body)  # the evil paper, escaped
     assert "*&lt;!channel&gt; zebrafish &amp; xylophone*" in body["blocks"][-1]["text"]["text"]
-    assert blocks.problems(body) == []
+    assert problems(body) == []
     detail = slack_http.command("paper evil0001").json()
     assert not [p for p in PINGS if p in json.dumps(detail)]
     assert "Ada &lt;!everyone&gt; Lovelace" in texts(detail)
@@ -222,7 +223,7 @@ def test_mention_in_a_channel_replies_in_a_new_thread(slack_http: SlackHttp, fak
     assert (call.params["channel"], call.params["thread_ts"]) == ("C1", "1700000000.000100")
     assert VEGAS in result_ids(call.params)
     assert [b["text"]["text"] for b in buttons(call.params)][:2] == ["Similar", "Abstract"]  # no Share: it's public
-    assert blocks.problems(call.params) == []
+    assert problems(call.params) == []
 
 
 def test_mention_inside_a_thread_replies_to_the_parent(slack_http: SlackHttp, fake: FakeSlack) -> None:

@@ -12,11 +12,12 @@ import pytest
 from bot import cli
 from bot.digest.channels import ChannelDigests
 from bot.state import State, StateUnavailable
-from bot.state.migrations import LATEST
+from bot.state.migrations import LATEST, MIGRATIONS
 from tests.support.paths import ROOT
 
 FIXTURE = ROOT / "tests" / "state" / "fixtures" / "state_0.1.0.sql"
 TABLES = ("seen_events", "digest_subscriptions", "digest_runs", "digest_papers", "leases")
+TEAM_TABLES = ("team_saves", "channel_list", "digest_feedback")  # migration 2
 
 
 def _restore(path: Path) -> Path:
@@ -42,12 +43,13 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
         "seen_events": 2,
         "digest_subscriptions": 2,
         "digest_runs": 4,
-        "digest_papers": 9,
+        "digest_papers": 11,
         "leases": 1,
     }
     state = State(path)
     assert state.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert _rows(path) == before
+    assert {t: state.db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
     digests = ChannelDigests(state, seed_index_path)
     sub = digests.subscription("C0123456789")
     assert sub is not None
@@ -62,6 +64,30 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     state.close()
     # Opening again is a no-op.
     assert State(path).db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+
+
+def test_a_schema_1_database_gains_the_team_tables_and_keeps_its_rows(tmp_path: Path) -> None:
+    import sqlite_utils
+
+    path = tmp_path / "state.db"
+    db = sqlite_utils.Database(path)
+    MIGRATIONS[0].apply(db)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO seen_events (event_id, seen_at) VALUES ('Ev1', 1.5)")
+    db.conn.commit()
+    db.conn.close()
+    state = State(path)
+    assert state.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    assert state.db.execute("SELECT * FROM seen_events").fetchall() == [("Ev1", 1.5)]
+    assert set(TEAM_TABLES) <= set(state.db.table_names())
+    state.db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 2.0)")
+    with pytest.raises(sqlite3.IntegrityError):  # one save per team, user and paper
+        state.db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 3.0)")
+    with pytest.raises(sqlite3.IntegrityError):  # a vote is +1 or -1
+        state.db.execute(
+            "INSERT INTO digest_feedback (team, channel, paper_id, vote, user, at) "
+            "VALUES ('T1', 'C1', 'p1', 2, 'U1', 1)"
+        )
 
 
 def test_a_database_from_a_newer_release_is_refused_and_not_modified(tmp_path: Path) -> None:

@@ -1,35 +1,39 @@
-"""Pure Block Kit builders for every message the bot sends: mrkdwn escaping, safe links and Slack's size limits.
-
-Nothing here talks to Slack or the index: functions take papers and search results and return message dicts
-(``{"text": fallback, "blocks": [...]}``) that are valid by construction, so Slack never rejects one.
-"""
+"""The messages about papers: search results, similar papers, one paper, its abstract, help and stats."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.slack.blocks.kit import (
+    ELLIPSIS,
+    MAX_BLOCKS,
+    MAX_BUTTON_VALUE,
+    Block,
+    Message,
+    _fallback,
+    actions,
+    bold,
+    button,
+    context,
+    divider,
+    escape,
+    header,
+    link,
+    mention,
+    message,
+    notice,
+    one_line,
+    plain_truncate,
+    safe_url,
+    section,
+    split_text,
+    truncate,
+)
+
 if TYPE_CHECKING:
     from bot.search import Result, SearchResponse
-
-Message = dict[str, Any]
-Block = dict[str, Any]
-
-# Slack's limits (docs.slack.dev/reference/block-kit; slack_sdk.models.blocks enforces the same numbers).
-MAX_BLOCKS = 50
-MAX_SECTION_TEXT = 3000
-MAX_HEADER_TEXT = 150
-MAX_BUTTON_TEXT = 75
-MAX_BUTTON_VALUE = 2000
-MAX_ACTION_ID = 255
-MAX_CONTEXT_ELEMENTS = 10
-MAX_ACTIONS_ELEMENTS = 25
-MAX_TEXT_OBJECT = 3000
-MAX_URL = 3000
-# Our own cap on the notification/fallback text (Slack truncates message text only at 40,000 characters).
-MAX_FALLBACK_TEXT = 3000
 
 # Display budgets, well inside the limits above.
 TITLE_CHARS = 250
@@ -38,7 +42,6 @@ SNIPPET_CHARS = 700
 AUTHORS_SHOWN = 3
 AUTHORS_IN_DETAIL = 30
 PAGE_SIZE = 5
-QUERY_SHOWN = 200
 
 # Button action ids; bot/slack/actions.py registers one listener for each.
 ACTION_PAGE = "results_page"
@@ -47,186 +50,6 @@ ACTION_SHARE = "paper_share"
 ACTION_ABSTRACT = "paper_abstract"
 ACTION_RANDOM = "paper_random"
 ACTION_IDS = (ACTION_PAGE, ACTION_SIMILAR, ACTION_SHARE, ACTION_ABSTRACT, ACTION_RANDOM)
-
-ELLIPSIS = "…"
-_LABEL_JUNK = re.compile(r"[|<>*]")
-_SPACES = re.compile(r"\s+")
-_SAFE_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.I)
-_USER_ID = re.compile(r"^[UW][A-Z0-9]+$")
-_ENTITY_TAIL = re.compile(r"&[a-z]{0,4}$")
-# Whether Slack decodes entities in plain_text is undocumented; look-alike characters are unambiguous.
-_ANGLES = str.maketrans({"<": "‹", ">": "›"})
-
-
-# ------------------------------------------------------------------ text
-
-
-def escape(text: str | None) -> str:
-    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link."""
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def one_line(text: str | None) -> str:
-    """Collapse all whitespace (newlines included) to single spaces."""
-    return _SPACES.sub(" ", text or "").strip()
-
-
-def truncate(text: str, limit: int) -> str:
-    """Cut already-escaped mrkdwn to `limit` characters with "…", never inside an entity, a link or a bold span."""
-    if len(text) <= limit:
-        return text
-    cut = text[: max(limit - 1, 0)]
-    space = cut.rfind(" ")
-    if space > limit * 0.8:
-        cut = cut[:space]
-    cut = _ENTITY_TAIL.sub("", cut)  # "&am" left over from "&amp;"
-    opened, closed = cut.rfind("<"), cut.rfind(">")
-    if opened > closed:  # half a link: drop it
-        cut = cut[:opened]
-    if cut.count("*") % 2:  # half a bold span: drop the dangling marker
-        i = cut.rfind("*")
-        cut = cut[:i] + cut[i + 1 :]
-    return cut.rstrip() + ELLIPSIS
-
-
-SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")  # <url|label> as mrkdwn writes a link
-
-
-def unescape(text: str) -> str:
-    """Slack's `&amp;`, `&lt;`, `&gt;` back to the characters a user typed or a label holds."""
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
-def plain_truncate(text: str, limit: int) -> str:
-    """Cut plain text (plain_text objects, button labels) to `limit` characters with "…"."""
-    text = one_line(text)
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
-
-
-def bold(text: str | None, limit: int = QUERY_SHOWN) -> str:
-    """User text shown in bold: escaped, on one line, without asterisks that would end the bold early."""
-    inner = truncate(escape(one_line(text).replace("*", "")), limit)
-    return f"*{inner}*" if inner else ""
-
-
-def safe_url(url: str | None) -> str | None:
-    """An http(s) URL made safe inside `<url|label>`, or None for anything else (javascript:, mailto:, junk)."""
-    url = (url or "").strip()
-    if not url or len(url) > MAX_URL or not _SAFE_URL.match(url):
-        return None
-    return url.replace("&", "&amp;").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
-
-
-def link(url: str | None, label: str | None) -> str:
-    """`<url|label>` with `|`, `<`, `>` (and bold markers) stripped from the label; just the label without a URL."""
-    text = escape(one_line(_LABEL_JUNK.sub("", label or "")))
-    target = safe_url(url)
-    if target is None:
-        return text
-    return f"<{target}|{text}>" if text else f"<{target}>"
-
-
-def mention(user_id: str | None) -> str:
-    """`<@U…>` for a real Slack user id, "someone" for anything else (never a crafted `<!channel>`)."""
-    return f"<@{user_id}>" if user_id and _USER_ID.match(user_id) else "someone"
-
-
-def split_text(text: str, limit: int = MAX_SECTION_TEXT) -> list[str]:
-    """Split escaped mrkdwn into pieces of at most `limit` characters at spaces (never inside an entity)."""
-    pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        cut = rest.rfind(" ", 0, limit)
-        if cut <= limit // 2:
-            cut = limit
-            amp = rest.rfind("&", cut - 5, cut)
-            if amp != -1 and ";" not in rest[amp:cut]:
-                cut = amp
-        pieces.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    if rest:
-        pieces.append(rest)
-    return pieces
-
-
-# ------------------------------------------------------------------ block primitives
-
-
-def mrkdwn(text: str) -> dict[str, Any]:
-    """A mrkdwn text object (the caller has escaped the text)."""
-    return {"type": "mrkdwn", "text": text}
-
-
-def plain_text(text: str, limit: int = MAX_TEXT_OBJECT) -> dict[str, Any]:
-    """A plain_text object cut to `limit`; `<`/`>` become ‹/› so no client can read a mention into it."""
-    return {"type": "plain_text", "text": plain_truncate(text.translate(_ANGLES), limit) or " ", "emoji": True}
-
-
-def section(text: str, accessory: dict[str, Any] | None = None) -> Block:
-    """A section block with mrkdwn text cut to Slack's 3,000 characters."""
-    block: Block = {"type": "section", "text": mrkdwn(truncate(text, MAX_SECTION_TEXT) or " ")}
-    if accessory:
-        block["accessory"] = accessory
-    return block
-
-
-def header(text: str) -> Block:
-    """A header block (plain text, at most 150 characters)."""
-    return {"type": "header", "text": plain_text(text.replace("*", ""), MAX_HEADER_TEXT)}
-
-
-def context(*texts: str) -> Block:
-    """A context block of up to 10 mrkdwn elements (empty texts dropped)."""
-    elements = [mrkdwn(truncate(t, MAX_TEXT_OBJECT)) for t in texts if t][:MAX_CONTEXT_ELEMENTS]
-    return {"type": "context", "elements": elements or [mrkdwn(" ")]}
-
-
-def button(label: str, action_id: str, value: str, style: str | None = None) -> dict[str, Any]:
-    """A button; label cut to 75 characters, value required to fit 2,000."""
-    if len(value) > MAX_BUTTON_VALUE or len(action_id) > MAX_ACTION_ID:
-        raise ValueError(f"button value/action_id too long for Slack ({len(value)}/{len(action_id)})")
-    element: dict[str, Any] = {
-        "type": "button",
-        "text": plain_text(label, MAX_BUTTON_TEXT),
-        "action_id": action_id,
-        "value": value,
-    }
-    if style:
-        element["style"] = style
-    return element
-
-
-def actions(*elements: dict[str, Any]) -> Block:
-    """An actions block of up to 25 elements."""
-    return {"type": "actions", "elements": list(elements)[:MAX_ACTIONS_ELEMENTS]}
-
-
-def divider() -> Block:
-    """A divider block."""
-    return {"type": "divider"}
-
-
-def message(text: str, blocks: Sequence[Block]) -> Message:
-    """A message with a fallback `text` (notifications, screen readers) and at most 50 blocks."""
-    blocks = list(blocks)
-    if len(blocks) > MAX_BLOCKS:
-        blocks = [*blocks[: MAX_BLOCKS - 1], context("_…more than Slack can show in one message._")]
-    fallback = truncate(one_line(text), MAX_FALLBACK_TEXT) or "icml-bot"
-    return {"text": fallback, "blocks": blocks}
-
-
-def notice(text: str) -> Message:
-    """A one-section message (usage hints, errors, confirmations); `text` is mrkdwn the caller escaped."""
-    return message(_fallback(text), [section(text)])
-
-
-def _fallback(mrkdwn_text: str) -> str:
-    """Readable plain fallback text from escaped mrkdwn (entities back to characters, markers dropped)."""
-    text = SLACK_LINK.sub(r"\2", mrkdwn_text)
-    text = text.replace("*", "").replace("`", "")
-    # Fallback text is itself parsed as mrkdwn by Slack, so keep &, <, > escaped.
-    return text
-
 
 # ------------------------------------------------------------------ button values
 
@@ -451,64 +274,3 @@ def stats_message(stats: dict[str, Any]) -> Message:
         )
     text = "\n".join(lines)
     return message(_fallback(lines[0]), [section(text)])
-
-
-# ------------------------------------------------------------------ checks (used by tests and the --blocks CLI)
-
-
-def problems(msg: Message) -> list[str]:
-    """Every way `msg` breaks Slack's limits or our escaping rules; empty when Slack will accept it."""
-    found: list[str] = []
-    blocks = msg.get("blocks") or []
-    if not msg.get("text"):
-        found.append("no fallback text")
-    if len(blocks) > MAX_BLOCKS:
-        found.append(f"{len(blocks)} blocks > {MAX_BLOCKS}")
-    for i, block in enumerate(blocks):
-        kind = block.get("type")
-        texts: list[dict[str, Any]] = []
-        if kind == "section":
-            texts.append(block["text"])
-            if len(block["text"]["text"]) > MAX_SECTION_TEXT:
-                found.append(f"block {i}: section text {len(block['text']['text'])} > {MAX_SECTION_TEXT}")
-            if block.get("accessory"):
-                found.extend(_element_problems(i, block["accessory"]))
-        elif kind == "header":
-            if block["text"]["type"] != "plain_text" or len(block["text"]["text"]) > MAX_HEADER_TEXT:
-                found.append(f"block {i}: bad header")
-        elif kind == "context":
-            if not 0 < len(block["elements"]) <= MAX_CONTEXT_ELEMENTS:
-                found.append(f"block {i}: {len(block['elements'])} context elements")
-            texts.extend(block["elements"])
-        elif kind == "actions":
-            if not 0 < len(block["elements"]) <= MAX_ACTIONS_ELEMENTS:
-                found.append(f"block {i}: {len(block['elements'])} actions elements")
-            for element in block["elements"]:
-                found.extend(_element_problems(i, element))
-        for text in texts:
-            if len(text["text"]) > MAX_TEXT_OBJECT:
-                found.append(f"block {i}: text object too long")
-            if text["type"] == "mrkdwn":
-                found.extend(f"block {i}: unsafe markup {m!r}" for m in unsafe_markup(text["text"]))
-    return found
-
-
-def _element_problems(i: int, element: dict[str, Any]) -> list[str]:
-    found = []
-    if element.get("type") == "button":
-        if len(element["text"]["text"]) > MAX_BUTTON_TEXT:
-            found.append(f"block {i}: button text > {MAX_BUTTON_TEXT}")
-        if len(element.get("value", "")) > MAX_BUTTON_VALUE:
-            found.append(f"block {i}: button value > {MAX_BUTTON_VALUE}")
-        if len(element.get("action_id", "")) > MAX_ACTION_ID:
-            found.append(f"block {i}: action_id > {MAX_ACTION_ID}")
-    return found
-
-
-_MARKUP = re.compile(r"<([^>]*)>")
-_ALLOWED_MARKUP = re.compile(r"^(https?://[^|\s]+(\|[^|]*)?|@[UW][A-Z0-9]+)$")
-
-
-def unsafe_markup(text: str) -> list[str]:
-    """Slack `<…>` sequences in mrkdwn other than the http(s) links and user mentions we build ourselves."""
-    return [m.group(0) for m in _MARKUP.finditer(text) if not _ALLOWED_MARKUP.match(m.group(1))]
