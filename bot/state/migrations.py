@@ -14,6 +14,11 @@ from bot.state.schema import (
     DIGEST_SCHEMA_PAPERS,
     DIGEST_SCHEMA_RUNS,
     DIGEST_SCHEMA_SUBSCRIPTIONS,
+    TEAM_INDEX_CHANNEL_LIST_NEWEST,
+    TEAM_INDEX_SAVES_NEWEST,
+    TEAM_SCHEMA_CHANNEL_LIST,
+    TEAM_SCHEMA_DIGEST_FEEDBACK,
+    TEAM_SCHEMA_SAVES,
 )
 
 
@@ -38,7 +43,21 @@ def _first(db: sqlite_utils.Database) -> None:
     db.execute(DIGEST_SCHEMA_LEASES)
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),)
+def _team(db: sqlite_utils.Database) -> None:
+    for statement in (
+        TEAM_SCHEMA_SAVES,
+        TEAM_INDEX_SAVES_NEWEST,
+        TEAM_SCHEMA_CHANNEL_LIST,
+        TEAM_INDEX_CHANNEL_LIST_NEWEST,
+        TEAM_SCHEMA_DIGEST_FEEDBACK,
+    ):
+        db.execute(statement)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
+    Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
+)
 LATEST = MIGRATIONS[-1].version
 
 

@@ -86,3 +86,39 @@ DIGEST_SUBSCRIPTION_COLUMNS = (
     "last_error",
     "last_error_at",
 )
+
+# ---- team tables (bot/team), keyed by Slack workspace (`team`). Times are unix seconds, passed in.
+TEAM_SCHEMA_SAVES = """
+CREATE TABLE IF NOT EXISTS team_saves (
+    team TEXT NOT NULL,
+    user TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    saved_at REAL NOT NULL,
+    PRIMARY KEY (team, user, paper_id)
+)"""
+TEAM_INDEX_SAVES_NEWEST = (
+    "CREATE INDEX IF NOT EXISTS team_saves_newest ON team_saves (team, user, saved_at DESC, paper_id DESC)"
+)
+TEAM_SCHEMA_CHANNEL_LIST = """
+CREATE TABLE IF NOT EXISTS channel_list (
+    team TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    added_by TEXT NOT NULL,
+    added_at REAL NOT NULL,
+    PRIMARY KEY (team, channel, paper_id)
+)"""
+TEAM_INDEX_CHANNEL_LIST_NEWEST = (
+    "CREATE INDEX IF NOT EXISTS channel_list_newest ON channel_list (team, channel, added_at DESC, paper_id DESC)"
+)
+TEAM_SCHEMA_DIGEST_FEEDBACK = """
+CREATE TABLE IF NOT EXISTS digest_feedback (
+    team TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    vote INTEGER NOT NULL CHECK (vote IN (-1, 1)),  -- +1 More like this, -1 Less like this; the latest click wins
+    user TEXT NOT NULL,
+    via TEXT NOT NULL DEFAULT 'button',              -- 'button', or 'save' (a Save from the digest counts as +1)
+    at REAL NOT NULL,
+    PRIMARY KEY (team, channel, paper_id)
+)"""
