@@ -82,7 +82,7 @@ _SPAN_RE = {
 }
 
 
-_MARKER_CHARS = frozenset("\ue010\ue011\ue012\ue013")
+_MARKER_CHARS = frozenset(BOLD_OPEN + BOLD_CLOSE + ITALIC_OPEN + ITALIC_CLOSE)
 _OPEN_OK = frozenset(" \t\n([{“‘\"'/-—–:;,")
 _CLOSE_OK = frozenset(" \t\n.,;:!?)]}”’\"'/-—–")
 

@@ -20,7 +20,7 @@ _SINGLE_TEX_QUOTE_RE = re.compile(r"(?<![\w`])`(?=\S)([^`'\n]{1,200}?)'(?!\w)")
 _DASH3_RE = re.compile(r"(?<![-<])---(?![->])")
 _DASH2_RE = re.compile(r"(?<![-<!])--(?![->])")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r" +(?=[,;:.](?:\s|$))")
-_PUNCT_LEFT_OK = frozenset(")]”’%\ue011\ue013")
+_PUNCT_LEFT_OK = frozenset(")]”’%" + BOLD_CLOSE + ITALIC_CLOSE)
 _SPACE_INSIDE_PARENS_RE = re.compile(r"\([ \t]+|[ \t]+\)")
 _HSPACE_RE = re.compile(
     r"[\t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000][ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]*"
