@@ -61,8 +61,9 @@ def build_app(
             "network or SLACK_API_URL"
         ) from None
     # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
-    digests = digests or digest_commands.build_service(config, index_path, state, client)
-    deps = Services(papers=Papers(index_path), state=state, digests=digests)
+    digests = digests or digest_commands.build_service(config, Papers(index_path), state, client)
+    # One reader for the digests and the listeners: one read connection per thread in this process.
+    deps = Services(papers=digests.digests.papers, state=state, digests=digests)
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)
     actions.register(app, deps)

@@ -22,6 +22,7 @@ from bot.digest import scheduler as sched
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
+from bot.papers.reader import Papers
 from bot.slack import blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
@@ -71,12 +72,14 @@ USAGE: tuple[tuple[str, str], ...] = (
 )
 
 
-def build_service(config: Config, index_path: Path, state: State, client: WebClient | None = None) -> DigestService:
+def build_service(
+    config: Config, papers: Papers | Path, state: State, client: WebClient | None = None
+) -> DigestService:
     """The digests posting with the bot token (ICML_DIGEST_CHANNEL checked here, before anything connects)."""
     if config.digest_channel:
         validate_channel(config.digest_channel)
     poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
-    return DigestService(ChannelDigests(state, index_path, poster, config=config, next_run=sched.next_run))
+    return DigestService(ChannelDigests(state, papers, poster, config=config, next_run=sched.next_run))
 
 
 @dataclass
