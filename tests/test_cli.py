@@ -28,7 +28,7 @@ def test_first_search_builds_the_index_from_seeds(tmp_path: Path, capsys: pytest
     out, err = capsys.readouterr()
     assert "building it from" in err
     results = json.loads(out)
-    assert results
+    assert [r["name"] for r in results] == ["DefensiveKV", "Vegas"]  # the two KV cache papers of the seeds
     assert {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
     assert db.exists()
 

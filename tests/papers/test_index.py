@@ -105,30 +105,36 @@ def test_readers_see_the_old_or_the_new_index_never_half(seed_index_path: Path, 
             abstract = f"We study topic {n % 17} with method {n} and report results. " * 4
             fh.write(json.dumps({"id": f"p{n}", "title": f"Paper {n} on topic {n % 17}", "abstract": abstract}) + "\n")
     seen: set[int] = set()
-    stop = threading.Event()
+    saw_old, saw_new, stop = threading.Event(), threading.Event(), threading.Event()
 
     def read() -> None:
         reader = sqlite3.connect(path)
         while not stop.is_set():
-            seen.add(reader.execute("SELECT count(*) FROM papers").fetchone()[0])
-            seen.add(reader.execute("SELECT count(*) FROM papers_fts").fetchone()[0])
+            papers = reader.execute("SELECT count(*) FROM papers").fetchone()[0]
+            seen.update((papers, reader.execute("SELECT count(*) FROM papers_fts").fetchone()[0]))
+            if papers == 19:
+                saw_old.set()
+            elif papers == 3019:
+                saw_new.set()
         reader.close()
 
     thread = threading.Thread(target=read)
     thread.start()
+    assert saw_old.wait(timeout=10)  # the reader is reading before the load starts...
     writer = index.connect(path)
     index.load(writer, [source])
+    assert saw_new.wait(timeout=10)  # ...and goes on until it has seen the new index
     stop.set()
     thread.join()
-    assert seen <= {19, 3019}
-    assert 3019 in {r[0] for r in writer.execute("SELECT count(*) FROM papers")}
+    assert seen == {19, 3019}  # nothing in between, in either table
 
 
 def test_stats(seed_db) -> None:  # type: ignore[no-untyped-def]
     stats = index.stats(seed_db)
     assert stats["papers"] == 19
     assert [s["name"] for s in stats["sources"]] == ["icml2026_abstracts.txt"]
-    assert stats["last_indexed"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stats["last_indexed"])
+    assert stats["last_indexed"] >= stats["sources"][0]["indexed_at"]  # ISO times: when the source was, or after
     assert stats["vocabulary"] > 1000
 
 

@@ -91,7 +91,6 @@ def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, bi
             # From interpreter start-up to the middle of the cleaning. A Ctrl-C while Python itself is still importing
             # prints Python's own KeyboardInterrupt traceback, as for any Python program, so that one waits a little.
             time.sleep(rng.uniform(0.4 if how == "ctrl-c" else 0.05, 2.5))
-            stopped_at = time.monotonic()
             if how == "term":
                 proc.send_signal(signal.SIGTERM)
             elif how == "kill":
@@ -102,13 +101,11 @@ def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, bi
                 _, err = proc.communicate(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 pytest.fail(f"{how} (seed {seed}, attempt {attempt}): still running {STOP_SECONDS} s after the signal")
-            took = time.monotonic() - stopped_at
             left = wait_session_empty(proc.pid)
             assert left == [], f"{how} (seed {seed}, attempt {attempt}): processes left behind: {left}"
         finally:
             kill_session(proc.pid)
         assert "Traceback" not in err, err
-        assert took < STOP_SECONDS
         if proc.returncode != 0:  # it may have finished before the signal landed
             # -15 and -2: the signal came before Python had set up its handlers, so nothing had been written
             assert proc.returncode in {-9, -15, -2, 2, 130, 128 + signal.SIGTERM}, (proc.returncode, err)
