@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import text
+from bot.papers import venues
+from bot.papers.fetch import raw as raw_downloads
 
 SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
@@ -48,7 +50,35 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "year": ("year",),
     "track": ("track",),
     "keywords": ("keywords", "tags"),
+    "institutions": ("institutions", "affiliations"),
+    "site_url": ("site_url",),
+    "tldr": ("tldr", "tl;dr"),
+    "bibtex": ("bibtex", "_bibtex"),
+    "license": ("license", "licence"),
+    "schedule": ("schedule",),
+    "room": ("room", "room_name"),
+    "poster_position": ("poster_position", "board"),
+    "preferred": ("preferred",),
 }
+TEXT_FIELDS = (
+    "title",
+    "abstract",
+    "status",
+    "session",
+    "area",
+    "url",
+    "pdf_url",
+    "code_url",
+    "conference",
+    "track",
+    "source_id",
+    "site_url",
+    "tldr",
+    "bibtex",
+    "license",
+    "room",
+    "poster_position",
+)
 
 
 class SourceError(ValueError):
@@ -78,9 +108,19 @@ class Paper:
     conference: str | None = None
     year: int | None = None
     track: str | None = None
+    venue: str | None = None  # conference and year, e.g. icml2026: what a venue scope filters on
+    institutions: list[str] = field(default_factory=list)  # aligned with authors; "" where unknown
+    site_url: str | None = None
+    tldr: str | None = None
+    bibtex: str | None = None
+    license: str | None = None
+    schedule: list[dict[str, str | None]] = field(default_factory=list)  # sessions: name, kind, start, end, room, url
+    room: str | None = None
+    poster_position: str | None = None
     source: str = ""
     source_id: str | None = None
     line: int = 0
+    preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads): its fields win in a merge
 
     keys: list[str] = field(default_factory=list)  # identity_keys(), computed where the text is cleaned
 
@@ -126,13 +166,18 @@ def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def read(path: Path, progress: Callable[[int], None] | None = None, workers: int = 1) -> Iterator[Record]:
+def read(
+    path: Path,
+    progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    companions: tuple[Path, ...] = (),
+) -> Iterator[Record]:
     """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input.
 
     With workers > 1, large files are cleaned in that many processes, a bounded batch at a time, so memory stays
-    flat however long the file is.
+    flat however long the file is. `companions` are raw downloads read together with `path` (see `plan`).
     """
-    raw = _read_raw(path, progress)
+    raw = _read_raw(path, progress, companions)
     if workers > 1 and path.stat().st_size > PARALLEL_MIN_BYTES:
         yield from _parallel(raw, workers, path)
     else:
@@ -226,14 +271,34 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _read_raw(path: Path, progress: Callable[[int], None] | None) -> Iterator[Raw | Skip]:
+def plan(files: list[Path]) -> list[tuple[Path, tuple[Path, ...]]]:
+    """The files to read, each with its companions: the raw downloads of one command are read together.
+
+    The site's orals-posters pages, its abstracts file and OpenReview notes dumps only make whole papers together
+    (an oral row points at its poster row, abstracts live apart from 2026, OpenReview has the PDF and BibTeX), so
+    the first of them is read with all the others as companions.
+    """
+    downloads = [path for path in files if raw_downloads.sniff(path)]
+    if len(downloads) < 2:
+        return [(path, ()) for path in files]
+    first = downloads[0]
+    return [
+        (path, tuple(downloads[1:]) if path == first else ())
+        for path in files
+        if path == first or path not in downloads
+    ]
+
+
+def _read_raw(
+    path: Path, progress: Callable[[int], None] | None, companions: tuple[Path, ...] = ()
+) -> Iterator[Raw | Skip]:
     suffix = path.suffix.lower()
     if suffix == ".txt":
         yield from read_seed(path)
     elif suffix in (".jsonl", ".ndjson"):
         yield from read_jsonl(path, progress)
     elif suffix == ".json":
-        yield from read_json(path, progress)
+        yield from read_json(path, progress, companions)
     elif suffix in (".csv", ".tsv"):
         yield from read_csv(path, progress)
     else:
@@ -323,17 +388,24 @@ def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Ite
             yield _structured(obj, path, number)
 
 
-def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
-    """A JSON array of paper objects (or an object holding one under `papers`), decoded one element at a time."""
+def read_json(
+    path: Path, progress: Callable[[int], None] | None = None, companions: tuple[Path, ...] = ()
+) -> Iterator[Raw | Skip]:
+    """A JSON array of paper objects (or an object holding one under `papers`), decoded one element at a time.
+
+    Raw downloads (the site's orals-posters and abstracts files, OpenReview notes) are recognised by their shape.
+    """
     content = _decode(path)
     decoder = json.JSONDecoder()
     pos = _skip_ws(content, 0)
     line_of = _LineCounter(content)
+    if companions or raw_downloads.sniff(path):
+        obj = _parse(path, content)
+        if raw_downloads.kind_of(obj) or companions:
+            yield from _read_downloads(path, obj, companions)
+            return
     if content.startswith("{", pos):
-        try:
-            obj = json.loads(content)
-        except json.JSONDecodeError as exc:
-            raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg})") from None
+        obj = _parse(path, content)
         items = obj.get("papers") if isinstance(obj, dict) else None
         if not isinstance(items, list):
             raise SourceError(path, "1", "expected a JSON array of papers (or an object with a `papers` array)")
@@ -360,6 +432,46 @@ def read_json(path: Path, progress: Callable[[int], None] | None = None) -> Iter
             break
         else:
             raise SourceError(path, f"{line_of(pos)}", "expected `,` or `]` between papers")
+
+
+def _parse(path: Path, content: str) -> Any:
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError as exc:
+        raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _read_downloads(path: Path, obj: Any, companions: tuple[Path, ...]) -> Iterator[Raw | Skip]:
+    """Records from raw downloads read together: merged exactly as `icml-bot fetch` merges what it fetches."""
+    bundle = raw_downloads.Bundle()
+    for name, value in [(path, obj), *((c, _parse(c, _decode(c))) for c in companions)]:
+        kind = raw_downloads.kind_of(value)
+        if kind is None:
+            raise SourceError(
+                name,
+                "1",
+                "given with raw downloads but is none: expected the site's orals-posters or abstracts JSON, or "
+                "OpenReview notes",
+            )
+        bundle.add(kind, value, name)
+    if not bundle.abstracts and bundle.rows:
+        for site_file in bundle.site_files:
+            if (found := raw_downloads.beside(site_file)) is not None:
+                bundle.add(raw_downloads.Kind.ABSTRACTS, _parse(found, _decode(found)), found)
+    if not bundle.rows and not bundle.notes:
+        if bundle.abstracts:
+            raise SourceError(
+                path,
+                "",
+                "this is the site's abstracts file (event id → abstract) on its own; index it together with its "
+                "orals-posters file, e.g. `icml-bot index icml-2026-orals-posters.json icml-2026-abstracts.json`",
+            )
+        raise SourceError(path, "", "no papers in this download (empty `results` or `notes`)")
+    records, problems = raw_downloads.records(bundle, conference_of(path.name))
+    for problem in problems:
+        yield Skip(path.name, 0, problem)
+    for number, record in enumerate(records, 1):
+        yield _structured(record, path, number)
 
 
 def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
@@ -450,22 +562,13 @@ def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
             if value not in (None, "", []):
                 fields[ours] = value
                 break
-    for key in (
-        "title",
-        "abstract",
-        "status",
-        "session",
-        "area",
-        "url",
-        "pdf_url",
-        "code_url",
-        "conference",
-        "track",
-        "source_id",
-    ):
+    for key in TEXT_FIELDS:
         value = fields.get(key)
         if value is not None and not isinstance(value, str | int | float):
             raise SourceError(path, f"{line}", f"field `{key}` should be text, not {type(value).__name__}")
+    schedule = fields.get("schedule")
+    if schedule is not None and not (isinstance(schedule, list) and all(isinstance(s, Mapping) for s in schedule)):
+        raise SourceError(path, f"{line}", "field `schedule` should be a list of sessions (objects with a name)")
     if not str(fields.get("abstract") or "").strip():
         return Skip(path.name, line, "no abstract")
     conference, year = conference_of(path.name)
@@ -492,8 +595,31 @@ def _list(value: Any, split: str = "authors") -> list[str]:
 def _status(value: Any) -> str | None:
     if not value:
         return None
+    known = venues.status_of(str(value))
+    if known is not None:
+        return str(known)
     m = _STATUS.search(str(value))
     return m[1].capitalize() if m else str(value).strip()[:40] or None
+
+
+def _text(value: Any) -> str | None:
+    return str(value).strip() or None if value not in (None, "") else None
+
+
+def _aligned(value: Any) -> list[str]:
+    """A list kept in step with another (institutions with authors): empty entries stay."""
+    if not isinstance(value, list):
+        return _list(value)
+    return [text.to_plain_text(str(v)).strip() if v else "" for v in value]
+
+
+def _schedule(value: Any) -> list[dict[str, str | None]]:
+    keys = ("name", "kind", "start", "end", "room", "url")
+    return [
+        {k: str(s[k]).strip() if s.get(k) not in (None, "") else None for k in keys}
+        for s in value or []
+        if isinstance(s, Mapping) and s.get("name")
+    ]
 
 
 def _url(value: Any) -> str | None:
@@ -514,6 +640,9 @@ def make_paper(
     year_value = str(fields.get("year") or "").strip()
     if year_value.isdigit():
         year = int(year_value)
+    if fields.get("conference"):
+        conference = str(fields["conference"]).strip().upper()
+    tldr = _text(fields.get("tldr"))
     paper = Paper(
         title=title or text.derive_title(raw_abstract, name),
         abstract=abstract,
@@ -528,12 +657,22 @@ def make_paper(
         session=str(fields["session"]).strip() if fields.get("session") else None,
         area=str(fields["area"]).strip() if fields.get("area") else None,
         keywords=_list(fields.get("keywords"), split="keywords"),
-        conference=str(fields["conference"]).strip().upper() if fields.get("conference") else conference,
+        conference=conference,
         year=year,
         track=str(fields["track"]).strip() if fields.get("track") else None,
+        venue=venues.venue_key(conference, year),
+        institutions=_aligned(fields.get("institutions")),
+        site_url=_url(fields.get("site_url")),
+        tldr=text.to_mrkdwn(tldr) if tldr else None,
+        bibtex=_text(fields.get("bibtex")),
+        license=_text(fields.get("license")),
+        schedule=_schedule(fields.get("schedule")),
+        room=_text(fields.get("room")),
+        poster_position=_text(fields.get("poster_position")),
         source=source,
         source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
+        preferred=fields.get("preferred") is True,
     )
     paper.keys = identity_keys(paper)
     return paper

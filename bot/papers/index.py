@@ -22,7 +22,20 @@ from bot.papers import corpus
 from bot.papers.corpus import Paper, Skip
 from bot.search import acronyms
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Columns added after the first release, with their types: an older index gains them on its next load.
+LATER_COLUMNS: dict[str, type] = {
+    "venue": str,
+    "institutions": str,
+    "site_url": str,
+    "tldr": str,
+    "bibtex": str,
+    "license": str,
+    "schedule": str,
+    "room": str,
+    "poster_position": str,
+}
+JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule")
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
 # Words too common to identify a paper when looking for its twin in another source.
 STOPWORDS = frozenset(
@@ -180,6 +193,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
                 "track": str,
                 "sources": str,
                 "source_id": str,
+                **LATER_COLUMNS,
             },
             pk="id",
         )
@@ -203,7 +217,21 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
         db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5", tokenize="porter unicode61 remove_diacritics 2")
         # Name and title far above abstract; authors between.
         db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
+    add_later_columns(db)
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def add_later_columns(db: sqlite_utils.Database) -> None:
+    """Give an index built by an older version the newer columns, so it keeps working without a rebuild."""
+    have = set(db["papers"].columns_dict)
+    for name, kind in LATER_COLUMNS.items():
+        if name not in have:
+            db["papers"].add_column(name, kind)
+    if "venue" not in have:  # what the index already knows: conference and year
+        db.execute(
+            "UPDATE papers SET venue = lower(replace(conference, ' ', '')) || year "
+            "WHERE conference IS NOT NULL AND year IS NOT NULL"
+        )
 
 
 def make_id(key: str, taken: Callable[[str], bool]) -> str:
@@ -293,24 +321,29 @@ class _Loader:
 
 def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
     """The papers-table row for a new paper."""
-    row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line", "keys")}
+    row = {
+        f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line", "keys", "preferred")
+    }
     row.update(
         id=paper_id,
         seq=seq,
         title_derived=int(paper.title_derived),
         authors=json.dumps(paper.authors),
         keywords=json.dumps(paper.keywords),
+        institutions=json.dumps(paper.institutions),
+        schedule=json.dumps(paper.schedule),
         sources=json.dumps([paper.source]),
     )
     return row
 
 
 def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
-    """Merge a record into an existing row: a real title beats a derived one; the richer source fills gaps."""
+    """Merge a record into an existing row: a real title beats a derived one, an official source (`icml-bot fetch`,
+    raw downloads) beats a third-party list, and the other source fills the gaps."""
     incoming = to_row(paper, old["id"], old["seq"])
     if json.loads(old["sources"]) == [paper.source]:
         return incoming  # the same source loaded again: its new version replaces the old
-    if old["title_derived"] and not paper.title_derived:
+    if (old["title_derived"] and not paper.title_derived) or paper.preferred:
         return merge_rows(incoming, old, keep=old)
     return merge_rows(old, incoming, keep=old)
 
@@ -334,11 +367,11 @@ def load(
     A malformed source raises SourceError and leaves the index exactly as it was.
     """
     started = time.perf_counter()
-    files = corpus.expand_sources(paths)
+    files = corpus.plan(corpus.expand_sources(paths))
     with db.atomic():
         ensure_schema(db)
         loader = _Loader(db)
-        for path in files:
+        for path, companions in files:
             size = path.stat().st_size
             done = 0
 
@@ -351,7 +384,8 @@ def load(
             counts = (loader.report.added, loader.report.merged, len(loader.report.skipped))
             records = 0
             # closing(): an error here stops the cleaning workers at once, not when the generator is collected
-            with closing(corpus.read(path, tick, workers=workers or os.cpu_count() or 1)) as read:
+            cores = workers or os.cpu_count() or 1
+            with closing(corpus.read(path, tick, workers=cores, companions=companions)) as read:
                 for record in read:
                     records += 1
                     if isinstance(record, Skip):
@@ -473,6 +507,7 @@ def ensure_search_indexes(db: sqlite_utils.Database) -> None:
     """Indexes for search's status: and has:code filters, so they never read whole paper rows."""
     db["papers"].create_index(["status"], if_not_exists=True)
     db["papers"].create_index(["code_url"], if_not_exists=True)
+    db["papers"].create_index(["venue", "track"], if_not_exists=True)
 
 
 def stats(db: sqlite_utils.Database) -> dict[str, Any]:
@@ -506,7 +541,7 @@ def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
 def decode(row: dict[str, Any]) -> dict[str, Any]:
     """A papers row with its JSON columns turned back into lists."""
     out = dict(row)
-    for key in ("authors", "keywords", "sources"):
+    for key in JSON_COLUMNS:
         if isinstance(out.get(key), str):
             out[key] = json.loads(out[key])
     out["title_derived"] = bool(out.get("title_derived"))

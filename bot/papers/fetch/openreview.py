@@ -1,0 +1,235 @@
+"""OpenReview API v2: log in, page through a venue's accepted papers, and turn notes into papers.
+
+`POST /login` gives a token for `Authorization: Bearer`; `GET /notes?content.venueid=<group>&limit=1000&offset=N`
+pages (more than 1000 per page is HTTP 400). Without a login the API answers with a browser check (an HTML page
+with HTTP 200) or HTTP 403 ChallengeRequiredError.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from bot.papers import venues
+from bot.papers.fetch.http import AuthError, FetchError, Hints, HttpStatusError, JsonClient, NotJsonError, PageCache
+from bot.papers.fetch.record import OPENREVIEW, Fetched
+from bot.papers.venues import CONFERENCES, Venue
+
+DEFAULT_URL = "https://api2.openreview.net"
+SITE = "https://openreview.net"
+PAGE_LIMIT = 1000  # the API's maximum; more is HTTP 400
+CREDENTIALS = "set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD (an OpenReview account; free at openreview.net)"
+OFFLINE = "or download the notes in a browser and run `icml-bot index FILE`"
+ANONYMOUS = Hints(
+    html=f"OpenReview shows a browser check instead of data: it wants a login; {CREDENTIALS}",
+    auth=f"OpenReview wants a login; {CREDENTIALS}",
+    other="check --openreview-url (or OPENREVIEW_BASEURL)",
+)
+LOGGED_IN = Hints(
+    html=f"OpenReview shows a browser check even after logging in; try again later, {OFFLINE}",
+    auth=f"OpenReview refuses this account's access; check OPENREVIEW_USERNAME, {OFFLINE}",
+    other="check --openreview-url (or OPENREVIEW_BASEURL)",
+)
+Progress = Callable[[str, int, int], None]
+Note = Mapping[str, Any]
+_GROUP = re.compile(r"(?P<prefix>[^/]+)/(?P<year>\d{4})/")
+
+
+class LoginError(FetchError):
+    """OpenReview refused the username or password."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """An OpenReview account; the password never appears in a repr or a message."""
+
+    username: str
+    password: str = field(repr=False)
+
+
+@dataclass
+class NotesResult:
+    """What OpenReview delivered for one venue: accepted notes per group, and what to tell the admin."""
+
+    url: str
+    notes: list[Note] = field(default_factory=list)
+    count: int = 0
+    pages: int = 0
+    cached: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+class OpenReview:
+    """A reader of OpenReview notes; logs in (when it has credentials) only once a page is not in the cache."""
+
+    def __init__(
+        self, client: JsonClient, base: str, credentials: Credentials | None, cache: PageCache | None = None
+    ) -> None:
+        self.client, self.base, self.credentials, self.cache = client, base.rstrip("/"), credentials, cache
+        self.token: str | None = None
+
+    def login(self) -> str:
+        """A fresh token; LoginError (one line naming the URL and what to do) when the account is refused."""
+        assert self.credentials is not None
+        url = f"{self.base}/login"
+        body = {"id": self.credentials.username, "password": self.credentials.password}
+        who = f"the login of {self.credentials.username!r} at {url}"
+        try:
+            answer = self.client.post(url, body, hints=ANONYMOUS)
+        except (AuthError, HttpStatusError) as exc:
+            if exc.status not in (400, 401, 403, 422):
+                raise
+            name = _error_text(exc.body)
+            raise LoginError(
+                url,
+                f"OpenReview refused {who} (HTTP {exc.status}{': ' + name if name else ''}): check "
+                "OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD",
+                exc.status,
+            ) from None
+        token = answer.get("token") if isinstance(answer, dict) else None
+        if not isinstance(token, str) or not token:
+            raise LoginError(url, f"OpenReview answered {who} without a token: check --openreview-url")
+        self.token = token
+        return token
+
+    def _headers(self) -> dict[str, str]:
+        if self.credentials is None:
+            return {}
+        return {"Authorization": f"Bearer {self.token or self.login()}"}
+
+    def notes(self, venue: Venue, progress: Progress | None = None) -> NotesResult:
+        """Every accepted paper of the venue's groups (main conference, position papers, …), page by page."""
+        result = NotesResult(url=f"{self.base}/notes")
+        for group, track in venue.groups():
+            self._group(venue, group, track, result, progress)
+        return result
+
+    def _group(self, venue: Venue, group: str, track: str, result: NotesResult, progress: Progress | None) -> None:
+        offset, count, arrived, label = 0, None, 0, f"{venue.name} OpenReview ({track})"
+        while True:
+            params = {"content.venueid": group, "limit": PAGE_LIMIT, "offset": offset, "count": "true"}
+            url = f"{self.base}/notes?{urlencode(params, safe='/')}"
+            page, cached = self._get(url)
+            notes = page.get("notes") if isinstance(page, dict) else None
+            if not isinstance(notes, list):
+                raise FetchError(url, f"{url} is not a list of notes (no `notes` array): {ANONYMOUS.other}")
+            if count is None:
+                count = page.get("count") if isinstance(page.get("count"), int) else None
+            result.pages += 1
+            result.cached += cached
+            arrived += len(notes)
+            offset += len(notes)
+            result.notes.extend(n for n in notes if isinstance(n, Mapping) and _value(n, "venueid") == group)
+            if progress:
+                progress(label, arrived, max(count or 0, arrived))
+            if not notes or (count is not None and offset >= count):
+                break
+        result.count += count if count is not None else arrived
+        if count is not None and arrived != count:
+            result.warnings.append(f"{venue.name} OpenReview {group}: {arrived} notes arrived but it says {count}")
+
+    def _get(self, url: str) -> tuple[Any, bool]:
+        """A page from the cache, or from OpenReview (logging in first, and once more if the token expired)."""
+        if self.cache is not None and self.cache.get(url) is not None:
+            return self.client.get(url, cache=self.cache)
+        hints = ANONYMOUS if self.credentials is None else LOGGED_IN
+        had_token = self.token is not None
+        try:
+            return self.client.get(url, headers=self._headers(), cache=self.cache, hints=hints)
+        except (AuthError, NotJsonError):
+            if not had_token:
+                raise
+            self.token = None  # an expired token looks like no login at all: log in again, once
+            return self.client.get(url, headers=self._headers(), cache=self.cache, hints=hints)
+
+
+def _error_text(body: Any) -> str:
+    """`name: message` of an OpenReview JSON error, short."""
+    if not isinstance(body, Mapping):
+        return ""
+    parts = [str(body.get(k)) for k in ("name", "message") if isinstance(body.get(k), str) and body.get(k)]
+    return " ".join(": ".join(parts).split())[:160]
+
+
+def _value(note: Note, key: str) -> Any:
+    """A content field of an API v2 note (`{"value": …}`) or of an older flat note."""
+    content = note.get("content")
+    if not isinstance(content, Mapping):
+        return None
+    value = content.get(key)
+    return value.get("value") if isinstance(value, Mapping) else value
+
+
+def _str(note: Note, key: str) -> str | None:
+    value = _value(note, key)
+    return " ".join(value.split()) if isinstance(value, str) and value.strip() else None
+
+
+def _block(note: Note, key: str) -> str | None:
+    """A multi-line content field (abstract, BibTeX), line breaks kept."""
+    value = _value(note, key)
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def _strs(note: Note, key: str) -> list[str]:
+    value = _value(note, key)
+    if isinstance(value, str):
+        value = [value]
+    return [" ".join(v.split()) for v in value or [] if isinstance(v, str) and v.strip()]
+
+
+def note_paper(note: Note) -> Fetched | None:
+    """A paper from an accepted note; None for a note that is not an accepted paper (rejected, withdrawn, …)."""
+    venueid = _str(note, "venueid") or ""
+    track = venues.group_track(venueid)
+    m = _GROUP.match(venueid)
+    conference = next((c for c in CONFERENCES.values() if m and c.openreview == m["prefix"]), None)
+    title = _str(note, "title")
+    if track is None or conference is None or m is None or not title:
+        return None
+    status, _ = venues.venue_string(_str(note, "venue") or "")
+    forum = str(note.get("forum") or note.get("id") or "") or None
+    pdf = _str(note, "pdf")
+    return Fetched(
+        title=title,
+        conference=conference.name,
+        year=int(m["year"]),
+        track=track,
+        abstract=_block(note, "abstract") or "",
+        authors=_strs(note, "authors"),
+        forum=forum,
+        status=status,
+        area=_str(note, "primary_area"),
+        keywords=_strs(note, "keywords"),
+        url=f"{SITE}/forum?id={forum}" if forum else None,
+        pdf_url=(SITE + pdf if pdf.startswith("/") else pdf) if pdf else None,
+        code_url=_str(note, "link_to_code") or _str(note, "code"),
+        tldr=_str(note, "TLDR") or _str(note, "TL;DR") or _str(note, "tldr"),
+        bibtex=_block(note, "_bibtex"),
+        license=str(note["license"]) if note.get("license") else None,
+        origins=[OPENREVIEW],
+    )
+
+
+def notes_papers(notes: Iterable[Any]) -> tuple[list[Fetched], list[str]]:
+    """Papers from notes, with a warning for notes left out and for `venue` strings the status table lacks."""
+    papers: list[Fetched] = []
+    left_out = 0
+    unknown: dict[str, int] = {}
+    for note in notes:
+        paper = note_paper(note) if isinstance(note, Mapping) else None
+        if paper is None:
+            left_out += 1
+            continue
+        if paper.status is None:
+            venue = _str(note, "venue") or "no venue"
+            unknown[venue] = unknown.get(venue, 0) + 1
+        papers.append(paper)
+    warnings = [f"{left_out} notes are not accepted papers (rejected, withdrawn or unknown venueid); left out"]
+    warnings = warnings if left_out else []
+    for venue, n in sorted(unknown.items()):
+        warnings.append(f"{n} notes with venue {venue!r}, which the status table does not know: status left empty")
+    return papers, warnings

@@ -1,0 +1,244 @@
+"""The conference site's JSON (`/static/virtual/data/<conf>-<year>-orals-posters.json`): paging, and rows → papers.
+
+One paper can be several rows: from 2026 an oral is an extra row (`eventtype: "Oral"`, no `paper_url`) linked to
+its poster row through `related_events_ids`. Names and institutions arrive HTML-escaped; abstracts are HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urljoin, urlparse, urlunparse
+
+from bot.papers import venues
+from bot.papers.fetch.http import FetchError, Hints, HttpStatusError, Json, JsonClient, PageCache
+from bot.papers.fetch.record import SITE, Fetched, Slot
+from bot.papers.venues import Status, Venue
+
+MAX_PAGES = 10_000  # a `next` chain longer than this is a loop on the server's side
+ABSTRACTS_FROM = 2026  # from this year the abstracts are in their own file
+HINTS = Hints(
+    html="check --site-url: it should be the conference site (e.g. https://icml.cc) or a mirror of its "
+    "/static/virtual/data/ files",
+    auth="the conference site refuses access; check --site-url",
+    other="check the venue name and --site-url",
+)
+Progress = Callable[[str, int, int], None]
+Row = Mapping[str, Any]
+
+_BLOCK_BREAK = re.compile(r"(?i)</p\s*>\s*<p(?:\s[^<>]*)?>|<br\s*/?>\s*<br\s*/?>")
+_LINE_BREAK = re.compile(r"(?i)<br\s*/?>|</?(?:div|li|ul|ol|h[1-6]|blockquote)(?:\s[^<>]*)?>")
+_TAG = re.compile(r"(?i)</?(?:p|span|strong|b|em|i|u|code|a|sup|sub|small|font)(?:\s[^<>]*)?/?>")
+_FORUM_ID = re.compile(r"[A-Za-z0-9_-]{4,40}")
+
+
+@dataclass
+class SiteResult:
+    """What the site delivered for one venue."""
+
+    url: str
+    rows: list[Row] = field(default_factory=list)
+    count: int | None = None
+    abstracts: dict[str, str] = field(default_factory=dict)
+    pages: int = 0
+    cached: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def fetch_site(
+    client: JsonClient, venue: Venue, base: str, cache: PageCache | None = None, progress: Progress | None = None
+) -> SiteResult:
+    """Every page of the venue's orals-posters list (following `next`) and, where needed, its abstracts file."""
+    base = base.rstrip("/")
+    first = base + venue.site_file("orals-posters")
+    result = SiteResult(url=first)
+    url: str | None = first
+    seen: set[str] = set()
+    while url:
+        if url in seen or result.pages >= MAX_PAGES:
+            result.warnings.append(f"{venue.name} site: the `next` links loop back to {url}; stopped there")
+            break
+        seen.add(url)
+        page, cached = client.get(url, cache=cache, hints=HINTS)
+        if not isinstance(page, dict) or not isinstance(page.get("results"), list):
+            raise FetchError(url, f"{url} is not the site's orals-posters list (no `results` array): {HINTS.other}")
+        result.pages += 1
+        result.cached += cached
+        if result.count is None and isinstance(page.get("count"), int):
+            result.count = page["count"]
+        result.rows.extend(row for row in page["results"] if isinstance(row, dict))
+        if progress:
+            progress(f"{venue.name} site", len(result.rows), max(result.count or 0, len(result.rows)))
+        url = rebase(url, page.get("next"), base)
+    if result.count is not None and result.count != len(result.rows):
+        result.warnings.append(
+            f"{venue.name} site: {len(result.rows)} records arrived but the list says it has {result.count}"
+        )
+    if venue.year >= ABSTRACTS_FROM or any(not row.get("abstract") for row in result.rows):
+        _fetch_abstracts(client, venue, base, cache, result)
+    return result
+
+
+def _fetch_abstracts(client: JsonClient, venue: Venue, base: str, cache: PageCache | None, result: SiteResult) -> None:
+    url = base + venue.site_file("abstracts")
+    try:
+        value, cached = client.get(url, cache=cache, hints=HINTS)
+    except HttpStatusError as exc:
+        if exc.status != 404:
+            raise
+        if venue.year >= ABSTRACTS_FROM:
+            result.warnings.append(f"{venue.name} site: no abstracts file at {url} (HTTP 404)")
+        return
+    if not isinstance(value, dict):
+        raise FetchError(url, f"{url} is not the site's abstracts file (an object of event id → abstract)")
+    result.abstracts = {str(k): v for k, v in value.items() if isinstance(v, str)}
+    result.pages += 1
+    result.cached += cached
+
+
+def rebase(current: str, link: Json, base: str) -> str | None:
+    """The `next` page's URL, on the host we were told to use: a mirror's pages may still name the real site."""
+    if not isinstance(link, str) or not link.strip():
+        return None
+    target = urlparse(urljoin(current, link.strip()))
+    home = urlparse(base)
+    if target.netloc != home.netloc:
+        target = target._replace(scheme=home.scheme, netloc=home.netloc)
+    return urlunparse(target)
+
+
+def site_papers(
+    rows: Iterable[Row], abstracts: Mapping[str, str], conference: str, year: int, base: str, venue: Venue | None = None
+) -> tuple[list[Fetched], list[str]]:
+    """One paper per group of linked rows (poster + oral), with the warnings a person should see."""
+    rows = [row for row in rows if isinstance(row, Mapping) and row.get("id") is not None]
+    warnings: list[str] = []
+    groups = _link(rows, warnings)
+    papers: list[Fetched] = []
+    unknown: dict[str, int] = {}
+    for group in groups:
+        paper = _paper(group, abstracts, conference, year, base.rstrip("/"), unknown)
+        if venue is None or venue.wants(paper.track):
+            papers.append(paper)
+    for what, n in sorted(unknown.items()):
+        warnings.append(f"{conference} {year} site: {n} papers with {what}: status left empty")
+    return papers, warnings
+
+
+def _link(rows: list[Row], warnings: list[str]) -> list[list[Row]]:
+    """Group rows that `related_events_ids` links, never two rows that name different OpenReview forums."""
+    parent = {row["id"]: row["id"] for row in rows}
+    forums: dict[Any, set[str]] = {row["id"]: {f} if (f := forum_id(row.get("paper_url"))) else set() for row in rows}
+
+    def root(x: Any) -> Any:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for row in rows:
+        for other in row.get("related_events_ids") or []:
+            if other not in parent:
+                continue
+            a, b = root(row["id"]), root(other)
+            if a == b:
+                continue
+            if forums[a] and forums[b] and forums[a] != forums[b]:
+                warnings.append(f"site rows {row['id']} and {other} are linked but name different papers; kept apart")
+                continue
+            parent[b] = a
+            forums[a] |= forums[b]
+    groups: dict[Any, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(root(row["id"]), []).append(row)
+    return list(groups.values())
+
+
+def _paper(
+    group: list[Row], abstracts: Mapping[str, str], conference: str, year: int, base: str, unknown: dict[str, int]
+) -> Fetched:
+    orals = [row for row in group if str(row.get("eventtype") or "").lower() == "oral"]
+    posters = [row for row in group if row not in orals]
+    main = next((row for row in posters if forum_id(row.get("paper_url"))), posters[0] if posters else group[0])
+    ordered = [main] + [row for row in posters if row is not main] + orals
+    status = Status.ORAL if orals else venues.decision_status(main.get("decision"))
+    if status is None:
+        decision = _text(main.get("decision"))
+        what = f"decision {decision!r}" if decision else "no decision"
+        unknown[what] = unknown.get(what, 0) + 1
+    abstract = next(
+        (
+            value
+            for row in ordered
+            for value in (row.get("abstract"), abstracts.get(str(row["id"])))
+            if isinstance(value, str) and value.strip()
+        ),
+        "",
+    )
+    authors = [a for a in main.get("authors") or [] if isinstance(a, Mapping)]
+    forum = next((f for row in ordered if (f := forum_id(row.get("paper_url")))), None)
+    page = _text(main.get("virtualsite_url"))
+    site_url = urljoin(base + "/", page) if page else None
+    track = venues.source_track(main.get("sourceurl")) if main.get("sourceurl") else "main"
+    return Fetched(
+        title=_text(main.get("name")),
+        conference=conference,
+        year=year,
+        track=track or "other",
+        abstract=html_to_text(abstract),
+        authors=[_text(a.get("fullname")) for a in authors],
+        institutions=[_text(a.get("institution")) for a in authors],
+        forum=forum,
+        site_id=main["id"] if isinstance(main["id"], int) else None,
+        status=status,
+        schedule=[_slot(row, base) for row in ordered if _text(row.get("session"))],
+        room=_text(main.get("room_name")) or None,
+        poster_position=_text(main.get("poster_position")) or None,
+        area=_text(main.get("topic")) or None,
+        keywords=[_text(k) for k in main.get("keywords") or [] if isinstance(k, str) and k.strip()],
+        url=f"https://openreview.net/forum?id={forum}" if forum else site_url,
+        site_url=site_url,
+        origins=[SITE],
+    )
+
+
+def _slot(row: Row, base: str) -> Slot:
+    page = _text(row.get("virtualsite_url"))
+    return Slot(
+        name=_text(row.get("session")),
+        kind=_text(row.get("eventtype")) or "Poster",
+        start=_text(row.get("starttime")) or None,
+        end=_text(row.get("endtime")) or None,
+        room=_text(row.get("room_name")) or None,
+        url=urljoin(base + "/", page) if page else None,
+    )
+
+
+def _text(value: Any) -> str:
+    """A site string, HTML entities undone (`Texas A&amp;M` → `Texas A&M`), whitespace collapsed."""
+    return " ".join(html.unescape(value).split()) if isinstance(value, str) else ""
+
+
+def forum_id(url: Any) -> str | None:
+    """The OpenReview forum id in a `paper_url` such as `https://openreview.net/forum?id=7HVADbW8fh`."""
+    if not isinstance(url, str) or "openreview" not in url:
+        return None
+    ids = parse_qs(urlparse(url).query).get("id")
+    return ids[0] if ids and _FORUM_ID.fullmatch(ids[0]) else None
+
+
+def html_to_text(value: str) -> str:
+    """An abstract in the site's HTML as plain text: paragraphs as blank lines, formatting tags dropped.
+
+    Only known tags are removed, so literal tokens such as `<BOS>` in an abstract survive.
+    """
+    if "<" not in value and "&" not in value:
+        return value.strip()
+    s = _BLOCK_BREAK.sub("\n\n", value)
+    s = _LINE_BREAK.sub("\n", s)
+    s = _TAG.sub("", s)
+    s = html.unescape(s)
+    return re.sub(r"\n{3,}", "\n\n", s).strip()
