@@ -239,7 +239,7 @@ def seed_state(fake: Any, index_path: Path, state_path: Path) -> None:
 def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: int) -> None:
     """Mention replies and button answers while the Web API answers 429, 500, late or invalid_auth."""
     from bot.slack import blocks
-    from tests.support.fake_slack import block_action_payload, mention_event
+    from tests.support.slack_requests import block_action_payload, mention_event
 
     for r in range(rounds):
         for fault in ("429", "500", "timeout", "invalid_auth"):
@@ -327,8 +327,8 @@ class Locker:
 def locked_state(tally: Tally, http: Any, fake: Any, state_path: Path) -> None:
     """Commands, a subscribe and a mention while another connection holds the state database's write lock."""
     from bot.slack.events import DEDUPE_WAIT_SECONDS
-    from tests.support.fake_slack import mention_event
     from tests.support.slack_harness import texts
+    from tests.support.slack_requests import mention_event
 
     tally.faults["state database locked"] += 1
     locker = Locker(state_path, DEDUPE_WAIT_SECONDS + 1.0)
@@ -420,8 +420,8 @@ def reindex(tally: Tally, http: Any, index_path: Path, work: Path) -> None:
 
 def bad_signatures(tally: Tally, http: Any) -> None:
     """Unsigned, forged, stale and tampered requests, and odd routes: all 401."""
-    from tests.support.fake_slack import form_body, sign, slash_form
     from tests.support.slack_harness import SECRET
+    from tests.support.slack_requests import form_body, sign, slash_form
 
     body = form_body(slash_form("kv cache"))
     now = int(time.time())
@@ -513,15 +513,16 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None
     tally.faults["SIGTERM during a digest post"] += 1
     from tests.support.slack_harness import SECRET as secret
 
+    posts_before = fake.arrived("chat.postMessage")
     bot, _ = serve_http(fake.api_url, index_path, state_path, secret)
     try:
         claimed = wait_until(lambda: _run_status(state_path, SIGTERM_CHANNEL) == "claimed", timeout=30)
-        time.sleep(0.3)
+        in_flight = wait_until(lambda: fake.arrived("chat.postMessage") > posts_before, timeout=30)  # Slack has it
         status = bot.terminate(timeout=30)
     finally:
         bot.kill()
-    if not claimed or status != 0 or "Traceback" in bot.log() or "stopped" not in bot.log():
-        tally.error(f"SIGTERM during a digest post: claimed={claimed}, exit {status}")
+    if not (claimed and in_flight) or status != 0 or "Traceback" in bot.log() or "stopped" not in bot.log():
+        tally.error(f"SIGTERM during a digest post: claimed={claimed}, post in flight={in_flight}, exit {status}")
     again, _ = serve_http(fake.api_url, index_path, state_path, secret)
     try:
         again.wait_for(r'Job "digest lease and catch-up.*executed successfully')
