@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.text.cleanup import to_mrkdwn, to_plain_text
 from bot.text.headlines import derive_title, headline
+from bot.text.markup import unescape_html
 from bot.text.names import derive_name, name_from_title
 from bot.text.tokens import normalize_title, tokenize
 from bot.text.urls import code_url, urls
@@ -24,6 +25,7 @@ __all__ = [
     "to_mrkdwn",
     "to_plain_text",
     "tokenize",
+    "unescape_html",
     "urls",
     "valid_text",
 ]

@@ -6,13 +6,13 @@ its poster row through `related_events_ids`. Names and institutions arrive HTML-
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlparse, urlunparse
 
+from bot import text
 from bot.papers import venues
 from bot.papers.fetch.http import FetchError, Hints, HttpStatusError, Json, JsonClient, PageCache
 from bot.papers.fetch.record import SITE, Fetched, Slot
@@ -219,7 +219,7 @@ def _slot(row: Row, base: str) -> Slot:
 
 def _text(value: Any) -> str:
     """A site string, HTML entities undone (`Texas A&amp;M` → `Texas A&M`), whitespace collapsed."""
-    return " ".join(html.unescape(value).split()) if isinstance(value, str) else ""
+    return " ".join(text.unescape_html(value).split()) if isinstance(value, str) else ""
 
 
 def forum_id(url: Any) -> str | None:
@@ -240,5 +240,5 @@ def html_to_text(value: str) -> str:
     s = _BLOCK_BREAK.sub("\n\n", value)
     s = _LINE_BREAK.sub("\n", s)
     s = _TAG.sub("", s)
-    s = html.unescape(s)
+    s = text.unescape_html(s)
     return re.sub(r"\n{3,}", "\n\n", s).strip()
