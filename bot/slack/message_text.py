@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import html
 import re
 
-from bot.slack.blocks import SLACK_LINK
+from bot.slack.blocks import SLACK_LINK, unescape
 
 _SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _SLACK_ANY = re.compile(r"<[^>]*>")
@@ -20,6 +19,6 @@ def slack_to_plain(message_text: str | None) -> str:
     s = _SLACK_CHANNEL.sub(r" \1 ", s)  # <#C123|general> → general
     s = _SLACK_ANY.sub(" ", s)  # <@U123>, <!here>, bare <https://…>
     s = _EMOJI.sub(" ", s)
-    s = html.unescape(s)  # &amp; &lt; &gt; as Slack sends them
+    s = unescape(s)  # &amp; &lt; &gt; as Slack sends them
     s = _FORMATTING.sub(" ", s)
     return " ".join(s.split())
