@@ -224,7 +224,7 @@ def unsubscribed_message(was: bool) -> Message:
 def as_text(msg: Message) -> str:
     """A message as readable terminal text: links as `label (url)`, buttons as `[Label]`."""
 
-    def plain(mrkdwn_text: str) -> str:
+    def terminal_text(mrkdwn_text: str) -> str:
         """Links as `label (url)`, no bold markers, entities back to characters."""
         return blocks.unescape(blocks.SLACK_LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", ""))
 
@@ -235,9 +235,9 @@ def as_text(msg: Message) -> str:
             title = block["text"]["text"]
             out += [title, "=" * len(title)]
         elif kind == "section":
-            out.append(plain(block["text"]["text"]))
+            out.append(terminal_text(block["text"]["text"]))
         elif kind == "context":
-            out.append("  " + " ".join(plain(e.get("text", "")) for e in block["elements"]))
+            out.append("  " + " ".join(terminal_text(e.get("text", "")) for e in block["elements"]))
         elif kind == "actions":
             out.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
         elif kind == "divider":
