@@ -86,6 +86,7 @@ def make_conference(
     texts = seed_abstracts()
     name = {"icml": "ICML", "neurips": "NeurIPS", "iclr": "ICLR"}[conf]
     host = f"{conf}.cc"
+    prefix = "Fo" if (conf, year) == ("icml", 2026) else f"{conf[0].upper()}{year % 10}"  # forum ids are unique
     papers: list[Paper] = []
     rows: list[dict[str, Any]] = []
     abstracts: dict[str, str] = {}
@@ -102,7 +103,7 @@ def make_conference(
         first = f"O&#39;Neil {n}" if n % 5 == 0 else f"Ada Author{n}"
         authors_raw = [first, f"Grace Coauthor{n}", f"Alan Third{n}"]
         insts_raw = [INSTITUTIONS[(n + k) % len(INSTITUTIONS)] for k in range(3)]
-        forum = f"Fo{n:07d}x" if not (site_only and n == total - 1) else None
+        forum = f"{prefix}{n:07d}x" if not (site_only and n == total - 1) else None
         paper = Paper(
             number=n,
             title=f"Generated Paper {n}: {' '.join(base.split()[:6])}",
@@ -149,7 +150,7 @@ def make_conference(
             abstract=f"Only OpenReview lists this one. {texts[n % len(texts)]}",
             authors=[f"Solo Author{n}"],
             institutions=[],
-            forum=f"Fo{n:07d}x",
+            forum=f"{prefix}{n:07d}x",
             poster_id=0,
             status="Poster",
             track="main",
@@ -302,7 +303,7 @@ class _Fake:
         self.server = Server(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
 
     def start(self) -> _Fake:
         """Start serving."""

@@ -1,0 +1,175 @@
+"""The offline way in: `icml-bot index` reads the files an admin downloaded by hand (the site's orals-posters pages
+and abstracts file, OpenReview notes dumps) exactly as `icml-bot fetch` merges them; and an index built before the
+new columns keeps working."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.papers import index
+from tests.support.conference_fakes import SITE_MARK, Conference, FakeSite, make_conference, serve
+from tests.support.paths import SEEDS
+
+DATA = "/static/virtual/data/icml-2026-"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ICML_BOT_DB", str(tmp_path / "papers.db"))
+    monkeypatch.delenv("ICML_BOT_STATE", raising=False)
+    for var in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def conference() -> Conference:
+    return make_conference()
+
+
+def download(conference: Conference, folder: Path) -> list[Path]:
+    """What an admin saves from a browser: each page of the site's list, its abstracts file, OpenReview's notes."""
+    folder.mkdir()
+    saved = []
+    with serve(FakeSite(conference, page_size=10)) as site:
+        for page in (1, 2, 3, 4):
+            with urllib.request.urlopen(f"{site.url}{DATA}orals-posters.json?page={page}") as answer:
+                name = "icml-2026-orals-posters.json" if page == 1 else f"icml-2026-orals-posters ({page}).json"
+                saved.append(folder / name)
+                saved[-1].write_bytes(answer.read())
+        with urllib.request.urlopen(f"{site.url}{DATA}abstracts.json") as answer:
+            (folder / "icml-2026-abstracts.json").write_bytes(answer.read())
+    main_notes = [n for n in conference.notes if "Position" not in n["content"]["venueid"]["value"]]
+    position_notes = [n for n in conference.notes if n not in main_notes]
+    (folder / "notes.json").write_text(json.dumps({"count": len(main_notes), "notes": main_notes}))
+    (folder / "position notes.json").write_text(json.dumps(position_notes))  # a bare list works too
+    return saved
+
+
+def index_cli(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
+    code = main(["index", *map(str, paths)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def papers(tmp_path: Path) -> dict[str, dict[str, Any]]:
+    db = index.connect(tmp_path / "papers.db", readonly=True)
+    try:
+        return {row["title"]: index.decode(row) for row in db.query("SELECT * FROM papers")}
+    finally:
+        db.conn.close()
+
+
+def test_downloaded_files_index_like_a_fetch(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    download(conference, tmp_path / "downloads")
+    code, out, err = index_cli(capsys, tmp_path / "downloads")
+    assert (code, err) == (0, "")
+    assert "Indexed 35 papers" in out
+    assert "skipped 1: 2 notes are not accepted papers (rejected, withdrawn or unknown venueid); left out" in out
+    found = papers(tmp_path)
+    assert len(found) == 35
+    oral = found[conference.paper(0).title]
+    assert (oral["status"], oral["session"]) == ("Oral", "Poster Session 1; Oral 1A")
+    assert SITE_MARK not in oral["abstract"]  # OpenReview's abstract
+    assert oral["pdf_url"] == "https://openreview.net/pdf/0000000000000000000000000000000000000000.pdf"
+    assert oral["site_url"] == "https://icml.cc/virtual/2026/poster/100000"
+    assert oral["institutions"][0] == "Texas A&M University"
+    assert oral["sources"] == ["icml-2026-abstracts.json"]  # the first file of the bundle, by name
+    assert found[conference.paper(31).title]["track"] == "position"
+
+
+def test_the_abstracts_file_is_found_beside_the_pages(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pages = download(conference, tmp_path / "downloads")
+    code, _, _ = index_cli(capsys, *pages)
+    assert code == 0
+    found = papers(tmp_path)
+    assert len(found) == 34
+    assert SITE_MARK in found[conference.paper(0).title]["abstract"]
+
+
+def test_missing_pages_are_said_with_both_numbers(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pages = download(conference, tmp_path / "downloads")
+    code, out, _ = index_cli(capsys, pages[0])
+    assert code == 0
+    assert (
+        "skipped 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
+        "give them all" in out
+    )
+    assert len(papers(tmp_path)) == 7  # the first 10 rows: papers 0-2 (poster and oral rows each), papers 3-6
+
+
+def test_the_abstracts_file_alone_is_one_line(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    download(conference, tmp_path / "downloads")
+    path = tmp_path / "downloads" / "icml-2026-abstracts.json"
+    code, _, err = index_cli(capsys, path)
+    assert code == 2
+    assert err == (
+        f"icml-bot: error: {path}: this is the site's abstracts file (event id → abstract) on its own; index it "
+        "together with its orals-posters file, e.g. `icml-bot index icml-2026-orals-posters.json "
+        "icml-2026-abstracts.json`\n"
+    )
+
+
+def test_a_notes_dump_alone_gives_openreviews_papers(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    download(conference, tmp_path / "downloads")
+    code, _, _ = index_cli(capsys, tmp_path / "downloads" / "position notes.json")
+    assert code == 0
+    found = papers(tmp_path)
+    assert sorted((p["track"], p["status"], p["source_id"]) for p in found.values()) == [
+        ("position", "Poster", "Fo0000030x"),
+        ("position", "Poster", "Fo0000031x"),
+        ("position", "Poster", "Fo0000032x"),
+    ]
+
+
+def test_broken_json_in_a_download_names_the_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "icml-2026-orals-posters.json"
+    path.write_text('{"count": 2, "next": null,\n "results": [\n {"id": 1,\n')
+    code, _, err = index_cli(capsys, path)
+    assert code == 2
+    assert err.startswith(f"icml-bot: error: {path}:4: not valid JSON (")
+
+
+def test_an_index_built_before_the_venue_columns_gains_them(tmp_path: Path) -> None:
+    path = tmp_path / "papers.db"
+    db = index.connect(path)
+    columns = "id seq name title title_derived headline abstract authors url pdf_url code_url status session area"
+    old = {name: str for name in (*columns.split(), "keywords", "conference", "track", "sources", "source_id")}
+    db["papers"].create({**old, "seq": int, "title_derived": int, "year": int}, pk="id")
+    db["papers"].enable_fts(["name", "title", "abstract", "authors"], fts_version="FTS5")
+    db["papers"].insert(
+        {
+            "id": "oldie1",
+            "seq": 1,
+            "title": "An Old Paper",
+            "abstract": "Zebrafish transformers on xylophones.",
+            "title_derived": 0,
+        }
+        | {"authors": "[]", "keywords": "[]", "sources": '["old.jsonl"]', "conference": "ICML", "year": 2024}
+    )
+    db.conn.commit()
+    index.load(db, [SEEDS])
+    assert {"venue", "schedule", "institutions", "tldr", "bibtex", "license"} <= set(db["papers"].columns_dict)
+    old_row = index.get_paper(db, "oldie1")
+    assert old_row is not None
+    assert (old_row["venue"], old_row["schedule"]) == ("icml2024", None)
+    fts = "SELECT papers.id FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid WHERE papers_fts MATCH ?"
+    hits = list(db.query(fts, ["zebrafish"]))
+    assert hits == [{"id": "oldie1"}]
+    assert db["papers"].count == 20
+    db.conn.close()
