@@ -145,8 +145,9 @@ def main() -> int:
 
     from bot.papers.reader import Papers
     from bot.slack import commands
-    from bot.slack.deps import Deps
-    from tests.support.fake_slack import FakeSlack, form_body, sign, slash_form
+    from bot.slack.services import Services
+    from tests.support.fake_slack import FakeSlack
+    from tests.support.slack_requests import form_body, sign, slash_form
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp, FakeSlack() as fake:
@@ -163,7 +164,7 @@ def main() -> int:
             papers.search(q, limit=5)
             search_times.append(time.perf_counter() - started)
             started = time.perf_counter()
-            commands.ack_payload(Deps(papers=papers), q)
+            commands.ack_payload(Services(papers=papers), q)
             reply_times.append(time.perf_counter() - started)
 
         server = Server(index_path, Path(tmp) / "state.db", fake.api_url)

@@ -315,28 +315,3 @@ def serve_fake_slack(**kwargs: Any) -> Iterator[FakeSlack]:
     """Generator for fixtures: ``yield from serve_fake_slack()`` starts a FakeSlack and stops it afterwards."""
     with FakeSlack(**kwargs) as fake:
         yield fake
-
-
-# Transitional: the request builders moved to slack_requests.py and close_socket_mode to slack_socket_mode.py; these
-# names go once the last importers are updated.
-from tests.support.slack_requests import (  # noqa: E402
-    block_action_payload,
-    event_body,
-    form_body,
-    interactive_body,
-    mention_event,
-    sign,
-    slash_form,
-)
-from tests.support.slack_socket_mode import close_socket_mode  # noqa: E402
-
-__all__ += [
-    "block_action_payload",
-    "close_socket_mode",
-    "event_body",
-    "form_body",
-    "interactive_body",
-    "mention_event",
-    "sign",
-    "slash_form",
-]
