@@ -3,61 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import queue
 import re
-import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from bot import cli
 from tests.support.fake_slack import FakeSlack
-from tests.support.paths import ROOT
+from tests.support.robust import SLACK_VARS, BotProcess, bot_env
 from tests.support.slack_harness import SECRET
 
 CH = "C0CLI00001"
-SLACK_VARS = (
-    "SLACK_BOT_TOKEN",
-    "SLACK_APP_TOKEN",
-    "SLACK_SIGNING_SECRET",
-    "SLACK_API_URL",
-    "SLACK_CLIENT_ID",
-    "SLACK_CLIENT_SECRET",
-)
-
-
-def run_cli(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
-    """`icml-bot ARGS` as a separate process."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-
-
-def process_env(fake: FakeSlack, index_path: Path, tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The environment of a bot process talking to the fake Slack, without real credentials or proxies."""
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in SLACK_VARS and not k.lower().endswith("_proxy") and not k.startswith("ICML_")
-    }
-    return {
-        **base,
-        "PYTHONPATH": str(ROOT),
-        "ICML_BOT_DB": str(index_path),
-        "ICML_BOT_STATE": str(tmp_path / "state.db"),
-        "SLACK_API_URL": fake.api_url,
-        **extra,
-    }
 
 
 @pytest.fixture
@@ -140,30 +96,21 @@ def test_bad_digest_settings_are_one_line_and_exit_2(
 def test_a_second_serve_on_the_same_state_database_does_not_schedule(
     fake: FakeSlack, slack_index_path: Path, tmp_path: Path
 ) -> None:
-    env = process_env(
-        fake,
+    env = bot_env(
+        fake.api_url,
         slack_index_path,
-        tmp_path,
+        tmp_path / "state.db",
         SLACK_BOT_TOKEN="xoxb-test",
         SLACK_SIGNING_SECRET=SECRET,
         ICML_DIGEST_CHANNEL=CH,
         ICML_DIGEST_TZ="Asia/Seoul",
     )
-    procs: list[subprocess.Popen[str]] = []
-    logs: list[queue.Queue[str]] = []
+    bots: list[BotProcess] = []
     try:
         for _ in range(2):
-            proc = run_cli(["serve", "--http", "--host", "127.0.0.1", "--port", "0"], env)
-            lines: queue.Queue[str] = queue.Queue()
-            threading.Thread(
-                target=lambda p=proc, q=lines: [q.put(x) for x in p.stderr],  # type: ignore[union-attr]
-                daemon=True,
-            ).start()
-            procs.append(proc)
-            logs.append(lines)
-            wait_for_line(lines, r"serving HTTP on")
-        first = "".join(list(logs[0].queue))
-        second = "".join(list(logs[1].queue))
+            bots.append(BotProcess(["serve", "--http", "--host", "127.0.0.1", "--port", "0"], env))
+            bots[-1].wait_for(r"serving HTTP on")
+        first, second = (bot.log() for bot in bots)
         assert re.search(r"this process \(\S+\) schedules the daily digests for .*state\.db \(1 channels\)", first)
         assert "digest for C0CLI00001 scheduled mon-fri at 09:00 Asia/Seoul" in first
         assert re.search(
@@ -171,26 +118,8 @@ def test_a_second_serve_on_the_same_state_database_does_not_schedule(
             r"commands but posts no scheduled digests",
             second,
         )
-        assert "schedules the daily digests for" in second
         assert "scheduled mon-fri" not in second
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            assert proc.wait(timeout=15) == 0
+        assert [bot.terminate(timeout=15) for bot in bots] == [0, 0]
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-
-
-def wait_for_line(lines: queue.Queue[str], pattern: str, timeout: float = 60) -> str:
-    """The first log line matching `pattern` (kept in the queue for later reading)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        for line in list(lines.queue):
-            if re.search(pattern, line):
-                return line
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no log line matching {pattern!r}: {''.join(lines.queue)}")
-        time.sleep(0.05)
+        for bot in bots:
+            bot.kill()

@@ -445,12 +445,14 @@ class BotProcess:
         """The first stderr line matching `pattern`; AssertionError with the log after `timeout` s."""
         deadline = time.monotonic() + timeout
         while True:
+            ended = self.proc.poll() is not None
+            if ended:
+                self._reader.join(timeout=5)  # everything the process wrote is in self.lines now
             for line in list(self.lines.queue):
                 match = re.search(pattern, line)
                 if match:
                     return match
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                time.sleep(0.2)  # let the reader catch up with a process that just ended
+            if ended or time.monotonic() > deadline:
                 raise AssertionError(f"no log line matching {pattern!r} (exit {self.proc.poll()}):\n{self.log()}")
             time.sleep(0.02)
 
