@@ -1,0 +1,131 @@
+"""The `Similar` answer beside a plain TF-IDF cosine baseline: how often the top 5 share the paper's ICML area.
+
+Run: python bench/similar_bench.py [--papers 200] [--seed 2026] [--index PATH]
+
+For `--papers` random papers that have an `area` in ../shared/data/icml2026.jsonl (5,863 papers), both methods
+pick five other papers, and the figure is the share of those 5 × N slots that hold a paper of exactly the same
+`area` (a slot left empty counts as a miss). "bot" is what `Similar` answers (bot.papers.reader.Papers.similar);
+the baseline is a TF-IDF cosine over title and abstract as scikit-learn's TfidfVectorizer does it by default
+(lowercased words of two or more characters, raw counts, smoothed idf, L2-normalised vectors), in the same
+process over the same index texts. Latencies are per paper, the baseline's after its vectors are built. The index
+is built from the list first unless --index names one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.papers import index  # noqa: E402
+from bot.papers.reader import Papers  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
+K = 5
+
+_WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern: words of two or more characters
+
+
+class TfidfCosine:
+    """The baseline: title and abstract as TF-IDF vectors; neighbours by cosine, through an inverted index."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        counts = {pid: Counter(_WORD.findall(text.lower())) for pid, text in texts.items()}
+        df = Counter(w for c in counts.values() for w in c)
+        n = len(counts)
+        idf = {w: math.log((1 + n) / (1 + d)) + 1 for w, d in df.items()}
+        self.vectors: dict[str, dict[str, float]] = {}
+        self.postings: dict[str, list[tuple[str, float]]] = {}
+        for pid, c in counts.items():
+            vec = {w: tf * idf[w] for w, tf in c.items()}
+            norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+            vec = {w: v / norm for w, v in vec.items()}
+            self.vectors[pid] = vec
+            for w, v in vec.items():
+                self.postings.setdefault(w, []).append((pid, v))
+
+    def similar(self, paper_id: str, k: int = K) -> list[str]:
+        """The k papers of highest cosine with this one, itself excluded."""
+        scores: dict[str, float] = {}
+        for w, v in self.vectors[paper_id].items():
+            for other, u in self.postings[w]:
+                scores[other] = scores.get(other, 0.0) + v * u
+        scores.pop(paper_id, None)
+        return sorted(scores, key=lambda pid: (-scores[pid], pid))[:k]
+
+
+def build(path: Path) -> None:
+    """The index of the 5,863-paper list, by the production loader."""
+    db = index.connect(path)
+    index.load(db, [DATA])
+    db.conn.close()
+
+
+def measure(
+    name: str, find: Callable[[str], list[str]], sample: list[str], area: dict[str, str | None]
+) -> tuple[str, float, float, float, int]:
+    """(name, same-area share of the top-5 slots, p50 ms, p99 ms, papers with fewer than 5 answers)."""
+    same = 0
+    short = 0
+    times = []
+    for pid in sample:
+        started = time.perf_counter()
+        found = find(pid)[:K]
+        times.append((time.perf_counter() - started) * 1000)
+        short += len(found) < K
+        same += sum(1 for other in found if area.get(other) == area[pid])
+    cuts = statistics.quantiles(times, n=100)
+    return name, same / (K * len(sample)), statistics.median(times), cuts[98], short
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=200, help="how many random papers with an area (200)")
+    parser.add_argument("--seed", type=int, default=2026, help="the sample's random seed (2026)")
+    parser.add_argument("--index", type=Path, help="an index built from icml2026.jsonl (default: build one now)")
+    args = parser.parse_args(argv)
+    if args.index is None and not DATA.exists():
+        print(f"{DATA} is not available", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.index
+        if path is None:
+            path = Path(tmp) / "papers.db"
+            started = time.perf_counter()
+            build(path)
+            print(f"built the index in {time.perf_counter() - started:.1f} s")
+        papers = Papers(path)
+        rows = list(papers.db.query("SELECT id, title, abstract, area FROM papers ORDER BY seq"))
+        area = {r["id"]: (r["area"] or None) for r in rows}
+        with_area = [r["id"] for r in rows if r["area"]]
+        sample = random.Random(args.seed).sample(with_area, min(args.papers, len(with_area)))
+        started = time.perf_counter()
+        baseline = TfidfCosine({r["id"]: f"{r['title']} {r['abstract'] or ''}" for r in rows})
+        built = time.perf_counter() - started
+        results = [
+            measure("bot: Papers.similar", lambda pid: [r.paper["id"] for r in papers.similar(pid, k=K)], sample, area),
+            measure("baseline: TF-IDF cosine", baseline.similar, sample, area),
+        ]
+        print(
+            f"{len(rows):,} papers, {len(with_area):,} with an area; {len(sample)} sampled (seed {args.seed}); "
+            f"baseline vectors built in {built:.1f} s"
+        )
+        print(f"{'':26} {'same area in top 5':>18} {'p50 ms':>8} {'p99 ms':>8} {'fewer than 5':>13}")
+        for name, share, p50, p99, short in results:
+            print(f"{name:26} {share:>18.1%} {p50:>8.2f} {p99:>8.2f} {short:>13}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
