@@ -49,24 +49,33 @@ def merge(site: Iterable[Fetched], openreview: Iterable[Fetched]) -> Merged:
             result.papers.append(paper)
             pending.append(paper)
     # Title matching only for site papers without a forum id: a forum id OpenReview lacks names another paper.
+    untitled = [p for p in pending if not p.forum]
     rest = [p for p in openreview if id(p) not in used]
-    site_titles = Counter(_title_key(p) for p in site)
-    or_titles = Counter(_title_key(p) for p in rest)
-    or_by_title = {_title_key(p): p for p in rest}
-    position = {id(p): n for n, p in enumerate(result.papers)}
-    for paper in pending:
-        key = _title_key(paper)
-        if paper.forum or site_titles[key] != 1 or or_titles[key] != 1:
-            continue
-        twin = or_by_title[key]
-        used.add(id(twin))
-        result.papers[position[id(paper)]] = combine(paper, twin)
-        result.by_title += 1
+    if untitled and rest:
+        _match_titles(site, untitled, rest, used, result)
     result.site_only = len(site) - result.matched
     only = [p for p in openreview if id(p) not in used]
     result.openreview_only = len(only)
     result.papers.extend(only)
     return result
+
+
+def _match_titles(
+    site: list[Fetched], untitled: list[Fetched], rest: list[Fetched], used: set[int], result: Merged
+) -> None:
+    """Merge site papers without a forum id with their OpenReview twin, by a title unique on both sides."""
+    site_titles = Counter(_title_key(p) for p in site)
+    or_titles = Counter(_title_key(p) for p in rest)
+    or_by_title = {_title_key(p): p for p in rest}
+    position = {id(p): n for n, p in enumerate(result.papers)}
+    for paper in untitled:
+        key = _title_key(paper)
+        if site_titles[key] != 1 or or_titles[key] != 1:
+            continue
+        twin = or_by_title[key]
+        used.add(id(twin))
+        result.papers[position[id(paper)]] = combine(paper, twin)
+        result.by_title += 1
 
 
 def combine(site: Fetched, openreview: Fetched) -> Fetched:

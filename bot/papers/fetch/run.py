@@ -219,6 +219,7 @@ def _site(
     finally:
         source.seconds = time.perf_counter() - started
     papers, warnings = site.site_papers(got.rows, got.abstracts, venue.conference.name, venue.year, base, venue)
+    source.seconds = time.perf_counter() - started
     source.papers, source.arrived, source.expected = len(papers), len(got.rows), got.count
     source.pages, source.cached_pages = got.pages, got.cached
     source.warnings = got.warnings + warnings
@@ -249,6 +250,7 @@ def _openreview(
     finally:
         source.seconds = time.perf_counter() - started
     papers, warnings = openreview.notes_papers(got.notes)
+    source.seconds = time.perf_counter() - started
     source.papers, source.arrived, source.expected = len(papers), len(got.notes), got.count
     source.pages, source.cached_pages = got.pages, got.cached
     source.warnings = got.warnings + warnings

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, urljoin, urlparse, urlunparse
+from urllib.parse import urljoin, urlparse, urlunparse
 
 from bot import text
 from bot.papers import venues
@@ -32,7 +32,7 @@ Row = Mapping[str, Any]
 _BLOCK_BREAK = re.compile(r"(?i)</p\s*>\s*<p(?:\s[^<>]*)?>|<br\s*/?>\s*<br\s*/?>")
 _LINE_BREAK = re.compile(r"(?i)<br\s*/?>|</?(?:div|li|ul|ol|h[1-6]|blockquote)(?:\s[^<>]*)?>")
 _TAG = re.compile(r"(?i)</?(?:p|span|strong|b|em|i|u|code|a|sup|sub|small|font)(?:\s[^<>]*)?/?>")
-_FORUM_ID = re.compile(r"[A-Za-z0-9_-]{4,40}")
+_FORUM_ID = re.compile(r"openreview\.net/forum\?(?:[^#]*&)?id=([A-Za-z0-9_-]{4,40})(?:[&#]|$)")
 
 
 @dataclass
@@ -180,8 +180,7 @@ def _paper(
     )
     authors = [a for a in main.get("authors") or [] if isinstance(a, Mapping)]
     forum = next((f for row in ordered if (f := forum_id(row.get("paper_url")))), None)
-    page = _text(main.get("virtualsite_url"))
-    site_url = urljoin(base + "/", page) if page else None
+    site_url = _page(main, base)
     track = venues.source_track(main.get("sourceurl")) if main.get("sourceurl") else "main"
     return Fetched(
         title=_text(main.get("name")),
@@ -205,15 +204,22 @@ def _paper(
     )
 
 
+def _page(row: Row, base: str) -> str | None:
+    """The row's page on the site, as an absolute URL."""
+    page = row.get("virtualsite_url")
+    if not isinstance(page, str) or not page.strip():
+        return None
+    return base + page.strip() if page.startswith("/") else urljoin(base + "/", page.strip())
+
+
 def _slot(row: Row, base: str) -> Slot:
-    page = _text(row.get("virtualsite_url"))
     return Slot(
         name=_text(row.get("session")),
         kind=_text(row.get("eventtype")) or "Poster",
         start=_text(row.get("starttime")) or None,
         end=_text(row.get("endtime")) or None,
         room=_text(row.get("room_name")) or None,
-        url=urljoin(base + "/", page) if page else None,
+        url=_page(row, base),
     )
 
 
@@ -224,10 +230,8 @@ def _text(value: Any) -> str:
 
 def forum_id(url: Any) -> str | None:
     """The OpenReview forum id in a `paper_url` such as `https://openreview.net/forum?id=7HVADbW8fh`."""
-    if not isinstance(url, str) or "openreview" not in url:
-        return None
-    ids = parse_qs(urlparse(url).query).get("id")
-    return ids[0] if ids and _FORUM_ID.fullmatch(ids[0]) else None
+    m = _FORUM_ID.search(url) if isinstance(url, str) else None
+    return m[1] if m else None
 
 
 def html_to_text(value: str) -> str:
