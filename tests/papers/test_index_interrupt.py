@@ -105,7 +105,7 @@ def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, bi
             assert left == [], f"{how} (seed {seed}, attempt {attempt}): processes left behind: {left}"
         finally:
             kill_session(proc.pid)
-        assert "Traceback" not in err, err
+        assert "Traceback" not in err, f"{how} (seed {seed}, attempt {attempt}):\n{err}"
         if proc.returncode != 0:  # it may have finished before the signal landed
             # -15 and -2: the signal came before Python had set up its handlers, so nothing had been written
             assert proc.returncode in {-9, -15, -2, 2, 130, 128 + signal.SIGTERM}, (proc.returncode, err)
