@@ -399,7 +399,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_digest)
 
     p = sub.add_parser(
-        "fetch", parents=[common], help="fetch and index the official paper lists (conference site, OpenReview)"
+        "fetch",
+        parents=[common],
+        help="fetch and index the official paper lists (conference site, OpenReview)",
+        description=cmd_fetch.__doc__,
     )
     p.add_argument("venues", nargs="*", metavar="VENUE", help="icml2026 (default), icml2025, neurips2025, iclr2026, …")
     p.add_argument(

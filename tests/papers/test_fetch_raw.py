@@ -85,6 +85,19 @@ def test_downloaded_files_index_like_a_fetch(
     assert found[conference.paper(31).title]["track"] == "position"
 
 
+def test_a_list_of_papers_given_with_downloads_is_read_as_a_list(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    download(conference, tmp_path / "downloads")
+    listed = tmp_path / "downloads" / "extra.json"
+    extra = {"title": "A Listed Paper", "abstract": "Zebrafish transformers on xylophones. " * 4, "notes": ["x"]}
+    listed.write_text(json.dumps({"papers": [extra]}))
+    code, out, _ = index_cli(capsys, tmp_path / "downloads")
+    assert code == 0
+    assert "Indexed 36 papers" in out
+    assert papers(tmp_path)["A Listed Paper"]["sources"] == ["extra.json"]
+
+
 def test_the_abstracts_file_is_found_beside_the_pages(
     tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
 ) -> None:

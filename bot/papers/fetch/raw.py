@@ -14,9 +14,10 @@ from bot.papers.fetch import merge, openreview, site
 from bot.papers.venues import CONFERENCES
 
 SNIFF_BYTES = 4096
+# Top-level shapes only (no `[` before the key), so that a list of papers with a `notes` field is not taken for one.
 _SNIFF = (
-    ("site", re.compile(rb'"results"\s*:\s*\[')),
-    ("notes", re.compile(rb'"notes"\s*:\s*\[|^\s*\[\s*\{[^\[]*"content"\s*:\s*\{', re.DOTALL)),
+    ("site", re.compile(rb'^\s*\{[^\[]*"results"\s*:\s*\[')),
+    ("notes", re.compile(rb'^\s*\{[^\[]*"notes"\s*:\s*\[|^\s*\[\s*\{.*"content"\s*:\s*\{.*"venueid"', re.DOTALL)),
     ("abstracts", re.compile(rb'^\s*\{\s*"\d+"\s*:\s*"')),
 )
 _GROUP = re.compile(r"id=(?P<prefix>[^/&]+)/(?P<year>\d{4})/")
