@@ -298,7 +298,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     from bot.papers.venues import VenueError, parse_venue
 
     try:
-        venues = [parse_venue(name) for name in args.venues or ["icml2026"]]
+        venues = list(dict.fromkeys(parse_venue(name) for name in args.venues or ["icml2026"]))
     except VenueError as exc:
         raise UserError(str(exc)) from None
     _not_a_folder(config.db_path)

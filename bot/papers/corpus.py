@@ -402,6 +402,8 @@ def read_json(
     if companions or raw_downloads.sniff(path):
         obj = _parse(path, content)
         if raw_downloads.kind_of(obj) or companions:
+            if progress:
+                progress(len(content))
             yield from _read_downloads(path, obj, companions)
             return
     if content.startswith("{", pos):

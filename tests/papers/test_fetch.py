@@ -331,6 +331,19 @@ def test_nothing_usable_is_exit_2_with_one_line_and_no_index(
     assert not (tmp_path / "papers.db").exists()
 
 
+def test_site_papers_without_abstracts_are_not_usable_and_the_line_says_why(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str], waits: list[float]
+) -> None:
+    conference.abstracts.clear()  # the 2026 abstracts file is missing: the fake answers 404
+    with serve(FakeSite(conference, page_size=10)) as site:
+        code, _, err = fetch(capsys, "--site-url", site.url)
+    assert code == 2
+    assert (
+        f"icml2026 site: {SITE_PAPERS} papers, none with an abstract (icml2026 site: no abstracts file at "
+        f"{site.url}/static/virtual/data/icml-2026-abstracts.json (HTTP 404))" in err
+    )
+
+
 def test_a_failed_fetch_leaves_the_index_as_it_was(
     tmp_path: Path, site: FakeSite, capsys: pytest.CaptureFixture[str], waits: list[float]
 ) -> None:

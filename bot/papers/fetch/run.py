@@ -115,7 +115,10 @@ class FetchReport:
     def nothing_usable(self) -> str:
         """The one line that says why nothing could be indexed."""
         why = "; ".join(
-            s.line() if s.error or s.skipped else f"{s.venue} {s.source}: {s.papers} papers, none with an abstract"
+            s.line()
+            if s.error or s.skipped
+            else f"{s.venue} {s.source}: {s.papers} papers, none with an abstract"
+            + "".join(f" ({w})" for w in s.warnings[:1])
             for s in self.sources
         )
         return f"nothing usable arrived, nothing was indexed: {why}"
