@@ -38,7 +38,7 @@ from bot.papers import index  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 CACHE = Path(tempfile.gettempdir()) / "icml-bot-bench"
-BUILD_CODE = ("bot/index.py", "bot/corpus.py", "bot/text.py", "bot/acronyms.py")
+BUILD_CODE = ("bot/papers", "bot/text")  # every module that turns sources into an index
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 EXTRA_QUERIES = [
@@ -121,9 +121,8 @@ def cache_key(scale: int) -> str:
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     for name in BUILD_CODE:
-        path = ROOT / name
-        if path.exists():
-            h.update(path.read_bytes())
+        for path in sorted((ROOT / name).rglob("*.py")):
+            h.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -171,7 +170,7 @@ def percentile(values: list[float], q: float) -> float:
 def first_query_ms(path: Path, query: str) -> float:
     """Open the index and answer one query in a fresh process (imports excluded, caches empty)."""
     code = (
-        f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from bot import index, search; "
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from bot import search; from bot.papers import index; "
         f"t = time.perf_counter(); db = index.connect({str(path)!r}, readonly=True); search.search(db, {query!r}); "
         "print((time.perf_counter() - t) * 1000)"
     )
