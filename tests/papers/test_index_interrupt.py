@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -45,6 +46,20 @@ def _start(db: Path, source: Path) -> subprocess.Popen[str]:
         text=True,
         start_new_session=True,
     )
+
+
+def _wait_until_running(proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    """Wait until `icml-bot` has imported everything and runs its command (or has already ended).
+
+    cli.main sets a SIGTERM handler around the command; /proc/PID/status shows it in the caught-signals mask.
+    """
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        caught = int(re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.MULTILINE).group(1), 16)  # type: ignore[union-attr]
+        if caught >> (signal.SIGTERM - 1) & 1:
+            return
+        time.sleep(0.01)
 
 
 def _papers(path: Path) -> tuple[str, int]:
@@ -89,8 +104,11 @@ def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, bi
         proc = _start(db, big_source)
         try:
             # From interpreter start-up to the middle of the cleaning. A Ctrl-C while Python itself is still importing
-            # prints Python's own KeyboardInterrupt traceback, as for any Python program, so that one waits a little.
-            time.sleep(rng.uniform(0.4 if how == "ctrl-c" else 0.05, 2.5))
+            # prints Python's own KeyboardInterrupt traceback, as for any Python program, so that one first waits
+            # until the command runs (however long the imports took on a busy machine).
+            if how == "ctrl-c":
+                _wait_until_running(proc)
+            time.sleep(rng.uniform(0.05, 2.1))
             if how == "term":
                 proc.send_signal(signal.SIGTERM)
             elif how == "kill":
