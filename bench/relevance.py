@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import search  # noqa: E402
-from bot.papers import index  # noqa: E402
+from bot.papers import fts, index  # noqa: E402
 
 SETS = ROOT / "tests" / "relevance"
 SEEDS = ROOT / "seeds"
@@ -63,7 +63,7 @@ def _baseline(db: Any, query: str, joiner: str) -> list[dict[str, Any]]:
     words = WORD.findall(query)
     if not words:
         return []
-    expr = joiner.join('"' + w + '"' for w in words)
+    expr = joiner.join(fts.phrase((w,)) for w in words)
     cursor = db.execute(
         "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
         "WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 5",

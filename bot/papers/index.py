@@ -18,7 +18,7 @@ import sqlite_utils
 from rapidfuzz import fuzz
 
 from bot import text
-from bot.papers import corpus
+from bot.papers import corpus, fts
 from bot.papers.corpus import Paper, Skip
 from bot.search import acronyms
 
@@ -452,7 +452,7 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
     words = [w for w in dict.fromkeys(mine) if w not in STOPWORDS and len(w) > 2]
     if not words:
         return None
-    query = " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:40])
+    query = " OR ".join(fts.phrase((w,)) for w in words[:40])
     candidates = db.query(
         "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
         "WHERE papers_fts MATCH ? AND papers.id != ? ORDER BY papers_fts.rank LIMIT 8",

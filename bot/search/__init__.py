@@ -32,7 +32,7 @@ from typing import Any
 import sqlite_utils
 from rapidfuzz import fuzz, process
 
-from bot.papers import index
+from bot.papers import fts, index
 from bot.search import acronyms, typos
 from bot.search import query as ql
 
@@ -295,8 +295,7 @@ class _Alt:
     exact: bool = False  # match the word itself (and its plural), not every word sharing its stem
 
     def fts(self) -> str:
-        quoted = '"' + " ".join(w.replace('"', '""') for w in self.words) + '"'
-        return quoted + " *" if self.prefix else quoted
+        return fts.phrase(self.words, self.prefix)
 
     @property
     def label(self) -> str:

@@ -1,7 +1,7 @@
 """The query language a researcher can guess: words, "phrases", -exclusions and a few field filters.
 
 Parsing is pure and total: any text (operators, unbalanced quotes, emoji, control characters, 10,000 characters)
-becomes a ParsedQuery, possibly empty, and never raises. Nothing here builds FTS syntax; search.py quotes the words.
+becomes a ParsedQuery, possibly empty, and never raises. Nothing here builds FTS syntax (bot.papers.fts does).
 """
 
 from __future__ import annotations
