@@ -21,6 +21,7 @@ from bot import text
 from bot.papers import corpus, fts
 from bot.papers.corpus import Paper, Skip
 from bot.search import acronyms
+from bot.text.stopwords import TOO_COMMON
 
 SCHEMA_VERSION = 2
 # Columns added after the first release, with their types: an older index gains them on its next load.
@@ -38,90 +39,7 @@ LATER_COLUMNS: dict[str, type] = {
 JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule")
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
 # Words too common to identify a paper when looking for its twin in another source.
-STOPWORDS = frozenset(
-    {
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "however",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "may",
-        "more",
-        "most",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "over",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "under",
-        "via",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "will",
-        "with",
-        "within",
-        "without",
-        "would",
-        "paper",
-        "work",
-        "study",
-        "propose",
-        "proposed",
-        "method",
-        "methods",
-        "approach",
-        "results",
-        "show",
-        "shows",
-        "model",
-        "models",
-        "using",
-        "based",
-        "new",
-        "also",
-        "both",
-        "each",
-    }
-)
+STOPWORDS = TOO_COMMON
 # Content match thresholds (rapidfuzz token_sort_ratio on plain abstracts), measured on the seed abstracts against
 # their revised versions in icml2026.jsonl: twins score 70-100, the closest different papers below 55.
 TWIN_SIMILARITY = 72

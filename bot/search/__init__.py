@@ -35,6 +35,7 @@ from rapidfuzz import fuzz, process
 from bot.papers import fts, index
 from bot.search import acronyms, typos
 from bot.search import query as ql
+from bot.text.stopwords import FUNCTION_WORDS, TOO_COMMON
 
 log = logging.getLogger(__name__)
 
@@ -413,7 +414,7 @@ class _Planner:
     def build(self) -> _Plan:
         parsed, plan = self.parsed, self.plan
         positive = parsed.positive
-        only_stop = all(w in ql.STOPWORDS for t in positive for w in t.words)
+        only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
         words = {w for t in parsed.terms for w in t.words}
         words |= {v for w in words for v in typos.spellings(w)}
         self.df(words)  # one query for every word we may ask about
@@ -435,7 +436,7 @@ class _Planner:
                         )
                         plan.corrections[old] = new
                 new_text.append((term.span, display))
-            if len(fixed) == 1 and fixed[0] in ql.STOPWORDS and not only_stop:
+            if len(fixed) == 1 and fixed[0] in FUNCTION_WORDS and not only_stop:
                 slots.append((None, fixed[0]))
                 continue
             alts = [_Alt(tuple(fixed))]
@@ -498,7 +499,7 @@ class _Planner:
             w
             for t in self.parsed.positive
             for w in t.words
-            if w not in ql.STOPWORDS and w not in options and self.df([w])[w]
+            if w not in FUNCTION_WORDS and w not in options and self.df([w])[w]
         ]
         if not context:
             return options[0]
@@ -652,8 +653,8 @@ class _Planner:
                     continue
                 dfs = self.df(alt.words)
                 total += (
-                    min(dfs[w] for w in alt.words if w not in ql.STOPWORDS)
-                    if any(w not in ql.STOPWORDS for w in alt.words)
+                    min(dfs[w] for w in alt.words if w not in FUNCTION_WORDS)
+                    if any(w not in FUNCTION_WORDS for w in alt.words)
                     else n
                 )
             group.df = min(total, n)
@@ -1291,11 +1292,7 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
         for w in _plain_words(text):
             tf[w] = tf.get(w, 0) + weight
     own_name = set(_plain_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
-    words = [
-        w
-        for w in tf
-        if len(w) >= 3 and w.isalpha() and w not in ql.STOPWORDS and w not in index.STOPWORDS and w not in own_name
-    ]
+    words = [w for w in tf if len(w) >= 3 and w.isalpha() and w not in TOO_COMMON and w not in own_name]
     dfs = planner.df(words)
     n = state.papers
     most = max(n * 0.05, min(n * 0.3, 5))  # words in more papers than this say little about a topic

@@ -23,14 +23,6 @@ FIELDS = {
     "status": "status", "is": "status", "type": "status",
 }  # fmt: skip
 HAS_VALUES = {"code": "code", "github": "code", "repo": "code", "link": "code"}
-# Words that carry no topic on their own; kept inside phrases and for proximity, dropped from the AND.
-STOPWORDS = frozenset(
-    re.findall(
-        r"\S+",
-        "a an and are as at be by can do does for from has have how in into is it its of on or than that the their "
-        "these this those to using via vs was we what when where which while who why with without",
-    )
-)
 _QUOTES = str.maketrans(
     {
         "“": '"',
