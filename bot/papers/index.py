@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from bot import text
 from bot.papers import corpus, fts
 from bot.papers.corpus import Paper, Skip
-from bot.search import acronyms
+from bot.text import acronyms
 from bot.text.stopwords import TOO_COMMON
 
 SCHEMA_VERSION = 2

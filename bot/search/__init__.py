@@ -35,6 +35,7 @@ from rapidfuzz import fuzz, process
 from bot.papers import fts, index
 from bot.search import acronyms, typos
 from bot.search import query as ql
+from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS, TOO_COMMON
 
 log = logging.getLogger(__name__)
@@ -588,7 +589,7 @@ class _Planner:
                     continue
                 if used & set(gids) or not self._whole_groups(span, slots):
                     continue
-                shorts = self.acronyms_for(acronyms.long_key(w for _, w in span))
+                shorts = self.acronyms_for(long_key(w for _, w in span))
                 if not shorts:
                     continue
                 words = tuple(w for _, w in span)

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from bot import search
 from bot.cli import main
 from bot.papers import index
-from bot.search import acronyms, typos
 from bot.search import query as ql
+from bot.search import typos
+from bot.text import acronyms
 from tests.support.paths import needs_shared_data
 
 # Seed paper ids (deterministic, see tests/test_index.py).
