@@ -1,10 +1,16 @@
-"""Acronyms search knows without the corpus: the built-in list, merged at query time with the pairs the index learned.
+"""Acronyms at query time: the built-in list plus the pairs the index learned, looked up in both directions.
 
-Search uses them both ways: the query "MoE" also matches "mixture of experts", and "retrieval-augmented generation"
-also matches "RAG". Learning pairs from abstracts is the index's job (bot.text.acronyms).
+The query "MoE" also matches "mixture of experts", and "retrieval-augmented generation" also matches "RAG" (the
+planner decides which meanings are safe, see plan.QueryPlanner.expansions). Learning pairs from abstracts is the
+index's job (bot.text.acronyms); this module only reads the table the index wrote.
 """
 
 from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+import sqlite_utils
 
 from bot.text.acronyms import AcronymPair, long_key, short_key
 
@@ -74,3 +80,58 @@ BUILTIN: dict[str, tuple[str, ...]] = {
 def builtin_pairs() -> list[AcronymPair]:
     """The built-in list in the shape of learned pairs: (key, display form, long-form key, papers=0)."""
     return [AcronymPair(short_key(s), s, long_key(lf.split()), 0) for s, longs in BUILTIN.items() for lf in longs]
+
+
+# Table entries are plain tuples, unpacked where they are read: a large index has ~16,000 of them, all built while
+# its first query waits, and a NamedTuple costs ten times a tuple to build.
+# One meaning of an acronym: (acronym as written, long-form words, papers defining the pair, on the built-in list).
+LongForm = tuple[str, tuple[str, ...], int, bool]
+# One acronym a long form may be written as: (short_key, acronym as written, papers, on the built-in list).
+ShortForm = tuple[str, str, int, bool]
+
+
+def trust(entry: LongForm | ShortForm) -> tuple[bool, int]:
+    """Sort key of a table entry: built-in pairs first, then the pairs most papers define."""
+    _, _, papers, builtin = entry
+    return not builtin, -papers
+
+
+@dataclass(frozen=True)
+class AcronymTable:
+    """Every pair by acronym and by long form, built once per index version: each query word costs a dict look-up."""
+
+    by_short: dict[str, list[LongForm]]  # acronym key → its meanings, most trusted first
+    by_long: dict[str, list[ShortForm]]  # long-form key → its acronyms, most trusted first
+    longest: int  # most words in any long form
+    firsts: dict[str, int]  # first word of a long form → most words of a long form starting with it
+
+
+def load_table(db: sqlite_utils.Database) -> AcronymTable:
+    """Built-in plus learned pairs, both directions (an index without an acronyms table gets the built-in list)."""
+    pairs: dict[tuple[str, str], tuple[str, int, bool]] = {}  # (key, long key) → (form, papers, builtin)
+    for key, form, long, n in builtin_pairs():
+        pairs[(key, long)] = (form, n, True)
+    try:
+        for key, form, long, n in db.execute("SELECT key, form, long, papers FROM acronyms"):
+            known = pairs.get((key, long))
+            if known is None:
+                pairs[(key, long)] = (form, n, False)
+            else:  # a built-in pair keeps its own spelling
+                builtin_form, _, _ = known
+                pairs[(key, long)] = (builtin_form, n, True)
+    except sqlite3.OperationalError:
+        pass  # an index built before acronyms were learned: the built-in list still works
+    by_short: dict[str, list[LongForm]] = {}
+    by_long: dict[str, list[ShortForm]] = {}
+    for (key, long), (form, n, builtin) in pairs.items():
+        by_short.setdefault(key, []).append((form, tuple(long.split()), n, builtin))
+        by_long.setdefault(long, []).append((key, form, n, builtin))
+    for meanings in by_short.values():
+        meanings.sort(key=trust)
+    for shorts in by_long.values():
+        shorts.sort(key=trust)
+    firsts: dict[str, int] = {}
+    for long in by_long:
+        words = long.split()
+        firsts[words[0]] = max(firsts.get(words[0], 0), len(words))
+    return AcronymTable(by_short, by_long, max(firsts.values(), default=0), firsts)

@@ -17,6 +17,8 @@ from bot.cli import main
 from bot.papers import index
 from bot.search import query as ql
 from bot.search import typos
+from bot.search.matching import Alternative
+from bot.search.plan import TermGroup
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
 
@@ -358,8 +360,8 @@ def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db) -> None: 
 
 
 def test_snippet_drops_markdown_from_the_abstract() -> None:
-    marker = search._Marker([search._Group("x", [search._Alt(("cache",))])])
-    assert search.make_snippet("We _evict_ the *KV* cache.", "", marker) == "We evict the KV *cache*."
+    highlighter = search.Highlighter([TermGroup("x", [Alternative(("cache",))])])
+    assert search.make_snippet("We _evict_ the *KV* cache.", "", highlighter) == "We evict the KV *cache*."
 
 
 # ------------------------------------------------------------------------------------------------ typos

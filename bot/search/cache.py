@@ -1,0 +1,99 @@
+"""What search keeps per index file and version between queries: vocabulary, paper names, filter sets, acronyms.
+
+This is a cache of the read-only paper index, rebuilt whenever the index changes; it holds nothing about users
+(that is bot.state).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from typing import NamedTuple
+
+import sqlite_utils
+
+from bot.search import typos
+from bot.search.acronyms import AcronymTable, load_table
+from bot.search.matching import name_key
+
+
+class IndexVersion(NamedTuple):
+    """Which index a cache belongs to: a rebuild under a running bot changes the stamp or the sequence."""
+
+    path: str
+    stamp: str | None  # meta.last_indexed
+    seq: int  # highest paper sequence number
+
+
+class IndexCache:
+    """Look-ups that would each cost a full read per query (names, acronym table, filter rowids) or many small
+    reads (word frequencies), kept for one index version and shared by every thread's connection."""
+
+    def __init__(self, papers: int) -> None:
+        self.papers = max(papers, 1)
+        self.vocab = typos.Vocabulary()
+        self._lock = threading.Lock()
+        self._names: dict[str, list[tuple[int, str]]] | None = None
+        self._acronyms: AcronymTable | None = None
+        self._sets: dict[str, frozenset[int]] = {}
+
+    def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
+        """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
+
+        Plain pairs, not NamedTuples: a large index loads ~70,000 of them while its first query waits."""
+        if self._names is None:
+            with self._lock:
+                if self._names is None:
+                    names: dict[str, list[tuple[int, str]]] = {}
+                    for rowid, name in db.execute("SELECT rowid, name FROM papers WHERE name IS NOT NULL"):
+                        key = name_key(name)
+                        if key:
+                            names.setdefault(key, []).append((rowid, name))
+                    self._names = names
+        return self._names
+
+    def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
+        """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""
+        found = self._sets.get(what)
+        if found is None:
+            if what == "code":
+                rows = db.execute("SELECT rowid FROM papers WHERE code_url > ''")
+            else:
+                rows = db.execute("SELECT rowid FROM papers WHERE status = ?", [what])
+            found = frozenset(r[0] for r in rows)
+            with self._lock:
+                self._sets[what] = found
+        return found
+
+    def acronyms(self, db: sqlite_utils.Database) -> AcronymTable:
+        """Built-in plus learned acronym pairs, both directions, loaded on first use."""
+        if self._acronyms is None:
+            with self._lock:
+                if self._acronyms is None:
+                    self._acronyms = load_table(db)
+        return self._acronyms
+
+
+_CACHES: dict[IndexVersion, IndexCache] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def index_cache(db: sqlite_utils.Database) -> IndexCache:
+    """The cache of this index file at its current version (older versions of the same file are dropped)."""
+    conn = db.conn
+    path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    try:
+        stamp = conn.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
+    except sqlite3.OperationalError:
+        stamp = None
+    seq = conn.execute("SELECT max(seq) FROM papers").fetchone()[0] or 0
+    version = IndexVersion(path or f"memory:{id(conn)}", stamp[0] if stamp else None, seq)
+    with _CACHES_LOCK:
+        cache = _CACHES.get(version)
+        if cache is None:
+            for old in [v for v in _CACHES if v.path == version.path]:
+                del _CACHES[old]
+            while len(_CACHES) >= 16:
+                del _CACHES[next(iter(_CACHES))]
+            cache = _CACHES[version] = IndexCache(seq)
+    return cache

@@ -1,0 +1,136 @@
+"""One query end to end: parse, plan, retrieve, pin named papers, rank, page, snippets, notes and suggestions."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+import time
+from typing import Any
+
+import sqlite_utils
+from rapidfuzz import fuzz, process
+
+from bot.search import query as ql
+from bot.search.cache import IndexCache, index_cache
+from bot.search.matching import norm
+from bot.search.pinned import pinned_papers
+from bot.search.plan import QueryPlanner, RetrievalPlan
+from bot.search.rank import Ranker, ScoredPaper
+from bot.search.results import MAX_LIMIT, Result, SearchResponse
+from bot.search.retrieve import Candidate, CandidateRetriever, filter_only, read_papers
+from bot.search.snippets import Highlighter, make_snippet
+
+log = logging.getLogger(__name__)
+
+
+def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
+    """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions."""
+    started = time.perf_counter()
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    offset = max(0, int(offset))
+    parsed = ql.parse(query)
+    response = SearchResponse(
+        query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
+    )
+    try:
+        _run(db, parsed, response, limit, offset)
+    except sqlite3.OperationalError as exc:
+        if "fts5" not in str(exc) and "no such column" not in str(exc):
+            raise
+        log.warning("search could not run %r: %s", query[:200], exc)  # a bug: user text should never reach here
+        response.results, response.total = [], 0
+        response.notes.append("This query could not be searched; try plain words.")
+    response.took_ms = (time.perf_counter() - started) * 1000
+    return response
+
+
+def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int) -> None:
+    if not parsed.terms and not parsed.has_filters:
+        response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        return
+    cache = index_cache(db)
+    planner = QueryPlanner(db, cache, parsed)
+    plan = planner.build()
+    response.corrected = plan.corrected
+    for rare, common in plan.also:
+        response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
+    need = offset + limit
+    retriever = CandidateRetriever(db, plan)
+    total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
+    pinned = pinned_papers(db, cache, parsed, plan, planner)
+    for rowid in pinned:
+        retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
+    ranker = Ranker(db, plan)
+    ranked = ranker.rank(retriever.found, pinned) if retriever.found else []
+    total = max(total, len(ranked))
+    while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
+        block = retriever.next_block()
+        if not block:
+            break
+        ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
+    page = ranked[offset : offset + limit]
+    papers = read_papers(db, [s.rowid for s in page])
+    highlighter = Highlighter(plan.groups)
+    for scored in page:
+        paper = papers.get(scored.rowid)
+        if paper is None:
+            continue
+        if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
+            order_score = scored.score
+            ranker.score(scored, norm(paper["title"]), paper.get("abstract") or "", " ".join(paper["authors"]))
+            scored.score = order_score
+        snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
+        response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
+    response.total, response.total_exact = total, exact
+    response.partial = partial and any(s.level < len(plan.groups) for s in page)
+    if response.partial:
+        full = sum(1 for s in ranked if s.level >= len(plan.groups))
+        verb = "papers match" if full > 1 else "paper matches"
+        response.notes.append(
+            f"Only {full} {verb} every word; the rest match some."
+            if full
+            else "No paper matches every word; showing papers that match some of them."
+        )
+    if not response.results and offset == 0:
+        response.suggestions = _suggestions(db, cache, parsed, plan, planner)
+        response.notes += plan.notes_extra
+
+
+def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, paper: dict[str, Any]) -> list[str]:
+    """Why a paper is here, as field:term entries (name:TokSuite, title:kv cache, abstract:moe, has:code)."""
+    out = [scored.pinned] if scored.pinned else []
+    for g, t, a in zip(plan.groups, scored.in_title, scored.in_abstract or [-1] * len(plan.groups), strict=True):
+        if t >= 0:
+            out.append(f"title:{g.alts[t].label}")
+        if a >= 0:
+            out.append(f"abstract:{g.alts[a].label}")
+    out += [f"author:{' '.join(w)}" for w in plan.author_words]
+    if parsed.status and paper.get("status"):
+        out.append(f"status:{paper['status']}")
+    if parsed.has_code:
+        out.append("has:code")
+    return list(dict.fromkeys(out))
+
+
+def _suggestions(
+    db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
+) -> list[str]:
+    """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
+    out: list[str] = []
+    free = plan.free_text or parsed.free_text()
+    if parsed.has_filters and free:
+        out.append(free)
+    if parsed.status and not db.execute("SELECT 1 FROM papers WHERE status IS NOT NULL LIMIT 1").fetchone():
+        plan.notes_extra.append(
+            "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
+        )
+    if plan.negatives and free:
+        out.append(free)
+    for word in plan.unknown[:3]:
+        for first in dict.fromkeys(word[:2]):
+            buckets = cache.vocab.bucket(first, planner.fetch_prefix)
+            near = [w for length in range(len(word) - 3, len(word) + 4) for w in buckets.get(length, ())]
+            for cand, _, _ in process.extract(word, near, scorer=fuzz.ratio, score_cutoff=70, limit=3):
+                out.append(re.sub(re.escape(word), cand, free, count=1) if free else cand)
+    return list(dict.fromkeys(s for s in out if s and s != parsed.text))[:5]

@@ -1,0 +1,119 @@
+"""Papers like one paper: its most distinctive words find candidates with FTS5's bm25, shared words rank them."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import sqlite_utils
+
+from bot.papers import fts, index
+from bot.search import query as ql
+from bot.search.cache import index_cache
+from bot.search.matching import Alternative, counter, norm, stem
+from bot.search.plan import QueryPlanner, TermGroup
+from bot.search.rank import TITLE_WEIGHT
+from bot.search.results import MAX_LIMIT, Result
+from bot.search.retrieve import read_columns, read_papers
+from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
+from bot.text.stopwords import TOO_COMMON
+from bot.text.words import WORD_RE
+
+SIMILAR_TERMS = 12
+SIMILAR_CANDIDATES = 60
+SIMILAR_BUDGET = 6000  # sum of the chosen terms' document frequencies: bounds the work of FTS5's bm25
+
+
+class _Term(NamedTuple):
+    """A distinctive word of the paper: the variants sharing its stem count as one term, or they would dominate."""
+
+    weight: float  # tf × idf, summed over the words sharing a stem
+    word: str  # the shortest of those words
+
+
+class _Neighbour(NamedTuple):
+    """A candidate with the terms it shares, which the result shows as the reason it is similar."""
+
+    score: float
+    rowid: int
+    shared: list[str]  # the chosen terms both papers hold
+
+
+def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result]:
+    """Papers closest to one paper: its most distinctive words (title ×3, by df) find candidates, shared words rank."""
+    try:
+        paper_id.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a JSON payload: no paper has such an id
+        return []
+    paper = index.get_paper(db, paper_id)
+    if paper is None:
+        return []
+    k = max(1, min(int(k), MAX_LIMIT))
+    cache = index_cache(db)
+    planner = QueryPlanner(db, cache, ql.parse(""))
+    tf: dict[str, float] = {}
+    for times, text in ((3, f"{paper.get('name') or ''} {paper['title']}"), (1, paper.get("abstract") or "")):
+        for w in _plain_words(text):
+            tf[w] = tf.get(w, 0) + times
+    own_name = set(_plain_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
+    words = [w for w in tf if len(w) >= 3 and w.isalpha() and w not in TOO_COMMON and w not in own_name]
+    dfs = planner.df(words)
+    n = cache.papers
+    most = max(n * 0.05, min(n * 0.3, 5))  # words in more papers than this say little about a topic
+    least = 3 if n >= 1000 else 2  # a word only one other paper uses is more often incidental than topical
+    by_stem: dict[str, _Term] = {}  # tokenizer, tokenizers, tokenization: one term
+    for w in words:
+        if least <= dfs[w] <= most:
+            weight = tf[w] * math.log(n / dfs[w])
+            key = stem(w)
+            old = by_stem.get(key)
+            by_stem[key] = _Term(weight + (old.weight if old else 0), min(w, old.word, key=len) if old else w)
+    chosen: list[_Term] = []
+    budget = 0
+    for term in sorted(by_stem.values(), reverse=True):
+        if budget + dfs[term.word] > SIMILAR_BUDGET and chosen:
+            continue  # bounds FTS5's bm25, which reads every posting of every term
+        chosen.append(term)
+        budget += dfs[term.word]
+        if len(chosen) == SIMILAR_TERMS:
+            break
+    if not chosen:
+        return []
+    expr = " OR ".join(fts.phrase((t.word,)) for t in chosen)
+    me = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper["id"]]).fetchone()[0]
+    # bm25 over all the terms, plus titles holding the main ones: FTS5's stemmer folds "tokenizer" into "token",
+    # so bm25 alone can drown the main terms in common stems.
+    main = fts.in_columns(("title",), "(" + " OR ".join(fts.phrase((t.word,)) for t in chosen[:3]) + ")")
+    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
+    rows = list(dict.fromkeys(r for q in (expr, main) for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
+    groups = [TermGroup(t.word, [Alternative((t.word,))], weight=t.weight) for t in chosen]
+    for group in groups:
+        group.counters = [counter(group.alts[0])]
+    total = sum(g.weight for g in groups)
+    topical = {g.label for g in groups[:3]}  # only the paper's main terms count extra in the other's title
+    texts = read_columns(db, "title, abstract", rows)
+    neighbours = []
+    for rowid in rows:
+        title, abstract = texts[rowid]
+        ttext, atext = norm(title), norm(abstract or "")
+        shared = [g for g in groups if g.counters[0](ttext) or g.counters[0](atext)]
+        score = (
+            sum(g.weight * (1 + TITLE_WEIGHT * (g.label in topical and bool(g.counters[0](ttext)))) for g in shared)
+            / total
+        )
+        neighbours.append(_Neighbour(score, rowid, [g.label for g in shared]))
+    neighbours.sort(key=lambda nb: (nb.score, -nb.rowid), reverse=True)
+    best = neighbours[:k]
+    found = read_papers(db, [nb.rowid for nb in best])
+    highlighter = Highlighter(groups)
+    out = []
+    for score, rowid, shared_words in best:
+        other = found[rowid]
+        snippet = make_snippet(other["abstract"], other.get("headline") or other["title"], highlighter)
+        out.append(Result(other, round(score, 4), snippet, [f"shared:{w}" for w in shared_words]))
+    return out
+
+
+def _plain_words(text: str) -> list[str]:
+    """Lowercase words of display text, markup dropped (cheap; the index already cleaned the text)."""
+    return [w.lower() for w in WORD_RE.findall(MARKUP_RE.sub(" ", text))]

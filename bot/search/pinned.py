@@ -1,0 +1,77 @@
+"""Papers the query names outright (an id, an OpenReview id, a paper name): they are pinned first, whatever the
+ranking of the words would say, but still obey the query's filters and exclusions."""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from bot.search import query as ql
+from bot.search.cache import IndexCache
+from bot.search.matching import coined, counter, found_alt, name_key, norm
+from bot.search.plan import QueryPlanner, RetrievalPlan
+from bot.search.retrieve import read_columns
+
+MAX_PINNED = 20
+
+
+def pinned_papers(
+    db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
+) -> dict[int, str]:
+    """Rowids of the papers the query names, with why (`id:…`, `name:…`), in the order they go first."""
+    out: dict[int, str] = {}
+    positive = parsed.positive
+    if not positive:
+        return out
+    if len(positive) == 1 and len(positive[0].text) >= 4:
+        ref = positive[0].text.strip()
+        row = db.execute(
+            "SELECT rowid FROM papers WHERE id = ? UNION ALL "
+            "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
+            "SELECT papers.rowid FROM paper_keys JOIN papers ON papers.id = paper_keys.paper_id WHERE key = ?",
+            [ref.lower(), ref.lower(), f"id:{ref}"],
+        ).fetchone()
+        if row:
+            out[row[0]] = f"id:{ref}"
+    names = cache.names(db)
+
+    def named(text: str, most: int) -> list[int]:
+        """Papers called `text`: typed as the name is written (HiDe, REAL), or a name that is no common word
+        (a paper called "Learning" must not take over the query "learning")."""
+        key = name_key(text)
+        entries = names.get(key, [])
+        if not entries or len(entries) > most:
+            return []
+        exact = [rowid for rowid, name in entries if name == text and coined(name)]
+        rare = not key.isalpha() or planner.df([key])[key] <= max(5, 3 * len(entries))
+        return [rowid for rowid, _ in entries] if rare else exact
+
+    typed = " ".join(t.text for t in positive)
+    for text in dict.fromkeys((typed, plan.free_text)):
+        for rowid in named(text, MAX_PINNED):
+            out.setdefault(rowid, f"name:{text}")
+    if len(positive) > 1:
+        # One distinctive name among other words ("TokSuite tokenizer"): that paper first.
+        for term in positive:
+            if len(name_key(term.text)) >= 3:
+                for rowid in named(term.text, 3):
+                    out.setdefault(rowid, f"name:{term.text}")
+    if out and (plan.filtered or plan.negatives or plan.authors or plan.neg_authors):
+        out = _obeying_filters(db, plan, out)
+    return out
+
+
+def _obeying_filters(db: sqlite_utils.Database, plan: RetrievalPlan, pinned: dict[int, str]) -> dict[int, str]:
+    """Named papers still obey filters, exclusions and author: terms."""
+    keep = [rowid for rowid in pinned if plan.passes_filters(rowid)]
+    texts = read_columns(db, "name, title, abstract, authors", keep)
+    out = {}
+    for rowid in keep:
+        name, title, abstract, authors = texts[rowid]
+        body = norm(f"{name or ''} {title} {abstract}")
+        if any(found_alt([counter(a) for a in g.alts], body) >= 0 for g in plan.negatives):
+            continue
+        people = norm(authors or "")
+        if not all(all((" " + w + " ").encode() in people for w in words) for words in plan.author_words):
+            continue
+        out[rowid] = pinned[rowid]
+    return out

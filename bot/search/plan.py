@@ -1,0 +1,390 @@
+"""Planning: a parsed query becomes groups of alternatives (corrections, variants, acronyms) plus filters.
+
+Each query word becomes a *group*: the word as typed or corrected, its British/US spellings, its run-together or
+split forms, and its acronym or long form (MoE ↔ mixture of experts). A paper matches a group when it holds any of
+its alternatives; retrieval requires the groups, ranking weighs them by rarity.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import sqlite_utils
+
+from bot.papers import fts
+from bot.search import query as ql
+from bot.search import typos
+from bot.search.cache import IndexCache
+from bot.search.matching import Alternative, TextCounter, counter, same_case
+from bot.text.acronyms import long_key
+from bot.text.stopwords import FUNCTION_WORDS
+
+RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
+_BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
+
+
+@dataclass
+class TermGroup:
+    """What one query word (or phrase, or recognised long form) may match, with its weight: a paper matches the
+    group when it holds any alternative, so spelling variants never count twice."""
+
+    label: str
+    alts: list[Alternative]
+    scope: str | None = None  # "title": only the name and title columns
+    df: int = 0
+    weight: float = 1.0
+    counters: list[TextCounter] = field(default_factory=list)
+    exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
+
+    def expression(self) -> str:
+        """The FTS5 expression matching any alternative."""
+        if len(self.alts) == 1:
+            return self.alts[0].expression()
+        return "(" + " OR ".join(a.expression() for a in self.alts) + ")"
+
+    def fielded_expression(self) -> str:
+        """expression(), limited to the title when the user typed title:."""
+        return fts.in_columns(("title",), self.expression()) if self.scope == "title" else self.expression()
+
+
+class AlsoSearched(NamedTuple):
+    """A rare word searched together with a common one one edit away: the user is told, it may be a typo."""
+
+    rare: str
+    common: str
+
+
+@dataclass
+class RetrievalPlan:
+    """Everything retrieval and ranking need from the query, decided once: they never look at the text again."""
+
+    groups: list[TermGroup] = field(default_factory=list)
+    negatives: list[TermGroup] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)  # FTS phrases for the authors column
+    neg_authors: list[str] = field(default_factory=list)
+    author_words: list[tuple[str, ...]] = field(default_factory=list)
+    allowed: frozenset[int] | None = None  # status:/has:code, as rowid sets
+    denied: frozenset[int] = frozenset()
+    filtered: bool = False
+    sequence: list[str] = field(default_factory=list)  # the unquoted words as typed (corrected), for phrase bonus
+    corrected: str | None = None
+    corrections: dict[str, str] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
+    notes_extra: list[str] = field(default_factory=list)  # said only when nothing matched
+    also: list[AlsoSearched] = field(default_factory=list)
+    free_text: str = ""
+
+    def passes_filters(self, rowid: int) -> bool:
+        """Whether a paper passes the status: and has:code filters."""
+        return (self.allowed is None or rowid in self.allowed) and rowid not in self.denied
+
+
+class Slot(NamedTuple):
+    """One unquoted query word in typed order, with the group it went to: long forms and phrases are read here."""
+
+    group: int | None  # index into plan.groups; None for a stopword or a quoted phrase
+    word: str  # _BREAK for a quoted phrase
+
+
+class _Rewrite(NamedTuple):
+    """A corrected term, to splice into the query text the user is shown ("Showing results for …")."""
+
+    span: tuple[int, int]  # where the term sits in the parsed text
+    text: str  # the term with its corrections, in the user's capitals
+
+
+def _recased(word: str) -> Callable[[re.Match[str]], str]:
+    """A re.sub replacement writing `word` in the capitals of what it replaces."""
+    return lambda m: same_case(m.group(), word)
+
+
+class QueryPlanner:
+    """Turns a parsed query into a RetrievalPlan; it asks the index only for word frequencies (cached per index)."""
+
+    def __init__(self, db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
+        self.db, self.cache, self.parsed = db, cache, parsed
+        self.plan = RetrievalPlan()
+
+    def fetch_df(self, words: list[str]) -> dict[str, int]:
+        """Document frequencies from the vocab table (for the cache to fill itself)."""
+        out: dict[str, int] = {}
+        for i in range(0, len(words), 500):
+            chunk = words[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", chunk).fetchall())
+        return out
+
+    def fetch_prefix(self, first: str) -> list[tuple[str, int]]:
+        """Vocabulary words starting with one character, with their frequencies (typo candidates)."""
+        return self.db.execute(
+            "SELECT word, df FROM vocab WHERE word >= ? AND word < ?", [first, chr(ord(first) + 1)]
+        ).fetchall()
+
+    def df(self, words: Iterable[str]) -> dict[str, int]:
+        """Document frequency of each word in names, titles and abstracts (0: unknown)."""
+        return self.cache.vocab.df(words, self.fetch_df)
+
+    def build(self) -> RetrievalPlan:
+        """The plan: groups in typed order, exclusions, author terms, filters and weights."""
+        parsed, plan = self.parsed, self.plan
+        positive = parsed.positive
+        only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
+        words = {w for t in parsed.terms for w in t.words}
+        words |= {v for w in words for v in typos.spellings(w)}
+        self.df(words)  # one query for every word we may ask about
+        slots: list[Slot] = []
+        rewrites: list[_Rewrite] = []
+        for term in positive:
+            if term.quoted:
+                plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
+                slots.append(Slot(None, _BREAK))  # a quoted phrase breaks any long form around it
+                continue
+            fixed = [self.correct(w) for w in term.words]
+            if fixed != list(term.words):
+                display = term.text
+                for old, new in zip(term.words, fixed, strict=True):
+                    if old != new:
+                        display = re.sub(re.escape(old), _recased(new), display, count=1, flags=re.I)
+                        plan.corrections[old] = new
+                rewrites.append(_Rewrite(term.span, display))
+            if len(fixed) == 1 and fixed[0] in FUNCTION_WORDS and not only_stop:
+                slots.append(Slot(None, fixed[0]))
+                continue
+            alts = [Alternative(tuple(fixed))]
+            if len(fixed) == 1:
+                alts += self.variants(fixed[0])
+            else:
+                joined = "".join(fixed)
+                if self.worthwhile(self.df([joined])[joined], min(self.df(fixed).values())):
+                    alts.append(Alternative((joined,)))
+            same = next((i for i, g in enumerate(plan.groups) if g.alts[0] == alts[0] and g.scope == term.field), None)
+            if same is None:  # "diffusion diffusion": one group
+                plan.groups.append(self.group(" ".join(fixed), alts, term.field))
+                same = len(plan.groups) - 1
+            for w in fixed:
+                slots.append(Slot(same, w))
+        plan.sequence = [s.word for s in slots if s.word != _BREAK]
+        self.join_neighbours(slots)
+        self.long_forms(slots)
+        self.short_forms(positive)
+        for term in parsed.negative:
+            alts = [Alternative(term.words)]
+            if len(term.words) == 1 and not term.quoted:
+                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.df([v])[v]]
+                alts += self.expansions(term.words[0], term.text)
+            plan.negatives.append(TermGroup(term.text, alts))
+        for term in parsed.authors:
+            phrase = fts.phrase(term.words)
+            (plan.neg_authors if term.negated else plan.authors).append(phrase)
+            if not term.negated:
+                plan.author_words.append(term.words)
+        self.filters()
+        self.weigh()
+        if rewrites:
+            text = parsed.text
+            for (start, end), display in sorted(rewrites, reverse=True):
+                text = text[:start] + display + text[end:]
+            plan.corrected = text
+        plan.free_text = " ".join(w for w in plan.sequence)
+        return plan
+
+    def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:
+        """A group, scoped to titles when the term was typed as title:."""
+        return TermGroup(label, alts, "title" if fieldname == "title" else None)
+
+    def correct(self, word: str) -> str:
+        """The word, or its correction when the index has never seen it (British spellings are not typos)."""
+        if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)):
+            return word
+        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
+        if fixed is None:
+            if len(word) >= typos.MIN_LENGTH and not self.df([word])[word]:
+                self.plan.unknown.append(word)
+            return word
+        return fixed
+
+    def in_context(self, options: list[str]) -> str:
+        """Of equally close corrections, the one most papers use together with the query's other words
+        ("wheather forecasting" → weather, not whether); the most frequent one when there is no context."""
+        context = [
+            w
+            for t in self.parsed.positive
+            for w in t.words
+            if w not in FUNCTION_WORDS and w not in options and self.df([w])[w]
+        ]
+        if not context:
+            return options[0]
+        rest = " AND ".join(fts.phrase((w,)) for w in context[:4])
+        sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 50)"
+        together = {o: self.db.execute(sql, [f"{fts.phrase((o,))} AND {rest}"]).fetchone()[0] for o in options}
+        return max(options, key=lambda o: (together[o], -options.index(o)))
+
+    @staticmethod
+    def worthwhile(alt_df: int, word_df: int) -> bool:
+        """An alternative spelling earns its place in the query when it adds more than a sliver of papers
+        (each OR branch makes FTS5 slower: "languagemodels" beside "language" costs more than it finds)."""
+        return alt_df > 0 and (word_df == 0 or alt_df >= max(2, 0.02 * word_df))
+
+    def variants(self, word: str) -> list[Alternative]:
+        """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
+        alts = [
+            Alternative((v,)) for v in typos.spellings(word) if self.worthwhile(self.df([v])[v], self.df([word])[word])
+        ]
+        common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        if common:
+            alts.append(Alternative((common,)))
+            self.plan.also.append(AlsoSearched(word, common))
+        df = self.df([word])[word]
+        if df < RARE_COMPOUND:
+            parts = typos.split_compound(word, self.df)
+            if parts and self.worthwhile(min(self.df(parts).values()), df):
+                alts.append(Alternative(parts))
+        if not self.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
+            alts.append(Alternative((word,), prefix=True))
+        return alts
+
+    def expansions(self, word: str, typed: str) -> list[Alternative]:
+        """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
+        table = self.cache.acronyms(self.db)
+        by_short = table.by_short
+        key = word if word in by_short else word[:-1] if word.endswith("s") and word[:-1] in by_short else None
+        if key is None:
+            return []
+        meanings = by_short[key]
+        total = sum(max(papers, 1) for _, _, papers, _ in meanings)
+        typed_as_acronym = any(c.isupper() for c in typed)
+        df = self.df([key])[key]
+        out = []
+        for _form, long_words, papers, builtin in meanings:
+            if not builtin and (papers < 2 or papers < 0.2 * total or (not typed_as_acronym and papers * 25 < df)):
+                continue  # a rare or minority meaning, or a common word that some paper also uses as an acronym
+            if long_words != (word,):
+                out.append(Alternative(long_words))
+            if len(out) == 2:
+                break
+        return out
+
+    def acronyms_for(self, long: str) -> list[str]:
+        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much)."""
+        table = self.cache.acronyms(self.db)
+        out = []
+        for key, _form, papers, builtin in table.by_long.get(long, []):
+            if len(key) < 3:
+                continue
+            share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
+            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
+                out.append(key)
+        return out[:2]
+
+    def short_forms(self, positive: list[ql.Term]) -> None:
+        """Single-word groups that are acronyms also match their long forms."""
+        typed = {w: t.text for t in positive for w in t.words}
+        for group in self.plan.groups:
+            first = group.alts[0]
+            if len(first.words) == 1 and not first.prefix and len(group.alts) < 8:
+                word = first.words[0]
+                group.alts += [a for a in self.expansions(word, typed.get(word, word)) if a not in group.alts]
+
+    def long_forms(self, slots: list[Slot]) -> None:
+        """Merge the words of a known long form into one group that also matches its acronym."""
+        table = self.cache.acronyms(self.db)
+        if not table.longest or len(slots) < 2:
+            return
+        used: set[int] = set()
+        drop: set[int] = set()
+        i = 0
+        while i < len(slots):
+            step = 1
+            longest = table.firsts.get(slots[i].word, 0)  # most starts are no long form's first word
+            for n in range(min(longest + 2, len(slots) - i), 1, -1):
+                span = slots[i : i + n]
+                gids = list(dict.fromkeys(s.group for s in span if s.group is not None))
+                if span[0].group is None or span[-1].group is None or any(s.word == _BREAK for s in span):
+                    continue
+                if used & set(gids) or not self._whole_groups(span, slots):
+                    continue
+                shorts = self.acronyms_for(long_key(s.word for s in span))
+                if not shorts:
+                    continue
+                words = tuple(s.word for s in span)
+                target = self.plan.groups[gids[0]]
+                target.label = " ".join(words)
+                target.alts = [Alternative(words)] + [Alternative((short,)) for short in shorts if (short,) != words]
+                used |= set(gids)
+                drop |= set(gids[1:])
+                step = n
+                break
+            i += step
+        if drop:
+            self.plan.groups = [g for i, g in enumerate(self.plan.groups) if i not in drop]
+
+    @staticmethod
+    def _whole_groups(span: list[Slot], slots: list[Slot]) -> bool:
+        """A long form may merge whole query terms only, never half of mixture-of-experts."""
+        gids = {s.group for s in span if s.group is not None}
+        inside = sum(1 for s in span if s.group in gids)
+        total = sum(1 for s in slots if s.group in gids)
+        return inside == total
+
+    def join_neighbours(self, slots: list[Slot]) -> None:
+        """`kv cache` also matches `kvcache`, `data set` also matches `dataset`."""
+        pairs = [
+            (a.word, b.word)
+            for a, b in itertools.pairwise(slots)
+            if a.group is not None and b.group is not None and a.group != b.group
+        ]
+        if not pairs:
+            return
+        gid = {s.word: s.group for s in slots if s.group is not None}
+        known = self.df(a + b for a, b in pairs)
+        for a, b in pairs:
+            if self.worthwhile(known[a + b], min(self.df([a])[a], self.df([b])[b])):
+                for g in (gid[a], gid[b]):
+                    group = self.plan.groups[g]
+                    alt = Alternative((a + b,))
+                    if alt not in group.alts and len(group.alts[0].words) == 1:
+                        group.alts.append(alt)
+
+    def filters(self) -> None:
+        """status: and has:code as one set of allowed rowids (None: no such filter)."""
+        parsed, plan, cache = self.parsed, self.plan, self.cache
+        allowed: frozenset[int] | None = None
+        if parsed.status:
+            allowed = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status))
+        if parsed.has_code is True:
+            code = cache.rowids(self.db, "code")
+            allowed = code if allowed is None else allowed & code
+        denied = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status_excluded))
+        if parsed.has_code is False:
+            denied |= cache.rowids(self.db, "code")
+        plan.allowed, plan.denied = allowed, denied
+        plan.filtered = allowed is not None or bool(denied)
+
+    def weigh(self) -> None:
+        """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and
+        BM25 weight, plus the counters ranking uses."""
+        n = self.cache.papers
+        for group in self.plan.groups:
+            total = 0
+            for alt in group.alts:
+                if alt.prefix:
+                    total += n // 20
+                    continue
+                dfs = self.df(alt.words)
+                total += (
+                    min(dfs[w] for w in alt.words if w not in FUNCTION_WORDS)
+                    if any(w not in FUNCTION_WORDS for w in alt.words)
+                    else n
+                )
+            group.df = min(total, n)
+            group.weight = math.log(1 + (n - group.df + 0.5) / (group.df + 0.5))
+            group.counters = [counter(a) for a in group.alts]
+            first = group.alts[0]
+            if len(first.words) == 1 and not first.prefix:
+                group.exact = counter(Alternative(first.words, exact=True))

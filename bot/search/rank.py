@@ -1,0 +1,137 @@
+"""Ranking: candidates scored BM25F-style from the title (weighted far above the abstract), the abstract, phrase
+and coverage features; papers matching all groups always rank above papers matching some."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import sqlite_utils
+from rapidfuzz import fuzz
+
+from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
+from bot.search.plan import RetrievalPlan
+from bot.search.retrieve import Candidate, read_columns
+
+RERANK = 30  # candidates that get abstract-level features
+TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
+NAME_BONUS = 100.0
+TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
+
+
+@dataclass
+class ScoredPaper:
+    """A candidate's score with what matched where, kept so the response can say why each paper is there."""
+
+    rowid: int
+    score: float
+    level: int = 0  # how many query groups the paper matches
+    in_title: list[int] = field(default_factory=list)  # per group: index of the alt found in name/title, or -1
+    in_abstract: list[int] = field(default_factory=list)
+    pinned: str | None = None
+
+
+class Ranker:
+    """Scores candidates: coverage first, then title (weighted far above abstract), phrase and abstract evidence.
+    Only titles are read for every candidate; abstracts only for the few that can reach the top."""
+
+    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan) -> None:
+        self.db, self.plan = db, plan
+        self.total_weight = sum(g.weight for g in plan.groups) or 1.0
+        seq = [w for w in plan.sequence if w]
+        self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
+        self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
+
+    def title_cover(self, text: bytes) -> tuple[float, list[int]]:
+        """Weighted share of the groups found in a title (an alternative such as an acronym counts 0.9), and which
+        alternative of each group was found (-1: none)."""
+        hits = [found_alt(g.counters, text) for g in self.plan.groups]
+        got = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0)
+        return got / self.total_weight, hits
+
+    def covers(self, texts: list[bytes]) -> list[float]:
+        """title_cover's share for many titles at once: one regex pass per alternative over all of them."""
+        groups = self.plan.groups
+        starts, pos = [], 0
+        for text in texts:
+            starts.append(pos)
+            pos += len(text) + 1
+        blob = b"\x01".join(texts)
+        best = [[-1] * len(groups) for _ in texts]
+        for gi, group in enumerate(groups):
+            for ai, alt in enumerate(group.alts):
+                for m in pattern(alt).finditer(blob):
+                    row = best[bisect.bisect_right(starts, m.start()) - 1]
+                    if row[gi] < 0 or row[gi] > ai:
+                        row[gi] = ai
+        return [
+            sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
+            / self.total_weight
+            for hits in best
+        ]
+
+    def rank(self, found: dict[int, Candidate], pinned: dict[int, str]) -> list[ScoredPaper]:
+        """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
+        lead, in full-score order); the same candidates always come out in the same order."""
+        groups = self.plan.groups
+        titles = read_columns(self.db, "title", list(found))
+        query_words = sum(len(g.alts[0].words) for g in groups)
+        texts = {rowid: norm(title) for rowid, (title,) in titles.items()}
+        others = [rowid for rowid in texts if found[rowid].tier > 1]
+        cover = dict(zip(others, self.covers([texts[r] for r in others]), strict=True))
+        first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
+        for rowid, text in texts.items():
+            level, tier = found[rowid]
+            if tier <= 1:  # found by a title query: every group is in the title
+                words = max(1, text.count(b" ") - 1)
+                pre = level * 10 + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
+            else:
+                pre = level * 10 + TITLE_WEIGHT * cover[rowid] * cover[rowid]
+            if rowid in pinned:
+                pre += NAME_BONUS
+            first.append(ScoredPaper(rowid, pre, level, pinned=pinned.get(rowid)))
+        first.sort(key=lambda s: (s.score, -s.rowid), reverse=True)
+        head = RERANK if len(groups) <= 3 else RERANK // 2
+        top, rest = first[:head], first[head:]
+        abstracts = read_columns(self.db, "abstract, authors", [s.rowid for s in top])
+        for scored in top:
+            abstract, authors = abstracts.get(scored.rowid, ("", ""))
+            scored.score = self.score(scored, texts[scored.rowid], abstract or "", authors or "")
+        top.sort(key=lambda s: (-s.score, s.rowid))
+        return top + rest
+
+    def score(self, scored: ScoredPaper, ttext: bytes, abstract: str, authors: str) -> float:
+        """Coverage × 10, then title (squared share: the whole topic in the title counts), abstract, phrase, focus."""
+        groups = self.plan.groups
+        cover, scored.in_title = self.title_cover(ttext)
+        atext = norm(abstract)
+        lnorm = len(atext) / 1300
+        s_abs, matched = 0.0, 0
+        author_text = None
+        scored.in_abstract = []
+        for g, h in zip(groups, scored.in_title, strict=True):
+            alt, tf = first_hit(g.counters, atext)
+            scored.in_abstract.append(alt)
+            s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
+            if h < 0 and alt < 0:
+                author_text = author_text if author_text is not None else norm(authors)
+                if found_alt(g.counters, author_text) < 0:
+                    continue
+            matched += 1
+        scored.level = max(scored.level, matched)
+        words = max(1, ttext.count(b" ") - 1)
+        in_title = sum(len(g.alts[h].words) for g, h in zip(groups, scored.in_title, strict=True) if h >= 0)
+        score = scored.level * 10 + TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
+        # "transformer" in the title beats "transformations", which only shares the stem.
+        score += 0.3 * sum(g.weight for g in groups if g.exact and g.exact(ttext)) / self.total_weight
+        score += s_abs / self.total_weight
+        if self.phrase:
+            in_abstract = self.phrase(atext)
+            score += 1.5 * min(1, self.phrase(ttext)) + (1.0 + 0.5 * min(2, in_abstract - 1) if in_abstract else 0)
+        if self.lookup:
+            similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
+            if similarity >= 80:
+                score += 20 + (similarity - 80)
+        if scored.pinned:
+            score += NAME_BONUS
+        return score

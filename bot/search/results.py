@@ -1,0 +1,69 @@
+"""What search returns: ranked papers with their snippets, and the response around them (totals, notes, fixes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_LIMIT = 50  # results per call, for search and similar alike
+
+
+@dataclass
+class Result:
+    """One ranked paper with the words that matched, marked in a snippet."""
+
+    paper: dict[str, Any]
+    score: float
+    snippet: str
+    matched: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON shape of `icml-bot search --json`."""
+        p = self.paper
+        return {
+            "id": p["id"],
+            "name": p.get("name"),
+            "title": p["title"],
+            "headline": p.get("headline"),
+            "abstract": p["abstract"],
+            "authors": p.get("authors", []),
+            "url": p.get("url"),
+            "code_url": p.get("code_url"),
+            "status": p.get("status"),
+            "session": p.get("session"),
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "matched": self.matched,
+        }
+
+
+@dataclass
+class SearchResponse:
+    """Results of one query, with the corrected query when typos were fixed and notes the UI may show."""
+
+    query: str
+    results: list[Result]
+    total: int = 0
+    offset: int = 0
+    corrected: str | None = None
+    suggestions: list[str] = field(default_factory=list)
+    took_ms: float = 0.0
+    notes: list[str] = field(default_factory=list)  # e.g. the query was cut to its first 32 terms
+    truncated: bool = False  # the input was longer than the parser takes (see notes)
+    total_exact: bool = True  # False: `total` is a lower bound (very common words)
+    partial: bool = False  # some results match only some of the words
+
+    def to_json(self) -> dict[str, Any]:
+        """One line of `icml-bot search --batch --json`."""
+        return {
+            "query": self.query,
+            "corrected": self.corrected,
+            "took_ms": round(self.took_ms, 3),
+            "total": self.total,
+            "total_exact": self.total_exact,
+            "offset": self.offset,
+            "partial": self.partial,
+            "suggestions": self.suggestions,
+            "notes": self.notes,
+            "results": [r.to_json() for r in self.results],
+        }

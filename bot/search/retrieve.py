@@ -1,0 +1,261 @@
+"""Retrieval: candidate papers from a few bounded FTS5 queries, built only from words we quoted ourselves.
+
+Each query reads at most a few hundred rowids in rowid order: every group anywhere; when that is too many, the
+stricter ones pick instead (the query as a phrase in the title, every group in the title, the phrase anywhere);
+when it is too few, subsets of the groups. FTS5's own bm25 is never asked for: it counts every document holding
+each term, ~100 ms for "language model" at 110,000 papers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import sqlite_utils
+
+from bot.papers import fts, index
+from bot.search.matching import Alternative
+from bot.search.plan import RetrievalPlan, TermGroup
+
+CAP = 120  # rowids read per candidate query: bounded work however common the words are
+CAP_MANY = 400  # ...for queries of three or more words
+CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
+RELAX_BELOW = 10  # fewer papers than this match every word: add papers matching most of them
+DEEP_BLOCK = 200  # papers ranked together per further block when paging past the first candidates
+FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candidate query...
+FILTER_COUNT = 4000  # ...and for the total
+TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
+_CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
+
+
+class Candidate(NamedTuple):
+    """How a paper was found, which is all ranking knows of it before reading its title: how many groups the
+    finding query required, and how strict that query was (0: the query as a phrase in the title, 1: every
+    group in the title, 2: rare groups in the title or the phrase anywhere, 3: every group anywhere,
+    4: some of the groups)."""
+
+    level: int
+    tier: int
+
+
+class Total(NamedTuple):
+    """How many papers match, and whether that is exact or a lower bound."""
+
+    papers: int
+    exact: bool
+
+
+class Retrieval(NamedTuple):
+    """What a retrieval run tells the response: the total, and whether some candidates match only some words."""
+
+    total: int
+    exact: bool
+    partial: bool
+
+
+class _DeepScan(NamedTuple):
+    """Where the rowid scan of every group stopped, so a deeper page reads on from there instead of from the top."""
+
+    expression: str  # every group anywhere
+    after: int  # the last rowid read
+
+
+class CandidateRetriever:
+    """Candidate rowids from a few bounded FTS5 queries, strictest first: the work per query stays bounded however
+    common its words are, and nothing depends on the page asked for, so paging shows each paper once."""
+
+    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan) -> None:
+        self.db, self.plan = db, plan
+        self.found: dict[int, Candidate] = {}
+        self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
+
+    def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
+        """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
+        plan = self.plan
+        parts = [g.expression() if title_only else g.fielded_expression() for g in groups]
+        body = " AND ".join(parts)
+        if title_only and body:
+            body = fts.in_columns(("title",), "(" + body + ")")
+        parts = ([f"({body})"] if body else []) + [fts.in_columns(("authors",), a) for a in plan.authors]
+        if not parts:
+            return None
+        expr = " AND ".join(parts)
+        negs = exclusions(plan)
+        if negs:
+            expr = f"({expr}) NOT ({' OR '.join(negs)})"
+        return expr
+
+    def rowids(self, expr: str, cap: int = CAP, after: int = 0) -> list[int]:
+        """Up to cap+1 matching rowids in rowid order, after `after` (filters applied here: as SQL, FTS5 would
+        re-run the match once per allowed rowid)."""
+        if not expr:
+            return []
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ? LIMIT ?"
+        if not self.plan.filtered:
+            return [r[0] for r in self.db.execute(sql, [expr, after, cap + 1])]
+        out: list[int] = []
+        cursor = self.db.execute(sql, [expr, after, FILTER_SCAN])
+        passes = self.plan.passes_filters
+        for (rowid,) in cursor:
+            if passes(rowid):
+                out.append(rowid)
+                if len(out) > cap:
+                    break
+        return out
+
+    def count(self, groups: list[TermGroup]) -> Total:
+        """Matches for a query that read more than CAP rows, counted with each group's first alternative only
+        (phrase alternatives such as "key value" make FTS5 check positions in every common document)."""
+        expr = self.expression([TermGroup(g.label, g.alts[:1], g.scope) for g in groups])
+        if expr is None:
+            return Total(0, True)
+        if not self.plan.filtered:
+            sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
+            n = self.db.execute(sql, [expr, TOTAL_CAP]).fetchone()[0]
+            return Total(n, n < TOTAL_CAP and all(len(g.alts) == 1 for g in groups))
+        scanned = kept = 0
+        passes = self.plan.passes_filters
+        for (rowid,) in self.db.execute(
+            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?", [expr, FILTER_COUNT]
+        ):
+            scanned += 1
+            kept += passes(rowid)
+        return Total(min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP)
+
+    def add(self, rowids: list[int], level: int, tier: int, cap: int = CAP) -> None:
+        """Record candidates; a paper keeps the first (strictest) way it was found."""
+        candidate = Candidate(level, tier)  # one shared, immutable record per call
+        for rowid in rowids[:cap]:
+            if rowid not in self.found:
+                self.found[rowid] = candidate
+
+    def relaxations(self) -> Iterable[list[TermGroup]]:
+        """Smaller sets of groups to require, largest first: every subset for short queries; for long ones, the
+        rarest groups (words the index does not know go first), halving: long queries are titles or sentences."""
+        groups = self.plan.groups
+        if len(groups) <= 4:
+            for size in range(len(groups) - 1, 0, -1):
+                subsets = [list(c) for c in itertools.combinations(groups, size)]
+                subsets.sort(key=lambda c: -sum(g.weight for g in c if g.df))
+                yield from subsets
+            return
+        order = sorted(groups, key=lambda g: (g.df == 0, g.df))  # rarest known words first
+        size = len(groups) - 1
+        while size >= 1:
+            yield order[:size]
+            size = min(size - 1, (size + 1) // 2)
+
+    def run(self) -> Retrieval:
+        """Fill `found`. Nothing here depends on the page asked for, so paging through results shows each paper
+        once, in one order, under one total.
+
+        All groups anywhere first; when that is more than CAP papers, the strict queries (the query as a phrase in
+        the title, every group in the title, the phrase anywhere) add the candidates rowid order would miss.
+        """
+        groups = self.plan.groups
+        n = len(groups)
+        expr = self.expression(groups)
+        if expr is None:
+            return Retrieval(0, True, False)
+        # Three or more words together are rare enough to read them all (cheap).
+        cap = CAP if n <= 2 else CAP_MANY
+        rows = self.rowids(expr, cap)
+        complete = len(rows) <= cap
+        if not complete and n:
+            seq = tuple(self.plan.sequence)
+            simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
+            phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
+            if phrase:
+                self.add(self.rowids(self.expression([phrase], title_only=True) or "", CAP_TITLE), n, 0, CAP_TITLE)
+            if n <= 2:
+                self.add(self.rowids(self.expression(groups, title_only=True) or "", CAP_TITLE), n, 1, CAP_TITLE)
+            else:
+                # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
+                # the two rarest words in the title, and the rest anywhere.
+                rare = sorted(groups, key=lambda g: g.df)[:2]
+                title = self.expression(rare, title_only=True)
+                if title:
+                    self.add(self.rowids(f"{expr} AND {title}", CAP_TITLE), n, 2, CAP_TITLE)
+            if phrase and len(seq) <= 3:
+                self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
+            self.deeper = _DeepScan(expr, rows[cap - 1])  # later pages continue the rowid scan from here
+        self.add(rows, n, 3, cap)
+        partial = False
+        if len(self.found) < RELAX_BELOW and n > 1:
+            # Hardly any paper matches every word: papers matching most of the words come next.
+            for subset in self.relaxations():
+                sub = self.expression(subset)
+                sub_rows = self.rowids(sub) if sub else []
+                if sub_rows:
+                    partial = partial or any(r not in self.found for r in sub_rows)
+                    self.add(sub_rows, len(subset), 4)
+                    complete = complete and len(sub_rows) <= CAP
+                if len(self.found) >= RELAX_BELOW:
+                    break
+        if complete:
+            return Retrieval(len(self.found), True, partial)
+        total = self.count(groups)
+        return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
+
+    def next_block(self) -> list[int]:
+        """The next DEEP_BLOCK papers matching every group, in rowid order after those already read (deep pages)."""
+        if self.deeper is None:
+            return []
+        expr, after = self.deeper
+        rows = self.rowids(expr, DEEP_BLOCK, after=after)
+        self.deeper = _DeepScan(expr, rows[DEEP_BLOCK - 1]) if len(rows) > DEEP_BLOCK else None
+        fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
+        self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
+        return fresh
+
+
+def exclusions(plan: RetrievalPlan) -> list[str]:
+    """FTS5 expressions for the excluded words and authors, each a reason to drop a paper."""
+    negs = []
+    if plan.negatives:
+        negs.append(fts.in_columns(_CONTENT, "(" + " OR ".join(g.expression() for g in plan.negatives) + ")"))
+    negs += [fts.in_columns(("authors",), a) for a in plan.neg_authors]
+    return negs
+
+
+def filter_only(db: sqlite_utils.Database, plan: RetrievalPlan, retriever: CandidateRetriever) -> Retrieval:
+    """Only filters and exclusions (`has:code status:oral -diffusion`): matching papers in index order."""
+    excluded: set[int] = set()
+    negs = exclusions(plan)
+    if negs:
+        excluded = {
+            r[0] for r in db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?", [" OR ".join(negs)])
+        }
+    if plan.allowed is not None:
+        rows = sorted(r for r in plan.allowed if r not in excluded and r not in plan.denied)
+    else:
+        rows = []
+        for (rowid,) in db.execute("SELECT rowid FROM papers ORDER BY rowid"):
+            if rowid not in excluded and rowid not in plan.denied:
+                rows.append(rowid)
+                if len(rows) >= TOTAL_CAP:
+                    break
+    rows = rows[:TOTAL_CAP]  # papers in index order; pages beyond the first thousand are not worth reading
+    retriever.add(rows, 0, 2, len(rows))
+    return Retrieval(len(rows), len(rows) < TOTAL_CAP, False)
+
+
+def read_columns(db: sqlite_utils.Database, columns: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """Some columns of some papers by rowid, in chunks SQLite accepts (the row tuples follow `columns`)."""
+    out: dict[int, tuple[Any, ...]] = {}
+    for i in range(0, len(rowids), 900):
+        chunk = rowids[i : i + 900]
+        sql = f"SELECT rowid, {columns} FROM papers WHERE rowid IN ({','.join('?' * len(chunk))})"
+        for row in db.execute(sql, chunk):
+            out[row[0]] = row[1:]
+    return out
+
+
+def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, dict[str, Any]]:
+    """Full decoded paper rows by rowid (only for the page shown: abstracts are long)."""
+    if not rowids:
+        return {}
+    cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
+    cols = [c[0] for c in cursor.description]
+    return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}

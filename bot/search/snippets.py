@@ -1,0 +1,131 @@
+"""Snippets: up to SNIPPET_CHARS of an abstract around the most query words, with the matched words in *bold*."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from bot.search.matching import Alternative, highlight_regex, stem
+from bot.search.plan import TermGroup
+
+SNIPPET_CHARS = 300
+MARKUP_RE = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")  # Markdown emphasis around words
+_MARKUP_CHARS_RE = re.compile(r"[*_`~]")
+
+
+class Span(NamedTuple):
+    """Where one query alternative matched in display text, and for which group (snippets count groups seen)."""
+
+    start: int
+    end: int
+    group: int
+
+
+class _Needle(NamedTuple):
+    """One alternative prepared for display text: a cheap str.find first, the regex only where that hits."""
+
+    head: str  # what str.find looks for: the first word (or its stem)
+    regex: re.Pattern[str]  # the whole alternative, anchored at a found head
+    group: int
+
+
+class Highlighter:
+    """Finds query alternatives in display text: str.find for the first word, an anchored regex for the rest
+    (one regex search per abstract would cost more than the ranking)."""
+
+    def __init__(self, groups: list[TermGroup]) -> None:
+        needles = [
+            _Needle(self._head(a), re.compile(highlight_regex(a)), gi) for gi, g in enumerate(groups) for a in g.alts
+        ]
+        needles.sort(key=lambda n: -len(n.regex.pattern))  # phrases before the words in them
+        self.needles = needles
+
+    @staticmethod
+    def _head(alt: Alternative) -> str:
+        word = alt.words[0]
+        return word if alt.prefix or len(word) <= 3 else stem(word)
+
+    def spans(self, text: str) -> list[Span]:
+        """Every match, in order, not overlapping (the longest wins)."""
+        low = text.lower()
+        if len(low) != len(text):  # a rare character whose lowercase is longer: positions would shift
+            low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+        found: list[tuple[int, int, int]] = []  # (start, -end, group): sorts by start, longest first
+        for head, regex, gi in self.needles:
+            pos = low.find(head)
+            while pos >= 0:
+                if pos == 0 or not low[pos - 1].isalnum():
+                    m = regex.match(low, pos)
+                    if m and m.end() > pos:
+                        found.append((pos, -m.end(), gi))
+                pos = low.find(head, pos + 1)
+        found.sort()
+        spans: list[Span] = []
+        for start, neg_end, gi in found:
+            if not spans or start >= spans[-1].end:
+                spans.append(Span(start, -neg_end, gi))
+        return spans
+
+
+def bold(text: str, spans: Sequence[tuple[int, int, int]]) -> str:
+    """Wrap spans in *bold*; neighbours joined by a space or hyphen become one (*KV-cache*, not *KV*-*cache*)."""
+    merged: list[tuple[int, int]] = []  # (start, end)
+    for start, end, _ in spans:
+        if merged:
+            last_start, last_end = merged[-1]
+            if start - last_end <= 2 and not text[last_end:start].strip(" -‐‑–—/"):
+                merged[-1] = (last_start, end)
+                continue
+        merged.append((start, end))
+    out, pos = [], 0
+    for s, e in merged:
+        out.append(text[pos:s])
+        out.append("*" + text[s:e] + "*")
+        pos = e
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def display(text: str | None) -> str:
+    """Display text without Markdown emphasis, so our *bold* is the only markup in a snippet."""
+    if not text:
+        return ""
+    if _MARKUP_CHARS_RE.search(text):
+        text = MARKUP_RE.sub("", text).replace("*", "∗")
+    return " ".join(text.split())
+
+
+def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: int = SNIPPET_CHARS) -> str:
+    """Up to `limit` characters of the abstract around the most query words, with matched words in *bold*."""
+    text = display(abstract)
+    spans = highlighter.spans(text)
+    if not spans:
+        text = display(fallback) or text
+        spans = highlighter.spans(text)
+    if len(text) <= limit:
+        return bold(text, spans)
+    best: tuple[int, int, int] | None = None  # (groups, spans, -start) of the best window so far
+    start = 0
+    for s, _, _ in spans or [Span(0, 0, -1)]:
+        begin = max(0, s - 60)
+        sentence = text.rfind(". ", 0, s)
+        if sentence >= 0 and s - sentence <= 120:
+            begin = sentence + 2
+        elif begin:
+            space = text.find(" ", begin)
+            begin = space + 1 if 0 <= space < s else begin
+        inside = [sp for sp in spans if sp.start >= begin and sp.end <= begin + limit - 2]
+        key = (len({sp.group for sp in inside}), len(inside), -begin)
+        if best is None or key > best:
+            best, start = key, begin
+    lead = "…" if start else ""
+    end = start + limit - len(lead) - 1
+    if end < len(text):
+        cut = text.rfind(" ", start, end)
+        end = cut if cut > start + limit // 2 else end
+        tail = "…"
+    else:
+        end, tail = len(text), ""
+    shown = [(s - start, e - start, g) for s, e, g in spans if s >= start and e <= end]  # Span layout
+    return lead + bold(text[start:end], shown) + tail
