@@ -96,11 +96,10 @@ class ParsedQuery:
         return " ".join(t.text if not t.quoted else " ".join(t.words) for t in self.positive)
 
 
-def normalize_input(raw: str) -> str:
+def normalize_input(raw: object) -> str:
     """Normalise Unicode, turn Slack's smart quotes into plain ones, and drop control and invisible characters."""
-    if not isinstance(raw, str):
-        raw = str(raw)
-    s = unicodedata.normalize("NFKC", raw[: MAX_CHARS * 4]).translate(_QUOTES)
+    text = raw if isinstance(raw, str) else str(raw)  # callers pass Slack payload values: not always str
+    s = unicodedata.normalize("NFKC", text[: MAX_CHARS * 4]).translate(_QUOTES)
     if "&" in s:  # Slack escapes these three in command text
         s = s.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     out = []
