@@ -17,7 +17,7 @@ from bot.search.results import MAX_LIMIT, Result
 from bot.search.retrieve import read_columns, read_papers
 from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
 from bot.text.stopwords import TOO_COMMON
-from bot.text.words import WORD_RE
+from bot.text.words import WORD_RE, valid_text
 
 SIMILAR_TERMS = 12
 SIMILAR_CANDIDATES = 60
@@ -41,9 +41,7 @@ class _Neighbour(NamedTuple):
 
 def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result]:
     """Papers closest to one paper: its most distinctive words (title ×3, by df) find candidates, shared words rank."""
-    try:
-        paper_id.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a JSON payload: no paper has such an id
+    if valid_text(paper_id) != paper_id:  # a lone surrogate from a JSON payload: no paper has such an id
         return []
     paper = index.get_paper(db, paper_id)
     if paper is None:
@@ -53,9 +51,9 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
     planner = QueryPlanner(db, cache, ql.parse(""))
     tf: dict[str, float] = {}
     for times, text in ((3, f"{paper.get('name') or ''} {paper['title']}"), (1, paper.get("abstract") or "")):
-        for w in _plain_words(text):
+        for w in _display_words(text):
             tf[w] = tf.get(w, 0) + times
-    own_name = set(_plain_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
+    own_name = set(_display_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
     words = [w for w in tf if len(w) >= 3 and w.isalpha() and w not in TOO_COMMON and w not in own_name]
     dfs = planner.df(words)
     n = cache.papers
@@ -114,6 +112,6 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
     return out
 
 
-def _plain_words(text: str) -> list[str]:
+def _display_words(text: str) -> list[str]:
     """Lowercase words of display text, markup dropped (cheap; the index already cleaned the text)."""
     return [w.lower() for w in WORD_RE.findall(MARKUP_RE.sub(" ", text))]
