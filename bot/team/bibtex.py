@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.team.links import web_url
+from bot.text.words import WORD_RE
 
 # Letters NFKD does not take apart into an ASCII letter and an accent.
 _FOLD = str.maketrans(
@@ -118,7 +119,7 @@ def base_key(paper: Mapping[str, Any]) -> str:
     """The key before de-duplication: surname, year and first significant title word, ASCII lowercase."""
     authors = paper.get("authors") or []
     who = re.sub(r"[^a-z0-9]", "", fold(surname(str(authors[0]))).lower()) if authors else ""
-    words = re.findall(r"[a-z0-9]+", fold(str(paper.get("title") or "")).lower())
+    words = WORD_RE.findall(fold(str(paper.get("title") or "")).lower())
     what = next((w for w in words if w not in _KEY_STOPWORDS and not w.isdigit()), "")
     year = str(paper.get("year") or "")
     return f"{who or 'anon'}{year}{what}"
