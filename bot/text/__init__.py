@@ -1,8 +1,9 @@
 """Text cleanup for paper titles and abstracts: LaTeX/Markdown/HTML → Slack mrkdwn or plain text, plus derived names.
 
 The work is split by job: ``cleanup`` (the pipeline, using ``latex``, ``markup``, ``hyphens``, ``urls`` and
-``markers``), ``names``, ``headlines`` (with ``sentences``), ``tokens`` and ``words``; this module re-exports
-what the rest of the bot calls.
+``markers``), ``names``, ``headlines`` (with ``sentences``), ``tokens`` and ``words`` (the word pattern and the
+lone-surrogate guard); this module re-exports what the rest of the bot calls. ``acronyms`` and ``stopwords`` are
+imported from their own modules.
 """
 
 from __future__ import annotations
