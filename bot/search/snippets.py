@@ -14,12 +14,9 @@ MARKUP_RE = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")  # Markdown emphasis aro
 _MARKUP_CHARS_RE = re.compile(r"[*_`~]")
 
 
-class Span(NamedTuple):
-    """Where one query alternative matched in display text, and for which group (snippets count groups seen)."""
-
-    start: int
-    end: int
-    group: int
+# Where one query alternative matched in display text: (start, end, group index); snippets count the groups a
+# window shows. A plain tuple, unpacked where it is read: a snippet finds dozens and NamedTuples cost more to build.
+Span = tuple[int, int, int]
 
 
 class _Needle(NamedTuple):
@@ -62,13 +59,15 @@ class Highlighter:
                 pos = low.find(head, pos + 1)
         found.sort()
         spans: list[Span] = []
+        last_end = -1
         for start, neg_end, gi in found:
-            if not spans or start >= spans[-1].end:
-                spans.append(Span(start, -neg_end, gi))
+            if start >= last_end:
+                last_end = -neg_end
+                spans.append((start, last_end, gi))
         return spans
 
 
-def bold(text: str, spans: Sequence[tuple[int, int, int]]) -> str:
+def bold(text: str, spans: Sequence[Span]) -> str:
     """Wrap spans in *bold*; neighbours joined by a space or hyphen become one (*KV-cache*, not *KV*-*cache*)."""
     merged: list[tuple[int, int]] = []  # (start, end)
     for start, end, _ in spans:
@@ -107,7 +106,7 @@ def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: 
         return bold(text, spans)
     best: tuple[int, int, int] | None = None  # (groups, spans, -start) of the best window so far
     start = 0
-    for s, _, _ in spans or [Span(0, 0, -1)]:
+    for s, _, _ in spans or [(0, 0, -1)]:
         begin = max(0, s - 60)
         sentence = text.rfind(". ", 0, s)
         if sentence >= 0 and s - sentence <= 120:
@@ -115,8 +114,9 @@ def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: 
         elif begin:
             space = text.find(" ", begin)
             begin = space + 1 if 0 <= space < s else begin
-        inside = [sp for sp in spans if sp.start >= begin and sp.end <= begin + limit - 2]
-        key = (len({sp.group for sp in inside}), len(inside), -begin)
+        stop = begin + limit - 2
+        inside = [group for s, e, group in spans if s >= begin and e <= stop]  # the groups of the spans it shows
+        key = (len(set(inside)), len(inside), -begin)
         if best is None or key > best:
             best, start = key, begin
     lead = "…" if start else ""
@@ -127,5 +127,5 @@ def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: 
         tail = "…"
     else:
         end, tail = len(text), ""
-    shown = [(s - start, e - start, g) for s, e, g in spans if s >= start and e <= end]  # Span layout
+    shown = [(s - start, e - start, g) for s, e, g in spans if s >= start and e <= end]
     return lead + bold(text[start:end], shown) + tail
