@@ -13,8 +13,8 @@ from bot.digest.scheduler import DigestScheduler
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
 from bot.slack import commands
-from bot.slack.deps import Deps
 from bot.slack.digest_commands import parse_subscribe
+from bot.slack.services import Services
 from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, texts
@@ -42,11 +42,11 @@ def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) 
 
 
 @pytest.fixture
-def deps(desk: DigestService, seed_index_path: Path) -> Deps:
-    return Deps(papers=Papers(seed_index_path), state=desk.digests.state, digests=desk)
+def deps(desk: DigestService, seed_index_path: Path) -> Services:
+    return Services(papers=Papers(seed_index_path), state=desk.digests.state, digests=desk)
 
 
-def icml(deps: Deps, text: str, channel: str = CH) -> str:
+def icml(deps: Services, text: str, channel: str = CH) -> str:
     """What the user reads after typing `/icml <text>` in `channel`."""
     return texts(commands.reply(deps, text, "U1", channel))
 
@@ -81,7 +81,7 @@ def test_subscribe_words_become_settings() -> None:
 
 
 def test_subscribe_status_preview_now_unsubscribe(
-    deps: Deps, desk: DigestService, slack: FakeSlack, clock: Clock
+    deps: Services, desk: DigestService, slack: FakeSlack, clock: Clock
 ) -> None:
     reply = icml(deps, "digest subscribe kv cache at 08:30 Asia/Seoul")
     assert (
@@ -115,7 +115,7 @@ def test_subscribe_status_preview_now_unsubscribe(
 
 
 def test_resubscribing_keeps_the_round_and_what_was_not_given(
-    deps: Deps, desk: DigestService, slack: FakeSlack
+    deps: Services, desk: DigestService, slack: FakeSlack
 ) -> None:
     icml(deps, "digest subscribe at 08:00")
     icml(deps, "digest now")
@@ -131,7 +131,7 @@ def test_resubscribing_keeps_the_round_and_what_was_not_given(
     assert desk.digests.plan(CH, datetime(2026, 3, 11).date()).paper_ids == SEED_ORDER[3:6]
 
 
-def test_errors_show_in_status_with_what_to_do(deps: Deps, slack: FakeSlack) -> None:
+def test_errors_show_in_status_with_what_to_do(deps: Services, slack: FakeSlack) -> None:
     icml(deps, "digest subscribe")
     slack.fail_next("chat.postMessage", "not_in_channel")
     reply = icml(deps, "digest now")
@@ -142,7 +142,7 @@ def test_errors_show_in_status_with_what_to_do(deps: Deps, slack: FakeSlack) -> 
     assert "Last error" not in icml(deps, "digest status")
 
 
-def test_bad_words_get_a_usage_hint_and_help_lists_digest(deps: Deps) -> None:
+def test_bad_words_get_a_usage_hint_and_help_lists_digest(deps: Services) -> None:
     reply = icml(deps, "digest subscribe rl at 9")
     assert "time='9' is not a time" in reply
     assert "Usage: `/icml digest subscribe [topic words] [at HH:MM]" in reply
@@ -150,7 +150,9 @@ def test_bad_words_get_a_usage_hint_and_help_lists_digest(deps: Deps) -> None:
     assert "digest subscribe|unsubscribe|status|preview|now" in icml(deps, "help")
 
 
-def test_subscribing_from_slack_updates_the_running_scheduler(deps: Deps, desk: DigestService, clock: Clock) -> None:
+def test_subscribing_from_slack_updates_the_running_scheduler(
+    deps: Services, desk: DigestService, clock: Clock
+) -> None:
     desk.scheduler = DigestScheduler(desk.digests, clock=clock, owner="this")
     desk.scheduler.take_lease(clock())
     icml(deps, "digest subscribe at 07:00 Europe/Berlin")
