@@ -211,14 +211,14 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
     them, and die with the parent however it ends. The pool is shut down and joined, never terminated, on success and
     on every error, and pending work is cancelled first, so a stop takes one chunk's time at most.
     """
-    with _sigint_blocked():  # the pool's helper processes start with Ctrl-C blocked, before they can ignore it
+    with _starting_processes():
         pool = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
         )
     try:
         pending: list[Future[list[Record]]] = []
         while batch := list(itertools.islice(raw, BATCH)):
-            with _sigint_blocked():  # submit() starts the workers
+            with _starting_processes():  # submit() starts the workers
                 jobs = [pool.submit(_finish_chunk, batch[i : i + CHUNK]) for i in range(0, len(batch), CHUNK)]
             for job in pending:
                 yield from job.result()
@@ -237,13 +237,23 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
 
 
 @contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while it starts processes: they inherit the mask, so a Ctrl-C that lands while a
-    worker's interpreter is still starting cannot print a KeyboardInterrupt traceback from it."""
+def _starting_processes() -> Iterator[None]:
+    """Start processes with Ctrl-C blocked and standard error on /dev/null, which they inherit.
+
+    A process killed while Python is still starting in it, or orphaned then because the parent was killed, prints
+    Python's own traceback (KeyboardInterrupt, or EOFError from the half-sent start-up data) onto the user's terminal.
+    Workers need no standard error: their exceptions come back through their futures.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 2)
         yield
     finally:
+        os.dup2(saved, 2)
+        os.close(saved)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
