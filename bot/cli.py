@@ -8,7 +8,7 @@ import signal
 import sqlite3
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -110,7 +110,8 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def _progress_bar():  # type: ignore[no-untyped-def]
+def _progress_bar() -> Callable[[str, int, int], None]:
+    """A one-line percentage bar on stderr, redrawn only when the percentage changes."""
     state = {"last": -1}
 
     def show(name: str, done: int, total: int) -> None:
@@ -427,7 +428,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = Config.from_env(db=getattr(args, "db", None))
         logs.setup_logging(config)  # every command: `icml-bot digest` posts to Slack too, and its logs need redaction
-        return args.func(args, config)
+        status: int = args.func(args, config)
+        return status
     except (ConfigError, SourceError, UserError, index.IndexUnavailable, StateUnavailable) as exc:
         print(f"icml-bot: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -47,7 +47,8 @@ def trigger(sub: Subscription) -> CronTrigger:
 
 def next_run(sub: Subscription, after: datetime) -> datetime | None:
     """The first scheduled time at or after `after`, in the subscription's time zone."""
-    return trigger(sub).get_next_fire_time(None, after)
+    fire: datetime | None = trigger(sub).get_next_fire_time(None, after)
+    return fire
 
 
 def runs_between(sub: Subscription, start: datetime, end: datetime) -> Iterator[datetime]:

@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -171,7 +171,7 @@ def read(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     companions: tuple[Path, ...] = (),
-) -> Iterator[Record]:
+) -> Generator[Record, None, None]:
     """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input.
 
     With workers > 1, large files are cleaned in that many processes, a bounded batch at a time, so memory stays
@@ -347,7 +347,7 @@ def read_seed(path: Path) -> Iterator[Raw | Skip]:
             conference, year = conference_of(lines[first])
         lines[first] = ""
     paragraphs: list[tuple[int, str]] = []
-    start, buf = 0, []
+    start, buf = 0, list[str]()
     for number, line in enumerate(lines, 1):
         if line.strip():
             if not buf:
@@ -359,12 +359,12 @@ def read_seed(path: Path) -> Iterator[Raw | Skip]:
     if buf:
         paragraphs.append((start, " ".join(buf)))
     found = 0
-    for line, para in paragraphs:
+    for at, para in paragraphs:
         if len(para) < MIN_ABSTRACT_CHARS:
-            yield Skip(path.name, line, f"too short for an abstract ({len(para)} characters)")
+            yield Skip(path.name, at, f"too short for an abstract ({len(para)} characters)")
             continue
         found += 1
-        yield Raw({"abstract": para}, path.name, line, conference, year)
+        yield Raw({"abstract": para}, path.name, at, conference, year)
     if not found:
         raise SourceError(
             path,

@@ -89,7 +89,7 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
 def ensure_schema(db: sqlite_utils.Database) -> None:
     """Create the tables on first use; rebuildable paper tables only, never what users create (see state.py)."""
     if not db["papers"].exists():
-        db["papers"].create(
+        db.table("papers").create(
             {
                 "id": str,
                 "seq": int,
@@ -115,28 +115,30 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
             },
             pk="id",
         )
-        db["papers"].create_index(["seq"], unique=True)
-        db["papers"].create_index(["name"])
+        db.table("papers").create_index(["seq"], unique=True)
+        db.table("papers").create_index(["name"])
     if not db["paper_keys"].exists():
-        db["paper_keys"].create({"key": str, "paper_id": str}, pk="key")
-        db["paper_keys"].create_index(["paper_id"])
+        db.table("paper_keys").create({"key": str, "paper_id": str}, pk="key")
+        db.table("paper_keys").create_index(["paper_id"])
     if not db["aliases"].exists():
-        db["aliases"].create({"alias": str, "paper_id": str}, pk="alias")
+        db.table("aliases").create({"alias": str, "paper_id": str}, pk="alias")
     if not db["vocab"].exists():
-        db["vocab"].create({"word": str, "df": int}, pk="word")
+        db.table("vocab").create({"word": str, "df": int}, pk="word")
     if not db["sources"].exists():
-        db["sources"].create(
+        db.table("sources").create(
             {"name": str, "path": str, "records": int, "added": int, "merged": int, "skipped": int, "indexed_at": str},
             pk="name",
         )
     if not db["meta"].exists():
-        db["meta"].create({"key": str, "value": str}, pk="key")
+        db.table("meta").create({"key": str, "value": str}, pk="key")
     if not db["papers_fts"].exists():
-        db["papers"].enable_fts(list(FTS_COLUMNS), fts_version="FTS5", tokenize="porter unicode61 remove_diacritics 2")
+        db.table("papers").enable_fts(
+            list(FTS_COLUMNS), fts_version="FTS5", tokenize="porter unicode61 remove_diacritics 2"
+        )
         # Name and title far above abstract; authors between.
         db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
     add_later_columns(db)
-    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
 def add_later_columns(db: sqlite_utils.Database) -> None:
@@ -144,7 +146,7 @@ def add_later_columns(db: sqlite_utils.Database) -> None:
     have = set(db["papers"].columns_dict)
     for name, kind in LATER_COLUMNS.items():
         if name not in have:
-            db["papers"].add_column(name, kind)
+            db.table("papers").add_column(name, kind)
     if "venue" not in have:  # what the index already knows: conference and year
         db.execute(
             "UPDATE papers SET venue = lower(replace(conference, ' ', '')) || year "
@@ -190,7 +192,7 @@ class _Loader:
     def row(self, paper_id: str) -> dict[str, Any]:
         if paper_id in self.pending:
             return self.pending[paper_id]
-        return self.db["papers"].get(paper_id)
+        return self.db.table("papers").get(paper_id)
 
     def taken(self, candidate: str) -> bool:
         return candidate in self.pending or bool(
@@ -228,9 +230,9 @@ class _Loader:
 
     def flush(self) -> None:
         if self.pending:
-            self.db["papers"].upsert_all(self.pending.values(), pk="id")
+            self.db.table("papers").upsert_all(self.pending.values(), pk="id")
         if self.pending_keys:
-            self.db["paper_keys"].insert_all(
+            self.db.table("paper_keys").insert_all(
                 ({"key": k, "paper_id": v} for k, v in self.pending_keys.items()), pk="key", ignore=True
             )
         self.pending.clear()
@@ -311,7 +313,7 @@ def load(
                     else:
                         loader.add(record)
             loader.flush()
-            db["sources"].upsert(
+            db.table("sources").upsert(
                 {
                     "name": path.name,
                     "path": str(path.resolve()),
@@ -323,16 +325,16 @@ def load(
                 },
                 pk="name",
             )
-        db["papers"].rebuild_fts()
+        db.table("papers").rebuild_fts()
         merged = reconcile(db)
         loader.report.merged += merged
         loader.report.added -= merged
         if merged:
-            db["papers"].rebuild_fts()
+            db.table("papers").rebuild_fts()
         rebuild_vocab(db)
         rebuild_acronyms(db)
         ensure_search_indexes(db)
-        db["meta"].upsert(
+        db.table("meta").upsert(
             {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"
         )
         loader.report.papers = db["papers"].count
@@ -355,11 +357,11 @@ def reconcile(db: sqlite_utils.Database) -> int:
         if twin is None:
             continue
         keep, gone = (paper, twin) if paper["seq"] < twin["seq"] else (twin, paper)
-        db["papers"].delete(gone["id"])
-        db["papers"].upsert(merge_rows(twin, paper, keep=keep), pk="id")
+        db.table("papers").delete(gone["id"])
+        db.table("papers").upsert(merge_rows(twin, paper, keep=keep), pk="id")
         db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
         db.execute("UPDATE aliases SET paper_id = ? WHERE paper_id = ?", [keep["id"], gone["id"]])
-        db["aliases"].upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
+        db.table("aliases").upsert({"alias": gone["id"], "paper_id": keep["id"]}, pk="alias")
         merged += 1
     return merged
 
@@ -381,7 +383,7 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
     best, best_score = None, 0.0
     for other in candidates:
         score = fuzz.token_sort_ratio(mine_text, " ".join(text.tokenize(other["abstract"])))
-        named = bool(name) and name in text.normalize_title(other["title"])
+        named = name is not None and name in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
     return best
@@ -412,20 +414,20 @@ def rebuild_vocab(db: sqlite_utils.Database) -> None:
 def rebuild_acronyms(db: sqlite_utils.Database) -> None:
     """Acronyms the papers define ("Mixture of Experts (MoE)"), so search can expand MoE and its long form."""
     if not db["acronyms"].exists():
-        db["acronyms"].create({"key": str, "form": str, "long": str, "papers": int}, pk=("key", "long"))
+        db.table("acronyms").create({"key": str, "form": str, "long": str, "papers": int}, pk=("key", "long"))
     db.execute("DELETE FROM acronyms")
     rows = db.execute("SELECT title, abstract FROM papers")
     pairs = acronyms.learn(f"{title}. {abstract}" for title, abstract in rows)
-    db["acronyms"].insert_all(
+    db.table("acronyms").insert_all(
         ({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs), pk=("key", "long")
     )
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:
     """Indexes for search's status: and has:code filters, so they never read whole paper rows."""
-    db["papers"].create_index(["status"], if_not_exists=True)
-    db["papers"].create_index(["code_url"], if_not_exists=True)
-    db["papers"].create_index(["venue", "track"], if_not_exists=True)
+    db.table("papers").create_index(["status"], if_not_exists=True)
+    db.table("papers").create_index(["code_url"], if_not_exists=True)
+    db.table("papers").create_index(["venue", "track"], if_not_exists=True)
 
 
 def stats(db: sqlite_utils.Database) -> dict[str, Any]:

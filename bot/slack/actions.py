@@ -7,6 +7,7 @@ paging an ephemeral result list, a new ephemeral message for Similar and Abstrac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import Ack, App
@@ -81,7 +82,7 @@ class Actions:
 def register(app: App, deps: Services) -> None:
     """Register one listener per action id in blocks.ACTION_IDS."""
     listeners = Actions(deps)
-    handlers = {
+    handlers: dict[str, Callable[..., None]] = {
         blocks.ACTION_PAGE: listeners.on_page,
         blocks.ACTION_SIMILAR: listeners.on_similar,
         blocks.ACTION_SHARE: listeners.on_share,

@@ -31,7 +31,7 @@ PASSING = frozenset({"ratelimited", "rate_limited"})
 class SlackPoster:
     """Posts digests with a client of its own (same token and URL) that retries 429s and nothing else."""
 
-    def __init__(self, client: WebClient, timeout: float = POST_TIMEOUT, rate_limit_retries: int = 3) -> None:
+    def __init__(self, client: WebClient, timeout: int = POST_TIMEOUT, rate_limit_retries: int = 3) -> None:
         self.client = WebClient(
             token=client.token,
             base_url=client.base_url,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import waitress
+import waitress.server
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
@@ -189,7 +189,7 @@ class HttpServer:
     ) -> None:
         secret = signing_secret if signing_secret is not None else _app_secret(app)
         self.wsgi = WsgiApp(app, Papers(index_path), secret, state)
-        self.server = waitress.create_server(
+        self.server = waitress.server.create_server(
             self.wsgi, host=host, port=port, threads=threads, ident="icml-bot", max_request_body_size=MAX_BODY_BYTES
         )
         self._thread: threading.Thread | None = None
@@ -217,7 +217,7 @@ class HttpServer:
     def in_progress(self) -> int:
         """Requests being answered or waiting for a thread."""
         dispatcher = self.server.task_dispatcher
-        return len(dispatcher.queue) + dispatcher.active_count
+        return int(len(dispatcher.queue) + dispatcher.active_count)
 
     def stop(self, timeout: float = 5.0) -> int:
         """Stop accepting connections, let requests in progress finish (up to `timeout` s), and end run().
