@@ -17,6 +17,7 @@ from tests.support.paths import ICML2026, SEEDS
 
 if TYPE_CHECKING:  # the Slack helpers are imported by the fixtures that need them, not by every test run
     from tests.support.fake_slack import FakeSlack
+    from tests.support.postgres import PostgresServer
     from tests.support.slack_harness import SlackHttp
 
 # Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
@@ -104,3 +105,44 @@ def slack_http(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Itera
     served = SlackHttp(slack_config(fake, slack_index_path, tmp_path / "state.db"))
     yield served
     served.stop()
+
+
+# ---------------------------------------------------------------------- PostgreSQL (tests/support/postgres.py)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL cluster per test run (temp folder, unix socket); skipped when PostgreSQL is not installed."""
+    from tests.support.postgres import PostgresServer
+
+    bin_dir = PostgresServer.find()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin)")
+    server = PostgresServer(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    return postgres_server.new_database()
+
+
+@pytest.fixture
+def private_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of this test's own, started, for tests that stop or crash it."""
+    from tests.support.postgres import PostgresServer
+
+    bin_dir = PostgresServer.find()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin)")
+    server = PostgresServer(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
