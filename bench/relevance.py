@@ -2,18 +2,27 @@
 
 Run: python bench/relevance.py [--verbose]   (the ICML 2026 sets need ../shared/data/icml2026.jsonl)
 
-Prints MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for a
-plain FTS5 bm25 query (each word quoted, OR-joined, as the bot's first version did; and AND-joined).
-Topic queries are judged by a per-query title regex; look-ups by the one paper they name. tests/search/test_relevance.py
-imports this module and asserts the targets.
+Prints MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for
+plain FTS5 bm25 queries (each word quoted): OR-joined with every column weighted alike ("plain OR"), OR-joined with
+the index's title weight (as the bot's first version did), and AND-joined.
+Topic queries are judged by a per-query title regex; look-ups by the one paper they name; people by the share of
+that person's papers in the top min(5, their count). tests/search/test_relevance.py imports this module and asserts
+the targets.
+
+The people set is drawn at run time (random.Random(PEOPLE_SEED)) from the ICML 2026 authors with at least three
+papers, so nothing derived from ../shared is committed; every other person is held out. The multi-concept set
+(tests/relevance/icml2026_multiconcept.tsv) was written before tuning for it, half held out.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import re
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,19 +63,98 @@ def seeds() -> list[tuple[str, str]]:
     return [(q, pid) for q, pid, _ in _rows(SETS / "seeds.tsv")]
 
 
+PEOPLE_SEED = 13
+PEOPLE = 80  # drawn; every other one held out
+HALVES = ("tune", "held-out")
+
+
+def multiconcept() -> list[tuple[str, str, re.Pattern[str]]]:
+    """(query, half, title regex) for the ICML 2026 multi-concept set."""
+    return [(q, h, re.compile(rx, re.IGNORECASE)) for q, h, rx in _rows(SETS / "icml2026_multiconcept.tsv")]
+
+
+@dataclass(frozen=True)
+class Person:
+    """An author drawn for the people set: the name as listed, their papers' ids, and which half they are in."""
+
+    name: str
+    ids: frozenset[str]
+    half: str
+
+
+def people(path: Path = ICML2026, n: int = PEOPLE, seed: int = PEOPLE_SEED) -> list[Person]:
+    """Random ICML 2026 authors (fixed seed) with at least three papers; every other one held out."""
+    papers: dict[str, set[str]] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            for author in rec["authors"]:
+                papers.setdefault(author, set()).add(rec["id"])
+    eligible = sorted(a for a, ids in papers.items() if len(ids) >= 3 and len(a.split()) >= 2)
+    drawn = random.Random(seed).sample(eligible, n)
+    return [Person(a, frozenset(papers[a]), HALVES[i % 2]) for i, a in enumerate(drawn)]
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    """One realistic edit inside a word of five letters or more (a dropped or swapped letter), else the word."""
+    if len(word) < 5:
+        return word
+    i = rng.randrange(1, len(word) - 2)
+    if rng.random() < 0.5:
+        return word[:i] + word[i + 1 :]
+    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
+    """The ways people type a name: as listed, surname first, `Surname, First`, an initial, without diacritics,
+    and with one typo in the surname."""
+    parts = name.split()
+    first, last = parts[0], parts[-1]
+    rng = random.Random(f"{seed}:{name}")
+    return {
+        "as listed": name,
+        "surname first": f"{last} {' '.join(parts[:-1])}",
+        "Surname, First": f"{last}, {' '.join(parts[:-1])}",
+        "initial": f"{first[0]}. {last}",
+        "no diacritics": _fold(name),
+        "typo": " ".join([*parts[:-1], _typo(last, rng)]),
+    }
+
+
+def judge_people(db: Any, searcher: Searcher, persons: list[Person], form: str) -> Score:
+    """Share of each person's papers in the top min(5, their count) for one way of typing the name."""
+    share = mrr = 0.0
+    misses = []
+    for person in persons:
+        query = name_forms(person.name)[form]
+        k = min(5, len(person.ids))
+        got = [p.get("source_id") for p in searcher(db, query)[:5]]
+        hits = [g in person.ids for g in got]
+        share += sum(hits[:k]) / k
+        mrr += next((1 / (i + 1) for i, h in enumerate(hits) if h), 0.0)
+        if sum(hits[:k]) < k:
+            misses.append(f"{query!r}: {sum(hits[:k])}/{k}")
+    n = max(1, len(persons))
+    return Score(mrr / n, share / n, misses)
+
+
 def ours(db: Any, query: str) -> list[dict[str, Any]]:
     """The bot's search: top five papers."""
     return [r.paper for r in search.search(db, query, limit=5).results]
 
 
-def _baseline(db: Any, query: str, joiner: str) -> list[dict[str, Any]]:
+def _baseline(db: Any, query: str, joiner: str, order: str = "papers_fts.rank") -> list[dict[str, Any]]:
     words = WORD.findall(query)
     if not words:
         return []
     expr = joiner.join(fts.phrase((w,)) for w in words)
     cursor = db.execute(
         "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
-        "WHERE papers_fts MATCH ? ORDER BY papers_fts.rank LIMIT 5",
+        f"WHERE papers_fts MATCH ? ORDER BY {order} LIMIT 5",
         [expr],
     )
     cols = [c[0] for c in cursor.description]
@@ -74,8 +162,13 @@ def _baseline(db: Any, query: str, joiner: str) -> list[dict[str, Any]]:
 
 
 def baseline_or(db: Any, query: str) -> list[dict[str, Any]]:
-    """Plain FTS5 bm25 (the index's weights), every word quoted, OR-joined: the bot before this search."""
+    """FTS5 bm25 with the index's title weight, every word quoted, OR-joined: the bot before this search."""
     return _baseline(db, query, " OR ")
+
+
+def baseline_plain(db: Any, query: str) -> list[dict[str, Any]]:
+    """Plain FTS5 bm25 (every column alike), every word quoted, OR-joined."""
+    return _baseline(db, query, " OR ", order="bm25(papers_fts)")
 
 
 def baseline_and(db: Any, query: str) -> list[dict[str, Any]]:
@@ -131,67 +224,76 @@ def build(path: Path, sources: list[Path]) -> Path:
     return path
 
 
-def run(seed_db: Any, full_db: Any | None) -> list[tuple[str, int, Score, Score, Score]]:
-    """(set name, queries, ours, baseline OR, baseline AND) for every set whose index is available."""
-    out = []
-    s = seeds()
-    out.append(
-        (
-            "seeds (paper first)",
-            len(s),
-            *(judge_lookups(seed_db, f, s, "id") for f in (ours, baseline_or, baseline_and)),
-        )
-    )
-    if full_db is not None:
+SEARCHERS = (ours, baseline_plain, baseline_or, baseline_and)
+Row = tuple[str, int, Score, Score, Score, Score]  # set, queries, ours, plain OR, title-weighted OR, AND
+
+
+def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
+    """(set name, queries, ours, plain OR, title-weighted OR, AND) for every set whose index is available;
+    `sets`: "all", "old" (the sets from before issue 13) or "new" (people and multi-concept)."""
+    out: list[Row] = []
+    if sets != "new":
+        s = seeds()
+        out.append(("seeds (paper first)", len(s), *(judge_lookups(seed_db, f, s, "id") for f in SEARCHERS)))  # type: ignore[arg-type]
+    if full_db is None:
+        return out
+    if sets != "new":
         t = topics()
         clean = [(q, rx) for q, _, rx in t]
         typo = [(tq, rx) for _, tq, rx in t]
-        out.append(
-            ("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean) for f in (ours, baseline_or, baseline_and)))
-        )
-        out.append(
-            (
-                "ICML 2026 topics, typo",
-                len(t),
-                *(judge_topics(full_db, f, typo) for f in (ours, baseline_or, baseline_and)),
-            )
-        )
+        out.append(("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean) for f in SEARCHERS)))  # type: ignore[arg-type]
+        out.append(("ICML 2026 topics, typo", len(t), *(judge_topics(full_db, f, typo) for f in SEARCHERS)))  # type: ignore[arg-type]
         ti = titles()
         out.append(
-            (
-                "ICML 2026 titles, typo",
-                len(ti),
-                *(judge_lookups(full_db, f, ti, "source_id") for f in (ours, baseline_or, baseline_and)),
-            )
+            ("ICML 2026 titles, typo", len(ti), *(judge_lookups(full_db, f, ti, "source_id") for f in SEARCHERS))  # type: ignore[arg-type]
         )
+    if sets != "old":
+        mc = multiconcept()
+        for half in HALVES:
+            qs = [(q, rx) for q, h, rx in mc if h == half]
+            out.append((f"multi-concept, {half}", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        persons = people()
+        for form in name_forms("A B"):
+            for half in HALVES:
+                ps = [p for p in persons if p.half == half]
+                label = f"people {form}, {half}"
+                out.append((label, len(ps), *(judge_people(full_db, f, ps, form) for f in SEARCHERS)))  # type: ignore[arg-type]
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verbose", action="store_true", help="list the results judged not relevant")
+    parser.add_argument("--sets", choices=("all", "old", "new"), default="all", help="which query sets to run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         seed_db = index.connect(build(Path(tmp) / "seeds.db", []), readonly=True)
         full_db = index.connect(build(Path(tmp) / "full.db", [ICML2026]), readonly=True) if ICML2026.exists() else None
         if full_db is None:
             print(f"({ICML2026} not found: only the seed set)")
-        rows = run(seed_db, full_db)
-    print(f"{'query set':26} {'n':>3}  {'MRR':>6} {'P@5':>6}  {'bm25 OR':>7} {'P@5':>6}  {'bm25 AND':>8} {'P@5':>6}")
-    for name, n, mine, base_or, base_and in rows:
+        rows = run(seed_db, full_db, args.sets)
+    print(
+        f"{'query set':34} {'n':>3}  {'MRR':>6} {'P@5':>6}  {'plain OR':>8} {'P@5':>6}  "
+        f"{'title OR':>8} {'P@5':>6}  {'bm25 AND':>8} {'P@5':>6}"
+    )
+    for name, n, mine, plain, base_or, base_and in rows:
         print(
-            f"{name:26} {n:>3}  {mine.mrr:6.3f} {mine.p5:6.3f}  {base_or.mrr:7.3f} {base_or.p5:6.3f}  "
-            f"{base_and.mrr:8.3f} {base_and.p5:6.3f}"
+            f"{name:34} {n:>3}  {mine.mrr:6.3f} {mine.p5:6.3f}  {plain.mrr:8.3f} {plain.p5:6.3f}  "
+            f"{base_or.mrr:8.3f} {base_or.p5:6.3f}  {base_and.mrr:8.3f} {base_and.p5:6.3f}"
         )
-    print("P@5 = share of the top five whose title is about the topic; for look-up sets it is hit@1 (paper first).")
-    by = {name: mine for name, _, mine, _, _ in rows}
+    print(
+        "P@5 = share of the top five whose title is about the topic; for look-up sets it is hit@1 (paper first); for"
+        " people, the share of the person's papers in the top min(5, their count). plain OR: FTS5 bm25, columns"
+        " alike; title OR: bm25 with the index's title weight; both every word quoted."
+    )
+    by = {name: mine for name, _, mine, _, _, _ in rows}
     if "ICML 2026 topics" in by:
         print(
             f"typo'd topic queries keep {by['ICML 2026 topics, typo'].p5 / max(by['ICML 2026 topics'].p5, 1e-9):.0%}"
             " of the clean queries' precision@5"
         )
     if args.verbose:
-        for name, _, mine, _, _ in rows:
+        for name, _, mine, _, _, _ in rows:
             for miss in mine.misses:
                 print(f"  [{name}] {miss}")
 
