@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
+from bot.papers.row import PaperRow
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
 MARKER = "icml_digest"  # metadata event_type and block_id prefix that identify a posted digest
@@ -112,7 +113,7 @@ class Digest:
 
     channel: str
     day: date
-    papers: list[dict[str, Any]]
+    papers: list[PaperRow]
     first: int  # number of the first paper within the round, from 1
     total: int  # papers in a round (the whole index)
     round: int

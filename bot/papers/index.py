@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 from rapidfuzz import fuzz
@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 from bot import text
 from bot.papers import corpus, fts
 from bot.papers.corpus import Paper, Skip
+from bot.papers.row import PaperRow
 from bot.text import acronyms
 from bot.text.stopwords import TOO_COMMON
 
@@ -441,7 +442,7 @@ def stats(db: sqlite_utils.Database) -> dict[str, Any]:
     }
 
 
-def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
+def get_paper(db: sqlite_utils.Database, ref: str) -> PaperRow | None:
     """A paper by id, merged-away id, source id (OpenReview) or exact name, case-insensitively."""
     ref = text.valid_text(ref).strip()  # lone surrogates (from JSON) cannot be bound
     if not ref:
@@ -458,11 +459,11 @@ def get_paper(db: sqlite_utils.Database, ref: str) -> dict[str, Any] | None:
     return None
 
 
-def decode(row: dict[str, Any]) -> dict[str, Any]:
+def decode(row: dict[str, Any]) -> PaperRow:
     """A papers row with its JSON columns turned back into lists."""
     out = dict(row)
     for key in JSON_COLUMNS:
         if isinstance(out.get(key), str):
             out[key] = json.loads(out[key])
     out["title_derived"] = bool(out.get("title_derived"))
-    return out
+    return cast(PaperRow, out)

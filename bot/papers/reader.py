@@ -16,6 +16,7 @@ import sqlite_utils
 
 from bot import search, text
 from bot.papers import index
+from bot.papers.row import PaperRow
 from bot.search import Result, SearchResponse
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
@@ -73,7 +74,7 @@ class Papers:
         with self.snapshot() as db:
             return search.search(db, query, limit=limit, offset=offset)
 
-    def get(self, ref: str) -> dict[str, Any] | None:
+    def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""
         return index.get_paper(self.db, text.valid_text(ref))
 
@@ -94,7 +95,7 @@ class Papers:
                     return results[:k]
             return []
 
-    def random(self) -> dict[str, Any] | None:
+    def random(self) -> PaperRow | None:
         """A paper picked at random (for `/icml random`)."""
         row = self.db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
         return self.get(row[0]) if row else None

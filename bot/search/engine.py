@@ -6,11 +6,11 @@ import logging
 import re
 import sqlite3
 import time
-from typing import Any
 
 import sqlite_utils
 from rapidfuzz import fuzz, process
 
+from bot.papers.row import PaperRow
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
@@ -97,7 +97,7 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
         response.notes += plan.notes_extra
 
 
-def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, paper: dict[str, Any]) -> list[str]:
+def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, paper: PaperRow) -> list[str]:
     """Why a paper is here, as field:term entries (name:TokSuite, title:kv cache, abstract:moe, has:code)."""
     out = [scored.pinned] if scored.pinned else []
     for g, t, a in zip(plan.groups, scored.in_title, scored.in_abstract or [-1] * len(plan.groups), strict=True):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.papers.row import PaperRow
+
 MAX_LIMIT = 50  # results per call, for search and similar alike
 
 
@@ -12,7 +14,7 @@ MAX_LIMIT = 50  # results per call, for search and similar alike
 class Result:
     """One ranked paper with the words that matched, marked in a snippet."""
 
-    paper: dict[str, Any]
+    paper: PaperRow
     score: float
     snippet: str
     matched: list[str] = field(default_factory=list)

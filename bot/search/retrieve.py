@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import sqlite_utils
 
 from bot.papers import fts, index
+from bot.papers.row import PaperRow
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
 
@@ -252,7 +253,7 @@ def read_columns(db: sqlite_utils.Database, columns: str, rowids: list[int]) -> 
     return out
 
 
-def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, dict[str, Any]]:
+def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, PaperRow]:
     """Full decoded paper rows by rowid (only for the page shown: abstracts are long)."""
     if not rowids:
         return {}

@@ -12,6 +12,7 @@ from typing import Any
 
 from slack_bolt import Ack, App
 
+from bot.papers.row import PaperRow
 from bot.slack import blocks
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
@@ -28,7 +29,7 @@ class Actions:
     def __init__(self, deps: Services) -> None:
         self.deps = deps
 
-    def _paper(self, action: dict[str, Any]) -> dict[str, Any] | None:
+    def _paper(self, action: dict[str, Any]) -> PaperRow | None:
         return self.deps.papers.get(str(action.get("value") or ""))
 
     def on_page(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:

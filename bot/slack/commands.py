@@ -18,6 +18,7 @@ from slack_bolt import Ack, App
 
 from bot.config import Config
 from bot.papers.reader import Papers
+from bot.papers.row import PaperRow
 from bot.slack import blocks, digest_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.services import Services
@@ -72,7 +73,7 @@ def search_page(papers: Papers, query: str, offset: int = 0, public: bool = Fals
     return blocks.results_message(papers.search(query, limit=blocks.PAGE_SIZE, offset=offset), public, intro)
 
 
-def similar_page(papers: Papers, paper: dict[str, Any], public: bool = False) -> Message:
+def similar_page(papers: Papers, paper: PaperRow, public: bool = False) -> Message:
     """Papers like `paper`."""
     return blocks.similar_message(paper, papers.similar(str(paper["id"]), k=blocks.PAGE_SIZE), public)
 
@@ -86,7 +87,7 @@ def show_help(inv: Invocation) -> Message:
     return blocks.help_message(COMMAND, entries)
 
 
-def with_paper(inv: Invocation, show: Callable[[dict[str, Any]], Message]) -> Message:
+def with_paper(inv: Invocation, show: Callable[[PaperRow], Message]) -> Message:
     """Show the paper named by the arguments, or a search for those words when no paper has that id or name."""
     paper = inv.deps.papers.get(inv.args)
     if paper is None:

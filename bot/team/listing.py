@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
+
+from bot.papers.row import PaperRow
 
 PAGE_SIZE = 10  # what one Slack message shows comfortably
 
@@ -12,7 +14,7 @@ PAGE_SIZE = 10  # what one Slack message shows comfortably
 class PaperLookup(Protocol):
     """Anything that finds a paper by id, as bot.papers.Papers does; the team layer only reads papers."""
 
-    def get(self, ref: str) -> dict[str, Any] | None:
+    def get(self, ref: str) -> PaperRow | None:
         """The paper, or None when the index no longer holds it."""
         ...
 
@@ -26,7 +28,7 @@ class Listed(Protocol):
         ...
 
     @property
-    def paper(self) -> dict[str, Any] | None:
+    def paper(self) -> PaperRow | None:
         """The paper, or None."""
         ...
 
@@ -71,6 +73,6 @@ def check_page(limit: int | None, offset: int) -> tuple[int, int]:
     return (-1 if limit is None else limit), offset
 
 
-def lookup_all(papers: PaperLookup, paper_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+def lookup_all(papers: PaperLookup, paper_ids: Sequence[str]) -> list[PaperRow | None]:
     """Each id's paper now (a merged-away id finds the paper it became), None for those that left the index."""
     return [papers.get(paper_id) for paper_id in paper_ids]

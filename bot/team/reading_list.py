@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from bot.papers.row import PaperRow
 from bot.state import State
 from bot.team.listing import PAGE_SIZE, Page, PaperLookup, check_page, lookup_all
 
@@ -43,7 +43,7 @@ class ListedPaper:
     paper_id: str
     added_by: str
     added_at: float
-    paper: dict[str, Any] | None
+    paper: PaperRow | None
 
 
 def _entry(state: State, team: str, channel: str, paper_id: str) -> Added | None:

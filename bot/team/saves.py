@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from bot.papers.row import PaperRow
 from bot.state import State
 from bot.team.listing import PAGE_SIZE, Page, PaperLookup, check_page, lookup_all
 
@@ -33,7 +33,7 @@ class SavedPaper:
 
     paper_id: str
     saved_at: float
-    paper: dict[str, Any] | None
+    paper: PaperRow | None
 
 
 def save(state: State, team: str, user: str, paper_id: str, at: float) -> SaveResult:

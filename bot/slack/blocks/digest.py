@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.digest.channels import DigestStatus
 from bot.digest.model import MARKER, Digest, Subscription
+from bot.papers.row import PaperRow
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 
@@ -62,7 +63,7 @@ def when_label(at: datetime) -> str:
     return f"{at:%a %H:%M} {at.tzname() or at.tzinfo}"
 
 
-def snippet(paper: dict[str, Any], limit: int = SNIPPET_CHARS) -> str:
+def snippet(paper: PaperRow, limit: int = SNIPPET_CHARS) -> str:
     """The start of the abstract (skipping a first sentence the headline already says), escaped and cut."""
     abstract = one_line(paper.get("abstract"))
     headline = one_line(paper.get("headline")).lower()
@@ -72,7 +73,7 @@ def snippet(paper: dict[str, Any], limit: int = SNIPPET_CHARS) -> str:
     return truncate(escape(abstract), limit)
 
 
-def paper_blocks(paper: dict[str, Any], matched: bool = False) -> list[Block]:
+def paper_blocks(paper: PaperRow, matched: bool = False) -> list[Block]:
     """One paper of a digest: linked title, headline, abstract snippet; authors/status/code; Similar, Abstract."""
     lines = [blocks.title_line(paper)]
     headline = one_line(paper.get("headline"))

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.papers.row import PaperRow
 from bot.slack.blocks.kit import (
     ELLIPSIS,
     MAX_BLOCKS,
@@ -77,7 +78,7 @@ def parse_page_value(value: str) -> tuple[str, int, bool] | None:
 # ------------------------------------------------------------------ papers
 
 
-def display_title(paper: dict[str, Any]) -> str:
+def display_title(paper: PaperRow) -> str:
     """The paper's name and title as people call it: "Name: Title", or the title when it already starts so."""
     title = one_line(paper.get("title")) or one_line(paper.get("name")) or "Untitled"
     name = one_line(paper.get("name"))
@@ -86,7 +87,7 @@ def display_title(paper: dict[str, Any]) -> str:
     return title
 
 
-def title_line(paper: dict[str, Any]) -> str:
+def title_line(paper: PaperRow) -> str:
     """The bold title, linked to the paper page when it has an http(s) URL."""
     label = plain_truncate(display_title(paper), TITLE_CHARS)
     return f"*{link(paper.get('url') or paper.get('pdf_url'), label)}*"
@@ -101,15 +102,15 @@ def authors_text(authors: Iterable[str] | None, shown: int = AUTHORS_SHOWN) -> s
     return truncate(escape(text), 600)
 
 
-def meta_parts(paper: dict[str, Any]) -> list[str]:
+def meta_parts(paper: PaperRow) -> list[str]:
     """Status, session and a code link, when known, as short mrkdwn pieces."""
-    parts = [escape(one_line(paper.get(k))) for k in ("status", "session") if paper.get(k)]
+    parts = [escape(one_line(value)) for value in (paper.get("status"), paper.get("session")) if value]
     if safe_url(paper.get("code_url")):
         parts.append(link(paper["code_url"], "code"))
     return parts
 
 
-def paper_context(paper: dict[str, Any]) -> Block:
+def paper_context(paper: PaperRow) -> Block:
     """One context line under a paper: authors · status · session · code · id (at most 10 elements)."""
     pieces = [authors_text(paper.get("authors")), *meta_parts(paper), f"`{escape(paper.get('id'))}`"]
     return context(" · ".join(p for p in pieces if p))
@@ -187,7 +188,7 @@ def no_results_message(response: SearchResponse, intro: str | None = None, publi
     return message(_fallback(text), blocks)
 
 
-def similar_message(paper: dict[str, Any], results: Sequence[Result], public: bool = False) -> Message:
+def similar_message(paper: PaperRow, results: Sequence[Result], public: bool = False) -> Message:
     """Papers like `paper`, each with its buttons."""
     title = link(paper.get("url"), display_title(paper))
     if not results:
@@ -200,7 +201,7 @@ def similar_message(paper: dict[str, Any], results: Sequence[Result], public: bo
     return message(f"Papers similar to {escape(display_title(paper))}: {escape(names)}", blocks[:-1])
 
 
-def paper_message(paper: dict[str, Any], note: str | None = None, another: bool = False) -> Message:
+def paper_message(paper: PaperRow, note: str | None = None, another: bool = False) -> Message:
     """One paper in full: title, headline, authors, status/session/area, links, the whole abstract, buttons."""
     blocks: list[Block] = []
     if note:
@@ -213,15 +214,17 @@ def paper_message(paper: dict[str, Any], note: str | None = None, another: bool 
     if authors:
         lines.append(authors)
     links = [
-        link(paper.get(k), label)
-        for k, label in (("url", "paper"), ("pdf_url", "pdf"), ("code_url", "code"))
-        if safe_url(paper.get(k))
+        link(url, label)
+        for url, label in ((paper.get("url"), "paper"), (paper.get("pdf_url"), "pdf"), (paper.get("code_url"), "code"))
+        if safe_url(url)
     ]
     if links:
         lines.append(" · ".join(links))
     if lines:
         blocks.append(section("\n".join(lines)))
-    facts = [escape(one_line(paper.get(k))) for k in ("status", "session", "area") if paper.get(k)]
+    facts = [
+        escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
+    ]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
     blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[:20])
     elements = [
@@ -234,14 +237,14 @@ def paper_message(paper: dict[str, Any], note: str | None = None, another: bool 
     return message(f"{escape(display_title(paper))}: {escape(one_line(paper.get('headline')))}", blocks)
 
 
-def abstract_message(paper: dict[str, Any]) -> Message:
+def abstract_message(paper: PaperRow) -> Message:
     """The whole abstract of one paper (split over sections when longer than 3,000 characters)."""
     blocks = [section(title_line(paper))]
     blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[: MAX_BLOCKS - 2])
     return message(f"Abstract of {escape(display_title(paper))}", blocks)
 
 
-def shared_message(paper: dict[str, Any], user_id: str | None) -> Message:
+def shared_message(paper: PaperRow, user_id: str | None) -> Message:
     """A paper posted for the whole channel, attributed to who shared it."""
     blocks: list[Block] = [
         section(f"{title_line(paper)}\n{truncate(escape(one_line(paper.get('headline'))), 600)}"),
