@@ -13,11 +13,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from bot import logs
 from bot.config import Config, ConfigError
 from bot.papers import index
 from bot.papers.corpus import SourceError
-from bot.state import StateUnavailable, is_locked, path_problem
+from bot.state import StateUnavailable, is_locked, path_problem, postgres
 
 EXIT_USAGE = 2
 
@@ -251,7 +253,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     )
     if not args.dry_run and not config.bot_token:
         raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
-    state = State(config.state_path)
+    state = State(config.state_target)
     service = digest_commands.build_service(config, config.db_path, state)
     try:
         now = service.clock()
@@ -441,6 +443,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             else "rebuild the index with `icml-bot index`; restore the state database from a backup"
         )
         print(f"icml-bot: error: {where} cannot be used ({exc}): {advice}", file=sys.stderr)
+        return EXIT_USAGE
+    except psycopg.Error as exc:
+        where = postgres.redact(config.state_url) if config else "the state database"
+        print(f"icml-bot: error: {postgres.problem(where, exc)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 0

@@ -35,7 +35,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ICML_BOT_STATE",
         "state.db next to ICML_BOT_DB",
-        "What users create (digest log, subscriptions, seen events). Survives re-indexing.",
+        "What users create (digest log, subscriptions, seen events, saves, lists). Survives re-indexing. An SQLite "
+        "file, or `postgresql://user:password@host/db` to share it between processes and replicas.",
     ),
     Setting(
         "SLACK_BOT_TOKEN",
@@ -164,6 +165,7 @@ class Config:
 
     db_path: Path
     state_path: Path
+    state_url: str = field(default="", repr=False)  # postgresql://… (holds a password): used instead of state_path
     bot_token: str = ""
     app_token: str = ""
     signing_secret: str = ""
@@ -180,6 +182,11 @@ class Config:
     openreview_url: str = default("OPENREVIEW_BASEURL")
     cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))
 
+    @property
+    def state_target(self) -> str | Path:
+        """Where State() opens the state: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.state_url or self.state_path
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, db: str | os.PathLike[str] | None = None) -> Config:
         """Build from the environment (or a given mapping); `db` (from --db) wins over ICML_BOT_DB."""
@@ -189,8 +196,9 @@ class Config:
             return env.get(name, default(name))
 
         db_path = Path(db or env.get("ICML_BOT_DB") or default_db_path(env)).expanduser()
-        state = env.get("ICML_BOT_STATE")
-        state_path = Path(state).expanduser() if state else db_path.with_name("state.db")
+        state = env.get("ICML_BOT_STATE", "").strip()
+        state_url = state if state.startswith(("postgresql://", "postgres://")) else ""
+        state_path = Path(state).expanduser() if state and not state_url else db_path.with_name("state.db")
         level = get("ICML_BOT_LOG_LEVEL").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             raise ConfigError(f"ICML_BOT_LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR")
@@ -200,6 +208,7 @@ class Config:
         return cls(
             db_path=db_path,
             state_path=state_path,
+            state_url=state_url,
             bot_token=get("SLACK_BOT_TOKEN").strip(),
             app_token=get("SLACK_APP_TOKEN").strip(),
             signing_secret=get("SLACK_SIGNING_SECRET").strip(),

@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 from bot.config import Config
 
@@ -81,7 +82,8 @@ def setup_logging(config: Config) -> None:
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
     logging.getLogger().setLevel(config.log_level)
-    redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret))
+    state_password = urlsplit(config.state_url).password or "" if config.state_url else ""
+    redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret, state_password))
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:
             handler.removeFilter(old)  # set up again (tests, a second command in one process): the newest secrets

@@ -132,6 +132,15 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     return postgres_server.new_database()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def state_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a test's state lives, once per backend: an SQLite file, then a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "state.db"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def private_postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own, started, for tests that stop or crash it."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -24,7 +23,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, Subscription
-from bot.state import is_locked
+from bot.state import ERRORS, is_locked, is_unreachable
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +79,11 @@ def run_within(timeout: float, work: Callable[[], object]) -> bool:
 
 
 def _log_failure(what: str, exc: Exception) -> None:
-    """A locked state database is one line (it passes); anything else gets its traceback."""
+    """A locked or unreachable state database is one line (it passes); anything else gets its traceback."""
     if is_locked(exc):
         log.warning("%s: the state database is locked by another writer (%s)", what, exc)
+    elif is_unreachable(exc):
+        log.warning("%s: the state database cannot be reached (%s); retried at the next check", what, exc)
     else:
         log.exception("%s", what)
 
@@ -155,7 +156,7 @@ class DigestScheduler:
             if self.is_owner:
                 try:
                     self.state.release_lease(LEASE, self.owner)
-                except sqlite3.Error as exc:  # it runs out by itself within LEASE_TTL
+                except ERRORS as exc:  # it runs out by itself within LEASE_TTL
                     log.warning(
                         "could not hand back the digest lease (%s); another process takes over within %ds",
                         exc,
@@ -238,7 +239,15 @@ class DigestScheduler:
         try:
             if not self.take_lease(now):
                 return
-        except sqlite3.OperationalError as exc:
+        except ERRORS as exc:
+            if is_unreachable(exc):
+                log.warning(
+                    "the state database %s cannot be reached (%s): digests wait for the next check in %ds",
+                    self.state.path,
+                    " ".join(str(exc).split()),
+                    self.tick_seconds,
+                )
+                return
             if not is_locked(exc):
                 raise
             log.warning(

@@ -7,7 +7,6 @@ One entry in commands.SUBCOMMANDS routes `/icml digest …` here; the listener's
 from __future__ import annotations
 
 import logging
-import sqlite3
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
@@ -27,7 +26,7 @@ from bot.slack import blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.digest_post import SlackPoster
-from bot.state import State, is_locked
+from bot.state import ERRORS, State, is_locked, is_unreachable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,6 +55,9 @@ ZONE_ABBREVIATIONS = {
 NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
 STATE_WAIT_SECONDS = 2.0  # how long a /icml digest command waits for a locked state database (Slack allows 3 s)
 MAX_TOPICS_CHARS = 200  # topics are a few words; the digest searches for them every day
+UNREACHABLE = (
+    "The bot cannot reach its database right now, so nothing was changed; searches still work. Try again in a minute."
+)
 BUSY = (
     "The bot's database is busy right now (another process is writing to it), so nothing was changed. Try again "
     "in a minute."
@@ -152,7 +154,16 @@ def run(inv: Any) -> Message:
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
             return handler(desk, inv.channel_id, inv.user_id, rest.strip())
-    except sqlite3.OperationalError as exc:
+    except ERRORS as exc:
+        if is_unreachable(exc):
+            log.warning(
+                "/icml digest %s in %s: the state database %s cannot be reached (%s)",
+                word,
+                inv.channel_id,
+                state.path,
+                " ".join(str(exc).split()),
+            )
+            return blocks.notice(UNREACHABLE)
         if not is_locked(exc):
             raise
         log.warning(

@@ -4,7 +4,6 @@ related to the thread's first message. Also the global middleware that drops Sla
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,7 @@ from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
 from bot.slack.message_text import slack_to_plain
 from bot.slack.replies import post
 from bot.slack.services import Services
-from bot.state import is_locked
+from bot.state import ERRORS, is_locked, is_unreachable
 
 EVENTS = ("app_mention",)
 DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
@@ -80,7 +79,16 @@ class Events:
             try:
                 with state.waiting_at_most(DEDUPE_WAIT_SECONDS):
                     first = state.first_time(str(event_id))
-            except sqlite3.OperationalError as exc:
+            except ERRORS as exc:
+                if is_unreachable(exc):  # answering beats silence: a retry would be answered twice, not lost
+                    logger.warning(
+                        "state database %s cannot be reached (%s): answering event %s without the redelivery check",
+                        state.path,
+                        " ".join(str(exc).split()),
+                        event_id,
+                    )
+                    next_()
+                    return None
                 if not is_locked(exc):
                     raise
                 logger.warning(

@@ -304,7 +304,7 @@ def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int =
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
-    state = State(config.state_path)
+    state = State(config.state_target)
     digests = digest_commands.build_service(config, config.db_path, state)  # checks ICML_DIGEST_CHANNEL first
     app = build_app(config, config.db_path, state, digests=digests)
     digests.start_scheduler()  # one process per state database schedules digests; the others log that they don't

@@ -1,5 +1,5 @@
-"""What users create, kept apart from the paper index: the State store (SQLite) and its schema."""
+"""What users create, kept apart from the paper index: the State store (SQLite or PostgreSQL) and its schema."""
 
-from bot.state.store import State, StateUnavailable, is_locked, path_problem
+from bot.state.store import ERRORS, State, StateUnavailable, is_locked, is_unreachable, path_problem
 
-__all__ = ["State", "StateUnavailable", "is_locked", "path_problem"]
+__all__ = ["ERRORS", "State", "StateUnavailable", "is_locked", "is_unreachable", "path_problem"]

@@ -1,13 +1,15 @@
-"""Ordered, versioned changes to the state database (PRAGMA user_version), so every upgrade keeps what users made."""
+"""Ordered, versioned changes to the state database, so every upgrade keeps what users made.
+
+SQLite keeps the version in PRAGMA user_version, PostgreSQL in a schema_version table; each backend says how.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import NamedTuple
-
-import sqlite_utils
+from typing import Any, NamedTuple, Protocol
 
 from bot.state.schema import (
     DIGEST_SCHEMA_LEASES,
@@ -26,15 +28,33 @@ class NewerSchema(RuntimeError):
     """The database was written by a newer icml-bot: this release must not touch it."""
 
 
+class Executes(Protocol):
+    """A connection of either backend: runs one statement with `?` parameters."""
+
+    def execute(self, sql: str, params: Any = ..., /) -> Any: ...
+
+
+class Versioned(Protocol):
+    """What a backend offers the upgrade: read the version, one transaction for all steps, record each step."""
+
+    where: str
+
+    def schema_version(self, db: Any) -> int: ...
+
+    def migrating(self, db: Any) -> AbstractContextManager[Any]: ...
+
+    def set_schema_version(self, db: Any, version: int, what: str) -> None: ...
+
+
 class Migration(NamedTuple):
     """One step from `version - 1` to `version`; `apply` runs inside the upgrade's transaction."""
 
     version: int
     what: str
-    apply: Callable[[sqlite_utils.Database], None]
+    apply: Callable[[Any], None]
 
 
-def _first(db: sqlite_utils.Database) -> None:
+def _first(db: Executes) -> None:
     # 0.1.0 wrote these tables without a version (user_version 0): IF NOT EXISTS makes this step adopt them as is.
     db.execute("CREATE TABLE IF NOT EXISTS seen_events (event_id TEXT PRIMARY KEY, seen_at FLOAT)")
     db.execute(DIGEST_SCHEMA_SUBSCRIPTIONS)
@@ -43,7 +63,7 @@ def _first(db: sqlite_utils.Database) -> None:
     db.execute(DIGEST_SCHEMA_LEASES)
 
 
-def _team(db: sqlite_utils.Database) -> None:
+def _team(db: Executes) -> None:
     for statement in (
         TEAM_SCHEMA_SAVES,
         TEAM_INDEX_SAVES_NEWEST,
@@ -61,11 +81,6 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST = MIGRATIONS[-1].version
 
 
-def version(db: sqlite_utils.Database) -> int:
-    """The schema version the database says it has (0: new, or written by 0.1.0)."""
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
-
-
 def refuse_newer(path: Path) -> None:
     """Raise NewerSchema before anything writes to the file (even switching it to WAL changes its header)."""
     if not path.exists() or path.stat().st_size == 0:
@@ -79,29 +94,26 @@ def refuse_newer(path: Path) -> None:
         raise NewerSchema(_newer(path, found))
 
 
-def _newer(path: Path, found: int) -> str:
+def _newer(where: object, found: int) -> str:
     return (
-        f"the state database {path} was written by a newer icml-bot (schema {found}; this release knows up to "
-        f"{LATEST}); upgrade icml-bot, or set ICML_BOT_STATE to another file. It was not modified"
+        f"the state database {where} was written by a newer icml-bot (schema {found}; this release knows up to "
+        f"{LATEST}); upgrade icml-bot, or set ICML_BOT_STATE to another database. It was not modified"
     )
 
 
-def upgrade(db: sqlite_utils.Database, path: Path) -> int:
+def upgrade(backend: Versioned, db: Any) -> int:
     """Bring the database to LATEST in one transaction (returns the version it had); refuse a newer one unchanged."""
-    found = version(db)
+    found = backend.schema_version(db)
     if found > LATEST:
-        raise NewerSchema(_newer(path, found))
+        raise NewerSchema(_newer(backend.where, found))
     if found == LATEST:
         return found
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        current = version(db)  # another process may have upgraded it while we waited for the lock
+    with backend.migrating(db):
+        current = backend.schema_version(db)  # another process may have upgraded it while we waited for the lock
+        if current > LATEST:
+            raise NewerSchema(_newer(backend.where, current))
         for step in MIGRATIONS:
             if step.version > current:
                 step.apply(db)
-                db.execute(f"PRAGMA user_version = {step.version}")
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
+                backend.set_schema_version(db, step.version, step.what)
     return found

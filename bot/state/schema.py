@@ -1,4 +1,8 @@
-"""The state database's tables: what users create, kept apart from the rebuildable paper index."""
+"""The state database's tables: what users create, kept apart from the rebuildable paper index.
+
+Written once for SQLite and PostgreSQL: "user" is quoted (a reserved word in PostgreSQL), and REAL columns become
+double precision on PostgreSQL (bot/state/postgres.py).
+"""
 
 # ---- digest tables. Times are unix seconds (passed in, never read from the clock here); days are YYYY-MM-DD.
 DIGEST_SCHEMA_SUBSCRIPTIONS = """
@@ -91,13 +95,13 @@ DIGEST_SUBSCRIPTION_COLUMNS = (
 TEAM_SCHEMA_SAVES = """
 CREATE TABLE IF NOT EXISTS team_saves (
     team TEXT NOT NULL,
-    user TEXT NOT NULL,
+    "user" TEXT NOT NULL,
     paper_id TEXT NOT NULL,
     saved_at REAL NOT NULL,
-    PRIMARY KEY (team, user, paper_id)
+    PRIMARY KEY (team, "user", paper_id)
 )"""
 TEAM_INDEX_SAVES_NEWEST = (
-    "CREATE INDEX IF NOT EXISTS team_saves_newest ON team_saves (team, user, saved_at DESC, paper_id DESC)"
+    'CREATE INDEX IF NOT EXISTS team_saves_newest ON team_saves (team, "user", saved_at DESC, paper_id DESC)'
 )
 TEAM_SCHEMA_CHANNEL_LIST = """
 CREATE TABLE IF NOT EXISTS channel_list (
@@ -117,7 +121,7 @@ CREATE TABLE IF NOT EXISTS digest_feedback (
     channel TEXT NOT NULL,
     paper_id TEXT NOT NULL,
     vote INTEGER NOT NULL CHECK (vote IN (-1, 1)),  -- +1 More like this, -1 Less like this; the latest click wins
-    user TEXT NOT NULL,
+    "user" TEXT NOT NULL,
     via TEXT NOT NULL DEFAULT 'button',              -- 'button', or 'save' (a Save from the digest counts as +1)
     at REAL NOT NULL,
     PRIMARY KEY (team, channel, paper_id)

@@ -1,54 +1,66 @@
 """The state database: what users create and must survive restarts and re-indexing (seen event ids, subscriptions,
-the digest log, the scheduling lease)."""
+the digest log, the scheduling lease), on an SQLite file (the default) or PostgreSQL (ICML_BOT_STATE=postgresql://…).
+
+The SQL here is written once, in what both databases speak; bot/state/sqlite.py and bot/state/postgres.py hold the
+connections, the write lock and the schema version of each.
+"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
+import psycopg
 
-from bot.state import migrations
+from bot.state import migrations, postgres
+from bot.state import sqlite as sqlite_backend
 from bot.state.schema import (
     DIGEST_RUN_COLUMNS,
     DIGEST_SUBSCRIPTION_COLUMNS,
 )
+from bot.state.sqlite import path_problem
 
 SEEN_EVENT_TTL = 7 * 24 * 3600  # Slack retries within minutes; a week of ids is plenty and stays small
-BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
+BUSY_TIMEOUT = sqlite_backend.BUSY_TIMEOUT
+ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)  # what either database raises
+
+__all__ = ["ERRORS", "State", "StateUnavailable", "is_locked", "is_unreachable", "path_problem"]
 
 
 class StateUnavailable(RuntimeError):
     """The state database cannot be opened or written; the message names the path and what to do."""
 
 
-def path_problem(path: Path, exc: OSError) -> str:
-    """Why a database file cannot be created at `path`, in words (a parent that is a file says so)."""
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                return f"{parent} is a file, not a folder"
-            break
-    return exc.strerror or str(exc)
-
-
 def is_locked(exc: BaseException) -> bool:
-    """Whether an SQLite error means another connection held the write lock for longer than we waited."""
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+    """Whether a database error means another writer held the write lock for longer than we waited."""
+    return sqlite_backend.is_locked(exc) or postgres.is_locked(exc)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether a database error means the state database server cannot be reached now (PostgreSQL only)."""
+    return postgres.is_unreachable(exc)
 
 
 class State:
     """The state database, kept apart from the rebuildable paper index; safe to share between threads."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._local = threading.local()
+    def __init__(self, target: str | Path) -> None:
+        self.backend: sqlite_backend.SqliteBackend | postgres.PostgresBackend
+        if postgres.is_url(target):
+            self.backend = postgres.PostgresBackend(str(target))
+            self.path: Path | str = self.backend.where
+            try:
+                self._migrate(self.db)
+            except psycopg.Error as exc:
+                raise StateUnavailable(postgres.problem(str(target), exc)) from None
+            return
+        self.path = Path(target)
+        self.backend = sqlite_backend.SqliteBackend(self.path)
         if self.path.is_dir():
             raise StateUnavailable(
                 f"cannot use the state database {self.path}: it is a folder; set ICML_BOT_STATE "
@@ -67,73 +79,57 @@ class State:
             ) from None
 
     @property
-    def db(self) -> sqlite_utils.Database:
-        """This thread's connection (SQLite connections belong to one thread)."""
-        db = getattr(self._local, "db", None)
-        if db is None:
-            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            db = sqlite_utils.Database(conn)
-            self._local.db = db
-        return db
+    def is_postgres(self) -> bool:
+        """Whether the state lives in PostgreSQL (shared by every process and replica) rather than a file."""
+        return isinstance(self.backend, postgres.PostgresBackend)
 
-    def _migrate(self, db: sqlite_utils.Database) -> None:
+    @property
+    def db(self) -> Any:
+        """This thread's connection: a sqlite_utils.Database, or a PgDatabase that takes the same SQL."""
+        return self.backend.connect()
+
+    def _migrate(self, db: Any) -> None:
         try:
-            migrations.upgrade(db, self.path)
+            migrations.upgrade(self.backend, db)
         except migrations.NewerSchema as exc:
             raise StateUnavailable(str(exc)) from None
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
         """Within this block, this thread's writes wait at most `seconds` for a lock (Slack wants an answer in 3 s)."""
-        db = self.db
-        db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
-        try:
+        with self.backend.waiting_at_most(self.db, seconds):
             yield
-        finally:
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
 
     def health(self) -> str:
         """The word "ok", or what is wrong with the state database (for /healthz); reads only, never blocked."""
         try:
             self.db.execute("SELECT count(*) FROM digest_subscriptions").fetchone()
             self.db.execute("SELECT count(*) FROM seen_events").fetchone()
-        except sqlite3.Error as exc:
-            return f"{type(exc).__name__}: {exc}"
+        except ERRORS as exc:
+            return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
         return "ok"
 
     def first_time(self, event_id: str, now: float | None = None) -> bool:
         """True the first time an event id is seen (atomic across threads and processes), False for retries."""
         now = time.time() if now is None else now
-        cursor = self.db.execute("INSERT OR IGNORE INTO seen_events(event_id, seen_at) VALUES (?, ?)", [event_id, now])
+        cursor = self.db.execute(
+            "INSERT INTO seen_events(event_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING", [event_id, now]
+        )
         if cursor.rowcount and int(now) % 97 == 0:
             self.db.execute("DELETE FROM seen_events WHERE seen_at < ?", [now - SEEN_EVENT_TTL])
-        return cursor.rowcount == 1
+        return bool(cursor.rowcount == 1)
 
     def close(self) -> None:
         """Close this thread's connection."""
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.conn.close()
-            self._local.db = None
+        self.backend.close()
 
     # ------------------------------------------------------------------ digest (bot/digest.py owns the rules)
 
     @contextmanager
-    def immediate(self) -> Iterator[sqlite_utils.Database]:
+    def immediate(self) -> Iterator[Any]:
         """A write transaction that takes the write lock at BEGIN, so check-then-write is atomic across processes."""
-        db = self.db
-        if db.conn.in_transaction:  # nested: already inside one
+        with self.backend.write(self.db) as db:
             yield db
-            return
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def _one(self, sql: str, params: list[Any]) -> dict[str, Any] | None:
         cursor = self.db.execute(sql, params)
@@ -158,8 +154,9 @@ class State:
         """Insert or replace a subscription row (all columns given)."""
         cols = ", ".join(DIGEST_SUBSCRIPTION_COLUMNS)
         marks = ", ".join("?" * len(DIGEST_SUBSCRIPTION_COLUMNS))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in DIGEST_SUBSCRIPTION_COLUMNS if c != "channel")
         self.db.execute(
-            f"INSERT OR REPLACE INTO digest_subscriptions ({cols}) VALUES ({marks})",
+            f"INSERT INTO digest_subscriptions ({cols}) VALUES ({marks}) ON CONFLICT (channel) DO UPDATE SET {updates}",
             [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS],
         )
 
@@ -199,9 +196,10 @@ class State:
         cols = [c for c in DIGEST_RUN_COLUMNS if row.get(c) is not None]
         values = [row[c] for c in cols]
         cursor = self.db.execute(
-            f"INSERT OR IGNORE INTO digest_runs ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values
+            f"INSERT INTO digest_runs ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) ON CONFLICT DO NOTHING",
+            values,
         )
-        return cursor.rowcount == 1
+        return bool(cursor.rowcount == 1)
 
     def update_digest_run(self, channel: str, day: str, **fields: Any) -> None:
         """Change some columns of a run row."""
@@ -226,7 +224,8 @@ class State:
         """Mark papers as shown to a channel in a round."""
         for paper_id in paper_ids:
             self.db.execute(
-                "INSERT OR IGNORE INTO digest_papers (channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO digest_papers (channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 [channel, round_, paper_id, day, at],
             )
 
@@ -240,7 +239,9 @@ class State:
                 db.execute("UPDATE leases SET expires_at = ? WHERE name = ?", [now + ttl, name])
             else:
                 db.execute(
-                    "INSERT OR REPLACE INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) "
+                    "DO UPDATE SET owner = excluded.owner, acquired_at = excluded.acquired_at, "
+                    "expires_at = excluded.expires_at",
                     [name, owner, now, now + ttl],
                 )
             return True

@@ -86,7 +86,7 @@ class DigestUnsave:
 
 def _current(state: State, team: str, channel: str, paper_id: str) -> tuple[Vote, str, Via] | None:
     row = state.db.execute(
-        "SELECT vote, user, via FROM digest_feedback WHERE team = ? AND channel = ? AND paper_id = ?",
+        'SELECT vote, "user", via FROM digest_feedback WHERE team = ? AND channel = ? AND paper_id = ?',
         [team, channel, paper_id],
     ).fetchone()
     return (Vote(row[0]), row[1], Via(row[2])) if row else None
@@ -94,8 +94,9 @@ def _current(state: State, team: str, channel: str, paper_id: str) -> tuple[Vote
 
 def _write(state: State, team: str, channel: str, user: str, paper_id: str, vote: Vote, via: Via, at: float) -> None:
     state.db.execute(
-        "INSERT OR REPLACE INTO digest_feedback (team, channel, paper_id, vote, user, via, at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        'INSERT INTO digest_feedback (team, channel, paper_id, vote, "user", via, at) '
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team, channel, paper_id) DO UPDATE SET "
+        'vote = excluded.vote, "user" = excluded."user", via = excluded.via, at = excluded.at',
         [team, channel, paper_id, int(vote), user, str(via), at],
     )
 
@@ -146,7 +147,7 @@ def forget(state: State, team: str, channel: str, paper_id: str) -> VoteResult:
 def channel_feedback(state: State, team: str, channel: str) -> ChannelFeedback:
     """What a channel liked and disliked, newest first: the digest ranks by it and `/icml digest status` shows it."""
     rows = state.db.execute(
-        "SELECT paper_id, vote, user, via, at FROM digest_feedback WHERE team = ? AND channel = ? "
+        'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE team = ? AND channel = ? '
         "ORDER BY at DESC, paper_id DESC",
         [team, channel],
     ).fetchall()

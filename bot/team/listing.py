@@ -64,13 +64,16 @@ class Page(Generic[T]):
         return max(0, self.offset - self.limit)
 
 
+NO_LIMIT = 2**62  # a LIMIT that both SQLite and PostgreSQL read as "no limit"
+
+
 def check_page(limit: int | None, offset: int) -> tuple[int, int]:
-    """SQL LIMIT and OFFSET for a page (-1: no limit); a bad page is a caller's bug, so it raises."""
+    """SQL LIMIT and OFFSET for a page (NO_LIMIT: all; SQLite's -1 is an error in PostgreSQL); bad pages raise."""
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     if offset < 0:
         raise ValueError(f"offset must not be negative, not {offset}")
-    return (-1 if limit is None else limit), offset
+    return (NO_LIMIT if limit is None else limit), offset
 
 
 def lookup_all(papers: PaperLookup, paper_ids: Sequence[str]) -> list[PaperRow | None]:

@@ -58,7 +58,8 @@ def add(state: State, team: str, channel: str, user: str, paper_id: str, at: flo
     """Put a paper on a channel's list; adding it again is a no-op that says who added it first."""
     with state.immediate() as db:
         cursor = db.execute(
-            "INSERT OR IGNORE INTO channel_list (team, channel, paper_id, added_by, added_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO channel_list (team, channel, paper_id, added_by, added_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
             [team, channel, paper_id, user, at],
         )
         first = None if cursor.rowcount == 1 else _entry(state, team, channel, paper_id)

@@ -40,11 +40,11 @@ def save(state: State, team: str, user: str, paper_id: str, at: float) -> SaveRe
     """Save a paper for a user; saving it again is a no-op that says so."""
     with state.immediate() as db:
         cursor = db.execute(
-            "INSERT OR IGNORE INTO team_saves (team, user, paper_id, saved_at) VALUES (?, ?, ?, ?)",
+            'INSERT INTO team_saves (team, "user", paper_id, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
             [team, user, paper_id, at],
         )
         row = db.execute(
-            "SELECT saved_at FROM team_saves WHERE team = ? AND user = ? AND paper_id = ?", [team, user, paper_id]
+            'SELECT saved_at FROM team_saves WHERE team = ? AND "user" = ? AND paper_id = ?', [team, user, paper_id]
         ).fetchone()
     return SaveResult(paper_id, cursor.rowcount == 1, float(row[0]))
 
@@ -52,7 +52,7 @@ def save(state: State, team: str, user: str, paper_id: str, at: float) -> SaveRe
 def unsave(state: State, team: str, user: str, paper_id: str) -> UnsaveResult:
     """Forget a saved paper; unsaving one that is not saved is a no-op that says so."""
     cursor = state.db.execute(
-        "DELETE FROM team_saves WHERE team = ? AND user = ? AND paper_id = ?", [team, user, paper_id]
+        'DELETE FROM team_saves WHERE team = ? AND "user" = ? AND paper_id = ?', [team, user, paper_id]
     )
     return UnsaveResult(paper_id, cursor.rowcount == 1)
 
@@ -60,7 +60,7 @@ def unsave(state: State, team: str, user: str, paper_id: str) -> UnsaveResult:
 def is_saved(state: State, team: str, user: str, paper_id: str) -> bool:
     """Whether a user has saved a paper (a Save button then offers Unsave)."""
     row = state.db.execute(
-        "SELECT 1 FROM team_saves WHERE team = ? AND user = ? AND paper_id = ?", [team, user, paper_id]
+        'SELECT 1 FROM team_saves WHERE team = ? AND "user" = ? AND paper_id = ?', [team, user, paper_id]
     ).fetchone()
     return row is not None
 
@@ -72,14 +72,15 @@ def saved_among(state: State, team: str, user: str, paper_ids: Iterable[str]) ->
         return set()
     marks = ", ".join("?" * len(wanted))
     rows = state.db.execute(
-        f"SELECT paper_id FROM team_saves WHERE team = ? AND user = ? AND paper_id IN ({marks})", [team, user, *wanted]
+        f'SELECT paper_id FROM team_saves WHERE team = ? AND "user" = ? AND paper_id IN ({marks})',
+        [team, user, *wanted],
     )
     return {row[0] for row in rows}
 
 
 def count(state: State, team: str, user: str) -> int:
     """How many papers a user has saved (missing ones included)."""
-    row = state.db.execute("SELECT count(*) FROM team_saves WHERE team = ? AND user = ?", [team, user]).fetchone()
+    row = state.db.execute('SELECT count(*) FROM team_saves WHERE team = ? AND "user" = ?', [team, user]).fetchone()
     return int(row[0])
 
 
@@ -89,7 +90,7 @@ def saved(
     """A page of a user's saved papers, newest first (`limit=None`: all of them, e.g. for an export)."""
     sql_limit, sql_offset = check_page(limit, offset)
     rows = state.db.execute(  # the total comes with the page, from the same snapshot
-        "SELECT paper_id, saved_at, count(*) OVER () FROM team_saves WHERE team = ? AND user = ? "
+        'SELECT paper_id, saved_at, count(*) OVER () FROM team_saves WHERE team = ? AND "user" = ? '
         "ORDER BY saved_at DESC, paper_id DESC LIMIT ? OFFSET ?",
         [team, user, sql_limit, sql_offset],
     ).fetchall()

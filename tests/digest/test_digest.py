@@ -40,12 +40,12 @@ def slack(clock: Clock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def state_path(tmp_path: Path) -> Path:
-    return tmp_path / "state.db"
+def state_path(state_target: Path | str) -> Path | str:
+    return state_target
 
 
 @pytest.fixture
-def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock) -> ChannelDigests:
+def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock) -> ChannelDigests:
     d = make_digests(slack, seed_index_path, state_path)
     d.subscribe(C1, clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
     return d
@@ -89,7 +89,7 @@ def test_channel_ids_are_validated_with_a_one_line_error() -> None:
 
 
 def test_config_channel_becomes_a_subscription_and_slack_changes_win(
-    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     d = make_digests(
         slack,
@@ -123,7 +123,7 @@ def test_config_channel_becomes_a_subscription_and_slack_changes_win(
 
 
 def test_moving_the_config_channel_stops_the_old_one(
-    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock())
     d = make_digests(slack, seed_index_path, state_path, digest_channel=C2)
@@ -168,7 +168,7 @@ def test_footer_counts_and_names_the_next_digest_in_the_channel_zone(
 
 
 def test_a_restart_between_dates_repeats_nothing(
-    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     shown: list[str] = []
     for n in range(4):
@@ -255,7 +255,7 @@ def test_two_threads_at_once_post_once(digests: ChannelDigests, slack: FakeSlack
 
 
 def test_two_processes_on_one_state_database_post_once(
-    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     other = make_digests(slack, seed_index_path, state_path)  # its own State: like a second bot process
     outcomes = race(
@@ -269,7 +269,7 @@ def test_two_processes_on_one_state_database_post_once(
 
 
 def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
-    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     digests.poster = CrashAfterPost(digests.poster)
     with pytest.raises(Crash):
@@ -293,7 +293,7 @@ def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
 
 
 def test_crash_before_the_post_posts_once_after_restart(
-    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
@@ -310,7 +310,7 @@ def test_crash_before_the_post_posts_once_after_restart(
 
 
 def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
-    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     digests.poster = CrashBeforePost(digests.poster)
     with pytest.raises(Crash):
@@ -334,7 +334,7 @@ def test_429_then_success_posts_exactly_one_message(digests: ChannelDigests, sla
 
 
 def test_timeout_is_resolved_through_the_history_not_a_blind_retry(
-    slack: FakeSlack, seed_index_path: Path, state_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     d = make_digests(slack, seed_index_path, state_path, timeout=1)
     d.subscribe(C1, clock())
@@ -406,9 +406,8 @@ def test_a_rate_limit_that_persists_is_retried_later_with_backoff(
 
 
 def test_subscriptions_survive_restarts_and_reindexing(
-    slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    state_path = tmp_path / "state.db"
     d = make_digests(slack, seed_index_path, state_path)
     d.subscribe(C1, clock(), user="U1", topics="moe", at=time(7, 45), tz=ZoneInfo("Europe/Berlin"), days="mon,wed")
     d.state.close()

@@ -36,8 +36,8 @@ def slack(clock: Clock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def digests(slack: FakeSlack, seed_index_path: Path, tmp_path: Path) -> ChannelDigests:
-    return make_digests(slack, seed_index_path, tmp_path / "state.db")
+def digests(slack: FakeSlack, seed_index_path: Path, state_target: Path | str) -> ChannelDigests:
+    return make_digests(slack, seed_index_path, state_target)
 
 
 @pytest.fixture
@@ -146,9 +146,9 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
 
 
 def test_a_long_outage_posts_one_digest_not_a_backlog(
-    slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+    slack: FakeSlack, seed_index_path: Path, state_target: Path | str, clock: Clock
 ) -> None:
-    digests = make_digests(slack, seed_index_path, tmp_path / "state.db", digest_grace=30 * 3600)
+    digests = make_digests(slack, seed_index_path, state_target, digest_grace=30 * 3600)
     digests.subscribe(C1, clock(), tz=SEOUL)  # Monday 08:00; down until Wednesday 10:00
     sched = DigestScheduler(digests, clock=clock, owner="one")
     clock.set(datetime(2026, 3, 11, 10, 0, tzinfo=SEOUL))
@@ -218,13 +218,13 @@ def test_a_second_process_schedules_nothing_until_the_lease_expires(
     digests: ChannelDigests,
     slack: FakeSlack,
     seed_index_path: Path,
-    tmp_path: Path,
+    state_target: Path | str,
     clock: Clock,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     digests.subscribe(C1, clock(), tz=SEOUL)
     first = DigestScheduler(digests, clock=clock, owner="first")
-    second = DigestScheduler(make_digests(slack, seed_index_path, tmp_path / "state.db"), clock=clock, owner="second")
+    second = DigestScheduler(make_digests(slack, seed_index_path, state_target), clock=clock, owner="second")
     with caplog.at_level(logging.INFO, logger="bot.digest.scheduler"):
         assert first.take_lease(clock()) is True
         assert second.take_lease(clock()) is False
@@ -255,7 +255,7 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
     sched: DigestScheduler,
     slack: FakeSlack,
     seed_index_path: Path,
-    tmp_path: Path,
+    state_target: Path | str,
     clock: Clock,
 ) -> None:
     sched.take_lease(clock())
@@ -266,7 +266,7 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
     job = sched.scheduler.get_job("digest:" + C1)
     assert str(job.trigger) == "cron[day_of_week='mon-fri', hour='9', minute='0']"
     # another process (the one that got the slash command) changes and adds subscriptions: the tick picks them up
-    other = make_digests(slack, seed_index_path, tmp_path / "state.db")
+    other = make_digests(slack, seed_index_path, state_target)
     other.subscribe(C1, clock(), at=time(7, 30), tz=BERLIN)
     other.subscribe(C2, clock(), tz=NY, days="mon-sun")
     sched.tick()

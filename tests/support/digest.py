@@ -63,9 +63,12 @@ class Clock:
         return self.now
 
 
-def config(index_path: Path, state_path: Path, **overrides: Any) -> Config:
-    """A Config for digests (tests never read the environment)."""
-    values: dict[str, Any] = dict(db_path=index_path, state_path=state_path, bot_token="xoxb-test")
+def config(index_path: Path, state_path: Path | str, **overrides: Any) -> Config:
+    """A Config for digests (tests never read the environment); `state_path` may be a postgresql:// URL."""
+    where = dict(state_url=state_path, state_path=index_path.with_name("state.db"))
+    if isinstance(state_path, Path):
+        where = dict(state_path=state_path)
+    values: dict[str, Any] = dict(db_path=index_path, **where, bot_token="xoxb-test")
     values.update(overrides)
     return Config(**values)
 
@@ -73,12 +76,12 @@ def config(index_path: Path, state_path: Path, **overrides: Any) -> Config:
 def make_digests(
     fake: FakeSlack | None,
     index_path: Path,
-    state_path: Path,
+    state_path: Path | str,
     timeout: float = 30,
     settle: float = 0.0,
     **overrides: Any,
 ) -> ChannelDigests:
-    """ChannelDigests on a state file (a new State, like a new process) posting through the real WebClient to `fake`."""
+    """ChannelDigests on a state file or URL (a new State, like a new process), posting through WebClient to `fake`."""
     poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None
     return ChannelDigests(
         State(state_path),

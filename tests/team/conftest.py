@@ -123,9 +123,9 @@ def papers(team_index_path: Path) -> Papers:
 
 
 @pytest.fixture
-def state(tmp_path: Path) -> Iterator[State]:
-    """A fresh state database, migrated by the production code."""
-    opened = State(tmp_path / "state.db")
+def state(state_target: Path | str) -> Iterator[State]:
+    """A fresh state database, migrated by the production code: an SQLite file, then a PostgreSQL database."""
+    opened = State(state_target)
     yield opened
     opened.close()
 

@@ -1,0 +1,171 @@
+"""The state store on PostgreSQL (ICML_BOT_STATE=postgresql://…), so several processes and replicas share one state.
+
+The store's SQL is written once, in the subset both databases speak (ON CONFLICT upserts, quoted "user"); this module
+only adapts the driver's differences: `?` placeholders become psycopg's `%s`, REAL columns become double precision
+(PostgreSQL's REAL is 4 bytes, too coarse for unix times), and SQLite's BEGIN IMMEDIATE write lock becomes a
+transaction holding one advisory lock, so every check-then-write stays atomic across processes exactly as on SQLite.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors
+from psycopg.pq import TransactionStatus
+
+SCHEMES = ("postgresql://", "postgres://")
+WRITE_LOCK = 7_302_516_001  # advisory lock held by every write transaction (SQLite's single writer, made explicit)
+CONNECT_TIMEOUT = 5  # seconds: an unreachable server is reported, not waited on for minutes
+DEFAULT_LOCK_WAIT = 10.0  # seconds a write waits for another one, as SQLite's BUSY_TIMEOUT
+
+Error = psycopg.Error
+
+
+def is_url(target: object) -> bool:
+    """Whether ICML_BOT_STATE names a PostgreSQL database rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for logs and error lines."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+@lru_cache(maxsize=512)
+def translate(sql: str) -> str:
+    """The store's SQL as psycopg wants it: `%s` placeholders; in CREATE TABLE, REAL/FLOAT as double precision."""
+    out = sql.replace("%", "%%").replace("?", "%s")
+    if re.match(r"\s*CREATE TABLE", out, re.IGNORECASE):
+        out = re.sub(r"\b(REAL|FLOAT)\b", "DOUBLE PRECISION", out)
+    return out
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether a PostgreSQL error means a write waited longer than allowed for another one's lock."""
+    return isinstance(exc, errors.LockNotAvailable)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether a PostgreSQL error means the server cannot be reached now (down, restarting, network)."""
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, errors.LockNotAvailable)
+
+
+def problem(url: str, exc: BaseException) -> str:
+    """One line saying why the database cannot be used and what to do, never with the password."""
+    text = " ".join(str(exc).split())
+    where = redact(url)
+    if "password authentication failed" in text or "no password supplied" in text:
+        return f"cannot log in to the state database {where}: wrong user or password; fix ICML_BOT_STATE"
+    if isinstance(exc, psycopg.OperationalError) and ("does not exist" in text and "database" in text):
+        return f"the state database {where} does not exist: create it (createdb) or fix ICML_BOT_STATE"
+    if isinstance(exc, psycopg.OperationalError):
+        return (
+            f"cannot reach the state database {where} ({_short(text)}); start PostgreSQL or fix the host in "
+            "ICML_BOT_STATE"
+        )
+    return f"cannot use the state database {where} ({_short(text)})"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+class PgDatabase:
+    """One psycopg connection (autocommit, like the SQLite one) that runs the store's SQL."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        """Run one statement; the cursor has fetchone, fetchall, rowcount, description and iteration."""
+        return self.conn.execute(translate(sql), list(params))
+
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open on this connection (immediate() then nests)."""
+        return self.conn.info.transaction_status != TransactionStatus.IDLE
+
+
+class PostgresBackend:
+    """Per-thread connections to one PostgreSQL database; a broken one is replaced at the next use."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.where = redact(url)
+        self._local = threading.local()
+
+    def connect(self) -> PgDatabase:
+        """This thread's connection, opened (again) when missing or broken."""
+        db: PgDatabase | None = getattr(self._local, "db", None)
+        if db is not None and not db.conn.closed and not db.conn.broken:
+            return db
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        conn.execute(f"SET lock_timeout = {int(DEFAULT_LOCK_WAIT * 1000)}")
+        db = PgDatabase(conn)
+        self._local.db = db
+        return db
+
+    @contextmanager
+    def write(self, db: PgDatabase) -> Iterator[PgDatabase]:
+        """A transaction that first takes the write lock, so check-then-write is atomic across processes."""
+        if db.in_transaction():
+            yield db
+            return
+        with db.conn.transaction():
+            db.conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+            yield db
+
+    @contextmanager
+    def waiting_at_most(self, db: PgDatabase, seconds: float) -> Iterator[None]:
+        """Within this block a write waits at most `seconds` for the lock, then raises LockNotAvailable."""
+        db.conn.execute(f"SET lock_timeout = {max(1, int(seconds * 1000))}")
+        try:
+            yield
+        finally:
+            if not db.conn.broken and not db.conn.closed:
+                db.conn.execute(f"SET lock_timeout = {int(DEFAULT_LOCK_WAIT * 1000)}")
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        db: PgDatabase | None = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    # ---------------------------------------------------------------- schema version (bot/state/migrations.py)
+
+    def schema_version(self, db: PgDatabase) -> int:
+        """The newest migration applied (0 for an empty database); reads only."""
+        row = db.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+        if not row or not row[0]:
+            return 0
+        found = db.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(found[0] or 0) if found else 0
+
+    @contextmanager
+    def migrating(self, db: PgDatabase) -> Iterator[PgDatabase]:
+        """One transaction for the whole upgrade, under the write lock (a second process waits, then sees it done)."""
+        with self.write(db):
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            yield db
+
+    def set_schema_version(self, db: PgDatabase, version: int, what: str) -> None:
+        """Record that a migration step was applied (inside migrating())."""
+        db.execute("INSERT INTO schema_version (version, what) VALUES (?, ?)", [version, what])

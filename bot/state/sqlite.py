@@ -1,0 +1,96 @@
+"""The state store on one SQLite file (the default): per-thread connections in WAL mode, BEGIN IMMEDIATE writes."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
+
+Error = sqlite3.Error
+
+
+def path_problem(path: Path, exc: OSError) -> str:
+    """Why a database file cannot be created at `path`, in words (a parent that is a file says so)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a folder"
+            break
+    return exc.strerror or str(exc)
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection held the write lock for longer than we waited."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+class SqliteBackend:
+    """One SQLite file; a connection per thread (SQLite connections belong to one thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where = str(path)
+        self._local = threading.local()
+
+    def connect(self) -> sqlite_utils.Database:
+        """This thread's connection."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def write(self, db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+        """A write transaction that takes the write lock at BEGIN, so check-then-write is atomic across processes."""
+        if db.conn.in_transaction:  # nested: already inside one
+            yield db
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def waiting_at_most(self, db: sqlite_utils.Database, seconds: float) -> Iterator[None]:
+        """Within this block, this thread's writes wait at most `seconds` for a lock."""
+        db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    # ---------------------------------------------------------------- schema version (bot/state/migrations.py)
+
+    def schema_version(self, db: sqlite_utils.Database) -> int:
+        """The schema version the file says it has (0: new, or written by 0.1.0)."""
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+    @contextmanager
+    def migrating(self, db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+        """The whole upgrade in one write transaction."""
+        with self.write(db):
+            yield db
+
+    def set_schema_version(self, db: sqlite_utils.Database, version: int, what: str) -> None:
+        """Record that a migration step was applied (PRAGMA user_version, inside migrating())."""
+        db.execute(f"PRAGMA user_version = {int(version)}")
