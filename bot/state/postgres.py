@@ -64,11 +64,17 @@ def is_unreachable(exc: BaseException) -> bool:
 
 def problem(url: str, exc: BaseException) -> str:
     """One line saying why the database cannot be used and what to do, never with the password."""
-    text = " ".join(str(exc).split())
+    lines = str(exc).strip().splitlines()
+    text = " ".join(lines[0].split()) if lines else type(exc).__name__  # the rest is a caret under the SQL
     where = redact(url)
     if "password authentication failed" in text or "no password supplied" in text:
         return f"cannot log in to the state database {where}: wrong user or password; fix ICML_BOT_STATE"
-    if isinstance(exc, psycopg.OperationalError) and ("does not exist" in text and "database" in text):
+    if isinstance(exc, errors.InsufficientPrivilege):
+        return (
+            f"the user of ICML_BOT_STATE may not create tables in the state database {where} ({_short(text)}): "
+            "make it the database's owner or grant it CREATE on schema public"
+        )
+    if isinstance(exc, psycopg.OperationalError) and "does not exist" in text and "database" in text:
         return f"the state database {where} does not exist: create it (createdb) or fix ICML_BOT_STATE"
     if isinstance(exc, psycopg.OperationalError):
         return (

@@ -20,11 +20,11 @@ def test_each_new_database_starts_empty_and_apart(postgres_server: PostgresServe
 
 
 def test_the_password_role_needs_its_password(postgres_server: PostgresServer) -> None:
-    postgres_server.password_role()
-    with psycopg.connect(postgres_server.url(user=PASSWORD_ROLE, password=PASSWORD)) as conn:
+    own = postgres_server.password_role()
+    with psycopg.connect(postgres_server.url(own, user=PASSWORD_ROLE, password=PASSWORD)) as conn:
         assert conn.execute("SELECT current_user").fetchone() == (PASSWORD_ROLE,)
     with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
-        psycopg.connect(postgres_server.url(user=PASSWORD_ROLE, password="wrong"))
+        psycopg.connect(postgres_server.url(own, user=PASSWORD_ROLE, password="wrong"))
 
 
 def test_a_private_server_stops_and_starts_again(private_postgres: PostgresServer) -> None:

@@ -128,12 +128,15 @@ class PostgresServer:
         self.sql(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
-    def password_role(self) -> None:
-        """Create the role that must log in with PASSWORD (idempotent)."""
+    def password_role(self) -> str:
+        """Create the role that must log in with PASSWORD, and a new database it owns; returns that database's name."""
         self.sql(
             f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{PASSWORD_ROLE}') THEN "
             f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{PASSWORD}'; END IF; END $$"
         )
+        name = f"pw_{os.getpid()}_{next(self._names)}"
+        self.sql(f'CREATE DATABASE "{name}" OWNER {PASSWORD_ROLE}')
+        return name
 
     def destroy(self) -> None:
         """Stop the server and delete its folder."""

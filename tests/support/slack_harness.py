@@ -60,11 +60,14 @@ def build_slack_index(folder: Path) -> Path:
     return path
 
 
-def slack_config(fake: FakeSlack, index_path: Path, state_path: Path, **overrides: Any) -> Config:
-    """A Config whose Web API is the fake, as `icml-bot serve` would build it from the environment."""
+def slack_config(fake: FakeSlack, index_path: Path, state_path: Path | str, **overrides: Any) -> Config:
+    """A Config whose Web API is the fake, as `icml-bot serve` builds it; `state_path` may be a postgresql:// URL."""
+    where: dict[str, Any] = dict(state_path=state_path)
+    if isinstance(state_path, str):
+        where = dict(state_path=index_path.with_name("state.db"), state_url=state_path)
     values: dict[str, Any] = dict(
         db_path=index_path,
-        state_path=state_path,
+        **where,
         bot_token="xoxb-test",
         app_token="xapp-test",
         signing_secret=SECRET,
@@ -92,7 +95,7 @@ class SlackHttp:
 
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
-        self.state = State(config.state_path)
+        self.state = State(config.state_target)
         self.app: App = build_app(config, config.db_path, self.state, client=client)
         self.server = HttpServer(
             self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
@@ -170,7 +173,7 @@ def stop_app(app: App) -> None:
 @contextmanager
 def socket_mode_app(fake: FakeSlack, config: Config) -> Iterator[tuple[App, SocketModeHandler, State]]:
     """The production app connected to the fake over Socket Mode, as `icml-bot serve` connects it."""
-    state = State(config.state_path)
+    state = State(config.state_target)
     app = build_app(config, config.db_path, state)
     handler = start_socket_mode(app, config)
     try:
