@@ -1,0 +1,88 @@
+"""PostgreSQL lost while the bot runs: searches answer from the index, digests wait and post once when it is back."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.digest.scheduler import DigestScheduler
+from bot.slack.digest_commands import UNREACHABLE
+from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.fake_slack import FakeSlack
+from tests.support.postgres import PostgresServer
+from tests.support.slack_harness import SlackHttp, slack_config, texts
+from tests.support.slack_requests import mention_event
+
+SEOUL = ZoneInfo("Asia/Seoul")
+C1 = "C0123456789"
+
+
+@pytest.fixture
+def pg_http(fake: FakeSlack, slack_index_path: Path, private_postgres: PostgresServer) -> Iterator[SlackHttp]:
+    """The app in HTTP mode with its state on a PostgreSQL server the test can stop."""
+    served = SlackHttp(slack_config(fake, slack_index_path, private_postgres.new_database()))
+    yield served
+    served.stop()
+
+
+def test_while_postgresql_is_down_searches_answer_and_health_says_why(
+    pg_http: SlackHttp, fake: FakeSlack, private_postgres: PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    health = pg_http.request("GET", "/healthz")
+    assert (health.status, health.json()["state"]) == (200, "ok")
+    private_postgres.stop()
+    health = pg_http.request("GET", "/healthz")
+    assert health.status == 503
+    assert health.json()["index"] == "ok"
+    assert health.json()["state"].startswith(("AdminShutdown: ", "OperationalError: "))
+    answer = pg_http.command("kv cache")
+    assert answer.status == 200
+    assert "DefensiveKV" in texts(answer.json())
+    with caplog.at_level(logging.WARNING):
+        assert pg_http.event(mention_event("speculative decoding"), event_id="EvDown").status == 200
+        (reply,) = fake.wait_for("chat.postMessage")
+        assert reply.params["thread_ts"]
+        settings = pg_http.command(f"digest subscribe {C1}", channel_id=C1).json()
+    assert UNREACHABLE in texts(settings)
+    assert any("cannot be reached" in r.getMessage() for r in caplog.records)
+    assert not any(r.exc_info for r in caplog.records)
+    private_postgres.start()
+    assert pg_http.request("GET", "/healthz").json()["state"] == "ok"
+    assert pg_http.event(mention_event("speculative decoding"), event_id="EvUp").status == 200
+    fake.wait_for("chat.postMessage", count=2)
+    assert pg_http.event(mention_event("speculative decoding"), event_id="EvUp", retry_num=1).status == 200
+    pg_http.drain()
+    assert len(fake.posts()) == 2  # the retry after the server came back was answered once
+
+
+def test_scheduled_digests_wait_for_postgresql_and_post_once(
+    seed_index_path: Path, private_postgres: PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock(datetime(2026, 3, 9, 8, 0, tzinfo=SEOUL))
+    with FakeSlack(clock=clock.timestamp) as slack:
+        digests = make_digests(slack, seed_index_path, private_postgres.new_database())
+        digests.subscribe(C1, clock(), tz=SEOUL)
+        sched = DigestScheduler(digests, clock=clock, owner="pg-outage")
+        try:
+            assert sched.take_lease(clock()) is True
+            private_postgres.stop()
+            clock.set(datetime(2026, 3, 9, 9, 0, tzinfo=SEOUL))
+            with caplog.at_level(logging.WARNING):
+                sched.tick()  # the lease cannot be renewed: nothing is posted, one line says why
+                sched.fire(C1)  # the cron job fires into the outage: logged, nothing posted
+            assert slack.posts(C1) == []
+            assert any("cannot be reached" in r.getMessage() for r in caplog.records)
+            private_postgres.start()
+            clock.set(datetime(2026, 3, 9, 9, 1, tzinfo=SEOUL))
+            sched.tick()  # the next check: the digest missed at 09:00 is posted now
+            sched.tick()
+            sched.fire(C1)
+            assert len(slack.posts(C1)) == 1
+            assert digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
+        finally:
+            sched.shutdown()
