@@ -14,11 +14,12 @@ from bot.papers.row import PaperRow
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
+from bot.search.people import People, PersonFilter, people_in, person_note
 from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
-from bot.search.retrieve import Candidate, CandidateRetriever, filter_only, read_papers
+from bot.search.retrieve import Candidate, CandidateRetriever, exclusions, filter_only, read_papers
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
@@ -50,14 +51,23 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         return
     cache = index_cache(db)
+    people = People(db)
     planner = QueryPlanner(db, cache, parsed)
+    person = people_in(parsed, people, lambda w: planner.df([w])[w])
+    if person:
+        parsed = planner.parsed = person.rest
+    planner.is_name = people.knows
     plan = planner.build()
+    if person:
+        _only_their_papers(plan, person)
     response.corrected = plan.corrected
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
     retriever = CandidateRetriever(db, plan)
     total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
+    if person and person.match and plan.groups:  # a person and a topic: all their papers, the topic's first
+        _add_the_rest(db, plan, retriever, person.match.person.rowids)
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
@@ -83,6 +93,12 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
     response.total, response.total_exact = total, exact
+    if person and person.match:
+        response.person = person.match.person.name
+        topic = " ".join(g.label for g in plan.groups)
+        response.notes.insert(0, person_note(person, len(person.match.person.rowids), topic))
+        for result in response.results:
+            result.matched.append(f"author:{person.match.person.name}")
     response.partial = partial and any(s.level < len(plan.groups) for s in page)
     if response.partial:
         full = sum(1 for s in ranked if s.level >= len(plan.groups))
@@ -95,6 +111,28 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     if not response.results and offset == 0:
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
+
+
+def _only_their_papers(plan: RetrievalPlan, person: PersonFilter) -> None:
+    """The person's papers (and author: names') become a filter like status: is one."""
+    if person.allowed is not None:
+        plan.allowed = person.allowed if plan.allowed is None else plan.allowed & person.allowed
+    plan.denied |= person.denied
+    plan.filtered = True
+
+
+def _add_the_rest(
+    db: sqlite_utils.Database, plan: RetrievalPlan, retriever: CandidateRetriever, rowids: tuple[int, ...]
+) -> None:
+    """A person's papers the topic words missed, as candidates after those that match (exclusions still apply)."""
+    rest = [r for r in rowids if r not in retriever.found and plan.passes_filters(r)]
+    negs = exclusions(plan)
+    if rest and negs:
+        marks = ",".join("?" * len(rest))
+        sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
+        out = {r for (r,) in db.execute(sql, [" OR ".join(negs), *rest])}
+        rest = [r for r in rest if r not in out]
+    retriever.add(rest, 0, 4, len(rest))
 
 
 def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, paper: PaperRow) -> list[str]:

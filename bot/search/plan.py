@@ -109,6 +109,7 @@ class QueryPlanner:
     def __init__(self, db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
         self.db, self.cache, self.parsed = db, cache, parsed
         self.plan = RetrievalPlan()
+        self.is_name: Callable[[str], bool] = lambda word: False  # an author's name is no typo (engine sets it)
 
     def fetch_df(self, words: list[str]) -> dict[str, int]:
         """Document frequencies from the vocab table (for the cache to fill itself)."""
@@ -199,7 +200,7 @@ class QueryPlanner:
 
     def correct(self, word: str) -> str:
         """The word, or its correction when the index has never seen it (British spellings are not typos)."""
-        if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)):
+        if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
             return word
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
         fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None

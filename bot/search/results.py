@@ -54,6 +54,7 @@ class SearchResponse:
     truncated: bool = False  # the input was longer than the parser takes (see notes)
     total_exact: bool = True  # False: `total` is a lower bound (very common words)
     partial: bool = False  # some results match only some of the words
+    person: str | None = None  # the author the query named (`Mohit Bansal`), as the index lists them
 
     def to_json(self) -> dict[str, Any]:
         """One line of `icml-bot search --batch --json`."""
@@ -65,6 +66,7 @@ class SearchResponse:
             "total_exact": self.total_exact,
             "offset": self.offset,
             "partial": self.partial,
+            "person": self.person,
             "suggestions": self.suggestions,
             "notes": self.notes,
             "results": [r.to_json() for r in self.results],

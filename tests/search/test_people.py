@@ -1,0 +1,120 @@
+"""People search: a name typed any usual way puts that person's papers first and is never "corrected" into a word."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from bot import search
+from bot.papers import index
+from bot.search.people import People
+
+BASAL = "The basal ganglia select actions. We model basal ganglia circuits with spiking networks and study {t}."
+REASONING = "Language models reason step by step. We study {t} and show better multi-step reasoning on math."
+VISION = "Images are everywhere. We study {t} for image classification with convolutional networks."
+
+
+def _paper(pid: str, title: str, abstract: str, authors: list[str]) -> dict[str, object]:
+    return {"id": pid, "title": title, "abstract": abstract.format(t=title.lower()), "authors": authors}
+
+
+PAPERS = [
+    _paper("MB1", "Chain of Thought Reasoning Verified", REASONING, ["Mohit Bansal", "Elias Stengel-Eskin"]),
+    _paper("MB2", "Video Generation with Camera Control", VISION, ["Jaemin Cho", "Mohit Bansal"]),
+    _paper("MB3", "Symbolic Experts for Reasoning", REASONING, ["Justin Chen", "Mohit Bansal"]),
+    _paper("MB4", "Calibrated Correctness Predictors", VISION, ["Hanqi Xiao", "Mohit Bansal"]),
+    _paper("MA1", "Routing in Sparse Networks", VISION, ["Manish Bansal"]),
+    _paper("BG1", "Basal Ganglia Models of Action Selection", BASAL, ["Ada Lovelace"]),
+    _paper("BG2", "Spiking Basal Ganglia Circuits", BASAL, ["Alan Turing"]),
+    _paper("BZ1", "Diffusion for Tabular Data", VISION, ["Bo Zhang", "Wei Li"]),
+    _paper("BZ2", "Reasoning about Graphs", REASONING, ["Bo Zhang"]),
+    _paper("YZ1", "Robust Image Classifiers", VISION, ["Yu Zhang", "Bo Li"]),
+    _paper("YZ2", "Reasoning Benchmarks for Math", REASONING, ["Yu Zhang"]),
+    _paper("JS1", "Compression Progress and Curiosity", VISION, ["Jürgen Schmidhuber"]),
+    _paper("HG1", "Functional Data Analysis", VISION, ["Hans-Georg Müller"]),
+]
+
+
+@pytest.fixture
+def people_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    source = tmp_path / "people2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in PAPERS), encoding="utf-8")
+    db = index.connect(tmp_path / "people.db")
+    index.load(db, [source])
+    yield db
+    db.conn.close()
+
+
+def found(db: sqlite_utils.Database, query: str, limit: int = 5) -> list[str]:
+    return [r.paper["source_id"] for r in search.search(db, query, limit=limit).results]
+
+
+MOHIT = {"MB1", "MB2", "MB3", "MB4"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Mohit Bansal", "mohit bansal", "Bansal Mohit", "Bansal, Mohit", "M. Bansal", "Mohit Bansl", "Mohti Bansal"],
+)
+def test_a_name_typed_any_usual_way_lists_that_persons_papers_first(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(people_db, query, limit=5)
+    assert {r.paper["source_id"] for r in response.results[:4]} == MOHIT
+    assert response.person == "Mohit Bansal"
+    assert response.notes[0].startswith("4 papers by *Mohit Bansal*")
+    assert response.corrected is None  # never "Showing results for *Mohit Basal*"
+
+
+def test_a_typo_or_initial_says_how_the_name_was_read(people_db) -> None:  # type: ignore[no-untyped-def]
+    assert search.search(people_db, "Mohit Bansl").notes[0] == "4 papers by *Mohit Bansal* (you typed *Mohit Bansl*)"
+    note = search.search(people_db, "M. Bansal").notes[0]
+    assert note.startswith("4 papers by *Mohit Bansal* (you typed *M. Bansal*)")
+    assert "Manish Bansal (1)" in note
+
+
+def test_diacritics_are_optional_both_ways(people_db) -> None:  # type: ignore[no-untyped-def]
+    assert found(people_db, "Jurgen Schmidhuber") == ["JS1"]
+    assert found(people_db, "JÜRGEN SCHMIDHUBER") == ["JS1"]
+    assert found(people_db, "Hans-Georg Muller")[:1] == ["HG1"]
+    assert found(people_db, "Müller Hans-Georg")[:1] == ["HG1"]
+
+
+def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(people_db, "Mohit Bansal reasoning", limit=5)
+    got = [r.paper["source_id"] for r in response.results]
+    assert set(got[:2]) == {"MB1", "MB3"}  # about reasoning first
+    assert set(got) == MOHIT  # then the rest of theirs, nobody else's reasoning paper
+    assert response.notes[0] == "4 papers by *Mohit Bansal*, those about *reasoning* first"
+
+
+def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db) -> None:  # type: ignore[no-untyped-def]
+    assert set(found(people_db, 'author:"Bo Zhang"')) == {"BZ1", "BZ2"}
+    assert found(people_db, 'author:"Bo Zhang" reasoning') == ["BZ2"]
+    assert set(found(people_db, "author:Zhang")) == {"BZ1", "BZ2", "YZ1", "YZ2"}  # a surname alone: every Zhang
+    assert set(found(people_db, 'reasoning -author:"Bo Zhang"')) == {"MB1", "MB3", "YZ2"}
+    assert set(found(people_db, "Bo Zhang")) == {"BZ1", "BZ2"}  # not Bo Li, not Yu Zhang
+
+
+def test_a_surname_alone_is_never_corrected_into_a_word(people_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(people_db, "Bansal")
+    assert response.corrected is None
+    assert {r.paper["source_id"] for r in response.results} == MOHIT | {"MA1"}
+    assert not {"BG1", "BG2"} & set(found(people_db, "Bansal"))
+
+
+def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(people_db, "basal ganglia")
+    assert response.person is None
+    assert {r.paper["source_id"] for r in response.results} == {"BG1", "BG2"}
+    assert search.search(people_db, "basal gangila").corrected == "basal ganglia"
+
+
+def test_an_index_built_before_people_were_kept_still_searches(people_db) -> None:  # type: ignore[no-untyped-def]
+    people_db.execute("DROP TABLE people")
+    assert not People(people_db).available
+    response = search.search(people_db, "Mohit Bansal reasoning")
+    assert response.person is None
+    assert {"MB1", "MB3"} <= {r.paper["source_id"] for r in response.results}
