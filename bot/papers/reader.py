@@ -18,6 +18,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.search import Result, SearchResponse
+from bot.search.people import PersonCard, person_card
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
 _CHAT_STOPWORDS = (
@@ -73,6 +74,11 @@ class Papers:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""
         with self.snapshot() as db:
             return search.search(db, query, limit=limit, offset=offset)
+
+    def person(self, name: str) -> PersonCard | None:
+        """The author a name means, with their co-authors (for `/icml author`)."""
+        with self.snapshot() as db:
+            return person_card(db, text.valid_text(name))
 
     def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""

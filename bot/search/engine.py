@@ -66,7 +66,9 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     need = offset + limit
     retriever = CandidateRetriever(db, plan)
     total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
-    if person and person.match and plan.groups:  # a person and a topic: all their papers, the topic's first
+    if (
+        person and person.match and person.from_text and plan.groups
+    ):  # a person and a topic: all their papers, the topic's first
         _add_the_rest(db, plan, retriever, person.match.person.rowids)
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     for rowid in pinned:
@@ -96,7 +98,7 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
-        response.notes.insert(0, person_note(person, len(person.match.person.rowids), topic))
+        response.notes.insert(0, person_note(person, total, topic))
         for result in response.results:
             result.matched.append(f"author:{person.match.person.name}")
     response.partial = partial and any(s.level < len(plan.groups) for s in page)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -152,8 +153,9 @@ class PersonFilter:
     any), and the papers author: names allow or exclude (None: no such filter)."""
 
     rest: ql.ParsedQuery
-    match: NameMatch | None
+    match: NameMatch | None  # the person the answer names: from the free words, else the one author: name
     typed: str  # the words that named the person, as typed
+    from_text: bool  # named by free words (all their papers, a topic first), not by an author: filter
     allowed: frozenset[int] | None
     denied: frozenset[int]
 
@@ -166,6 +168,7 @@ def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) 
     drop: set[int] = set()
     allowed: frozenset[int] | None = None
     denied: frozenset[int] = frozenset()
+    fielded: list[tuple[NameMatch, str]] = []
     for i, term in enumerate(parsed.terms):
         if term.field == "author" and len(term.words) >= 2:
             found = people.find([term.text], df, whole=True)
@@ -175,6 +178,7 @@ def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) 
                     denied |= rowids
                 else:
                     allowed = rowids if allowed is None else allowed & rowids
+                    fielded.append((found, term.text))
                 drop.add(i)
     free = [i for i, t in enumerate(parsed.terms) if not t.negated and not t.quoted and t.field is None]
     match = people.find([" ".join(parsed.terms[i].words) for i in free], df) if len(free) >= 2 else None
@@ -188,7 +192,9 @@ def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) 
     if not drop:
         return None
     rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
-    return PersonFilter(rest, match, typed, allowed, denied)
+    if match is None and len(fielded) == 1:
+        return PersonFilter(rest, fielded[0][0], fielded[0][1], False, allowed, denied)
+    return PersonFilter(rest, match, typed, match is not None, allowed, denied)
 
 
 def person_note(found: PersonFilter, count: int, topic: str) -> str:
@@ -199,10 +205,43 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
     name = match.person.name
     note = f"{count} paper{'s' if count != 1 else ''} by *{name}*"
     if topic:
-        note += f", those about *{topic}* first"
+        note += f", those about *{topic}* first" if found.from_text else f" about *{topic}*"
     if not match.exact:
         note += f" (you typed *{found.typed}*)"
     if match.others:
         more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:3])
         note += f". Also named so: {more}; type the full name for theirs."
     return note
+
+
+@dataclass(frozen=True)
+class PersonCard:
+    """One person for `/icml author`: the name as listed, how many papers, and their co-authors by shared papers."""
+
+    name: str
+    papers: int
+    coauthors: list[tuple[str, int]]
+
+    @property
+    def query(self) -> str:
+        """The search that lists exactly their papers (author: takes the whole name)."""
+        return 'author:"' + self.name.replace('"', " ") + '"'
+
+
+def person_card(db: sqlite_utils.Database, name: str, most: int = 10) -> PersonCard | None:
+    """The person a name means (typed any way find accepts, as a whole) with their most frequent co-authors."""
+    match = People(db).find([name], whole=True)
+    if match is None:
+        return None
+    person = match.person
+    names: dict[tuple[str, ...], str] = {}
+    shared: Counter[tuple[str, ...]] = Counter()
+    marks = ",".join("?" * len(person.rowids))
+    for (authors,) in db.execute(f"SELECT authors FROM papers WHERE rowid IN ({marks})", list(person.rowids)):
+        for other in json.loads(authors or "[]"):
+            key = fold_name(other)
+            if key and key != person.key:
+                names.setdefault(key, other)
+                shared[key] += 1
+    ranked = sorted(shared.items(), key=lambda kc: (-kc[1], names[kc[0]]))
+    return PersonCard(person.name, len(person.rowids), [(names[k], n) for k, n in ranked[:most]])

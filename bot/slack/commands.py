@@ -122,9 +122,21 @@ def show_stats(inv: Invocation) -> Message:
     return blocks.stats_message(inv.deps.papers.stats())
 
 
+def show_author(inv: Invocation) -> Message:
+    """`/icml author <name>`: a person's papers, paged, with their co-authors (a search when nobody has that name)."""
+    card = inv.deps.papers.person(inv.args)
+    if card is None:
+        words = f"author {inv.args}"  # `/icml author attribution` may be a search for those words
+        intro = f"No author is called {bold(inv.args)}; here is what a search for {bold(words)} finds."
+        return search_page(inv.deps.papers, words, intro=intro)
+    coauthors = ", ".join(f"{name} ({n})" for name, n in card.coauthors) or "none listed"
+    return search_page(inv.deps.papers, card.query, intro=blocks.escape(f"Co-authors: {coauthors}"))
+
+
 SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("paper", "<id|name>", "one paper in full: abstract, authors, links", show_paper, "required"),
     Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
+    Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
     Subcommand("stats", "", "what the index holds", show_stats),
     Subcommand(

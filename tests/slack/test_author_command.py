@@ -1,0 +1,108 @@
+"""`/icml author <name>` end to end: signed requests into the served app, pages through the fake Slack."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.papers import index
+from bot.slack import blocks
+from tests.support.block_checks import problems
+from tests.support.digest import digest_ids
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import SlackHttp, buttons, slack_config, texts
+from tests.support.slack_requests import block_action_payload
+
+TOPICS = ["Reasoning", "Video", "Retrieval", "Grounding", "Planning", "Dialogue", "Calibration"]
+PAPERS = [
+    {
+        "id": f"MB{i}",
+        "title": f"{topic} with Language Models, Part {i}",
+        "abstract": f"We study {topic.lower()} in language models and show consistent gains on benchmarks. " * 3,
+        "authors": ["Mohit Bansal", "Elias Stengel-Eskin"] if i < 4 else ["Jaemin Cho", "Mohit Bansal"],
+    }
+    for i, topic in enumerate(TOPICS)
+] + [
+    {
+        "id": "BG1",
+        "title": "Basal Ganglia Circuits for Action Selection",
+        "abstract": "The basal ganglia select actions; we model basal circuits with spiking networks. " * 3,
+        "authors": ["Ada <!everyone> Lovelace"],
+    },
+    {
+        "id": "AA1",
+        "title": "Author Attribution for Machine Text",
+        "abstract": "Which model wrote this text? We study author attribution for machine generated text. " * 3,
+        "authors": ["Alan Turing"],
+    },
+]
+
+
+@pytest.fixture
+def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+    source = tmp_path / "authors2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in PAPERS), encoding="utf-8")
+    db = index.connect(tmp_path / "papers.db")
+    index.load(db, [source])
+    db.conn.close()
+    served = SlackHttp(slack_config(fake, tmp_path / "papers.db", tmp_path / "state.db"))
+    yield served
+    served.stop()
+
+
+def shown(message: dict) -> list[str]:
+    return [b["value"] for b in buttons(message) if b["action_id"] == blocks.ACTION_SIMILAR]
+
+
+def test_author_lists_their_papers_with_coauthors_and_pages(people_http: SlackHttp, fake: FakeSlack) -> None:
+    first = people_http.command("author bansal, mohit").json()
+    assert first["response_type"] == "ephemeral"
+    assert "Co-authors: Elias Stengel-Eskin (4), Jaemin Cho (3)" in texts(first)
+    assert "7 papers by *Mohit Bansal*" in texts(first)
+    assert first["blocks"][-1]["text"]["text"].startswith("1-5 of 7 for ")
+    assert problems(first) == []
+    more = buttons(first)[-1]
+    assert more["text"]["text"] == "More results"
+    people_http.action(block_action_payload(more["action_id"], more["value"], response_url=fake.response_url("p2")))
+    (call,) = fake.wait_for("response")
+    second = call.params
+    assert second["blocks"][-1]["text"]["text"].startswith("6-7 of 7 for ")
+    everyone = shown(first) + shown(second)
+    assert len(everyone) == 7
+    assert len(set(everyone)) == 7  # each paper once across the pages, only theirs
+    assert "BG1" not in everyone
+
+
+def test_author_with_a_typo_or_an_unknown_name(people_http: SlackHttp) -> None:
+    typo = people_http.command("author Mohit Bansl").json()
+    assert "7 papers by *Mohit Bansal*" in texts(typo)
+    unknown = people_http.command("author attribution").json()
+    assert "No author is called *attribution*; here is what a search for *author attribution* finds." in texts(unknown)
+    assert "*Author Attribution for Machine Text*" in texts(unknown)
+    usage = people_http.command("author").json()
+    assert usage["blocks"][0]["text"]["text"].startswith("Usage: `/icml author &lt;name&gt;`")
+
+
+def test_a_plain_search_for_a_name_says_whose_papers_these_are(people_http: SlackHttp) -> None:
+    body = people_http.command("Mohit Bansal").json()
+    assert "7 papers by *Mohit Bansal*" in texts(body)
+    assert "Basal" not in texts(body)  # never "corrected" into the basal ganglia
+    coauthor = people_http.command("author Ada Lovelace").json()  # a name with a ping in it stays escaped
+    assert "<!everyone>" not in json.dumps(coauthor)
+
+
+def test_a_digest_can_follow_a_person(people_http: SlackHttp, fake: FakeSlack, tmp_path: Path) -> None:
+    channel = "C0PEOPLE01"
+    reply = people_http.command('digest subscribe author:"Mohit Bansal" 5 papers', channel_id=channel).json()
+    assert "Subscribed this channel to the daily ICML 2026 digest" in texts(reply)
+    assert "Posted the digest" in texts(people_http.command("digest now", channel_id=channel).json())
+    [post] = fake.posts(channel)
+    assert len(digest_ids(post)) == 5
+    db = index.connect(tmp_path / "papers.db", readonly=True)
+    theirs = {pid for (pid,) in db.execute("SELECT id FROM papers WHERE source_id LIKE 'MB%'")}
+    db.conn.close()
+    assert len(theirs) == 7
+    assert set(digest_ids(post)) <= theirs  # only their papers, though two others' exist
