@@ -39,8 +39,6 @@ def build_index(folder: Path, seeds_only: bool) -> tuple[Path, int]:
 
 def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
     """The whole benchmark; prints the figures and returns the exit status."""
-    from bot.slack.app import LISTENER_THREADS
-    from bot.slack.server import HTTP_THREADS
     from tests.support.fake_slack import FakeSlack
     from tests.support.robust import QUERIES, serve_http, slash_load
 
@@ -65,7 +63,7 @@ def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
             bot.kill()
     print(
         f"\nload: {clients} clients x {seconds:.0f} s of signed /icml commands against {papers:,} papers "
-        f"(icml-bot serve --http: waitress {HTTP_THREADS} threads, {LISTENER_THREADS} listener threads)"
+        "(icml-bot serve --http: gunicorn, one worker)"
     )
     rate = result.requests / result.seconds
     print(f"  requests served     {result.requests - len(result.errors):>8,}  ({rate:,.0f}/s)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sqlite3
 import sys
@@ -232,7 +233,7 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 
     server.check_tokens(config, http=args.http)  # before building an index: a missing token is the likelier mistake
     open_index(config).conn.close()
-    return server.serve(config, http=args.http, host=args.host, port=args.port)
+    return server.serve(config, http=args.http, host=args.host, port=args.port, workers=args.workers)
 
 
 # ------------------------------------------------------------------ digest
@@ -338,6 +339,13 @@ def _positive(value: str) -> int:
     return int(value)
 
 
+def _worker_count(value: str) -> int:
+    """`serve --workers`: a whole number, or "auto" for one per core this process may run on."""
+    if value == "auto":
+        return max(len(os.sched_getaffinity(0)), 1)
+    return _positive(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line, one subcommand per job."""
     common = argparse.ArgumentParser(add_help=False)
@@ -392,6 +400,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--http", action="store_true", help="serve Slack's HTTP requests (needs SLACK_SIGNING_SECRET)")
     p.add_argument("--host", default="0.0.0.0", help="HTTP address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
+    p.add_argument(
+        "--workers",
+        type=_worker_count,
+        default=1,
+        metavar="N",
+        help="processes serving Slack (default 1; auto: one per core); in Socket Mode each opens its own connection",
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("digest", parents=[common], help="print or post one date's daily digest for a channel")

@@ -126,3 +126,16 @@ def test_python_dash_m_bot_runs_the_same_cli(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "TokSuite" in done.stdout.splitlines()[0]
+
+
+def test_serve_workers_is_a_count_or_auto(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve"]).workers == 1
+    assert parser.parse_args(["serve", "--workers", "3"]).workers == 3
+    assert parser.parse_args(["serve", "--workers", "auto"]).workers == len(os.sched_getaffinity(0))
+    with pytest.raises(SystemExit) as stopped:
+        parser.parse_args(["serve", "--workers", "0"])
+    assert stopped.value.code == 2
+    assert "'0' is not a whole number of at least 1" in capsys.readouterr().err

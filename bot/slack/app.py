@@ -13,7 +13,7 @@ from slack_sdk import WebClient
 from bot.config import SETTINGS, Config, ConfigError
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.slack import actions, commands, digest_commands, errors, events, replies
+from bot.slack import actions, commands, digest_commands, errors, events, inline_ack, replies
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.services import Services
 from bot.state import State
@@ -68,6 +68,7 @@ def build_app(
     commands.register(app, deps)
     actions.register(app, deps)
     app.error(errors.on_error)
+    inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
     return app
 
 

@@ -21,6 +21,7 @@ from bot.papers.reader import Papers
 from bot.papers.row import PaperRow
 from bot.slack import blocks, digest_commands
 from bot.slack.blocks import Message, bold
+from bot.slack.inline_ack import answers_in_ack
 from bot.slack.services import Services
 
 COMMAND = "/icml"
@@ -180,6 +181,7 @@ class Commands:
     def __init__(self, deps: Services) -> None:
         self.deps = deps
 
+    @answers_in_ack
     def on_icml(self, ack: Ack, command: dict[str, Any], logger: logging.Logger) -> None:
         """Answer in the acknowledgement itself, visible only to the user who asked."""
         started = time.perf_counter()

@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from waitress import wasyncore
 
 from bot.config import Config, ConfigError
 from bot.digest.scheduler import run_within
+from bot.digest.service import DigestService
 from bot.logs import RateLimit
 from bot.papers.reader import Papers
 from bot.slack import digest_commands
@@ -281,12 +283,62 @@ def start_socket_mode(app: App, config: Config) -> SocketModeHandler:
 # ------------------------------------------------------------------ serve
 
 
-def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> int:
+@dataclass
+class Runtime:
+    """What one serving process runs: its state connection, the digest desk and the Bolt app built on them."""
+
+    state: State
+    digests: DigestService
+    app: App
+
+    @classmethod
+    def build(cls, config: Config) -> Runtime:
+        """Open the state database and build the app (auth.test); nothing runs yet."""
+        state = State(config.state_target)
+        digests = digest_commands.build_service(config, config.db_path, state)  # checks ICML_DIGEST_CHANNEL first
+        return cls(state, digests, build_app(config, config.db_path, state, digests=digests))
+
+    @classmethod
+    def start(cls, config: Config) -> Runtime:
+        """Build it and start the digest scheduler (one process per state database schedules; the others log so)."""
+        runtime = cls.build(config)
+        runtime.digests.start_scheduler()
+        return runtime
+
+    @classmethod
+    def check(cls, config: Config) -> None:
+        """Fail before forking workers on what start() would refuse (state database, settings, a rejected token)."""
+        cls.build(config).state.close()
+
+    def stop(self) -> None:
+        """Let replies in progress and a digest being posted finish (bounded), hand the lease back, close the state."""
+        if not drain_listeners(self.app, STOP_LISTENERS_SECONDS):
+            log.warning(
+                "replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS
+            )
+        if not self.digests.stop(timeout=STOP_DIGEST_SECONDS):
+            log.warning(
+                "a digest post is still running after %ds; its claim stays in the state database, so it is "
+                "checked in the channel history before anything posts it again",
+                STOP_DIGEST_SECONDS,
+            )
+        self.state.close()
+
+
+def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int = DEFAULT_PORT, workers: int = 1) -> int:
     """`icml-bot serve` (tokens already checked by the CLI): build the app (auth.test), serve until SIGTERM or Ctrl-C.
 
-    On the first SIGTERM/SIGINT it stops taking requests, lets those in progress and a digest being posted finish
-    (bounded), stops the scheduler and hands its lease back, and returns 0; a second signal ends it at once.
+    HTTP mode runs gunicorn with `workers` processes (bot/slack/http_workers.py); Socket Mode with more than one
+    worker runs that many connected processes (bot/slack/socket_workers.py). On the first SIGTERM/SIGINT it stops
+    taking requests, lets those in progress and a digest being posted finish (bounded), stops the scheduler and
+    hands its lease back, and returns 0; a second signal ends it at once.
     """
+    if http or workers > 1:
+        from bot.slack import http_workers, socket_workers
+
+        status = http_workers.serve(config, host, port, workers) if http else socket_workers.supervise(config, workers)
+        log.info("stopped" if status == 0 else f"stopped (exit status {status})")
+        return status
     stop = threading.Event()
     received: list[str] = []
 
@@ -304,45 +356,16 @@ def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int =
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
-    state = State(config.state_target)
-    digests = digest_commands.build_service(config, config.db_path, state)  # checks ICML_DIGEST_CHANNEL first
-    app = build_app(config, config.db_path, state, digests=digests)
-    digests.start_scheduler()  # one process per state database schedules digests; the others log that they don't
-    if http:
-        server = HttpServer(
-            app, config.db_path, host=host, port=port, signing_secret=config.signing_secret, state=state
-        ).start()
-        log.info("serving HTTP on %s%s (health: %s%s)", server.url, EVENTS_PATH, server.url, HEALTH_PATH)
-        stop.wait()
-        log.info(
-            "%s: stopping (no new requests; finishing those in progress and any digest being posted)",
-            received[0] if received else "stop",
-        )
-        left = server.stop(timeout=STOP_REQUESTS_SECONDS)
-        if left:
-            log.warning(
-                "%d requests were still running after %ds and were cut off (Slack retries events)",
-                left,
-                STOP_REQUESTS_SECONDS,
-            )
-    else:
-        handler = start_socket_mode(app, config)
-        log.info("connected to Slack over Socket Mode")
-        stop.wait()
-        log.info(
-            "%s: stopping (closing Socket Mode; finishing replies in progress and any digest being posted)",
-            received[0] if received else "stop",
-        )
-        handler.close()
-    if not drain_listeners(app, STOP_LISTENERS_SECONDS):
-        log.warning("replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS)
-    if not digests.stop(timeout=STOP_DIGEST_SECONDS):
-        log.warning(
-            "a digest post is still running after %ds; its claim stays in the state database, so it is "
-            "checked in the channel history before anything posts it again",
-            STOP_DIGEST_SECONDS,
-        )
-    state.close()
+    runtime = Runtime.start(config)
+    handler = start_socket_mode(runtime.app, config)
+    log.info("connected to Slack over Socket Mode")
+    stop.wait()
+    log.info(
+        "%s: stopping (closing Socket Mode; finishing replies in progress and any digest being posted)",
+        received[0] if received else "stop",
+    )
+    handler.close()
+    runtime.stop()
     log.info("stopped")
     return 0
 

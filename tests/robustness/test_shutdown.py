@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.digest.channels import ChannelDigests
-from bot.state import State
+from tests.support.digest import due_now
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import BotProcess, bot_env, lost, serve_http, snapshot
 from tests.support.slack_harness import SECRET
@@ -25,21 +23,11 @@ def runs(state_path: Path) -> list[tuple[str, str, str | None]]:
         conn.close()
 
 
-def due_now(state_path: Path, index_path: Path) -> str:
-    """A channel subscribed two days ago whose digest time was a minute ago (so serve posts it at once)."""
-    now = datetime.now(UTC)
-    at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
-    state = State(state_path)
-    ChannelDigests(state, index_path).subscribe(CH, now - timedelta(days=2), at=at, days="mon-sun")
-    state.close()
-    return (now - timedelta(minutes=1)).date().isoformat()
-
-
 def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_more(
     fake: FakeSlack, slack_index_path: Path, tmp_path: Path
 ) -> None:
     state_path = tmp_path / "state.db"
-    day = due_now(state_path, slack_index_path)
+    day = due_now(state_path, slack_index_path, CH)
     before = snapshot(state_path)
     slack_answers = fake.hold_next("chat.postMessage")  # a slow Slack: the post stays in flight until this is set
     bot, _ = serve_http(fake.api_url, slack_index_path, state_path, SECRET)

@@ -96,3 +96,14 @@ def make_digests(
 def digest_ids(post: dict[str, Any]) -> list[str]:
     """The paper ids of a posted digest, from its metadata."""
     return list(post["metadata"]["event_payload"]["papers"])
+
+
+def due_now(state_path: Path, index_path: Path, channel: str) -> str:
+    """Subscribe `channel` as of two days ago at the minute before now (so a starting serve posts it at once);
+    the date that digest is for."""
+    now = datetime.now(UTC)
+    at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
+    state = State(state_path)
+    ChannelDigests(state, index_path).subscribe(channel, now - timedelta(days=2), at=at, days="mon-sun")
+    state.close()
+    return (now - timedelta(minutes=1)).date().isoformat()

@@ -25,6 +25,22 @@ def session_members(sid: int) -> list[int]:
     return members
 
 
+def children(pid: int) -> list[int]:
+    """Live pids whose parent is `pid` (gunicorn's workers under its master)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def wait_session_empty(sid: int, timeout: float = 10.0) -> list[int]:
     """Poll until nothing of the session is alive; the pids still alive when `timeout` ran out."""
     deadline = time.monotonic() + timeout

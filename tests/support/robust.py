@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -415,9 +415,10 @@ def bot_env(api_url: str, index_path: Path, state_path: Path, **extra: str) -> d
 class BotProcess:
     """`icml-bot ARGS` in its own process, its stderr collected line by line."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], module: bool = True) -> None:
+        """Start it; `module=False` runs `python ARGS` instead of `python -m bot ARGS` (benchmarks' other servers)."""
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", *args],
+            [sys.executable, *(["-m", "bot"] if module else []), *args],
             cwd=ROOT,
             env=env,
             text=True,
@@ -441,17 +442,16 @@ class BotProcess:
         """Everything written to stderr so far."""
         return "".join(list(self.lines.queue))
 
-    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
-        """The first stderr line matching `pattern`; AssertionError with the log after `timeout` s."""
+    def wait_for(self, pattern: str, timeout: float = 60, nth: int = 1) -> re.Match[str]:
+        """The `nth` stderr line matching `pattern`; AssertionError with the log after `timeout` s."""
         deadline = time.monotonic() + timeout
         while True:
             ended = self.proc.poll() is not None
             if ended:
                 self._reader.join(timeout=5)  # everything the process wrote is in self.lines now
-            for line in list(self.lines.queue):
-                match = re.search(pattern, line)
-                if match:
-                    return match
+            matches = [m for m in (re.search(pattern, line) for line in list(self.lines.queue)) if m]
+            if len(matches) >= nth:
+                return matches[nth - 1]
             if ended or time.monotonic() > deadline:
                 raise AssertionError(f"no log line matching {pattern!r} (exit {self.proc.poll()}):\n{self.log()}")
             time.sleep(0.02)
@@ -478,10 +478,12 @@ class BotProcess:
         self._reader.join(timeout=5)
 
 
-def serve_http(api_url: str, index_path: Path, state_path: Path, secret: str, **extra: str) -> tuple[BotProcess, int]:
-    """`icml-bot serve --http` on 127.0.0.1 (a free port); returns the process and its port once it serves."""
+def serve_http(
+    api_url: str, index_path: Path, state_path: Path, secret: str, *, args: Sequence[str] = (), **extra: str
+) -> tuple[BotProcess, int]:
+    """`icml-bot serve --http [ARGS]` on 127.0.0.1 (a free port); returns the process and its port once it serves."""
     env = bot_env(api_url, index_path, state_path, SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=secret, **extra)
-    bot = BotProcess(["serve", "--http", "--host", "127.0.0.1", "--port", "0"], env)
+    bot = BotProcess(["serve", "--http", "--host", "127.0.0.1", "--port", "0", *args], env)
     try:
         port = int(bot.wait_for(r"serving HTTP on http://127\.0\.0\.1:(\d+)/slack/events").group(1))
     except AssertionError:

@@ -90,37 +90,16 @@ class Reply:
         return json.loads(self.body)
 
 
-class SlackHttp:
-    """The production app served by waitress on 127.0.0.1 (a free port); `send_*` speak Slack's HTTP dialect."""
+class SignedClient:
+    """Speaks Slack's HTTP dialect to an app on 127.0.0.1:`port`: signed commands, events and button clicks."""
 
-    def __init__(self, config: Config, client: WebClient | None = None) -> None:
-        self.config = config
-        self.state = State(config.state_target)
-        self.app: App = build_app(config, config.db_path, self.state, client=client)
-        self.server = HttpServer(
-            self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
-        ).start()
-        self._drained = False
-
-    def drain(self) -> None:
-        """Stop serving and wait until every request and every listener thread it started has ended.
-
-        After this nothing more can reach the fake Slack, so a test may assert what did *not* happen (no second
-        reply, no apology) without sleeping. The state database stays open for checks.
-        """
-        if not self._drained:
-            self._drained = True
-            self.server.stop()
-            stop_app(self.app)
-
-    def stop(self) -> None:
-        """Drain, then close the state connection."""
-        self.drain()
-        self.state.close()
+    def __init__(self, port: int, secret: str = SECRET) -> None:
+        self.port = port
+        self.secret = secret
 
     def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Reply:
         """One HTTP request, answered within a bounded time."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
@@ -139,7 +118,7 @@ class SlackHttp:
         """POST /slack/events signed like Slack does (`age` seconds ago; another `secret` to forge it)."""
         headers = {
             "Content-Type": content_type,
-            **sign(secret or SECRET, body, int(time.time()) - age),
+            **sign(secret or self.secret, body, int(time.time()) - age),
             **(extra or {}),
         }
         return self.request("POST", EVENTS, body, headers)
@@ -156,6 +135,36 @@ class SlackHttp:
     def action(self, payload: dict[str, Any]) -> Reply:
         """A signed block_actions request (form field `payload=`)."""
         return self.post(interactive_body(payload), FORM)
+
+
+class SlackHttp(SignedClient):
+    """The production app served by waitress on 127.0.0.1 (a free port); `send_*` speak Slack's HTTP dialect."""
+
+    def __init__(self, config: Config, client: WebClient | None = None) -> None:
+        self.config = config
+        self.state = State(config.state_target)
+        self.app: App = build_app(config, config.db_path, self.state, client=client)
+        self.server = HttpServer(
+            self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
+        ).start()
+        super().__init__(self.server.port, config.signing_secret or SECRET)
+        self._drained = False
+
+    def drain(self) -> None:
+        """Stop serving and wait until every request and every listener thread it started has ended.
+
+        After this nothing more can reach the fake Slack, so a test may assert what did *not* happen (no second
+        reply, no apology) without sleeping. The state database stays open for checks.
+        """
+        if not self._drained:
+            self._drained = True
+            self.server.stop()
+            stop_app(self.app)
+
+    def stop(self) -> None:
+        """Drain, then close the state connection."""
+        self.drain()
+        self.state.close()
 
 
 def timed(call: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:

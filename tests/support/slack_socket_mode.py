@@ -131,13 +131,15 @@ class SocketMode:
         envelope_id: str | None = None,
         accepts_response_payload: bool | None = None,
         timeout: float = 5.0,
+        to: int = -1,
     ) -> str:
-        """Send an envelope to the newest connected client and return its envelope_id.
+        """Send an envelope to a connected client (`to`: its index among the open connections, oldest first; the
+        newest by default) and return its envelope_id.
 
         ``retry_attempt``/``retry_reason`` default to 0/"" for events_api and are omitted for other types unless
         given (as Slack does); ``accepts_response_payload`` defaults to True for slash_commands and interactive.
         """
-        conn = self._current(timeout)
+        conn = self._current(timeout, to)
         envelope_id = envelope_id or str(uuid.uuid4())
         if accepts_response_payload is None:
             accepts_response_payload = envelope_type in ("slash_commands", "interactive")
@@ -207,11 +209,20 @@ class SocketMode:
                 self._cond.wait(remaining)
             return True
 
-    def _current(self, timeout: float) -> ServerConnection:
+    def open_count(self) -> int:
+        """How many clients are connected now."""
+        with self._cond:
+            return len(self._connections)
+
+    def wait_open(self, count: int, timeout: float = 30.0) -> bool:
+        """Wait until at least `count` clients are connected at once."""
+        return self._wait(lambda: len(self._connections) >= count, timeout)
+
+    def _current(self, timeout: float, index: int = -1) -> ServerConnection:
         if not self.connected(timeout):
             raise AssertionError(f"no Socket Mode client connected within {timeout}s")
         with self._cond:
-            return self._connections[-1]
+            return self._connections[index]
 
     def _send_raw(self, conn: ServerConnection, message: dict[str, Any]) -> None:
         try:

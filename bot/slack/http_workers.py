@@ -1,0 +1,158 @@
+"""`icml-bot serve --http [--workers N]`: gunicorn's pre-fork server. The master binds the port and watches the
+workers; each worker builds its own app, index reader and state connection after the fork, so nothing that holds a
+database connection or a thread crosses a fork. Everything that must happen once (event dedupe, one digest per
+channel and date, one scheduling process) goes through the state database, which every worker shares.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from typing import Any
+
+from gunicorn import glogging
+from gunicorn.app.base import BaseApplication
+from gunicorn.arbiter import Arbiter
+from gunicorn.workers.sync import SyncWorker
+
+from bot.config import Config
+from bot.slack.server import (
+    EVENTS_PATH,
+    HEALTH_PATH,
+    STOP_DIGEST_SECONDS,
+    STOP_LISTENERS_SECONDS,
+    STOP_REQUESTS_SECONDS,
+    Runtime,
+    WsgiApp,
+)
+
+# A worker stopping finishes its request, then its replies and a digest being posted; the master waits that long.
+GRACEFUL_SECONDS = STOP_REQUESTS_SECONDS + STOP_LISTENERS_SECONDS + STOP_DIGEST_SECONDS
+WORKER_TIMEOUT = 30  # a worker stuck this long in one request is killed and replaced (Slack gave up after 3 s)
+
+log = logging.getLogger(__name__)
+
+
+class Worker(SyncWorker):
+    """gunicorn's sync worker: one request at a time, since a search is CPU-bound and threads in one process only
+    queue for the GIL (the listener and scheduler threads still run beside it). Ctrl-C stops it as gently as SIGTERM.
+    """
+
+    def init_signals(self) -> None:
+        """gunicorn's handlers, except that SIGINT finishes the request in progress instead of dropping it."""
+        super().init_signals()
+        signal.signal(signal.SIGINT, self.handle_exit)
+
+
+class Master(Arbiter):
+    """gunicorn's arbiter with icml-bot's stop: the first SIGTERM or SIGINT stops gracefully, a second one at once."""
+
+    stopping = False
+
+    def handle_term(self) -> None:
+        """Stop gracefully (workers finish requests, replies and a digest being posted)."""
+        self._stop("SIGTERM")
+
+    def handle_int(self) -> None:
+        """Ctrl-C: the same graceful stop."""
+        self._stop("SIGINT")
+
+    def _stop(self, name: str) -> None:
+        log.info("%s: stopping (no new requests; finishing those in progress and any digest being posted)", name)
+        self.stopping = True
+        raise StopIteration
+
+    def signal(self, sig: int, frame: Any) -> None:
+        """Queue the signal for the main loop; a second stop signal while stopping kills the workers now."""
+        if self.stopping and sig in (signal.SIGTERM, signal.SIGINT):
+            log.warning(
+                "%s again: stopping at once (a digest being posted is checked in the channel history at the next "
+                "start)",
+                signal.Signals(sig).name,
+            )
+            self.kill_workers(signal.SIGKILL)
+            os._exit(128 + sig)
+        super().signal(sig, frame)
+
+
+class Logger(glogging.Logger):
+    """gunicorn's own lines go through the bot's logging (one format, secrets masked, ICML_BOT_LOG_LEVEL)."""
+
+    def setup(self, cfg: Any) -> None:
+        """Hand the error log to the root logger's handlers; no access log (a line per request)."""
+        self.error_log.handlers.clear()
+        self.error_log.propagate = True
+        self.error_log.setLevel(logging.WARNING if logging.getLogger().level <= logging.INFO else logging.ERROR)
+        self.access_log.disabled = True
+
+
+class HttpWorkers(BaseApplication):
+    """The gunicorn application: settings from the command line, and the app loaded in each worker after the fork."""
+
+    def __init__(self, config: Config, host: str, port: int, workers: int) -> None:
+        self.config = config
+        self.bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self.workers = workers
+        self.runtime: Runtime | None = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        """gunicorn's settings: the worker count, the sync worker above, graceful stops, our logging."""
+        settings = {
+            "bind": [self.bind],
+            "workers": self.workers,
+            "worker_class": Worker,
+            "timeout": WORKER_TIMEOUT,
+            "graceful_timeout": GRACEFUL_SECONDS,
+            "logger_class": Logger,
+            "proc_name": "icml-bot",
+            "post_worker_init": self.post_worker_init,
+            "worker_exit": self.worker_exit,
+        }
+        for key, value in settings.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:  # a WsgiApp; gunicorn's stubs type the environ as a MutableMapping, ours as a dict
+        """In each worker, after the fork: its own state connection, digest desk (the lease decides who schedules)
+        and Bolt app."""
+        self.runtime = Runtime.start(self.config)
+        return WsgiApp(
+            self.runtime.app, self.runtime.digests.digests.papers, self.config.signing_secret, self.runtime.state
+        )
+
+    def post_worker_init(self, worker: Worker) -> None:
+        """Log where the app answers once the first worker can (the port actually bound, useful with --port 0)."""
+        if worker.age != 1:
+            log.info("worker %d ready", os.getpid())
+            return
+        host, port = worker.sockets[0].getsockname()[:2]
+        url = f"http://{host}:{port}"
+        log.info(
+            "serving HTTP on %s%s (health: %s%s) with %d worker%s",
+            url,
+            EVENTS_PATH,
+            url,
+            HEALTH_PATH,
+            self.workers,
+            "" if self.workers == 1 else "s",
+        )
+
+    def worker_exit(self, server: Arbiter, worker: Worker) -> None:
+        """In a stopping worker: finish replies and a digest being posted, hand the lease back, close the state."""
+        if self.runtime is not None:
+            self.runtime.stop()
+            log.info("worker %d stopped", os.getpid())
+
+
+def serve(config: Config, host: str, port: int, workers: int) -> int:
+    """Check the setup once here (state database, auth.test), then run gunicorn until SIGTERM or Ctrl-C."""
+    Runtime.check(config)
+    master = os.getpid()
+    try:
+        Master(HttpWorkers(config, host, port, workers)).run()
+    except SystemExit as exc:  # gunicorn's master ends with sys.exit: 0 after a stop, 3 when a worker cannot boot
+        if os.getpid() != master:
+            raise  # a worker ending: its own exit, through gunicorn's
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0

@@ -1,0 +1,55 @@
+"""Listeners that answer in their acknowledgement run in the request's own thread, not Bolt's listener pool.
+
+Bolt runs every listener in its thread pool and has the request thread poll for the ack every 10 ms
+(slack_bolt/listener/thread_runner.py). For `/icml`, which searches and acks with the results in a few
+milliseconds, that poll was most of each request's time: a gunicorn worker answered ~70 commands a second with
+the CPU mostly idle. Bolt's own `process_before_response` mode runs a listener inline, but for the whole app, and
+button and mention listeners post to Slack after their ack, which must not hold the ack back. So the runner below
+picks the mode per listener: inline for the ones marked with `answers_in_ack`, Bolt's thread pool for the rest.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.listener import Listener
+from slack_bolt.listener.thread_runner import ThreadListenerRunner
+
+MARK = "answers_in_ack"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def answers_in_ack(listener: F) -> F:
+    """Mark a listener whose whole work is computing its ack (it posts nothing afterwards)."""
+    setattr(listener, MARK, True)
+    return listener
+
+
+class InlineAckRunner(ThreadListenerRunner):
+    """Bolt's runner for every listener, except that marked ones run as with process_before_response."""
+
+    def __init__(self, threaded: ThreadListenerRunner) -> None:  # shares the pool and handlers, no __init__ of its own
+        self.__dict__.update(threaded.__dict__)
+        self.inline = copy.copy(threaded)
+        self.inline.process_before_response = True
+
+    def run(
+        self,
+        request: BoltRequest,
+        response: BoltResponse,
+        listener_name: str,
+        listener: Listener,
+        starting_time: float | None = None,
+    ) -> BoltResponse | None:
+        """Run the listener inline if it answers in its ack, else in Bolt's thread pool."""
+        if getattr(getattr(listener, "ack_function", None), MARK, False):
+            return self.inline.run(request, response, listener_name, listener, starting_time)
+        return super().run(request, response, listener_name, listener, starting_time)
+
+
+def install(app: App) -> None:
+    """Give `app` the runner above; call after app.error(...), whose handler the runner shares."""
+    app._listener_runner = InlineAckRunner(app.listener_runner)  # Bolt has no public way to pass a runner

@@ -1,0 +1,98 @@
+"""`icml-bot serve --http --workers N`: gunicorn's worker processes answer Slack, and what must happen once (a
+redelivered event, a day's digest, the scheduling) happens once across them, through the shared state database."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+from tests.support.digest import due_now
+from tests.support.fake_slack import FakeSlack
+from tests.support.processes import children
+from tests.support.robust import BotProcess, serve_http
+from tests.support.slack_harness import SECRET, Reply, SignedClient, texts
+from tests.support.slack_requests import mention_event
+
+CH = "C0WORKERS1"
+
+
+def wait_ready_lines(bot: BotProcess, count: int) -> None:
+    """Wait until `count` workers have booted (the first logs where it serves, each other one that it is ready)."""
+    bot.wait_for(r"serving HTTP on")
+    for n in range(1, count):
+        bot.wait_for(r"worker \d+ ready", nth=n)
+
+
+def test_two_workers_answer_and_stop_cleanly_on_sigterm(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    bot, port = serve_http(fake.api_url, slack_index_path, tmp_path / "state.db", SECRET, args=["--workers", "2"])
+    try:
+        wait_ready_lines(bot, 2)
+        assert len(children(bot.pid)) == 2  # the master and two worker processes
+        client = SignedClient(port)
+        replies = [client.command("kv cache") for _ in range(6)]
+        assert {r.status for r in replies} == {200}
+        assert all(r.json()["response_type"] == "ephemeral" for r in replies)
+        assert all("kv cache" in texts(r.json()).lower() for r in replies)
+        health = client.request("GET", "/healthz")
+        assert health.status == 200
+        assert health.json()["ok"] is True
+        assert bot.terminate(timeout=60) == 0
+    finally:
+        bot.kill()
+    log = bot.log()
+    assert "Traceback" not in log
+    assert "with 2 workers" in log
+    assert len(re.findall(r"worker \d+ stopped", log)) == 2
+    assert log.rstrip().endswith("bot.slack.server: stopped")
+
+
+def test_a_redelivered_mention_is_answered_once_whichever_worker_gets_it(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    bot, port = serve_http(fake.api_url, slack_index_path, tmp_path / "state.db", SECRET, args=["--workers", "2"])
+    event = mention_event("speculative decoding", channel=CH, ts="1700000000.000100")
+    replies: list[Reply] = []
+    lock = threading.Lock()
+    start = threading.Barrier(12)
+
+    def deliver(attempt: int) -> None:
+        start.wait()
+        reply = SignedClient(port).event(event, event_id="EvWORKERS01", retry_num=attempt or None)
+        with lock:
+            replies.append(reply)
+
+    try:
+        wait_ready_lines(bot, 2)
+        threads = [threading.Thread(target=deliver, args=(n,)) for n in range(12)]  # both workers get some
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert [r.status for r in replies] == [200] * 12  # every delivery acked, or Slack keeps retrying
+        fake.wait_for("chat.postMessage", timeout=20)
+        assert bot.terminate(timeout=60) == 0  # a worker stopping finishes its replies first
+    finally:
+        bot.kill()
+    assert len(fake.posts(CH)) == 1
+    assert fake.posts(CH)[0]["thread_ts"] == "1700000000.000100"
+
+
+def test_a_due_digest_is_posted_once_by_one_of_the_workers(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    state_path = tmp_path / "state.db"
+    day = due_now(state_path, slack_index_path, CH)
+    bot, _ = serve_http(fake.api_url, slack_index_path, state_path, SECRET, args=["--workers", "3"])
+    try:
+        wait_ready_lines(bot, 3)
+        bot.wait_for(rf"digest for {CH} on {day} posted", timeout=30)
+        assert bot.terminate(timeout=60) == 0
+    finally:
+        bot.kill()
+    log = bot.log()
+    assert len(re.findall(r"this process \(\S+\) schedules the daily digests", log)) == 1
+    assert len(re.findall(r"another icml-bot process \(\S+\) schedules the daily digests", log)) == 2
+    assert [p["metadata"]["event_payload"]["date"] for p in fake.posts(CH)] == [day]
