@@ -75,9 +75,9 @@ def _element_problems(i: int, element: dict[str, Any]) -> list[str]:
 
 
 _MARKUP = re.compile(r"<([^>]*)>")
-_ALLOWED_MARKUP = re.compile(r"^(https?://[^|\s]+(\|[^|]*)?|@[UW][A-Z0-9]+)$")
+_ALLOWED_MARKUP = re.compile(r"^(https?://[^|\s]+(\|[^|]*)?|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)$")
 
 
 def unsafe_markup(text: str) -> list[str]:
-    """Slack `<…>` sequences in mrkdwn other than the http(s) links and user mentions we build ourselves."""
+    """Slack `<…>` sequences in mrkdwn other than the http(s) links, user and channel mentions we build ourselves."""
     return [m.group(0) for m in _MARKUP.finditer(text) if not _ALLOWED_MARKUP.match(m.group(1))]

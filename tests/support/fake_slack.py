@@ -28,11 +28,12 @@ from slack_sdk import WebClient
 
 from tests.support.slack_calls import Call, CallLog
 from tests.support.slack_faults import FaultPlan
+from tests.support.slack_files import SharedFile, TeamSurfaces
 from tests.support.slack_response_url import ResponseUrls
 from tests.support.slack_socket_mode import SocketMode
 from tests.support.slack_web_api import DEFAULT_SCOPES, WebApi
 
-__all__ = ["Call", "FakeSlack", "serve_fake_slack"]
+__all__ = ["Call", "FakeSlack", "SharedFile", "serve_fake_slack"]
 
 # Fields Slack accepts as JSON-encoded strings inside form bodies (slack_sdk sends them that way for form methods).
 _JSON_STRING_FIELDS = ("blocks", "attachments", "metadata", "unfurls", "view", "user_auth_blocks")
@@ -79,6 +80,11 @@ class FakeSlack:
             clock=clock,
         )
         self.tokens = self.web.tokens  # the same set: discard a token to revoke it
+        self.surfaces = TeamSurfaces(self._cond, lambda: self.url, self.web.is_member)
+        for method in TeamSurfaces.METHODS:
+            self.web.more[method] = self.surfaces.answer
+        self.shared_files, self.home = self.surfaces.shared, self.surfaces.home
+        self.home_publishes = self.surfaces.home_publishes
         # Short names for the parts' methods: fake.wait_for() is fake.log.wait_for(), fake.socket_send() is
         # fake.socket.send(), and so on.
         log, faults, web, sock = self.log, self.faults, self.web, self.socket
@@ -132,7 +138,7 @@ class FakeSlack:
 
     def reset(self) -> None:
         """Forget recorded calls, pending faults/delays, stored messages and socket traffic (servers keep running)."""
-        for part in (self.log, self.faults, self.response_urls, self.web, self.socket):
+        for part in (self.log, self.faults, self.response_urls, self.web, self.socket, self.surfaces):
             part.clear()
 
     # ------------------------------------------------------------------ addresses
@@ -207,6 +213,13 @@ class FakeSlack:
                 raw, ctype = str(payload["_body"]).encode("utf-8"), "text/html"
             else:
                 raw, ctype = json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8"
+        elif parts.path.startswith("/upload/"):  # a file's bytes, POSTed raw to the URL getUploadURLExternal gave
+            call.kind, call.method, call.name = "upload", "upload", parts.path[8:]
+            self.log.arrive("upload")
+            call.status, text = self.surfaces.upload(str(call.name), body)
+            call.ok, call.response = call.status == 200, text
+            self.log.record(call)
+            raw, ctype = text.encode("utf-8"), "text/plain"
         elif parts.path.startswith("/response/"):
             call.kind, call.method, call.name = "response", "response", parts.path[10:]
             raw, ctype = self._answer_response(call).encode("utf-8"), "text/html"

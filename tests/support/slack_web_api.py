@@ -69,6 +69,8 @@ class WebApi:
         self._messages: dict[str, list[dict[str, Any]]] = {}
         self._channels: dict[str, dict[str, Any]] = {}
         self._last_ts = 0
+        # Further methods answered by other parts (slack_files: uploads, DMs, Home views), by method name.
+        self.more: dict[str, Callable[[str, dict[str, Any]], Answer]] = {}
 
     def clear(self) -> None:
         """Forget every message and channel override."""
@@ -176,7 +178,13 @@ class WebApi:
             return 200, self._replies(channel, params), {}
         if method == "conversations.info":
             return 200, {"ok": True, "channel": self._info(channel)}, {}
+        if method in self.more:
+            return self.more[method](method, params)
         return 200, {"ok": True}, {}
+
+    def is_member(self, channel: str) -> bool:
+        """Whether the bot is in `channel` (set_channel(channel, is_member=False) takes it out)."""
+        return bool(self._info(channel)["is_member"])
 
     # ------------------------------------------------------------------ methods
 
