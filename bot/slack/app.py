@@ -13,7 +13,7 @@ from slack_sdk import WebClient
 from bot.config import SETTINGS, Config, ConfigError
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.slack import actions, commands, digest_commands, errors, events, inline_ack, replies
+from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, replies, team_actions
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.services import Services
 from bot.state import State
@@ -23,8 +23,8 @@ REJECTED_TOKEN = errors.TOKEN_ERRORS
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
-EVENTS = events.EVENTS
-ACTIONS = ACTION_IDS
+EVENTS = (*events.EVENTS, *home.EVENTS)
+ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS)
 
 
 def setting_help(env: str) -> str:
@@ -67,6 +67,8 @@ def build_app(
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)
     actions.register(app, deps)
+    team_actions.register(app, deps)  # Save, channel lists, digest feedback (bot/team)
+    home.register(app, deps)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
     return app

@@ -8,18 +8,21 @@ and there is no second request that could fail after the user was told to wait.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from slack_bolt import Ack, App
+from slack_sdk import WebClient
 
 from bot.config import Config
 from bot.papers.reader import Papers
 from bot.papers.row import PaperRow
-from bot.slack import blocks, digest_commands
+from bot.slack import blocks, digest_commands, team_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.inline_ack import answers_in_ack
 from bot.slack.services import Services
@@ -27,6 +30,7 @@ from bot.slack.services import Services
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
 MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
+AFTER_ACK_THREADS = 2  # uploads of exports, after /icml has answered
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,10 @@ class Invocation:
     user_id: str
     channel_id: str
     deps: Services
+    team_id: str = ""  # the workspace, from Slack's payload: saves and channel lists are kept per workspace
+    client: WebClient | None = None  # for work after the ack (file uploads); None in previews
+    response_url: str = ""
+    later: list[Callable[[], None]] = field(default_factory=list)  # run after the ack, in a small pool
 
 
 @dataclass(frozen=True)
@@ -69,14 +77,22 @@ def too_long(chars: int, example: str) -> Message:
     )
 
 
-def search_page(papers: Papers, query: str, offset: int = 0, public: bool = False, intro: str | None = None) -> Message:
+def search_page(
+    papers: Papers,
+    query: str,
+    offset: int = 0,
+    public: bool = False,
+    intro: str | None = None,
+    saved: Collection[str] = (),
+) -> Message:
     """One page of results for a query, as the slash command, More results and mentions show it."""
-    return blocks.results_message(papers.search(query, limit=blocks.PAGE_SIZE, offset=offset), public, intro)
+    response = papers.search(query, limit=blocks.PAGE_SIZE, offset=offset)
+    return blocks.results_message(response, public, intro, saved)
 
 
-def similar_page(papers: Papers, paper: PaperRow, public: bool = False) -> Message:
+def similar_page(papers: Papers, paper: PaperRow, public: bool = False, saved: Collection[str] = ()) -> Message:
     """Papers like `paper`."""
-    return blocks.similar_message(paper, papers.similar(str(paper["id"]), k=blocks.PAGE_SIZE), public)
+    return blocks.similar_message(paper, papers.similar(str(paper["id"]), k=blocks.PAGE_SIZE), public, saved)
 
 
 # ------------------------------------------------------------------ subcommands
@@ -96,18 +112,21 @@ def with_paper(inv: Invocation, show: Callable[[PaperRow], Message]) -> Message:
             inv.deps.papers,
             inv.args,
             intro=f"No paper has the id or name {bold(inv.args)}; here is what a search finds.",
+            saved=team_commands.saved_ids(inv),
         )
     return show(paper)
 
 
 def show_paper(inv: Invocation) -> Message:
     """`/icml paper <id|name>`: one paper in full, or a search when nothing has that id or name."""
-    return with_paper(inv, blocks.paper_message)
+    return with_paper(
+        inv, lambda paper: blocks.paper_message(paper, saved=str(paper["id"]) in team_commands.saved_ids(inv))
+    )
 
 
 def show_similar(inv: Invocation) -> Message:
     """`/icml similar <id|name>`: papers like that one (or a search for the words when no paper matches)."""
-    return with_paper(inv, lambda paper: similar_page(inv.deps.papers, paper))
+    return with_paper(inv, lambda paper: similar_page(inv.deps.papers, paper, saved=team_commands.saved_ids(inv)))
 
 
 def show_random(inv: Invocation) -> Message:
@@ -115,7 +134,7 @@ def show_random(inv: Invocation) -> Message:
     paper = inv.deps.papers.random()
     if paper is None:
         return blocks.notice("The index is empty: load papers with `icml-bot index`.")
-    return blocks.paper_message(paper, another=True)
+    return blocks.paper_message(paper, another=True, saved=str(paper["id"]) in team_commands.saved_ids(inv))
 
 
 def show_stats(inv: Invocation) -> Message:
@@ -143,12 +162,17 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand(
         "digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run, "optional"
     ),
+    Subcommand(
+        "saved", "[page]", "your saved papers, newest first (only you see them)", team_commands.saved, "optional"
+    ),
+    Subcommand("list", team_commands.LIST_USAGE, team_commands.LIST_HELP, team_commands.channel_list, "optional"),
+    Subcommand("export", team_commands.EXPORT_USAGE, team_commands.EXPORT_HELP, team_commands.export, "required"),
     Subcommand("help", "", "this help", show_help),
 )
 BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 
-def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "") -> Message:
+def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "", inv: Invocation | None = None) -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
     text = blocks.one_line(blocks.unescape(text))  # Slack sends &, <, > in command text as entities
     if len(text) > MAX_INPUT_CHARS:
@@ -156,15 +180,19 @@ def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "") ->
     name, _, rest = text.partition(" ")  # one_line() already trimmed the whitespace around `rest`
     sub = BY_NAME.get(name.lower()) if text else BY_NAME["help"]
     if sub is not None and sub.accepts(rest):
-        return sub.run(Invocation(rest, user_id, channel_id, deps))
+        base = inv or Invocation("", user_id, channel_id, deps)
+        return sub.run(dataclasses.replace(base, args=rest, later=base.later))
     if sub is not None and sub.args == "required":
         return blocks.notice(f"Usage: `{COMMAND} {sub.name} {blocks.escape(sub.usage)}`: {blocks.escape(sub.help)}.")
-    return search_page(deps.papers, text)
+    return search_page(deps.papers, text, saved=team_commands.saved_ids(inv) if inv else ())
 
 
-def ack_payload(deps: Services, text: str, user_id: str = "", channel_id: str = "") -> Message:
-    """The body /icml acknowledges with: the reply, shown only to the user who asked."""
-    return {**reply(deps, text, user_id, channel_id), "response_type": "ephemeral"}
+def ack_payload(
+    deps: Services, text: str, user_id: str = "", channel_id: str = "", inv: Invocation | None = None
+) -> Message:
+    """The body /icml acknowledges with: the reply, shown only to the user who asked (unless it says otherwise:
+    adding to a channel's reading list tells the channel)."""
+    return {"response_type": "ephemeral", **reply(deps, text, user_id, channel_id, inv)}
 
 
 def preview(config: Config, text: str) -> Message:
@@ -175,24 +203,35 @@ def preview(config: Config, text: str) -> Message:
 # ------------------------------------------------------------------ listener
 
 
+def after_ack(work: Callable[[], None], logger: logging.Logger) -> None:
+    """Run work that follows an ack (it reports its own failures to the user); anything unexpected is logged."""
+    try:
+        work()
+    except Exception:
+        logger.exception("work after an /icml answer failed")
+
+
 class Commands:
     """The /icml listener; its bound method is what Bolt calls (Bolt reads parameter names, so no partials)."""
 
     def __init__(self, deps: Services) -> None:
         self.deps = deps
+        self.after_ack = ThreadPoolExecutor(max_workers=AFTER_ACK_THREADS, thread_name_prefix="after-ack")
 
     @answers_in_ack
-    def on_icml(self, ack: Ack, command: dict[str, Any], logger: logging.Logger) -> None:
-        """Answer in the acknowledgement itself, visible only to the user who asked."""
+    def on_icml(self, ack: Ack, command: dict[str, Any], client: WebClient, logger: logging.Logger) -> None:
+        """Answer in the acknowledgement itself, visible only to the user who asked; work that follows (an export's
+        upload) goes to a small pool, since this listener runs in the request's thread and the ack waits for it."""
         started = time.perf_counter()
-        ack(
-            ack_payload(
-                self.deps, command.get("text") or "", command.get("user_id") or "", command.get("channel_id") or ""
-            )
-        )
+        user, channel = command.get("user_id") or "", command.get("channel_id") or ""
+        team = command.get("team_id") or ""
+        inv = Invocation("", user, channel, self.deps, team, client, command.get("response_url") or "")
+        ack(ack_payload(self.deps, command.get("text") or "", user, channel, inv))
         took = time.perf_counter() - started
         if took > SLOW_REPLY_SECONDS:
             logger.warning("/icml %r took %.2f s (Slack allows 3 s)", command.get("text"), took)
+        for work in inv.later:
+            self.after_ack.submit(after_ack, work, logger)
 
 
 COMMANDS = (COMMAND,)

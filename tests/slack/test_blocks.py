@@ -106,6 +106,7 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
         ("Similar", "paper_similar", "txyyds"),
         ("Share to channel", "paper_share", "txyyds"),
         ("Abstract", "paper_abstract", "txyyds"),
+        ("Save", "paper_save", '{"p":"txyyds","v":["s","kv cache",0]}'),
     ]
     footer = msg["blocks"][-1]
     assert footer["text"]["text"] == "1-1 of 12 for *kv cache*"
@@ -119,7 +120,7 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
 def test_public_results_have_no_share_button_and_page_without_replacing() -> None:
     msg = blocks.results_message(response([Result(PAPER, 1.0, "")], total=9), public=True)
     labels = [b["text"]["text"] for b in msg["blocks"][2]["elements"]]
-    assert labels == ["Similar", "Abstract"]
+    assert labels == ["Similar", "Abstract", "Save", "Add to channel list"]
     assert json.loads(msg["blocks"][-1]["accessory"]["value"])["r"] == 0
 
 

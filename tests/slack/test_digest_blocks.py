@@ -43,6 +43,10 @@ def test_the_message_has_header_papers_buttons_and_footer(seed_index_path: Path,
     assert [(b["text"]["text"], b["action_id"], b["value"]) for b in buttons] == [
         ("Similar", blocks.ACTION_SIMILAR, "yg1gm3"),
         ("Abstract", blocks.ACTION_ABSTRACT, "yg1gm3"),
+        ("Save", "paper_save", "yg1gm3"),
+        ("Add to channel list", "list_add", "yg1gm3"),
+        ("More like this", "digest_more", "yg1gm3"),
+        ("Less like this", "digest_less", "yg1gm3"),
     ]
     assert msg["blocks"][-1]["elements"][0]["text"] == "Papers 1-3 of 19 · next digest Tue 09:00 KST"
     assert msg["text"].startswith("ICML 2026 digest, Mon 9 Mar 2026: Vegas: A self-speculative decoding method")

@@ -99,7 +99,7 @@ def test_similar_random_and_stats(slack_http: SlackHttp) -> None:
     assert result_ids(similar)
     random = slack_http.command("random").json()
     assert random["blocks"][0]["type"] == "header"
-    assert [b["text"]["text"] for b in buttons(random)] == ["Similar", "Share to channel", "Another one"]
+    assert [b["text"]["text"] for b in buttons(random)] == ["Similar", "Share to channel", "Save", "Another one"]
     stats = slack_http.command("stats").json()
     assert stats["blocks"][0]["text"]["text"].startswith("*20 papers* and ")
     forests = slack_http.command("random forests").json()  # a subcommand word followed by words is a search
@@ -172,7 +172,7 @@ def test_share_posts_for_the_channel_attributed(slack_http: SlackHttp, fake: Fak
     assert (call.params["response_type"], call.params["replace_original"]) == ("in_channel", False)
     assert "Shared by <@U042> with `/icml`" in texts(call.params)
     assert "*Vegas: A self-speculative decoding method with verification-guided sparse attention*" in texts(call.params)
-    assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract"]
+    assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract", "Save", "Add to channel list"]
 
 
 def test_abstract_and_similar_are_ephemeral_new_messages(slack_http: SlackHttp, fake: FakeSlack) -> None:

@@ -37,7 +37,7 @@ def test_manifest_is_socket_mode_with_exactly_the_scopes_needed(manifest: dict[s
     assert "request_url" not in manifest["settings"]["event_subscriptions"]
     assert all("url" not in c for c in manifest["features"]["slash_commands"])
     assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
-        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history"]
+        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history", "files:write", "im:write"]
     )
     # Every scope carries its reason in a comment right above it.
     lines = (ROOT / "manifest.yml").read_text(encoding="utf-8").splitlines()
@@ -66,15 +66,24 @@ def test_every_declared_listener_answers_through_the_real_app(
         reply = slack_http.command("help", command=command["command"])
         assert reply.status == 200, command
         assert f"`{command['command']} help`" in reply.json()["blocks"][0]["text"]["text"], command
-    for n, event_type in enumerate(manifest["settings"]["event_subscriptions"]["bot_events"]):
+    mentions = [e for e in manifest["settings"]["event_subscriptions"]["bot_events"] if e != "app_home_opened"]
+    for n, event_type in enumerate(mentions):
         event = {**mention_event("diffusion", ts=f"1700000000.00010{n}"), "type": event_type}
         assert slack_http.event(event).status == 200
         post = fake.wait_for("chat.postMessage", count=n + 1)[-1]
         assert post.params["thread_ts"] == event["ts"], event_type  # answered in the event's thread
+    home = {"type": "app_home_opened", "user": "U7", "channel": "D7", "tab": "home", "event_ts": "1700000001.1"}
+    assert slack_http.event(home).status == 200
+    assert fake.wait_for("views.publish", ok=True)[-1].params["user_id"] == "U7"
     for n, action_id in enumerate(slack_app.ACTIONS):
         value = '{"q":"kv cache","o":0}' if action_id == "results_page" else "txyyds"
         payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
         assert slack_http.action(payload).status == 200
+        if action_id == "home_similar":  # a Home tab button: the answer is the Home view, published again
+            fake.wait_for(
+                lambda c: c.method == "views.publish" and "Papers similar to" in json.dumps(c.params), ok=True
+            )
+            continue
         fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name, ok=True)
     unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
     assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to

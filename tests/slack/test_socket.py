@@ -67,7 +67,7 @@ def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> Non
         (call,) = fake.wait_for("response")
     assert call.params["response_type"] == "in_channel"
     assert "Shared by <@U9>" in texts(call.params)
-    assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract"]
+    assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract", "Save", "Add to channel list"]
 
 
 def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config) -> None:

@@ -1,7 +1,8 @@
 """The daily digest as a Slack message, and the `/icml digest` replies: pure builders on top of blocks.py.
 
 Every paper text goes through blocks.py's escaping and truncation; the paper rows use its title line, context
-line and Similar/Abstract buttons, so the buttons work in digests exactly as in search results.
+line and Similar/Abstract/Save buttons, so the buttons work in digests exactly as in search results, plus More
+like this and Less like this, which the channel's coming digests learn from.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from bot.digest.model import MARKER, Digest, Subscription
 from bot.papers.row import PaperRow
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
+from bot.slack.blocks.team_buttons import feedback_buttons
 
 SNIPPET_CHARS = 300
 HEADER_PREFIX = "ICML 2026 digest"
@@ -85,7 +87,9 @@ def paper_blocks(paper: PaperRow, matched: bool = False) -> list[Block]:
     context = blocks.paper_context(paper)
     if matched:
         context["elements"].append(blocks.mrkdwn("matches your topics"))
-    return [blocks.section("\n".join(lines)), context, blocks.paper_buttons(str(paper["id"]), public=True)]
+    buttons = blocks.paper_buttons(str(paper["id"]), public=True)
+    buttons["elements"].extend(feedback_buttons(str(paper["id"])))  # the digest learns from these (bot/team)
+    return [blocks.section("\n".join(lines)), context, buttons]
 
 
 def footer(digest: Digest) -> str:

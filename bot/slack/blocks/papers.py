@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.papers.row import PaperRow
@@ -32,6 +32,7 @@ from bot.slack.blocks.kit import (
     split_text,
     truncate,
 )
+from bot.slack.blocks.team_buttons import Origin, list_add_button, save_button
 
 if TYPE_CHECKING:
     from bot.search import Result, SearchResponse
@@ -116,16 +117,22 @@ def paper_context(paper: PaperRow) -> Block:
     return context(" · ".join(p for p in pieces if p))
 
 
-def paper_buttons(paper_id: str, public: bool = False) -> Block:
-    """Similar / Share to channel / Abstract for one paper (no Share on messages everyone already sees)."""
+def paper_buttons(paper_id: str, public: bool = False, saved: bool = False, origin: Origin | None = None) -> Block:
+    """Similar / Share to channel / Abstract / Save for one paper; on messages everyone sees, no Share (they see it
+    already) and Add to channel list instead; `origin` lets a Save rebuild the reader's own view in place."""
     elements = [button("Similar", ACTION_SIMILAR, paper_id)]
     if not public:
         elements.append(button("Share to channel", ACTION_SHARE, paper_id))
     elements.append(button("Abstract", ACTION_ABSTRACT, paper_id))
+    elements.append(save_button(paper_id, saved, None if public else origin))
+    if public:
+        elements.append(list_add_button(paper_id))
     return actions(*elements)
 
 
-def result_blocks(result: Result, public: bool = False) -> list[Block]:
+def result_blocks(
+    result: Result, public: bool = False, saved: Collection[str] = (), origin: Origin | None = None
+) -> list[Block]:
     """A search hit: linked title, headline, snippet with matched words in bold, authors/meta, buttons."""
     paper = result.paper
     lines = [title_line(paper)]
@@ -135,11 +142,15 @@ def result_blocks(result: Result, public: bool = False) -> list[Block]:
     snippet = one_line(result.snippet)
     if snippet and snippet.strip(ELLIPSIS + " ").lower() not in headline.lower():
         lines.append(truncate(escape(snippet), SNIPPET_CHARS))
-    return [section("\n".join(lines)), paper_context(paper), paper_buttons(str(paper["id"]), public)]
+    pid = str(paper["id"])
+    return [section("\n".join(lines)), paper_context(paper), paper_buttons(pid, public, pid in saved, origin)]
 
 
-def results_message(response: SearchResponse, public: bool = False, intro: str | None = None) -> Message:
-    """One page of search results with the typo notice, a "1-5 of N" footer and a More-results button."""
+def results_message(
+    response: SearchResponse, public: bool = False, intro: str | None = None, saved: Collection[str] = ()
+) -> Message:
+    """One page of search results with the typo notice, a "1-5 of N" footer and a More-results button; `saved`: the
+    reader's saved ids among them (their Save buttons say Saved)."""
     query = response.query
     if not response.results:
         return no_results_message(response, intro, public)
@@ -149,8 +160,9 @@ def results_message(response: SearchResponse, public: bool = False, intro: str |
     if response.corrected:
         blocks.append(context(f"Showing results for {bold(response.corrected)} (you typed {bold(query)})"))
     blocks.extend(_notes(response))
+    origin = Origin("search", query, response.offset)
     for result in response.results:
-        blocks.extend(result_blocks(result, public))
+        blocks.extend(result_blocks(result, public, saved, origin))
         blocks.append(divider())
     first, last = response.offset + 1, response.offset + len(response.results)
     total = max(response.total, last)
@@ -188,20 +200,23 @@ def no_results_message(response: SearchResponse, intro: str | None = None, publi
     return message(_fallback(text), blocks)
 
 
-def similar_message(paper: PaperRow, results: Sequence[Result], public: bool = False) -> Message:
+def similar_message(
+    paper: PaperRow, results: Sequence[Result], public: bool = False, saved: Collection[str] = ()
+) -> Message:
     """Papers like `paper`, each with its buttons."""
     title = link(paper.get("url"), display_title(paper))
     if not results:
         return notice(f"I found no papers similar to *{title}*.")
     blocks: list[Block] = [section(f"Papers similar to *{title}*")]
+    origin = Origin("similar", str(paper["id"]))
     for result in results:
-        blocks.extend(result_blocks(result, public))
+        blocks.extend(result_blocks(result, public, saved, origin))
         blocks.append(divider())
     names = "; ".join(display_title(r.paper) for r in results)
     return message(f"Papers similar to {escape(display_title(paper))}: {escape(names)}", blocks[:-1])
 
 
-def paper_message(paper: PaperRow, note: str | None = None, another: bool = False) -> Message:
+def paper_message(paper: PaperRow, note: str | None = None, another: bool = False, saved: bool = False) -> Message:
     """One paper in full: title, headline, authors, status/session/area, links, the whole abstract, buttons."""
     blocks: list[Block] = []
     if note:
@@ -230,6 +245,7 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
     elements = [
         button("Similar", ACTION_SIMILAR, str(paper["id"])),
         button("Share to channel", ACTION_SHARE, str(paper["id"])),
+        save_button(str(paper["id"]), saved, Origin("random" if another else "paper", str(paper["id"]))),
     ]
     if another:
         elements.append(button("Another one", ACTION_RANDOM, "random"))
@@ -237,10 +253,11 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
     return message(f"{escape(display_title(paper))}: {escape(one_line(paper.get('headline')))}", blocks)
 
 
-def abstract_message(paper: PaperRow) -> Message:
-    """The whole abstract of one paper (split over sections when longer than 3,000 characters)."""
+def abstract_message(paper: PaperRow, saved: bool = False) -> Message:
+    """The whole abstract of one paper (split over sections when longer than 3,000 characters), and Save."""
     blocks = [section(title_line(paper))]
-    blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[: MAX_BLOCKS - 2])
+    blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[: MAX_BLOCKS - 3])
+    blocks.append(actions(save_button(str(paper["id"]), saved, Origin("abstract", str(paper["id"])))))
     return message(f"Abstract of {escape(display_title(paper))}", blocks)
 
 

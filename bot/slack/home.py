@@ -1,0 +1,84 @@
+"""The app's Home tab: published on `app_home_opened` and again whenever the user saves or unsaves a paper."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.slack import commands
+from bot.slack.blocks import digest as digest_blocks
+from bot.slack.blocks import team as team_blocks
+from bot.slack.services import Services
+from bot.team import saves
+
+EVENTS = ("app_home_opened",)
+log = logging.getLogger(__name__)
+
+
+def digest_lines(deps: Services) -> list[team_blocks.DigestLine]:
+    """The workspace's channel digests with their schedule and next time (none without a digest service)."""
+    service = deps.digests
+    if service is None:
+        return []
+    now = service.clock()
+    lines = []
+    for sub in service.digests.subscriptions():
+        at = service.next_slot(sub, now)
+        label = f"{digest_blocks.when_label(at)} ({digest_blocks.day_label(at.date())})" if at else None
+        lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))
+    return lines
+
+
+def help_lines() -> list[tuple[str, str]]:
+    """`/icml` usage from the command table, as `/icml help` shows it."""
+    entries = [
+        commands.SEARCH_HELP,
+        *((" ".join(filter(None, (s.name, s.usage))), s.help) for s in commands.SUBCOMMANDS),
+    ]
+    return [(f"{commands.COMMAND} {usage}", text) for usage, text in entries]
+
+
+def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dict[str, Any]:
+    """The Home view for one user: their newest saves, the digests, help; papers similar to `similar_to` on top."""
+    state = deps.state
+    if state is None:
+        raise RuntimeError("the Home tab needs the state database")
+    page = saves.saved(state, deps.papers, team, user, limit=team_blocks.HOME_SAVED)
+    similar = None
+    paper = deps.papers.get(similar_to) if similar_to else None
+    if paper is not None:
+        similar = (paper, [r.paper for r in deps.papers.similar(str(paper["id"]), k=5)])
+    return team_blocks.home_view(page, digest_lines(deps), help_lines(), similar, saves.saved_ids(state, team, user))
+
+
+def publish(client: WebClient, deps: Services, team: str, user: str, similar_to: str = "") -> bool:
+    """views.publish the user's Home view; False (logged) when Slack refuses it, e.g. the Home tab is turned off."""
+    try:
+        client.views_publish(user_id=user, view=home_view(deps, team, user, similar_to))
+    except SlackApiError as exc:
+        log.warning("views.publish for %s failed: %s", user, exc.response.get("error"))
+        return False
+    return True
+
+
+class Home:
+    """The app_home_opened listener; a bound method so Bolt can read its parameter names."""
+
+    def __init__(self, deps: Services) -> None:
+        self.deps = deps
+
+    def on_home_opened(self, event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
+        """Publish the Home view when the user opens the Home tab (not the Messages tab)."""
+        if event.get("tab", "home") != "home" or not event.get("user"):
+            return
+        team = str(body.get("team_id") or (body.get("authorizations") or [{}])[0].get("team_id") or "")
+        publish(client, self.deps, team, str(event["user"]))
+
+
+def register(app: App, deps: Services) -> None:
+    """Register the app_home_opened listener (manifest.yml subscribes to the event and enables the Home tab)."""
+    app.event("app_home_opened")(Home(deps).on_home_opened)
