@@ -27,6 +27,7 @@ from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.digest_post import SlackPoster
 from bot.state import ERRORS, State, is_locked, is_unreachable
+from bot.team import feedback
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -209,7 +210,9 @@ def status(desk: DigestService, channel: str, user: str, words: str) -> Message:
     info = desk.digests.status(channel, now)
     if info.subscription is not None and info.subscription.active:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
-    return digest_blocks.status_message(info, desk.scheduling(now))
+    said = feedback.votes_in_channel(desk.digests.state, channel)
+    liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
+    return digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
 
 
 def preview(desk: DigestService, channel: str, user: str, words: str) -> Message:

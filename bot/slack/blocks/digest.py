@@ -8,6 +8,7 @@ like this and Less like this, which the channel's coming digests learn from.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 from bot.slack.blocks.team_buttons import feedback_buttons
 
 SNIPPET_CHARS = 300
+LIKED_SHOWN = 5  # liked papers named in /icml digest status
 HEADER_PREFIX = "ICML 2026 digest"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -157,8 +159,15 @@ def subscribed_message(sub: Subscription, next_at: datetime | None, changed: boo
     return blocks.notice(text)
 
 
-def status_message(status: DigestStatus, scheduling: str) -> Message:
-    """`/icml digest status`: schedule, next run, last digest, papers left, last error, who schedules."""
+def status_message(
+    status: DigestStatus,
+    scheduling: str,
+    liked: Sequence[dict[str, Any]] = (),
+    likes: int = 0,
+    dislikes: int = 0,
+) -> Message:
+    """`/icml digest status`: schedule, next run, last digest, papers left, last error, who schedules, and what the
+    channel liked (More like this, or Save on a digest) and how many it wanted fewer like."""
     sub = status.subscription
     if sub is None or not sub.active:
         return blocks.notice(
@@ -191,8 +200,23 @@ def status_message(status: DigestStatus, scheduling: str) -> Message:
         lines.append(
             f":warning: *Last error* ({escape(when_label(at))}): {escape(one_line(error))}{escape(hint(error))}"
         )
+    lines.append(liked_text(liked, likes, dislikes))
     lines.append(f"_{escape(scheduling)}_")
     return blocks.notice("\n".join(lines))
+
+
+def liked_text(liked: Sequence[dict[str, Any]], likes: int, dislikes: int) -> str:
+    """`*Liked (2):* Vegas, DefensiveKV` and the number of Less like this, or how to teach the digest."""
+    if not likes and not dislikes:
+        return (
+            "*Liked:* nothing yet. *More like this* and *Less like this* under each digest paper steer the next ones."
+        )
+    names = ", ".join(blocks.plain_truncate(blocks.display_title(p), 60) for p in liked)
+    more = f" and {likes - len(liked)} more" if likes > len(liked) else ""
+    text = f"*Liked ({likes}):* {escape(names)}{more}; papers close to these come first." if likes else "*Liked:* none."
+    if dislikes:
+        text += f" *Less like this:* {dislikes} paper{'s' if dislikes != 1 else ''}, whose neighbours go to the back."
+    return text
 
 
 def hint(error: str) -> str:

@@ -1,0 +1,72 @@
+"""Pressing a button of a message the app sent, as Slack sends the click: on an ephemeral message (no `message` in
+the payload), on a channel message (the message's blocks come along) or on the Home tab (a `view` container)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import Reply, SlackHttp, buttons
+from tests.support.slack_requests import block_action_payload
+
+
+def find_button(message: dict[str, Any], label: str, value_has: str = "") -> dict[str, Any]:
+    """The first button labelled `label` whose value contains `value_has` (AssertionError naming what there is)."""
+    found = [b for b in buttons(message) if b["text"]["text"] == label and value_has in b["value"]]
+    there = [(b["text"]["text"], b["value"]) for b in buttons(message)]
+    assert found, f"no {label!r} button with {value_has!r}; buttons: {there}"
+    return found[0]
+
+
+def press(
+    app: SlackHttp,
+    fake: FakeSlack,
+    message: dict[str, Any],
+    label: str,
+    value_has: str = "",
+    *,
+    user: str = "U1",
+    channel: str = "C1",
+    team: str = "T1",
+    ephemeral: bool = True,
+    name: str = "click",
+) -> Reply:
+    """Press a button of `message`; the click's response_url is recorded by the fake under `name`."""
+    button = find_button(message, label, value_has)
+    payload = block_action_payload(
+        button["action_id"],
+        button["value"],
+        user_id=user,
+        channel_id=channel,
+        team_id=team,
+        response_url=fake.response_url(name),
+        message=None if ephemeral else {**_channel_message(team), "blocks": message.get("blocks") or []},
+    )
+    if ephemeral:
+        payload.pop("message")
+        payload["container"] = {"type": "message", "message_ts": "1700000000.000200", "channel_id": channel}
+        payload["container"]["is_ephemeral"] = True
+    return app.action(payload)
+
+
+def press_on_home(app: SlackHttp, view: dict[str, Any], label: str, value_has: str = "", user: str = "U1") -> Reply:
+    """Press a button of a published Home view: no response_url, no channel, a `view` container."""
+    button = find_button(view, label, value_has)
+    payload = block_action_payload(button["action_id"], button["value"], user_id=user)
+    for key in ("message", "channel", "response_url"):
+        payload.pop(key)
+    payload["container"] = {"type": "view", "view_id": f"V{user}"}
+    payload["view"] = {"id": f"V{user}", "type": "home", "blocks": view.get("blocks") or []}
+    return app.action(payload)
+
+
+def _channel_message(team: str) -> dict[str, Any]:
+    return {
+        "type": "message",
+        "user": "UBOT",
+        "bot_id": "BBOT",
+        "app_id": "A1",
+        "text": "ICML papers",
+        "ts": "1700000000.000100",
+        "team": team,
+    }
