@@ -41,7 +41,7 @@ from bot.slack.services import Services
 from bot.state import State
 from bot.team import feedback, reading_list, saves
 
-GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
+GONE = "That paper is no longer in the index. Search again with `/icml &lt;words&gt;`."
 EXPIRED = "That button has expired. Run the command again."
 ACTION_IDS = TEAM_ACTION_IDS
 MORE_SAID = "This channel's coming digests will bring papers close to it first."

@@ -132,12 +132,12 @@ def list_message(page: Page[ListedPaper], saved: Collection[str] = ()) -> Messag
         if page.total:
             return notice(f"No papers on this page (the list has {page.total}). `/icml list` shows the first page.")
         return notice(
-            "This channel's reading list is empty. Add a paper with `/icml list add <id or name>` or the *Add to "
+            "This channel's reading list is empty. Add a paper with `/icml list add &lt;id or name&gt;` or the *Add to "
             "channel list* button under papers posted here."
         )
     out: list[Block] = [
         section(f"*This channel's reading list* ({page.total}), newest first. Only this channel sees it."),
-        context("`/icml list export bibtex` posts it here as a .bib file; `/icml list remove <id>` takes one off."),
+        context("`/icml list export bibtex` posts it here as a .bib file; `/icml list remove &lt;id&gt;` takes one off."),
     ]
     origin = Origin("list", "", page.offset)
     for item in page.items:

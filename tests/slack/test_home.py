@@ -1,0 +1,90 @@
+"""The Home tab through the real app (HTTP and Socket Mode): published on app_home_opened and after every save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.support.block_checks import problems
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_clicks import press, press_on_home
+from tests.support.slack_harness import SlackHttp, buttons, slack_config, socket_mode_app, texts
+from tests.support.slack_requests import event_body, slash_form
+
+KV = "txyyds"
+VEGAS = "yg1gm3"
+
+
+def home_opened(user: str = "U1", tab: str = "home") -> dict[str, Any]:
+    """An app_home_opened event as Slack sends it."""
+    return {"type": "app_home_opened", "user": user, "channel": "D" + user[1:], "tab": tab, "event_ts": "1700000000.5"}
+
+
+def published(fake: FakeSlack, count: int = 1) -> dict[str, Any]:
+    """The view of the `count`-th views.publish call."""
+    return fake.wait_for("views.publish", count=count, ok=True)[count - 1].params["view"]
+
+
+def test_home_shows_saves_digests_and_help(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.command("digest subscribe kv cache at 08:30 Asia/Seoul", channel_id="C0HOMEDIGEST")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    fake.wait_for(lambda c: c.method == "response" and c.name == "s")
+    assert slack_http.event(home_opened()).status == 200
+    view = published(fake, 2)  # once after the save, once on opening
+    assert view["type"] == "home"
+    body = texts(view)
+    assert "*Your saved papers* (1)" in body
+    assert "DefensiveKV" in body
+    assert "<#C0HOMEDIGEST>: Mon-Fri at 08:30 Asia/Seoul, 3 papers, topics *kv cache* · next " in body
+    assert "`/icml saved [page]`" in body
+    assert "`/icml export bibtex|csv|md`" in body
+    assert [b["text"]["text"] for b in buttons(view)] == ["Unsave", "Similar"]
+    assert problems({"text": "home", **view}) == []
+    assert fake.wait_for("views.publish")[-1].params["user_id"] == "U1"
+
+
+def test_the_messages_tab_and_other_users_get_nothing_of_it(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    fake.wait_for("views.publish", ok=True)
+    slack_http.event(home_opened(tab="messages"))
+    slack_http.event(home_opened(user="U2"))
+    view = fake.wait_for(lambda c: c.method == "views.publish" and c.params["user_id"] == "U2", ok=True)[0].params
+    assert "Nothing saved yet" in texts(view["view"])
+    slack_http.drain()
+    assert len(fake.calls("views.publish")) == 2  # the save's, and U2's; none for the Messages tab
+
+
+def test_unsave_and_similar_on_the_home_tab_publish_it_again(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    view = published(fake)
+    assert press_on_home(slack_http, view, "Similar", KV).status == 200
+    with_similar = published(fake, 2)
+    assert "*Papers similar to* *" in texts(with_similar)
+    save_buttons = [b for b in buttons(with_similar) if b["text"]["text"] == "Save"]
+    assert save_buttons
+    press_on_home(slack_http, with_similar, "Save", save_buttons[0]["value"])
+    after_save = published(fake, 3)
+    assert "*Your saved papers* (2)" in texts(after_save)
+    assert "*Papers similar to*" in texts(after_save)  # the panel stays while you save from it
+    press_on_home(slack_http, after_save, "Unsave", KV)
+    final = published(fake, 4)
+    assert "*Your saved papers* (1)" in texts(final)
+    assert "DefensiveKV" not in texts(final).split("*Your saved papers*")[1]
+
+
+def test_home_refused_by_slack_does_not_break_a_save(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("views.publish", error="not_enabled")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    rebuilt = fake.wait_for(lambda c: c.method == "response" and c.name == "s", ok=True)[0].params
+    assert any(b["text"]["text"] == "Saved" for b in buttons(rebuilt))
+
+
+def test_home_over_socket_mode(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> None:
+    config = slack_config(fake, slack_index_path, tmp_path / "state.db", signing_secret="")
+    with socket_mode_app(fake, config):
+        fake.socket_ack(fake.socket_send("slash_commands", slash_form(f"list add {KV}")))
+        envelope = fake.socket_send("events_api", event_body(home_opened("U5")))
+        assert fake.socket_ack(envelope) == {"envelope_id": envelope}
+        view = fake.wait_for("views.publish", ok=True)[0].params
+    assert view["user_id"] == "U5"
+    assert "How to use /icml" in texts(view["view"])

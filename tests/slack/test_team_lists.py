@@ -1,0 +1,172 @@
+"""The channel's reading list and exports through the real app: commands, buttons, files uploaded to the fake Slack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.block_checks import problems
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_clicks import press
+from tests.support.slack_harness import SlackHttp, buttons, texts
+from tests.team.bibparse import parse_bibtex, parse_csv
+
+KV = "txyyds"
+VEGAS = "yg1gm3"
+
+
+def answer(fake: FakeSlack, name: str) -> dict[str, Any]:
+    """What the app posted to the response_url called `name`."""
+    return fake.wait_for(lambda c: c.method == "response" and c.name == name, ok=True)[-1].params
+
+
+def save(slack_http: SlackHttp, fake: FakeSlack, query: str, paper_id: str, name: str, user: str = "U1") -> None:
+    """Press Save on `paper_id` in the results of `/icml <query>` and wait until it is saved."""
+    press(slack_http, fake, slack_http.command(query, user_id=user).json(), "Save", paper_id, user=user, name=name)
+    answer(fake, name)
+
+
+def test_list_add_tells_the_channel_and_list_shows_who_and_when(slack_http: SlackHttp) -> None:
+    added = slack_http.command(f"list add {KV}", user_id="U042").json()
+    assert added["response_type"] == "in_channel"
+    assert "<@U042> added" in texts(added)
+    assert "DefensiveKV" in texts(added)
+    again = slack_http.command("list add defensivekv", user_id="U7").json()  # by name, a second time
+    assert again["response_type"] == "ephemeral"
+    assert "already on this channel's reading list (added by <@U042>" in texts(again)
+    slack_http.command(f"list add {VEGAS}", user_id="U7")
+    shown = slack_http.command("list").json()
+    assert shown["response_type"] == "ephemeral"
+    assert "*This channel's reading list* (2)" in texts(shown)
+    body = texts(shown)
+    assert body.index("Vegas") < body.index("DefensiveKV")  # newest first
+    assert "added by <@U042> on" in body
+    assert [b["text"]["text"] for b in buttons(shown)] == ["Similar", "Save", "Remove"] * 2
+    assert problems(shown) == []
+
+
+def test_a_channel_never_sees_another_channels_list(slack_http: SlackHttp) -> None:
+    slack_http.command(f"list add {KV}", channel_id="C1")
+    assert "reading list is empty" in texts(slack_http.command("list", channel_id="C2").json())
+    assert "reading list is empty" in texts(slack_http.command("list", team_id="T2").json())
+    assert "is not on this channel's reading list" in texts(
+        slack_http.command(f"list remove {KV}", channel_id="C2").json()
+    )
+    assert "(1)" in texts(slack_http.command("list", channel_id="C1").json())
+
+
+def test_list_remove_by_command_and_by_button(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.command(f"list add {KV}")
+    slack_http.command(f"list add {VEGAS}")
+    removed = slack_http.command(f"list remove {KV}", user_id="U9").json()
+    assert removed["response_type"] == "in_channel"
+    assert "<@U9> removed" in texts(removed)
+    press(slack_http, fake, slack_http.command("list").json(), "Remove", VEGAS, name="rm")
+    rebuilt = answer(fake, "rm")
+    assert rebuilt["replace_original"] is True
+    assert "reading list is empty" in texts(rebuilt)
+
+
+def test_add_to_channel_list_button_on_a_shared_paper(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Share to channel", KV, name="share")
+    shared = answer(fake, "share")
+    press(slack_http, fake, shared, "Add to channel list", KV, user="U5", ephemeral=False, name="add")
+    told = answer(fake, "add")
+    assert (told["response_type"], told["replace_original"]) == ("in_channel", False)
+    assert "<@U5> added" in texts(told)
+    press(slack_http, fake, shared, "Add to channel list", KV, user="U6", ephemeral=False, name="add2")
+    second = answer(fake, "add2")
+    assert second["response_type"] == "ephemeral"
+    assert "already on this channel's reading list (added by <@U5>" in texts(second)
+
+
+def test_bad_list_input_gets_one_clear_line(slack_http: SlackHttp) -> None:
+    assert "No paper has the id or name *nosuchpaper*" in texts(slack_http.command("list add nosuchpaper").json())
+    assert "Usage: `/icml list" in texts(slack_http.command("list frobnicate").json())
+    assert "Usage: `/icml list export bibtex`" in texts(slack_http.command("list export pdf").json())
+    assert "Usage: `/icml export bibtex`" in texts(slack_http.command("export docx").json())
+    assert "Usage: `/icml export" in texts(slack_http.command("export").json())
+
+
+# --------------------------------------------------------------------------- exports
+
+
+def test_export_bibtex_uploads_a_file_to_the_users_dm(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    save(slack_http, fake, "kv cache", KV, "a")
+    save(slack_http, fake, "speculative decoding", VEGAS, "b")
+    reply = slack_http.command("export bibtex", response_url=fake.response_url("exp")).json()
+    assert reply["response_type"] == "ephemeral"
+    assert "Sending 2 papers as `icml-saved-papers.bib` to our DM" in texts(reply)
+    assert "```@" in texts(reply)  # a handful: also a code block
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    [opened] = fake.calls("conversations.open")
+    assert opened.params["users"] == "U1"
+    [sent] = fake.shared_files()
+    assert sent.channel == "D1"
+    assert sent.filename == "icml-saved-papers.bib"
+    entries = parse_bibtex(sent.text)
+    assert len(entries) == 2
+    assert {e.kind for e in entries} <= {"inproceedings", "misc"}
+    assert any("DefensiveKV" in e.title for e in entries)
+    assert len({e.key for e in entries}) == 2
+
+
+def test_export_csv_and_markdown(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    save(slack_http, fake, "kv cache", KV, "a")
+    slack_http.command("export csv")
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    slack_http.command("export md")
+    fake.wait_for("files.completeUploadExternal", count=2, ok=True)
+    csv_file, md_file = fake.shared_files()
+    header, rows = parse_csv(csv_file.text)
+    assert header[:2] == ["id", "title"]
+    assert [r["id"] for r in rows] == [KV]
+    assert rows[0]["saved_at"].endswith("Z")
+    assert md_file.filename == "icml-saved-papers.md"
+    assert "DefensiveKV" in md_file.text
+
+
+def test_list_export_posts_the_file_in_the_channel(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.command(f"list add {KV}", user_id="U3")
+    reply = slack_http.command("list export bibtex", user_id="U4").json()
+    assert "to this channel" in texts(reply)
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    [sent] = fake.shared_files()
+    assert sent.channel == "C1"
+    assert "<@U4>" in sent.initial_comment
+    [entry] = parse_bibtex(sent.text)
+    assert "DefensiveKV" in entry.title
+    assert not fake.calls("conversations.open")
+
+
+def test_list_export_where_the_bot_is_not_a_member_says_what_to_do(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.set_channel("C1", is_member=False)
+    slack_http.command(f"list add {KV}")
+    slack_http.command("list export csv", response_url=fake.response_url("exp"))
+    told = answer(fake, "exp")
+    assert "not_in_channel" in texts(told)
+    assert "/invite @icml-bot" in texts(told)
+    assert fake.shared_files() == []
+
+
+def test_nothing_to_export_uploads_nothing(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    assert "no saved papers to export" in texts(slack_http.command("export bibtex").json())
+    assert "reading list is empty" in texts(slack_http.command("list export bibtex").json())
+    slack_http.drain()
+    assert not fake.calls("files.getUploadURLExternal")
+
+
+def test_an_export_of_many_papers_is_a_file_without_a_code_block(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    from bot.team import saves
+
+    ids = [
+        str(b["value"])
+        for b in buttons(slack_http.command("similar txyyds").json())
+        if b["action_id"] == "paper_similar"
+    ]
+    for n, paper_id in enumerate([KV, VEGAS, *ids]):
+        saves.save(slack_http.state, "T1", "U1", paper_id, 1_700_000_000.0 + n)
+    reply = slack_http.command("export bibtex").json()
+    assert "```" not in texts(reply)
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    [sent] = fake.shared_files()
+    assert len(parse_bibtex(sent.text)) == len({KV, VEGAS, *ids})
