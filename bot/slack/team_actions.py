@@ -16,6 +16,7 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.digest.model import MARKER
+from bot.papers.row import PaperRow
 from bot.slack import blocks, home
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import team as team_blocks
@@ -279,7 +280,7 @@ class TeamActions:
         home.publish(client, self.deps, click.team, click.user, value.paper_id if value else "")
 
 
-def vote_said(paper: dict[str, Any], choice: feedback.Vote, changed: bool, previous: feedback.Vote | None) -> str:
+def vote_said(paper: PaperRow, choice: feedback.Vote, changed: bool, previous: feedback.Vote | None) -> str:
     """The reply to More/Less like this: what the channel's digests will do now."""
     name = blocks.title_line(paper)
     if choice is feedback.Vote.MORE:

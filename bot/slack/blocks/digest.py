@@ -162,7 +162,7 @@ def subscribed_message(sub: Subscription, next_at: datetime | None, changed: boo
 def status_message(
     status: DigestStatus,
     scheduling: str,
-    liked: Sequence[dict[str, Any]] = (),
+    liked: Sequence[PaperRow] = (),
     likes: int = 0,
     dislikes: int = 0,
 ) -> Message:
@@ -205,7 +205,7 @@ def status_message(
     return blocks.notice("\n".join(lines))
 
 
-def liked_text(liked: Sequence[dict[str, Any]], likes: int, dislikes: int) -> str:
+def liked_text(liked: Sequence[PaperRow], likes: int, dislikes: int) -> str:
     """`*Liked (2):* Vegas, DefensiveKV` and the number of Less like this, or how to teach the digest."""
     if not likes and not dislikes:
         return (

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.papers.row import PaperRow
 from bot.slack.blocks.kit import (
     Block,
     Message,
@@ -56,14 +57,13 @@ def day(at: float) -> str:
     return f"{moment.day} {moment:%b %Y}"
 
 
-def paper_links(paper: dict[str, Any]) -> str:
+def paper_links(paper: PaperRow) -> str:
     """`pdf · code` links of a paper, when it has them."""
-    return " · ".join(
-        link(paper.get(k), label) for k, label in (("pdf_url", "pdf"), ("code_url", "code")) if safe_url(paper.get(k))
-    )
+    pairs = ((paper.get("pdf_url"), "pdf"), (paper.get("code_url"), "code"))
+    return " · ".join(link(url, label) for url, label in pairs if safe_url(url))
 
 
-def _headline(paper: dict[str, Any]) -> str:
+def _headline(paper: PaperRow) -> str:
     return truncate(escape(one_line(paper.get("headline"))), 300)
 
 
@@ -137,7 +137,9 @@ def list_message(page: Page[ListedPaper], saved: Collection[str] = ()) -> Messag
         )
     out: list[Block] = [
         section(f"*This channel's reading list* ({page.total}), newest first. Only this channel sees it."),
-        context("`/icml list export bibtex` posts it here as a .bib file; `/icml list remove &lt;id&gt;` takes one off."),
+        context(
+            "`/icml list export bibtex` posts it here as a .bib file; `/icml list remove &lt;id&gt;` takes one off."
+        ),
     ]
     origin = Origin("list", "", page.offset)
     for item in page.items:
@@ -162,7 +164,7 @@ def _listed_item(item: ListedPaper, origin: Origin, saved: Collection[str]) -> l
     ]
 
 
-def listed_message(paper: dict[str, Any], user: str) -> Message:
+def listed_message(paper: PaperRow, user: str) -> Message:
     """Posted in the channel when someone adds a paper to its reading list."""
     text = f"{mention(user)} added {title_line(paper)} to this channel's reading list (`/icml list`)."
     return message(
@@ -174,7 +176,7 @@ def listed_message(paper: dict[str, Any], user: str) -> Message:
     )
 
 
-def already_listed_message(paper: dict[str, Any], added_by: str, added_at: float) -> Message:
+def already_listed_message(paper: PaperRow, added_by: str, added_at: float) -> Message:
     """A second add of the same paper: nothing changes, and who added it first."""
     return notice(
         f"{title_line(paper)} is already on this channel's reading list (added by {mention(added_by)} on "
@@ -185,7 +187,7 @@ def already_listed_message(paper: dict[str, Any], added_by: str, added_at: float
 # ------------------------------------------------------------------ replies to Save and the digest's buttons
 
 
-def saved_reply(paper: dict[str, Any], created: bool, extra: str = "") -> Message:
+def saved_reply(paper: PaperRow, created: bool, extra: str = "") -> Message:
     """Said to the reader alone after Save on a message everyone sees: saved (or already), with Unsave."""
     pid = str(paper["id"])
     what = "Saved" if created else "Already saved:"
@@ -198,7 +200,7 @@ def saved_reply(paper: dict[str, Any], created: bool, extra: str = "") -> Messag
     )
 
 
-def unsaved_reply(paper_id: str, paper: dict[str, Any] | None, removed: bool, extra: str = "") -> Message:
+def unsaved_reply(paper_id: str, paper: PaperRow | None, removed: bool, extra: str = "") -> Message:
     """Said to the reader after Unsave outside their own views: unsaved (or it was not saved), with Save again."""
     name = title_line(paper) if paper else f"`{escape(paper_id)}`"
     text = f"Unsaved {name}.{extra}" if removed else f"{name} was not in your saved papers.{extra}"
@@ -238,7 +240,7 @@ def home_view(
     saved: Page[SavedPaper],
     digests: Sequence[DigestLine],
     help_lines: Sequence[tuple[str, str]],
-    similar: tuple[dict[str, Any], Sequence[dict[str, Any]]] | None = None,
+    similar: tuple[PaperRow, Sequence[PaperRow]] | None = None,
     saved_ids: Collection[str] = (),
 ) -> dict[str, Any]:
     """The Home tab: papers similar to one you asked about, your newest saves, this workspace's digests, /icml help."""
@@ -273,7 +275,7 @@ def home_view(
     return {"type": "home", "blocks": out[:MAX_HOME_BLOCKS]}
 
 
-def _home_similar(paper: dict[str, Any], results: Sequence[dict[str, Any]], saved_ids: Collection[str]) -> list[Block]:
+def _home_similar(paper: PaperRow, results: Sequence[PaperRow], saved_ids: Collection[str]) -> list[Block]:
     out: list[Block] = [section(f"*Papers similar to* {title_line(paper)}")]
     if not results:
         out.append(context("I found none."))
