@@ -158,7 +158,7 @@ def votes_in_channel(state: State, channel: str) -> ChannelFeedback:
     """A channel's votes whatever workspace cast them: digests are kept per channel, and Slack's channel ids are
     unique across workspaces (a channel shared between two workspaces learns from both)."""
     rows = state.db.execute(
-        "SELECT paper_id, vote, user, via, at FROM digest_feedback WHERE channel = ? ORDER BY at DESC, paper_id DESC",
+        'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE channel = ? ORDER BY at DESC, paper_id DESC',
         [channel],
     ).fetchall()
     return ChannelFeedback(tuple(ChannelVote(r[0], Vote(r[1]), r[2], Via(r[3]), float(r[4])) for r in rows))

@@ -102,5 +102,5 @@ def saved(
 
 def saved_ids(state: State, team: str, user: str) -> frozenset[str]:
     """Every paper id a user saved (one indexed query): the Save buttons of a view they asked for say Saved."""
-    rows = state.db.execute("SELECT paper_id FROM team_saves WHERE team = ? AND user = ?", [team, user])
+    rows = state.db.execute('SELECT paper_id FROM team_saves WHERE team = ? AND "user" = ?', [team, user])
     return frozenset(row[0] for row in rows)

@@ -78,3 +78,12 @@ def test_forget_drops_a_vote_and_forgetting_nothing_is_a_no_op(state: State) -> 
     assert feedback.forget(state, T1, C1, P1) == VoteResult(P1, None, previous=Vote.LESS)
     assert feedback.forget(state, T1, C1, P1).changed is False
     assert feedback.channel_feedback(state, T1, C1).votes == ()
+
+
+def test_a_channels_votes_whatever_workspace_cast_them_for_its_digest(state: State) -> None:
+    feedback.vote(state, T1, C1, U1, P1, Vote.MORE, at=100.0)
+    feedback.vote(state, T2, C1, U2, P2, Vote.LESS, at=200.0)  # a channel shared between two workspaces
+    feedback.vote(state, T1, C2, U1, P3, Vote.MORE, at=300.0)
+    said = feedback.votes_in_channel(state, C1)
+    assert (said.liked, said.disliked) == ((P1,), (P2,))
+    assert feedback.votes_in_channel(state, "C0NOBODY01").votes == ()

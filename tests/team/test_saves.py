@@ -131,3 +131,12 @@ def test_saves_survive_a_restart(tmp_path: Path, papers: Papers) -> None:
     again = State(tmp_path / "state.db")
     assert [(i.paper_id, i.saved_at) for i in saves.saved(again, papers, T1, U1).items] == [(tok, 100.0)]
     again.close()
+
+
+def test_saved_ids_are_one_users_in_one_workspace(state: State) -> None:
+    saves.save(state, "T0TEAM0001", "U0ALICE001", "kmd7pn", 100.0)
+    saves.save(state, "T0TEAM0001", "U0ALICE001", "pywbay", 200.0)
+    saves.save(state, "T0TEAM0001", "U0BOB00002", "hrnnjj", 300.0)
+    saves.save(state, "T0TEAM0002", "U0ALICE001", "hrnnjj", 400.0)
+    assert saves.saved_ids(state, "T0TEAM0001", "U0ALICE001") == frozenset({"kmd7pn", "pywbay"})
+    assert saves.saved_ids(state, "T0TEAM0002", "U0BOB00002") == frozenset()
