@@ -17,6 +17,7 @@ from bot.slack import blocks
 from bot.slack.blocks import Message, bold, escape
 from bot.slack.blocks import team as team_blocks
 from bot.slack.replies import DeliveryError, respond
+from bot.state import ERRORS
 from bot.team import export as exports
 from bot.team import reading_list, saves
 from bot.team.export import Export, Format
@@ -42,7 +43,11 @@ def saved_ids(inv: Invocation) -> frozenset[str]:
     state = inv.deps.state
     if state is None or not inv.user_id:
         return frozenset()
-    return saves.saved_ids(state, inv.team_id, inv.user_id)
+    try:
+        return saves.saved_ids(state, inv.team_id, inv.user_id)
+    except ERRORS as exc:  # searches answer from the index even while the state database is down
+        log.warning("cannot read %s's saved papers, Save buttons show as unsaved: %s", inv.user_id, exc)
+        return frozenset()
 
 
 def _page_number(word: str) -> int | None:
