@@ -10,7 +10,7 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -137,11 +137,11 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         raise UserError("nothing to search for: give a QUERY, or --batch FILE with one query per line")
     db = open_index(config)
     if args.batch:
-        return search_batch(db, args)
+        return search_batch(db, args, config)
     query = " ".join(args.query)
     if getattr(args, "blocks", False):
         return print_blocks(query, config)
-    results = search.search(db, query, limit=args.limit)
+    results = search.search(db, query, limit=args.limit, scope=config.venues)
     if args.json:
         print(json.dumps([r.to_json() for r in results.results], ensure_ascii=False, indent=2))
         return 0
@@ -149,7 +149,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def search_batch(db: Any, args: argparse.Namespace) -> int:
+def search_batch(db: Any, args: argparse.Namespace, config: Config) -> int:
     """One query per line in, one answer per line out, in order (a JSON line each with --json; blank lines too)."""
     from bot import search
 
@@ -160,7 +160,7 @@ def search_batch(db: Any, args: argparse.Namespace) -> int:
     try:
         for line in fh:
             query = line.rstrip("\r\n")
-            response = search.search(db, query, limit=args.limit)
+            response = search.search(db, query, limit=args.limit, scope=config.venues)
             if args.json:
                 print(json.dumps(response.to_json(), ensure_ascii=False))
             else:
@@ -183,10 +183,13 @@ def print_results(query: str, results: Any) -> None:
         hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
         print(f"No papers match {query!r}.{hint}")
         return
+    from bot.search.scope import venue_of
+
     for n, r in enumerate(results.results, 1):
         p = r.paper
         label = f"{p['name']}: " if p.get("name") and not p["title"].startswith(p["name"]) else ""
-        print(f"{n}. [{p['id']}] {label}{p['title']}")
+        venue = f" ({venue_of(p)})" if results.venues > 1 else ""
+        print(f"{n}. [{p['id']}] {label}{p['title']}{venue}")
         if p.get("authors"):
             print(f"   {', '.join(p['authors'][:4])}{' et al.' if len(p['authors']) > 4 else ''}")
         print(f"   {r.snippet}")
@@ -197,11 +200,20 @@ def print_results(query: str, results: Any) -> None:
 
 def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     """Print what the index holds."""
-    stats = index.stats(open_index(config))
+    from bot.papers import summary
+    from bot.papers.reader import Papers
+
+    open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
+    stats = Papers(config.db_path, config.venues).stats()
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
         return 0
-    print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {stats['last_indexed']}")
+    built = summary.age(stats["last_indexed"], datetime.now(UTC))
+    print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {built}")
+    for line in summary.venue_lines(stats["venues"]):
+        print(f"  {line}")
+    print(f"Searched unless a query names venues: {stats['searched']}")
+    print("Sources:")
     for s in stats["sources"]:
         print(
             f"  {s['name']}: {s['records']} records ({s['added']} added, {s['merged']} merged, "

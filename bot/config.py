@@ -10,6 +10,8 @@ from datetime import time
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.papers.venues import Scope, VenueError, parse_scope
+
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message names the variable and where to get a good value."""
@@ -76,6 +78,18 @@ SETTINGS: tuple[Setting, ...] = (
         "ICML_BOT_CACHE",
         "~/.cache/icml-bot",
         "Where `icml-bot fetch` keeps downloaded pages (an interrupted fetch resumes) and the lists it fetched.",
+    ),
+    Setting(
+        "ICML_BOT_VENUES",
+        "",
+        "Venues searched unless a query names its own (venue:, year:, track:), e.g. icml2026 or "
+        "icml2026,icml2024-position or all; empty: ICML 2026 when the index has it, else everything.",
+    ),
+    Setting(
+        "ICML_BOT_REFRESH",
+        "off",
+        "How often `icml-bot serve` fetches the indexed venues again and swaps in the new index: off, daily, "
+        "or a duration of at least 1h such as 6h.",
     ),
 )
 
@@ -146,6 +160,32 @@ def parse_size(value: str, var: str = "ICML_DIGEST_SIZE") -> int:
     return int(value)
 
 
+MIN_REFRESH = 3600  # the conference site and OpenReview are shared public services: at most one fetch an hour
+
+
+def parse_refresh(value: str, var: str = "ICML_BOT_REFRESH") -> int | None:
+    """`off` (or empty) → None, `daily` → 86400, `6h` → 21600: seconds between refreshes."""
+    text = value.strip().lower()
+    if text in ("", "off", "no", "never", "0"):
+        return None
+    if text == "daily":
+        return 86400
+    if text == "hourly":
+        return 3600
+    seconds = parse_duration(text, var)
+    if seconds < MIN_REFRESH:
+        raise ConfigError(f"{var}={value!r} is too often: use off, daily or a duration of at least 1h, e.g. 6h")
+    return seconds
+
+
+def parse_venues(value: str, var: str = "ICML_BOT_VENUES") -> Scope:
+    """`icml2026,icml2024-position`, `all` or empty (automatic) → Scope."""
+    try:
+        return parse_scope(value)
+    except VenueError as exc:
+        raise ConfigError(f"{var}={value!r}: {exc}") from None
+
+
 def default(env: str) -> str:
     """A setting's default, as the table (and so the README) states it."""
     return _BY_NAME[env].default
@@ -181,6 +221,8 @@ class Config:
     openreview_password: str = field(default="", repr=False)
     openreview_url: str = default("OPENREVIEW_BASEURL")
     cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))
+    venues: Scope = field(default_factory=Scope)
+    refresh: int | None = None  # seconds between refreshes of the index while serving; None: never
 
     @property
     def state_target(self) -> str | Path:
@@ -226,6 +268,8 @@ class Config:
                 "OPENREVIEW_BASEURL", (get("OPENREVIEW_BASEURL").strip() or default("OPENREVIEW_BASEURL")).rstrip("/")
             ),
             cache_dir=Path(cache).expanduser() if (cache := env.get("ICML_BOT_CACHE")) else default_cache_dir(env),
+            venues=parse_venues(get("ICML_BOT_VENUES")),
+            refresh=parse_refresh(get("ICML_BOT_REFRESH")),
         )
 
 

@@ -74,7 +74,9 @@ class ChannelDigests:
         settle: float = SETTLE_SECONDS,
     ) -> None:
         self.state = state
-        self.papers = papers if isinstance(papers, Papers) else Papers(papers)  # one connection per thread, shared
+        self.papers = (  # one connection per thread, shared
+            papers if isinstance(papers, Papers) else Papers(papers, config.venues if config else None)
+        )
         self.poster = poster
         self.config = config
         self.next_run = next_run
@@ -93,7 +95,7 @@ class ChannelDigests:
 
     def paper_order(self, topics: str = "") -> tuple[list[str], list[str]]:
         """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
-        return paper_order(self.papers_db, topics)
+        return paper_order(self.papers_db, topics, self.papers.venues)
 
     def _current_ids(self, ids: set[str]) -> set[str]:
         """Ids as the index knows them now (a paper merged into another keeps being the same paper)."""

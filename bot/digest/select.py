@@ -8,6 +8,9 @@ from typing import Any
 import sqlite_utils
 
 from bot import search
+from bot.papers.venues import Scope
+from bot.search import query as ql
+from bot.search import scope
 
 TOPIC_MATCHES = 200  # papers matching a channel's topics that go first, best match first
 STATUS_RANK = {"oral": 0, "spotlight": 1}
@@ -27,12 +30,23 @@ def spread(rows: list[dict[str, Any]]) -> list[str]:
     return order
 
 
-def paper_order(db: sqlite_utils.Database, topics: str = "") -> tuple[list[str], list[str]]:
-    """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
-    cursor = db.execute("SELECT id, seq, status, area FROM papers")
+def paper_order(
+    db: sqlite_utils.Database, topics: str = "", venues: Scope | None = None
+) -> tuple[list[str], list[str]]:
+    """Every paper id in scope in the order a channel sees them (topic matches first), and the ids that matched.
+
+    The scope is the topics' venue:/year:/track: when they name one, else `venues` (ICML_BOT_VENUES)."""
+    parsed = ql.parse(topics)
+    resolved = scope.resolve(db, parsed, venues or Scope())
+    rowids = scope.in_scope(db, resolved)
+    cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
     cols = [c[0] for c in cursor.description]
-    order = spread([dict(zip(cols, r, strict=True)) for r in cursor])
+    rows = [dict(zip(cols, r, strict=True)) for r in cursor]
+    if rowids is not None:
+        rows = [r for r in rows if r["_rowid"] in rowids]
+    order = spread(rows)
     matched: list[str] = []
-    if topics.strip():
-        matched = [str(r.paper["id"]) for r in search.search(db, topics, limit=TOPIC_MATCHES).results]
+    if parsed.terms:  # words to match, not only venue filters
+        found = search.search(db, topics, limit=TOPIC_MATCHES, scope=venues).results
+        matched = [str(r.paper["id"]) for r in found]
     return list(dict.fromkeys([*matched, *order])), matched

@@ -465,14 +465,27 @@ def ensure_search_indexes(db: sqlite_utils.Database) -> None:
 
 
 def stats(db: sqlite_utils.Database) -> dict[str, Any]:
-    """Papers, sources and the time of the last load."""
+    """Papers, sources, venues (with tracks) and the time of the last load."""
     meta = {r["key"]: r["value"] for r in db["meta"].rows} if db["meta"].exists() else {}
     return {
+        "venues": venue_counts(db),
         "papers": db["papers"].count if db["papers"].exists() else 0,
         "sources": list(db["sources"].rows) if db["sources"].exists() else [],
         "last_indexed": meta.get("last_indexed"),
         "vocabulary": db["vocab"].count if db["vocab"].exists() else 0,
     }
+
+
+def venue_counts(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Papers per venue and track, largest first (a paper without a track is main; an index older than venues:
+    all its papers have none)."""
+    if not db["papers"].exists():
+        return []
+    venue = "venue" if "venue" in db["papers"].columns_dict else "NULL"
+    rows = db.execute(
+        f"SELECT {venue}, coalesce(track, 'main'), count(*) FROM papers GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
+    )
+    return [{"venue": v, "track": t, "papers": n} for v, t, n in rows]
 
 
 def get_paper(db: sqlite_utils.Database, ref: str) -> PaperRow | None:

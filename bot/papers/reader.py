@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import re
 import threading
 from collections.abc import Iterator
@@ -17,7 +18,9 @@ import sqlite_utils
 from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
-from bot.search import Result, SearchResponse
+from bot.papers.venues import Scope
+from bot.search import Result, SearchResponse, scope
+from bot.search import query as ql
 from bot.search.people import PersonCard, person_card
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
@@ -44,8 +47,9 @@ class Papers:
     """Read access to the paper index for the digests, the listeners and the health check; safe to share between
     threads (each gets its own connection)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, venues: Scope | None = None) -> None:
         self.path = Path(path)
+        self.venues = venues or Scope()  # ICML_BOT_VENUES: what searches, similar papers and digests cover
         self._local = threading.local()
 
     @property
@@ -73,7 +77,7 @@ class Papers:
     def search(self, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""
         with self.snapshot() as db:
-            return search.search(db, query, limit=limit, offset=offset)
+            return search.search(db, query, limit=limit, offset=offset, scope=self.venues)
 
     def person(self, name: str) -> PersonCard | None:
         """The author a name means, with their co-authors (for `/icml author`)."""
@@ -88,7 +92,10 @@ class Papers:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
         paper_id = text.valid_text(paper_id)
         with self.snapshot() as db:
-            found = search.similar(db, paper_id, k=k)
+            keys = scope.resolve(db, ql.parse(""), self.venues).keys
+            found = search.similar(db, paper_id, k=k if keys is None else min(4 * k, search.MAX_LIMIT))
+            if keys is not None:
+                found = [r for r in found if (r.paper.get("venue"), r.paper.get("track") or "main") in keys][:k]
             if found:
                 return found
             paper = self.get(paper_id)
@@ -103,12 +110,22 @@ class Papers:
 
     def random(self) -> PaperRow | None:
         """A paper picked at random (for `/icml random`)."""
-        row = self.db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
-        return self.get(row[0]) if row else None
+        with self.snapshot() as db:
+            rowids = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
+            if rowids is None:
+                row = db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
+            else:
+                pick = random.choice(sorted(rowids)) if rowids else None
+                row = db.execute("SELECT id FROM papers WHERE rowid = ?", [pick]).fetchone()
+            return index.get_paper(db, row[0]) if row else None
 
     def stats(self) -> dict[str, Any]:
-        """What the index holds."""
-        return index.stats(self.db)
+        """What the index holds, and which of its venues a search covers unless it names its own."""
+        with self.snapshot() as db:
+            out = index.stats(db)
+            searched = scope.label(db, scope.resolve(db, ql.parse(""), self.venues))
+        out["searched"] = f"{searched} (ICML_BOT_VENUES: {self.venues.describe()})"
+        return out
 
     def count(self) -> int:
         """How many papers the index holds (for /healthz)."""

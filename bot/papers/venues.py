@@ -199,3 +199,69 @@ def source_track(sourceurl: str | None) -> str | None:
         return None
     ids = parse_qs(urlparse(sourceurl).query).get("id")
     return group_track(ids[0]) if ids else None
+
+
+MAIN = "main"  # the track of papers whose source names none (the seeds, third-party lists)
+DEFAULT_VENUE = "icml2026"  # what an automatic scope searches when the index has it
+_FILTER = re.compile(r"(?P<conf>[a-z]+)[\s_-]?(?P<year>(?:19|20)\d\d)?(?:[/:_-](?P<track>[a-z]+))?")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The venues a search covers unless the query names its own (ICML_BOT_VENUES).
+
+    `venues` holds (venue key, track or None for all tracks) pairs; neither venues nor everything: automatic, i.e.
+    ICML 2026 (and papers of no known venue) when the index has ICML 2026, otherwise everything.
+    """
+
+    venues: tuple[tuple[str, str | None], ...] = ()
+    everything: bool = False
+
+    def describe(self) -> str:
+        """The setting as a person reads it, e.g. `ICML 2026, ICML 2024 position` or `automatic`."""
+        if self.everything:
+            return "all venues"
+        if not self.venues:
+            return "automatic"
+        return ", ".join(venue_label(key, track) for key, track in self.venues)
+
+
+def parse_scope(value: str) -> Scope:
+    """`icml2026`, `icml2026, icml2024-position`, `all`, or empty (automatic) → Scope; VenueError otherwise."""
+    joined = re.sub(r"([a-z])\s+((?:19|20)\d\d)", r"\1\2", value.strip().lower())  # `ICML 2026` is one name
+    names = [n for n in re.split(r"[\s,;]+", joined) if n]
+    if not names or names == ["auto"]:
+        return Scope()
+    if "all" in names:
+        return Scope(everything=True)
+    out: list[tuple[str, str | None]] = []
+    for name in names:
+        wanted = venue_filter(name)
+        if wanted is None or wanted[1] is None:
+            raise VenueError(
+                f"{name!r} is not a venue: use a conference and year, e.g. {EXAMPLES}; tracks: {', '.join(TRACKS)}"
+            )
+        out.append((f"{wanted[0]}{wanted[1]}", wanted[2]))
+    return Scope(tuple(dict.fromkeys(out)))
+
+
+def venue_label(key: str | None, track: str | None = None) -> str:
+    """How a venue is shown: `icml2026` → `ICML 2026`, with the track when it is not the main one."""
+    m = _NAME.fullmatch(key or "")
+    if not m:
+        label = key or "no venue"
+    else:
+        conference = CONFERENCES.get(m["conf"])
+        label = f"{conference.name if conference else m['conf'].upper()} {m['year']}"
+    return f"{label} {track}" if track and track != MAIN else label
+
+
+def venue_filter(value: str) -> tuple[str, int | None, str | None] | None:
+    """A query's `venue:` value → (conference key, year or None for every year, track or None); None if malformed.
+
+    `icml2024`, `ICML-2024`, `icml` (every year), `icml2026-position`.
+    """
+    m = _FILTER.fullmatch(value.strip().lower())
+    if not m or (m["track"] and m["track"] not in TRACKS):
+        return None
+    return m["conf"], int(m["year"]) if m["year"] else None, m["track"]

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import sqlite_utils
 
+from bot.papers import index
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key
@@ -36,6 +37,8 @@ class IndexCache:
         self._names: dict[str, list[tuple[int, str]]] | None = None
         self._acronyms: AcronymTable | None = None
         self._sets: dict[str, frozenset[int]] = {}
+        self._venues: list[tuple[str | None, str, int]] | None = None
+        self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -63,6 +66,25 @@ class IndexCache:
             found = frozenset(r[0] for r in rows)
             with self._lock:
                 self._sets[what] = found
+        return found
+
+    def venues(self, db: sqlite_utils.Database) -> list[tuple[str | None, str, int]]:
+        """(venue, track, papers) of every venue and track the index holds; a paper without a track counts as main."""
+        if self._venues is None:
+            self._venues = [(r["venue"], r["track"], r["papers"]) for r in index.venue_counts(db)]
+        return self._venues
+
+    def scope_rowids(self, db: sqlite_utils.Database, keys: frozenset[tuple[str | None, str]]) -> frozenset[int]:
+        """Rowids of the papers of these (venue, track) pairs, read once per scope through the (venue, track) index."""
+        found = self._scopes.get(keys)
+        if found is None:
+            rows: set[int] = set()
+            for venue, track in keys:
+                sql = "SELECT rowid FROM papers WHERE venue IS ? AND coalesce(track, 'main') = ?"
+                rows.update(r[0] for r in db.execute(sql, [venue, track]))
+            found = frozenset(rows)
+            with self._lock:
+                self._scopes[keys] = found
         return found
 
     def acronyms(self, db: sqlite_utils.Database) -> AcronymTable:

@@ -11,6 +11,7 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from bot.papers.row import PaperRow
+from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
@@ -20,13 +21,18 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
 from bot.search.retrieve import Candidate, CandidateRetriever, exclusions, filter_only, read_papers
+from bot.search.scope import in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
 
 
-def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
-    """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions."""
+def search(
+    db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 0, scope: Scope | None = None
+) -> SearchResponse:
+    """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions.
+
+    Only papers of the query's venue:/year:/track:, else of `scope` (ICML_BOT_VENUES; automatic when None)."""
     started = time.perf_counter()
     limit = max(1, min(int(limit), MAX_LIMIT))
     offset = max(0, int(offset))
@@ -35,7 +41,7 @@ def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 
         query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
     )
     try:
-        _run(db, parsed, response, limit, offset)
+        _run(db, parsed, response, limit, offset, scope or Scope())
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise
@@ -46,9 +52,17 @@ def search(db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 
     return response
 
 
-def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int) -> None:
+def _run(
+    db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int, scope: Scope
+) -> None:
     if not parsed.terms and not parsed.has_filters:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        return
+    venues = resolve(db, parsed, scope)
+    named_venues = parsed.names_venues
+    response.notes += venues.notes
+    response.venues = venues.venues
+    if venues.nothing:
         return
     cache = index_cache(db)
     people = People(db)
@@ -60,6 +74,10 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
     plan = planner.build()
     if person:
         _only_their_papers(plan, person)
+    scoped = in_scope(db, venues)
+    if scoped is not None:  # like status:, as allowed rowids
+        plan.allowed = scoped if plan.allowed is None else plan.allowed & scoped
+        plan.filtered = True
     response.corrected = plan.corrected
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
@@ -111,6 +129,8 @@ def _run(db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResp
             else "No paper matches every word; showing papers that match some of them."
         )
     if not response.results and offset == 0:
+        if scoped is not None and not named_venues:
+            response.notes.append("Searched the default venues only; add venue:all to search every venue.")
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
 

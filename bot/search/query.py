@@ -21,7 +21,9 @@ FIELDS = {
     "title": "title", "ti": "title", "intitle": "title",
     "has": "has", "with": "has",
     "status": "status", "is": "status", "type": "status",
+    "venue": "venue", "conf": "venue", "conference": "venue", "year": "year", "track": "track",
 }  # fmt: skip
+TRACK_VALUES = ("main", "position", "datasets", "workshop")  # bot.papers.venues.TRACKS
 HAS_VALUES = {"code": "code", "github": "code", "repo": "code", "link": "code"}
 _QUOTES = str.maketrans(
     {
@@ -68,6 +70,9 @@ class ParsedQuery:
     has_code: bool | None = None  # True: only with code, False: only without
     status: tuple[str, ...] = ()  # capitalised statuses to keep
     status_excluded: tuple[str, ...] = ()
+    venues: tuple[str, ...] = ()  # venue: values as typed, lowercased (`icml2024`, `icml`, `all`); bot.search.scope
+    years: tuple[int, ...] = ()
+    tracks: tuple[str, ...] = ()
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -89,7 +94,14 @@ class ParsedQuery:
     @property
     def has_filters(self) -> bool:
         """Whether anything besides free text narrows the results."""
-        return bool(self.authors or self.status or self.status_excluded or self.has_code is not None)
+        return bool(
+            self.authors or self.status or self.status_excluded or self.has_code is not None or self.names_venues
+        )
+
+    @property
+    def names_venues(self) -> bool:
+        """Whether venue:, year: or track: chose the venues instead of the default scope."""
+        return bool(self.venues or self.years or self.tracks)
 
     def free_text(self) -> str:
         """The positive words as typed, without filters (for name and title look-ups)."""
@@ -149,6 +161,9 @@ def parse(raw: str) -> ParsedQuery:
                     f"status:{value} is not a status; use status:oral, status:spotlight or status:poster"
                 )
             continue
+        if kind in ("venue", "year", "track"):
+            _venue_field(query, kind, value.strip().lower(), negated)
+            continue
         words = tuple(w.lower() for w in WORD_RE.findall(value))
         if not words:
             continue  # emoji, punctuation, operators: nothing to search for
@@ -174,6 +189,8 @@ def parse(raw: str) -> ParsedQuery:
                 span=(token_start, token_start + len(display)),
             )
         )
+    query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
+    query.tracks = tuple(dict.fromkeys(query.tracks))
     query.status = tuple(dict.fromkeys(statuses))
     query.status_excluded = tuple(dict.fromkeys(excluded))
     if query.truncated:
@@ -181,3 +198,19 @@ def parse(raw: str) -> ParsedQuery:
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
         )
     return query
+
+
+def _venue_field(query: ParsedQuery, kind: str, value: str, negated: bool) -> None:
+    """venue:, year: and track: values onto the query (checked against the index later), or a note saying why not."""
+    if negated:
+        query.notes.append(f"-{kind}: is not supported; name the venues to search instead, e.g. venue:icml2026")
+    elif kind == "year" and re.fullmatch(r"(?:19|20)\d\d", value):
+        query.years += (int(value),)
+    elif kind == "year":
+        query.notes.append(f"year:{value} is not a year; use e.g. year:2024")
+    elif kind == "track" and value in TRACK_VALUES:
+        query.tracks += (value,)
+    elif kind == "track":
+        query.notes.append(f"track:{value} is not a track; use track:{', track:'.join(TRACK_VALUES)}")
+    elif value:
+        query.venues += (value,)

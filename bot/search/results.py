@@ -33,6 +33,8 @@ class Result:
             "code_url": p.get("code_url"),
             "status": p.get("status"),
             "session": p.get("session"),
+            "venue": p.get("venue"),
+            "track": p.get("track"),
             "score": round(self.score, 4),
             "snippet": self.snippet,
             "matched": self.matched,
@@ -55,6 +57,7 @@ class SearchResponse:
     total_exact: bool = True  # False: `total` is a lower bound (very common words)
     partial: bool = False  # some results match only some of the words
     person: str | None = None  # the author the query named (`Mohit Bansal`), as the index lists them
+    venues: int = 1  # venues in the searched scope: with several, each result names its own
 
     def to_json(self) -> dict[str, Any]:
         """One line of `icml-bot search --batch --json`."""

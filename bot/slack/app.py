@@ -61,7 +61,7 @@ def build_app(
             "network or SLACK_API_URL"
         ) from None
     # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
-    digests = digests or digest_commands.build_service(config, Papers(index_path), state, client)
+    digests = digests or digest_commands.build_service(config, Papers(index_path, config.venues), state, client)
     # One reader for the digests and the listeners: one read connection per thread in this process.
     deps = Services(papers=digests.digests.papers, state=state, digests=digests)
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries

@@ -197,7 +197,7 @@ def ack_payload(
 
 def preview(config: Config, text: str) -> Message:
     """What `/icml <text>` would answer, for `icml-bot search --blocks` (reads the index, writes nothing)."""
-    return ack_payload(Services(papers=Papers(config.db_path)), text, "U0CLI", "C0CLI")
+    return ack_payload(Services(papers=Papers(config.db_path, config.venues)), text, "U0CLI", "C0CLI")
 
 
 # ------------------------------------------------------------------ listener

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.papers import summary
 from bot.papers.row import PaperRow
+from bot.papers.venues import MAIN, venue_label
 from bot.slack.blocks.kit import (
     ELLIPSIS,
     MAX_BLOCKS,
@@ -111,9 +114,17 @@ def meta_parts(paper: PaperRow) -> list[str]:
     return parts
 
 
-def paper_context(paper: PaperRow) -> Block:
-    """One context line under a paper: authors · status · session · code · id (at most 10 elements)."""
-    pieces = [authors_text(paper.get("authors")), *meta_parts(paper), f"`{escape(paper.get('id'))}`"]
+def venue_name(paper: PaperRow) -> str:
+    """The paper's venue as people say it: `ICML 2024`, `ICML 2026 position` (the track unless main)."""
+    return venue_label(paper.get("venue"), paper.get("track") or MAIN)
+
+
+def paper_context(paper: PaperRow, show_venue: bool = False) -> Block:
+    """One context line under a paper: authors · venue · status · session · code · id (at most 10 elements).
+
+    The venue only when results come from several (ICML 2026 beside ICML 2024)."""
+    venue = [escape(venue_name(paper))] if show_venue else []
+    pieces = [authors_text(paper.get("authors")), *venue, *meta_parts(paper), f"`{escape(paper.get('id'))}`"]
     return context(" · ".join(p for p in pieces if p))
 
 
@@ -131,7 +142,11 @@ def paper_buttons(paper_id: str, public: bool = False, saved: bool = False, orig
 
 
 def result_blocks(
-    result: Result, public: bool = False, saved: Collection[str] = (), origin: Origin | None = None
+    result: Result,
+    public: bool = False,
+    saved: Collection[str] = (),
+    origin: Origin | None = None,
+    show_venue: bool = False,
 ) -> list[Block]:
     """A search hit: linked title, headline, snippet with matched words in bold, authors/meta, buttons."""
     paper = result.paper
@@ -143,7 +158,8 @@ def result_blocks(
     if snippet and snippet.strip(ELLIPSIS + " ").lower() not in headline.lower():
         lines.append(truncate(escape(snippet), SNIPPET_CHARS))
     pid = str(paper["id"])
-    return [section("\n".join(lines)), paper_context(paper), paper_buttons(pid, public, pid in saved, origin)]
+    context_line = paper_context(paper, show_venue)
+    return [section("\n".join(lines)), context_line, paper_buttons(pid, public, pid in saved, origin)]
 
 
 def results_message(
@@ -162,7 +178,7 @@ def results_message(
     blocks.extend(_notes(response))
     origin = Origin("search", query, response.offset)
     for result in response.results:
-        blocks.extend(result_blocks(result, public, saved, origin))
+        blocks.extend(result_blocks(result, public, saved, origin, show_venue=response.venues > 1))
         blocks.append(divider())
     first, last = response.offset + 1, response.offset + len(response.results)
     total = max(response.total, last)
@@ -209,8 +225,9 @@ def similar_message(
         return notice(f"I found no papers similar to *{title}*.")
     blocks: list[Block] = [section(f"Papers similar to *{title}*")]
     origin = Origin("similar", str(paper["id"]))
+    several = len({venue_name(p) for p in (paper, *(r.paper for r in results))}) > 1
     for result in results:
-        blocks.extend(result_blocks(result, public, saved, origin))
+        blocks.extend(result_blocks(result, public, saved, origin, show_venue=several))
         blocks.append(divider())
     names = "; ".join(display_title(r.paper) for r in results)
     return message(f"Papers similar to {escape(display_title(paper))}: {escape(names)}", blocks[:-1])
@@ -237,9 +254,8 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
         lines.append(" · ".join(links))
     if lines:
         blocks.append(section("\n".join(lines)))
-    facts = [
-        escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
-    ]
+    facts = [escape(venue_name(paper))] if paper.get("venue") else []
+    facts += [escape(one_line(paper.get(k))) for k in ("status", "session", "area") if paper.get(k)]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
     blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[:20])
     elements = [
@@ -280,12 +296,17 @@ def help_message(command: str, entries: Sequence[tuple[str, str]]) -> Message:
     return message(_fallback(body), [section(body)])
 
 
-def stats_message(stats: dict[str, Any]) -> Message:
-    """What the index holds: papers, words, sources and when it was last built."""
+def stats_message(stats: dict[str, Any], now: datetime | None = None) -> Message:
+    """What the index holds: papers, words, venues, what a search covers, sources and how old the index is."""
+    built = summary.age(stats.get("last_indexed"), now or datetime.now(UTC))
     lines = [
         f"*{stats.get('papers', 0):,} papers* and {stats.get('vocabulary', 0):,} words indexed, "
-        f"last indexed {escape(str(stats.get('last_indexed') or 'never'))}."
+        f"last indexed {escape(built)}."
     ]
+    lines += [f"• {escape(line)}" for line in summary.venue_lines(stats.get("venues") or [])[:20]]
+    if stats.get("searched"):
+        lines.append(f"Searched unless a query names venues: {escape(str(stats['searched']))}")
+    lines.append("Sources:")
     for source in list(stats.get("sources") or [])[:20]:
         lines.append(
             f"• {escape(str(source.get('name')))}: {int(source.get('records') or 0):,} records "

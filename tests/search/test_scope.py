@@ -1,0 +1,114 @@
+"""Venue scope: the default (ICML_BOT_VENUES), and venue:, year:, track: in queries, on an index with two venues."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from bot.papers import index
+from bot.papers.venues import Scope, parse_scope
+from bot.search import query as ql
+from bot.search import search
+from tests.support.venue_index import build_venue_index
+
+
+@pytest.fixture(scope="module")
+def venue_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_venue_index(tmp_path_factory.mktemp("venues"))
+
+
+@pytest.fixture
+def db(venue_index_path: Path) -> Iterator[sqlite_utils.Database]:
+    db = index.connect(venue_index_path, readonly=True)
+    yield db
+    db.conn.close()
+
+
+def venues_of(db: sqlite_utils.Database, query: str, scope: Scope | None = None, limit: int = 10) -> list[str]:
+    return [f"{r.paper['venue']}/{r.paper['track'] or 'main'}" for r in search(db, query, limit, scope=scope).results]
+
+
+def test_kv_cache_over_two_icml_years_searches_icml_2026_by_default(db: sqlite_utils.Database) -> None:
+    # The ICML 2024 titles say "KV cache" three times each: over both venues they rank first (the issue's case).
+    assert venues_of(db, "kv cache venue:all")[0] == "icml2024/main"
+    default = search(db, "kv cache", limit=10)
+    assert default.results, "the seeds hold KV cache papers"
+    assert {r.paper["venue"] for r in default.results} == {"icml2026"}
+    assert default.results[0].paper["source_id"] not in {"kv2024a", "kv2024b", "kv2024c"}
+    assert default.venues == 1  # one venue in scope: results need not name theirs
+    # The seeds (no track) count as ICML 2026 main, next to the position and workshop papers of ICML 2026.
+    assert {"icml2026/main", "icml2026/position", "icml2026/workshop"} <= set(venues_of(db, "kv cache", limit=30))
+
+
+def test_venue_year_and_track_filters(db: sqlite_utils.Database) -> None:
+    assert set(venues_of(db, "kv cache venue:icml2024")) == {"icml2024/main"}
+    assert len(venues_of(db, "kv cache venue:icml2024")) == 3
+    assert set(venues_of(db, "kv cache year:2024")) == {"icml2024/main"}
+    assert venues_of(db, "kv cache track:position") == ["icml2026/position"]
+    assert venues_of(db, "kv cache track:workshop") == ["icml2026/workshop"]
+    assert venues_of(db, "kv cache venue:icml2026-position") == ["icml2026/position"]
+    assert set(venues_of(db, "kv cache venue:icml", limit=40)) == {
+        "icml2024/main",
+        "icml2026/main",
+        "icml2026/position",
+        "icml2026/workshop",
+    }
+    both = search(db, "kv cache venue:all", limit=5)
+    assert both.venues == 2
+    # Filters alone list the venue's papers.
+    listed = search(db, "venue:icml2024", limit=10).results
+    assert {r.paper["source_id"] for r in listed} == {"kv2024a", "kv2024b", "kv2024c"}
+
+
+def test_unknown_venue_names_what_the_index_has(db: sqlite_utils.Database) -> None:
+    response = search(db, "kv cache venue:neurips2025")
+    assert response.results == []
+    assert response.notes == [
+        "This index has no papers for venue:neurips2025; it has ICML 2026 (21 papers: 19 main, 1 position, "
+        "1 workshop); ICML 2024 (3 papers). An admin can load them with `icml-bot fetch neurips2025`."
+    ]
+    odd = search(db, "kv cache venue:xyz")
+    assert odd.results == []
+    assert odd.notes[0].startswith("This index has no papers for venue:xyz; it has ICML 2026")
+    assert search(db, "kv cache year:2019").notes[0].startswith("No papers in this index are in year:2019; it has")
+    assert "year:19 is not a year" in search(db, "kv cache year:19").notes[0]
+
+
+def test_configured_scope(db: sqlite_utils.Database) -> None:
+    assert set(venues_of(db, "kv cache", parse_scope("icml2024"))) == {"icml2024/main"}
+    assert set(venues_of(db, "kv cache", parse_scope("icml2026-position"))) == {"icml2026/position"}
+    assert venues_of(db, "kv cache", parse_scope("all"))[0] == "icml2024/main"
+    # The query's own venue: wins over the setting.
+    assert set(venues_of(db, "kv cache venue:icml2026", parse_scope("icml2024"))) >= {"icml2026/main"}
+    missing = search(db, "kv cache", scope=parse_scope("neurips2025"))
+    assert missing.results == []
+    assert missing.notes[0].startswith("ICML_BOT_VENUES names NeurIPS 2025, but the index has ICML 2026 (21 papers")
+    # Nothing in scope matches: the answer says that other venues were not searched.
+    none = search(db, '"KV Cache Eviction with KV Cache Budgets"')
+    assert none.results == []
+    assert "Searched the default venues only; add venue:all to search every venue." in none.notes
+
+
+def test_a_one_venue_index_is_not_filtered(seed_db: sqlite_utils.Database) -> None:
+    plain = search(seed_db, "kv cache", limit=10)
+    assert plain.venues == 1
+    assert plain.results
+    assert [r.paper["id"] for r in search(seed_db, "kv cache", limit=10, scope=parse_scope("icml2026")).results] == [
+        r.paper["id"] for r in plain.results
+    ]
+
+
+def test_parse_venue_fields() -> None:
+    parsed = ql.parse('kv cache venue:ICML2024 year:2024 track:position conf:"neurips 2025"')
+    assert [t.text for t in parsed.terms] == ["kv", "cache"]
+    assert (parsed.venues, parsed.years, parsed.tracks) == (("icml2024", "neurips 2025"), (2024,), ("position",))
+    bad = ql.parse("year:20x -venue:icml2024 track:poster diffusion")
+    assert [t.text for t in bad.terms] == ["diffusion"]
+    assert bad.notes == [
+        "year:20x is not a year; use e.g. year:2024",
+        "-venue: is not supported; name the venues to search instead, e.g. venue:icml2026",
+        "track:poster is not a track; use track:main, track:position, track:datasets, track:workshop",
+    ]

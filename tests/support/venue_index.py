@@ -1,0 +1,60 @@
+"""An index with two venues, built by the production loader: the 19 ICML 2026 seeds, ICML 2024 papers whose titles
+match `kv cache` better than any seed's, an ICML 2026 position paper and an ICML 2026 workshop paper."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.papers import index
+from tests.support.paths import SEEDS
+
+
+def _paper(pid: str, year: int, track: str, title: str, topic: str) -> dict[str, Any]:
+    abstract = (
+        f"We study {topic} for large language model inference. {title} is our method: it keeps serving fast and "
+        f"memory small on long inputs, and we evaluate it on standard long-context benchmarks against strong baselines."
+    )
+    return {
+        "id": pid,
+        "conference": "ICML",
+        "year": year,
+        "track": track,
+        "title": title,
+        "abstract": abstract,
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "url": f"https://openreview.net/forum?id={pid}",
+    }
+
+
+ICML2024_KV = [
+    _paper("kv2024a", 2024, "main", "KV Cache Compression: KV Cache Quantization for KV Cache Serving", "kv cache"),
+    _paper("kv2024b", 2024, "main", "KV Cache Eviction with KV Cache Budgets", "kv cache"),
+    _paper("kv2024c", 2024, "main", "Paged KV Cache for KV Cache Reuse", "kv cache"),
+]
+POSITION = _paper("pos2026a", 2026, "position", "Position: KV Cache Research Needs Shared Benchmarks", "kv cache")
+WORKSHOP = _paper("ws2026a", 2026, "workshop", "Streaming KV Cache Sketches", "kv cache")
+
+
+def write_jsonl(path: Path, papers: list[dict[str, Any]]) -> Path:
+    """Papers as a JSON Lines source file."""
+    path.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    return path
+
+
+def build_venue_index(folder: Path) -> Path:
+    """The seeds, then ICML 2024, the position paper and the workshop paper, each file loaded as `icml-bot index`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "papers.db"
+    db = index.connect(path)
+    index.load(db, [SEEDS])
+    index.load(
+        db,
+        [
+            write_jsonl(folder / "icml2024.jsonl", ICML2024_KV),
+            write_jsonl(folder / "icml2026-extra.jsonl", [POSITION, WORKSHOP]),
+        ],
+    )
+    db.conn.close()
+    return path
