@@ -103,8 +103,8 @@ def test_parse_words_phrases_exclusions_and_filters() -> None:
 
 
 def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
-    q = ql.parse("mixture-of-experts “kv cache” year:2020 -has:code status:nonsense")
-    assert [t.words for t in q.terms] == [("mixture", "of", "experts"), ("kv", "cache"), ("year", "2020")]
+    q = ql.parse("mixture-of-experts “kv cache” month:2020 -has:code status:nonsense")
+    assert [t.words for t in q.terms] == [("mixture", "of", "experts"), ("kv", "cache"), ("month", "2020")]
     assert q.terms[1].quoted
     assert q.has_code is False
     assert q.notes == ["status:nonsense is not a status; use status:oral, status:spotlight or status:poster"]
