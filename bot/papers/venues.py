@@ -211,7 +211,7 @@ class Scope:
     """The venues a search covers unless the query names its own (ICML_BOT_VENUES).
 
     `venues` holds (venue key, track or None for all tracks) pairs; neither venues nor everything: automatic, i.e.
-    ICML 2026 (and papers of no known venue) when the index has ICML 2026, otherwise everything.
+    when the index has ICML 2026, all but the papers of other known conferences and years; otherwise everything.
     """
 
     venues: tuple[tuple[str, str | None], ...] = ()

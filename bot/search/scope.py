@@ -55,6 +55,8 @@ def resolve(db: sqlite_utils.Database, parsed: ql.ParsedQuery, default: Scope) -
     cache = index_cache(db)
     present: set[Key] = {(venue, track) for venue, track, _ in cache.venues(db)}
     notes: list[str] = []
+    if not present:  # an empty index: nothing to tell apart
+        return Resolved(None, 1)
     if "all" in parsed.venues:
         keys = set(present)
     elif parsed.venues:
@@ -81,7 +83,7 @@ def resolve(db: sqlite_utils.Database, parsed: ql.ParsedQuery, default: Scope) -
         )
         notes.append(f"No papers in this index are in {what}; it has {held(cache, db)}.")
         return Resolved(frozenset(), 0, notes, nothing=True)
-    venues = len({k[0] for k in keys})
+    venues = max(1, len({k[0] for k in keys if k[0]}))  # papers of no venue are not one
     return Resolved(None if keys >= present else frozenset(keys), venues, notes)
 
 
@@ -118,13 +120,14 @@ def _missing(unknown: list[str], cache: IndexCache, db: sqlite_utils.Database) -
 
 
 def _default(present: set[Key], default: Scope) -> set[Key]:
-    """The configured scope; automatic: ICML 2026 (and papers of no known venue) when the index has it, else all."""
+    """The configured scope; automatic: when the index has ICML 2026, everything but the other years and conferences
+    fetch knows (ICML 2024, NeurIPS 2025, …), so lists of no or unknown venue stay in; else everything."""
     if default.everything:
         return set(present)
     if default.venues:
         return {(v, t) for v, t in present for venue, track in default.venues if v == venue and track in (None, t)}
     if any(venue == DEFAULT_VENUE for venue, _ in present):
-        return {(v, t) for v, t in present if v in (DEFAULT_VENUE, None)}
+        return {(v, t) for v, t in present if v == DEFAULT_VENUE or _conference(v) not in CONFERENCES or not _year(v)}
     return set(present)
 
 
