@@ -112,12 +112,12 @@ def test_typo_notice_and_suggestions_from_search_reach_the_user(
 ) -> None:
     real = search_module.search
 
-    def search(db, query, limit=5, offset=0):
+    def search(db, query, limit=5, offset=0, scope=None):
         if query == "kv cahce":  # what the search module answers for a typo it can fix
-            return dataclasses.replace(real(db, "kv cache", limit, offset), query=query, corrected="kv cache")
+            return dataclasses.replace(real(db, "kv cache", limit, offset, scope), query=query, corrected="kv cache")
         if query == "kv cahce zzz":  # ... and for one it can only suggest a fix for
             return search_module.SearchResponse(query, [], 0, 0, None, ["kv cache"])
-        return real(db, query, limit, offset)
+        return real(db, query, limit, offset, scope)
 
     monkeypatch.setattr(search_module, "search", search)
     fixed = slack_http.command("kv cahce").json()
