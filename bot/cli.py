@@ -76,11 +76,16 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
     """Load sources into the index and print what happened."""
     sources = args.sources or [seeds_dir()]
     _not_a_folder(config.db_path)
+    fresh = not config.db_path.exists()
     try:
-        db = index.connect(config.db_path)
-        report = index.load(
-            db, sources, progress=_progress_bar() if sys.stderr.isatty() else None, workers=args.workers
-        )
+        with index.removed_if_failed(config.db_path, fresh):
+            db = index.connect(config.db_path)
+            try:
+                report = index.load(
+                    db, sources, progress=_progress_bar() if sys.stderr.isatty() else None, workers=args.workers
+                )
+            finally:
+                db.conn.close()
     except sqlite3.OperationalError as exc:
         if is_locked(exc):
             raise UserError(

@@ -126,15 +126,30 @@ class Paper:
 
 
 def identity_keys(paper: Paper) -> list[str]:
-    """Stable identities of a record, strongest first: the same paper loaded again maps to the same row."""
+    """Stable identities of a record, strongest first: the same paper loaded again maps to the same row.
+
+    Title and abstract keys hold the conference and track, so a workshop paper never merges with the main-track
+    paper of the same title (or abstract). ICML main-track keys are as they were before, so ids and indexes built
+    before stay the same."""
     keys = []
     if paper.source_id:
         keys.append(f"id:{paper.source_id}")
+    where = _where(paper)
     if not paper.title_derived:
-        keys.append(f"title:{paper.year or ''}:{text.normalize_title(paper.title)}")
+        keys.append(f"title:{paper.year or ''}:{where}{text.normalize_title(paper.title)}")
     digest = hashlib.sha1(" ".join(text.tokenize(paper.abstract)[:80]).encode()).hexdigest()[:16]
-    keys.append(f"abs:{digest}")
+    keys.append(f"abs:{where}{digest}")
     return keys
+
+
+def _where(paper: Paper) -> str:
+    """`workshop:`, `neurips:`, `neurips/datasets:` in keys; empty for ICML's (or an unknown venue's) main track."""
+    conference = (paper.conference or "").lower()
+    track = (paper.track or "").lower()
+    parts = [conference] if conference and conference != "icml" else []
+    if track and track != venues.MAIN:
+        parts.append(track)
+    return "/".join(parts) + ":" if parts else ""
 
 
 @dataclass

@@ -8,8 +8,8 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from contextlib import closing
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, cast
@@ -68,6 +68,18 @@ class Report:
     def skip_reasons(self) -> Counter[str]:
         """How many records were skipped for each reason."""
         return Counter(s.reason for s in self.skipped)
+
+
+@contextmanager
+def removed_if_failed(path: Path, fresh: bool) -> Iterator[None]:
+    """Remove a new index file (and its WAL) when the load that created it fails: no empty index is left behind."""
+    try:
+        yield
+    except BaseException:
+        if fresh:
+            for leftover in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+        raise
 
 
 def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
@@ -385,11 +397,19 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
     name = text.normalize_title(paper["name"]) if paper["name"] else None
     best, best_score = None, 0.0
     for other in candidates:
+        if not same_venue(paper, other):
+            continue  # a workshop version, or another year's paper, is another paper
         score = fuzz.token_sort_ratio(mine_text, " ".join(text.tokenize(other["abstract"])))
         named = name is not None and name in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
     return best
+
+
+def same_venue(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two rows may be one paper: the same track (none counts as main) and venue (when both know it)."""
+    tracks = {(row.get("track") or "main").lower() for row in (a, b)}
+    return len(tracks) == 1 and (not a.get("venue") or not b.get("venue") or a["venue"] == b["venue"])
 
 
 def rebuild_vocab(db: sqlite_utils.Database) -> None:

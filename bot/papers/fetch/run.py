@@ -196,11 +196,12 @@ def fetch_venues(
             summary.file = str(path)
             files.append(path)
     if files:
-        db = index.connect(db_path)
-        try:
-            report.index = index.load(db, files, workers=settings.workers)
-        finally:
-            db.conn.close()
+        with index.removed_if_failed(db_path, fresh=not db_path.exists()):
+            db = index.connect(db_path)
+            try:
+                report.index = index.load(db, files, workers=settings.workers)
+            finally:
+                db.conn.close()
         for cache in finished:
             cache.clear()  # indexed: the next fetch downloads fresh pages
     return report
