@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 import re
 import threading
@@ -22,6 +23,16 @@ from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, scope
 from bot.search import query as ql
 from bot.search.people import PersonCard, person_card
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Which file is at the path now (device, inode); None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
 
 # Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
 _CHAT_STOPWORDS = (
@@ -54,12 +65,23 @@ class Papers:
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """This thread's read-only connection (SQLite connections belong to one thread)."""
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = index.connect(self.path, readonly=True)
-            self._local.db = db
-        return db
+        """This thread's read-only connection (SQLite connections belong to one thread), to the file now at the path.
+
+        A new index renamed over the old one (build, copy, atomic rename) is a different file: the next query opens
+        it, so replicas pick it up without a restart, and a query never sees a half-copied file."""
+        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is not None and (db.conn.in_transaction or self._local.file == _file_id(self.path)):
+            return db
+        while True:
+            before = _file_id(self.path)
+            fresh = index.connect(self.path, readonly=True)
+            if _file_id(self.path) == before:  # not renamed while we opened it
+                break
+            fresh.conn.close()
+        if db is not None:
+            db.conn.close()
+        self._local.db, self._local.file = fresh, before
+        return fresh
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite_utils.Database]:

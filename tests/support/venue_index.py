@@ -1,5 +1,6 @@
-"""An index with two venues, built by the production loader: the 19 ICML 2026 seeds, ICML 2024 papers whose titles
-match `kv cache` better than any seed's, an ICML 2026 position paper and an ICML 2026 workshop paper."""
+"""Indexes built by the production loader for venue and swap tests: build_venue_index (the 19 ICML 2026 seeds, ICML
+2024 papers whose titles match `kv cache` better than any seed's, an ICML 2026 position and a workshop paper), and
+build (the seeds plus a few papers, e.g. NEW_PAPER, to rename in over an index being served)."""
 
 from __future__ import annotations
 
@@ -56,5 +57,22 @@ def build_venue_index(folder: Path) -> Path:
             write_jsonl(folder / "icml2026-extra.jsonl", [POSITION, WORKSHOP]),
         ],
     )
+    db.conn.close()
+    return path
+
+
+NEW_PAPER = {"id": "ZORB1", "title": "Zorblatting Transformers", "abstract": "We introduce zorblatting. " * 6}
+
+
+def build(folder: Path, extra: list[dict[str, str]]) -> Path:
+    """An index of the seeds plus `extra`, built by the production loader."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "papers.db"
+    db = index.connect(path)
+    sources: list[Path] = [SEEDS]
+    if extra:
+        (folder / "extra.jsonl").write_text("".join(json.dumps(p) + "\n" for p in extra), encoding="utf-8")
+        sources.append(folder / "extra.jsonl")
+    index.load(db, sources)
     db.conn.close()
     return path
