@@ -255,7 +255,9 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
     if lines:
         blocks.append(section("\n".join(lines)))
     facts = [escape(venue_name(paper))] if paper.get("venue") else []
-    facts += [escape(one_line(paper.get(k))) for k in ("status", "session", "area") if paper.get(k)]
+    facts += [
+        escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
+    ]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
     blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[:20])
     elements = [
