@@ -326,7 +326,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     user, password = config.openreview_username, config.openreview_password
     settings = run.Settings(
         cache_dir=Path(args.cache_dir).expanduser() if args.cache_dir else config.cache_dir,
-        site_url=args.site_url,
+        site_url=args.site_url or config.site_url or None,
         openreview_url=args.openreview_url or config.openreview_url,
         credentials=Credentials(user, password) if user and password else None,
         missing=tuple(name for name, v in (("OPENREVIEW_USERNAME", user), ("OPENREVIEW_PASSWORD", password)) if not v),

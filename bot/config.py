@@ -80,6 +80,12 @@ SETTINGS: tuple[Setting, ...] = (
         "Where `icml-bot fetch` keeps downloaded pages (an interrupted fetch resumes) and the lists it fetched.",
     ),
     Setting(
+        "ICML_BOT_SITE_URL",
+        "",
+        "Conference site (or a mirror) that `icml-bot fetch` and refreshes read; empty: each venue's own, "
+        "e.g. https://icml.cc.",
+    ),
+    Setting(
         "ICML_BOT_VENUES",
         "",
         "Venues searched unless a query names its own (venue:, year:, track:), e.g. icml2026 or "
@@ -221,6 +227,7 @@ class Config:
     openreview_password: str = field(default="", repr=False)
     openreview_url: str = default("OPENREVIEW_BASEURL")
     cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))
+    site_url: str = ""
     venues: Scope = field(default_factory=Scope)
     refresh: int | None = None  # seconds between refreshes of the index while serving; None: never
 
@@ -268,6 +275,9 @@ class Config:
                 "OPENREVIEW_BASEURL", (get("OPENREVIEW_BASEURL").strip() or default("OPENREVIEW_BASEURL")).rstrip("/")
             ),
             cache_dir=Path(cache).expanduser() if (cache := env.get("ICML_BOT_CACHE")) else default_cache_dir(env),
+            site_url=_http_url("ICML_BOT_SITE_URL", site).rstrip("/")
+            if (site := get("ICML_BOT_SITE_URL").strip())
+            else "",
             venues=parse_venues(get("ICML_BOT_VENUES")),
             refresh=parse_refresh(get("ICML_BOT_REFRESH")),
         )
@@ -276,5 +286,5 @@ class Config:
 def _http_url(var: str, value: str) -> str:
     """An http(s) URL, or ConfigError naming the variable."""
     if not re.match(r"^https?://[^/\s]", value):
-        raise ConfigError(f"{var}={value!r} is not an http(s) URL, e.g. {default(var)}")
+        raise ConfigError(f"{var}={value!r} is not an http(s) URL, e.g. {default(var) or 'https://icml.cc'}")
     return value

@@ -28,6 +28,7 @@ from bot.config import Config, ConfigError
 from bot.digest.scheduler import run_within
 from bot.digest.service import DigestService
 from bot.logs import RateLimit
+from bot.papers import refresh
 from bot.papers.reader import Papers
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
@@ -290,6 +291,7 @@ class Runtime:
     state: State
     digests: DigestService
     app: App
+    refresher: refresh.Refresher | None = None  # ICML_BOT_REFRESH: fetch again and load in one transaction
 
     @classmethod
     def build(cls, config: Config) -> Runtime:
@@ -303,6 +305,7 @@ class Runtime:
         """Build it and start the digest scheduler (one process per state database schedules; the others log so)."""
         runtime = cls.build(config)
         runtime.digests.start_scheduler()
+        runtime.refresher = refresh.start(config)  # several processes on one index: the first due one fetches
         return runtime
 
     @classmethod
@@ -312,6 +315,8 @@ class Runtime:
 
     def stop(self) -> None:
         """Let replies in progress and a digest being posted finish (bounded), hand the lease back, close the state."""
+        if self.refresher is not None:
+            self.refresher.stop()
         if not drain_listeners(self.app, STOP_LISTENERS_SECONDS):
             log.warning(
                 "replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS

@@ -1,12 +1,18 @@
-"""A new index renamed in while the app answers signed requests over HTTP: every answer comes whole from the old
-index or the new one, the new one is read without a restart, and /healthz counts its papers."""
+"""A new index while the app answers signed requests over HTTP, renamed in or loaded by a scheduled refresh: every
+answer comes whole from the old index or the new one, the new one is read without a restart."""
 
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.papers.fetch import run
+from bot.papers.fetch.http import JsonClient, RetryPolicy
 from bot.papers.publish import publish
+from bot.papers.refresh import Refresher
+from bot.papers.venues import parse_venue
+from tests.support.conference_fakes import FakeSite, make_conference, serve
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, slack_config, texts
 from tests.support.venue_index import NEW_PAPER, build
@@ -55,3 +61,46 @@ def test_requests_during_swaps_see_one_index_or_the_other(fake: FakeSlack, tmp_p
         http.stop()
     assert seen, "the clients sent requests during the swaps"
     assert set(seen) <= {"old", "new"}, sorted(set(seen) - {"old", "new"})
+
+
+def test_a_scheduled_refresh_while_answering_is_seen_whole(fake: FakeSlack, tmp_path: Path) -> None:
+    with serve(FakeSite(make_conference(), page_size=10)) as site:
+        settings = run.Settings(
+            cache_dir=tmp_path / "cache",
+            site_url=site.url,
+            client=JsonClient(timeout=10, retry=RetryPolicy(sleep=lambda _: None)),
+        )
+        path = tmp_path / "papers.db"
+        assert run.fetch_venues(path, [parse_venue("icml2026")], settings).index is not None
+        http = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+        query = '"Generated Paper 34"'  # the paper the site lists from now on
+
+        def shown() -> str:
+            reply = http.command(query)
+            text = texts(reply.json()) if reply.status == 200 else f"HTTP {reply.status}"
+            return "new" if "Generated Paper 34:" in text else "old" if "No papers match" in text else text[:200]
+
+        seen: list[str] = []
+        done = threading.Event()
+
+        def hammer() -> None:
+            while not done.is_set():
+                seen.append(shown())
+
+        client = threading.Thread(target=hammer)
+        try:
+            assert shown() == "old"
+            client.start()
+            site.conference = make_conference(posters=31)
+            refresher = Refresher(path, 6 * 3600, settings, clock=lambda: datetime.now(UTC) + timedelta(hours=7))
+            outcome = refresher.tick()
+            assert outcome is not None
+            assert outcome.ok, outcome.line
+            assert shown() == "new"
+        finally:
+            done.set()
+            if client.is_alive():
+                client.join(30)
+            http.stop()
+        assert seen
+        assert set(seen) <= {"old", "new"}, sorted(set(seen) - {"old", "new"})
