@@ -6,6 +6,7 @@ status:). When the scope covers the whole index nothing is filtered, so a one-ve
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import sqlite_utils
@@ -158,3 +159,33 @@ def venue_of(paper: dict[str, object]) -> str:
     venue = paper.get("venue")
     track = paper.get("track")
     return venue_label(venue if isinstance(venue, str) else None, track if isinstance(track, str) else MAIN)
+
+
+_FILTER_TOKEN = re.compile(r"(?i)(?<!\S)-?(?:venue|conf|conference|year|track):(?:\"[^\"]*\"|\S+)")
+
+
+def split_topics(topics: str) -> tuple[str, str | None]:
+    """A digest's topics as (the words, the venues its venue:/year:/track: name or None), for the messages that
+    describe it: `kv cache venue:icml2024` → (`kv cache`, `ICML 2024`)."""
+    parsed = ql.parse(topics)
+    if not parsed.names_venues:
+        return topics, None
+    words = " ".join(_FILTER_TOKEN.sub(" ", topics).split())
+    names: list[str] = []
+    for value in parsed.venues:
+        wanted = venue_filter(value)
+        if value == "all":
+            names.append("every venue")
+        elif wanted is None:
+            names.append(value)
+        else:
+            conference = CONFERENCES.get(wanted[0])
+            label = conference.name if conference else wanted[0].upper()
+            label = f"{label} {wanted[1]}" if wanted[1] else f"{label}, every year"
+            names.append(f"{label} {wanted[2]}" if wanted[2] and wanted[2] != MAIN else label)
+    if not names and parsed.years:
+        names.append("every venue of " + " and ".join(str(y) for y in parsed.years))
+    tracks = " and ".join(parsed.tracks)
+    if tracks:
+        names = [f"{n} ({tracks} track)" for n in names] or [f"the {tracks} track"]
+    return words, ", ".join(names)

@@ -100,3 +100,24 @@ def test_configured_venues(fake: FakeSlack, venue_index_path: Path, tmp_path: Pa
         assert venues_shown(own, venue_index_path) == ["icml2026"]
     finally:
         http.stop()
+
+
+def test_a_digest_subscription_names_its_venues(app: SlackHttp, fake: FakeSlack, venue_index_path: Path) -> None:
+    channel = "C0VENUES01"
+    reply = texts(app.command("digest subscribe kv cache venue:icml2024 at 08:30 UTC", channel_id=channel).json())
+    assert "Mon-Fri at 08:30 UTC, 3 papers, topics *kv cache*, from ICML 2024." in reply
+    status = texts(app.command("digest status", channel_id=channel).json())
+    assert "topics *kv cache*, from ICML 2024" in status
+    assert "*Left in round 1:* 3 of 3 papers" in status  # the round covers ICML 2024 only
+    assert "Posted the digest" in texts(app.command("digest now", channel_id=channel).json())
+    [post] = fake.posts(channel)
+    assert "Papers on *kv cache* first, then the rest of ICML 2024." in texts(post)
+    db = index.connect(venue_index_path, readonly=True)
+    try:
+        venues = {index.get_paper(db, i)["venue"] for i in post["metadata"]["event_payload"]["papers"]}  # type: ignore[index]
+    finally:
+        db.conn.close()
+    assert venues == {"icml2024"}
+    again = texts(app.command("digest subscribe venue:icml2026-position", channel_id=channel).json())
+    assert "topics *venue:icml2026-position*" not in again
+    assert "from ICML 2026 position" in again

@@ -15,6 +15,7 @@ from typing import Any
 from bot.digest.channels import DigestStatus
 from bot.digest.model import MARKER, Digest, Subscription
 from bot.papers.row import PaperRow
+from bot.search.scope import split_topics
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 from bot.slack.blocks.team_buttons import feedback_buttons
@@ -116,10 +117,14 @@ def digest_message(digest: Digest) -> Message:
     }
     out: list[Block] = [header]
     if digest.topics:
-        if digest.topic_ids:
-            out.append(blocks.context(f"Papers on {bold(digest.topics)} first, then the rest of ICML 2026."))
+        words, venues = split_topics(digest.topics)  # venue:/year:/track: in the topics choose the venues
+        rest = escape(venues or "ICML 2026")
+        if words and digest.topic_ids:
+            out.append(blocks.context(f"Papers on {bold(words)} first, then the rest of {rest}."))
+        elif words:
+            out.append(blocks.context(f"No more papers match {bold(words)}: here is the rest of {rest}."))
         else:
-            out.append(blocks.context(f"No more papers match {bold(digest.topics)}: here is the rest of ICML 2026."))
+            out.append(blocks.context(f"Papers of {rest}."))
     for paper in digest.papers:
         out.extend(paper_blocks(paper, matched=str(paper["id"]) in digest.topic_ids))
         out.append(blocks.divider())
@@ -140,10 +145,13 @@ def digest_message(digest: Digest) -> Message:
 
 
 def schedule_text(sub: Subscription) -> str:
-    """`Mon-Fri at 09:00 Asia/Seoul, 3 papers, topics *kv cache*`."""
+    """`Mon-Fri at 09:00 Asia/Seoul, 3 papers, topics *kv cache*` (`, from ICML 2024` when the topics say so)."""
     days = {"mon-fri": "Mon-Fri", "mon-sun": "every day"}.get(sub.days, sub.days)
     text = f"{escape(days)} at {sub.at:%H:%M} {escape(sub.tz.key)}, {sub.size} paper{'s' if sub.size != 1 else ''}"
-    return text + (f", topics {bold(sub.topics)}" if sub.topics else ", all topics")
+    words, venues = split_topics(sub.topics)
+    return (
+        text + (f", topics {bold(words)}" if words else ", all topics") + (f", from {escape(venues)}" if venues else "")
+    )
 
 
 def subscribed_message(sub: Subscription, next_at: datetime | None, changed: bool) -> Message:
