@@ -37,7 +37,8 @@ def paper_order(
 
     The scope is the topics' venue:/year:/track: when they name one, else `venues` (ICML_BOT_VENUES)."""
     parsed = ql.parse(topics)
-    resolved = scope.resolve(db, parsed, venues or Scope())
+    venues = venues or Scope()
+    resolved = scope.resolve(db, parsed, venues)
     rowids = scope.in_scope(db, resolved)
     cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
     cols = [c[0] for c in cursor.description]

@@ -32,7 +32,8 @@ def search(
 ) -> SearchResponse:
     """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions.
 
-    Only papers of the query's venue:/year:/track:, else of `scope` (ICML_BOT_VENUES; automatic when None)."""
+    Only papers of the query's venue:/year:/track:, else of `scope` (the app passes ICML_BOT_VENUES; None: every
+    venue, so a caller that knows nothing of venues gets what it always got)."""
     started = time.perf_counter()
     limit = max(1, min(int(limit), MAX_LIMIT))
     offset = max(0, int(offset))
@@ -41,7 +42,7 @@ def search(
         query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
     )
     try:
-        _run(db, parsed, response, limit, offset, scope or Scope())
+        _run(db, parsed, response, limit, offset, scope or Scope(everything=True))
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise

@@ -27,14 +27,17 @@ def db(venue_index_path: Path) -> Iterator[sqlite_utils.Database]:
     db.conn.close()
 
 
-def venues_of(db: sqlite_utils.Database, query: str, scope: Scope | None = None, limit: int = 10) -> list[str]:
+AUTO = Scope()  # ICML_BOT_VENUES unset, as the app passes it
+
+
+def venues_of(db: sqlite_utils.Database, query: str, scope: Scope = AUTO, limit: int = 10) -> list[str]:
     return [f"{r.paper['venue']}/{r.paper['track'] or 'main'}" for r in search(db, query, limit, scope=scope).results]
 
 
 def test_kv_cache_over_two_icml_years_searches_icml_2026_by_default(db: sqlite_utils.Database) -> None:
     # The ICML 2024 titles say "KV cache" three times each: over both venues they rank first (the case).
     assert venues_of(db, "kv cache venue:all")[0] == "icml2024/main"
-    default = search(db, "kv cache", limit=10)
+    default = search(db, "kv cache", limit=10, scope=AUTO)
     assert default.results, "the seeds hold KV cache papers"
     assert {r.paper["venue"] for r in default.results} == {"icml2026"}
     assert default.results[0].paper["source_id"] not in {"kv2024a", "kv2024b", "kv2024c"}
@@ -64,7 +67,7 @@ def test_venue_year_and_track_filters(db: sqlite_utils.Database) -> None:
 
 
 def test_unknown_venue_names_what_the_index_has(db: sqlite_utils.Database) -> None:
-    response = search(db, "kv cache venue:neurips2025")
+    response = search(db, "kv cache venue:neurips2025", scope=AUTO)
     assert response.results == []
     assert response.notes == [
         "This index has no papers for venue:neurips2025; it has ICML 2026 (21 papers: 19 main, 1 position, "
@@ -87,13 +90,19 @@ def test_configured_scope(db: sqlite_utils.Database) -> None:
     assert missing.results == []
     assert missing.notes[0].startswith("ICML_BOT_VENUES names NeurIPS 2025, but the index has ICML 2026 (21 papers")
     # Nothing in scope matches: the answer says that other venues were not searched.
-    none = search(db, '"KV Cache Eviction with KV Cache Budgets"')
+    none = search(db, '"KV Cache Eviction with KV Cache Budgets"', scope=AUTO)
     assert none.results == []
     assert "Searched the default venues only; add venue:all to search every venue." in none.notes
 
 
+def test_without_a_scope_search_covers_every_venue(db: sqlite_utils.Database) -> None:
+    # Callers that know nothing of venues (benchmarks, scripts) get every paper, as before venues existed.
+    assert search(db, "kv cache", limit=1).results[0].paper["venue"] == "icml2024"
+    assert set(venues_of(db, "kv cache venue:icml2024", Scope(everything=True))) == {"icml2024/main"}
+
+
 def test_a_one_venue_index_is_not_filtered(seed_db: sqlite_utils.Database) -> None:
-    plain = search(seed_db, "kv cache", limit=10)
+    plain = search(seed_db, "kv cache", limit=10, scope=AUTO)
     assert plain.venues == 1
     assert plain.results
     assert [r.paper["id"] for r in search(seed_db, "kv cache", limit=10, scope=parse_scope("icml2026")).results] == [
