@@ -43,10 +43,11 @@ from bot.digest.model import (
     normalize_days,
     validate_channel,
 )
-from bot.digest.select import paper_order
+from bot.digest.select import NEIGHBOURS, learned_order, paper_order
 from bot.papers import index
 from bot.papers.reader import Papers
 from bot.state import State
+from bot.team import feedback
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,10 @@ class ChannelDigests:
     def paper_order(self, topics: str = "") -> tuple[list[str], list[str]]:
         """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
         return paper_order(self.papers_db, topics, self.papers.venues)
+
+    def neighbours(self, paper_id: str) -> list[str]:
+        """Papers close to this one, closest first, by the same measure as Similar (the digest learns with it)."""
+        return [str(r.paper["id"]) for r in self.papers.similar(paper_id, k=NEIGHBOURS)]
 
     def _current_ids(self, ids: set[str]) -> set[str]:
         """Ids as the index knows them now (a paper merged into another keeps being the same paper)."""
@@ -222,6 +227,8 @@ class ChannelDigests:
         remaining = [p for p in order if p not in shown]
         if order and not remaining:
             round_, remaining = round_ + 1, order
+        said = feedback.votes_in_channel(self.state, channel)
+        remaining = learned_order(remaining, said.liked, said.disliked, self.neighbours)
         # Papers of another day's digest whose posting is unresolved may already be in the channel: hold them back.
         held = {
             p for r in self.state.digest_runs(channel, UNRESOLVED) if r["day"] != day.isoformat() for p in r["papers"]

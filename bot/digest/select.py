@@ -1,8 +1,10 @@
-"""The order in which a channel reads the papers: its topics first, then orals, spotlights and the rest, areas mixed."""
+"""The order in which a channel reads the papers: its topics first, then orals, spotlights and the rest, areas mixed;
+then what the channel liked (More like this) pulls close papers forward and what it disliked pushes them back."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlite_utils
@@ -51,3 +53,43 @@ def paper_order(
         found = search.search(db, topics, limit=TOPIC_MATCHES, scope=venues).results
         matched = [str(r.paper["id"]) for r in found]
     return list(dict.fromkeys([*matched, *order])), matched
+
+
+NEIGHBOURS = 40  # papers close to each liked or disliked paper that move (the "similar" list, best first)
+VOTES_USED = 20  # a channel's newest likes and dislikes that steer its order
+
+
+def closeness(voted: Sequence[str], neighbours: Callable[[str], Sequence[str]]) -> dict[str, float]:
+    """How close each paper is to any of `voted`: 1/(1+rank) in the nearest one's similar list, 1 for a voted paper."""
+    close: dict[str, float] = {}
+    for paper_id in voted[:VOTES_USED]:
+        close[paper_id] = 1.0
+        for rank, other in enumerate(neighbours(paper_id)[:NEIGHBOURS]):
+            close[other] = max(close.get(other, 0.0), 1.0 / (2.0 + rank))
+    return close
+
+
+def learned_order(
+    remaining: Sequence[str],
+    liked: Sequence[str],
+    disliked: Sequence[str],
+    neighbours: Callable[[str], Sequence[str]],
+) -> list[str]:
+    """The rest of a round reordered by a channel's votes: papers close to what it liked first (closest first), papers
+    close to what it disliked last (closest last), everything else in between in its usual order. Only the order
+    changes, so every paper still comes once per round."""
+    if not liked and not disliked:
+        return list(remaining)
+    towards, away = closeness(liked, neighbours), closeness(disliked, neighbours)
+    front: list[tuple[float, int, str]] = []
+    middle: list[str] = []
+    back: list[tuple[float, int, str]] = []
+    for position, paper_id in enumerate(remaining):
+        pull = towards.get(paper_id, 0.0) - away.get(paper_id, 0.0)
+        if pull > 0:
+            front.append((-pull, position, paper_id))
+        elif pull < 0 or paper_id in away:
+            back.append((-pull, position, paper_id))  # the closer to a disliked paper, the later
+        else:
+            middle.append(paper_id)
+    return [p for _, _, p in sorted(front)] + middle + [p for _, _, p in sorted(back)]
