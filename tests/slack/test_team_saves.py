@@ -159,3 +159,32 @@ def test_two_hundred_saves_page_within_block_kit_limits(slack_http: SlackHttp, f
     assert len(view["blocks"]) <= MAX_HOME_BLOCKS
     assert sum(b["text"]["text"] == "Unsave" for b in buttons(view)) == HOME_SAVED
     assert problems({"text": "home", **view}) == []
+
+
+def test_more_and_less_like_this_on_a_digest_say_what_changes(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    channel = "C0DIGEST8"
+    slack_http.command("digest subscribe at 09:00", channel_id=channel)
+    slack_http.command("digest now", channel_id=channel)
+    digest = fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("channel") == channel, ok=True)
+    post = digest[0].params
+    first, second = [b["value"] for b in buttons(post) if b["text"]["text"] == "More like this"][:2]
+    press(slack_http, fake, post, "More like this", first, channel=channel, ephemeral=False, name="m")
+    said = answer(fake, "m")
+    assert said["response_type"] == "ephemeral"
+    assert "Noted: more like" in texts(said)
+    assert "coming digests will bring papers close to it first" in texts(said)
+    press(slack_http, fake, post, "More like this", first, user="U2", channel=channel, ephemeral=False, name="m2")
+    assert "already asked for more like" in texts(answer(fake, "m2"))
+    press(slack_http, fake, post, "Less like this", second, channel=channel, ephemeral=False, name="l")
+    assert "push papers close to it to the back" in texts(answer(fake, "l"))
+    status = texts(slack_http.command("digest status", channel_id=channel).json())
+    assert "Liked (1)" in status
+    assert "*Less like this:* 1 paper" in status
+    preview = slack_http.command("digest preview", channel_id=channel).json()
+    shown = [b["value"] for b in buttons(preview) if b["text"]["text"] == "More like this"]
+    similar = slack_http.command(f"similar {first}").json()
+    close = [b["value"] for b in buttons(similar) if b["text"]["text"] == "Similar"]
+    assert shown[0] in close  # the next digest starts with a paper like the liked one
+    bad = {"blocks": [{"type": "actions", "elements": [{**find_button(post, "Less like this"), "value": "nosuch"}]}]}
+    press(slack_http, fake, bad, "Less like this", channel=channel, ephemeral=False, name="bad")
+    assert "no longer in the index" in texts(answer(fake, "bad"))
