@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +47,12 @@ def test_load_bench_short_answers_every_command_within_3_seconds() -> None:
     assert re.search(r"acks over 3 s\s+0\n", out), out
     assert "peak memory" in out
     assert "exit status 0 after SIGTERM" in out
+
+
+def test_digest_learning_bench_runs_and_the_vote_moves_the_area(full_index_path: Path) -> None:
+    out = bench("bench/digest_learning_bench.py", "--index", str(full_index_path), "--trials", "8", timeout=110)
+    learned = re.search(r"^bot: with More like this\s+([\d.]+)%", out, re.MULTILINE)
+    baseline = re.search(r"^baseline: no feedback\s+([\d.]+)%", out, re.MULTILINE)
+    assert learned, out
+    assert baseline, out
+    assert float(learned.group(1)) > float(baseline.group(1)), out
