@@ -14,46 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.papers import fts
+from bot.text.words import stem
 
 # Text normalisation for matching: ASCII lowercased, ASCII punctuation to spaces, other bytes (UTF-8) unchanged.
 _NORM = bytes(
     (i + 32 if 65 <= i <= 90 else i if (48 <= i <= 57 or 97 <= i <= 122 or i >= 128) else 32) for i in range(256)
 )
-_SUFFIXES = (
-    "izations",
-    "ization",
-    "isations",
-    "isation",
-    "ations",
-    "ation",
-    "ings",
-    "ing",
-    "ies",
-    "ied",
-    "ers",
-    "er",
-    "ed",
-    "es",
-    "s",
-    "e",
-    "y",
-)
-
 TextCounter = Callable[[bytes], int]  # occurrences of one alternative in `norm` text
 
 
 def norm(text: str) -> bytes:
     """Text as bytes for substring matching: ` word word ` with ASCII folded to lowercase."""
     return (" " + text + " ").encode("utf-8", "ignore").translate(_NORM)
-
-
-@functools.lru_cache(maxsize=8192)
-def stem(word: str) -> str:
-    """A crude stem whose prefix matches the usual inflections (caching → cach, learning → learn)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
 
 
 def coined(name: str) -> bool:

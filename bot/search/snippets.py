@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bot.search.matching import Alternative, highlight_regex, stem
+from bot.search.matching import Alternative, highlight_regex
 from bot.search.plan import TermGroup
+from bot.text.words import stem
 
 SNIPPET_CHARS = 300
 MARKUP_RE = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")  # Markdown emphasis around words

@@ -2,11 +2,43 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A word is a run of letters and digits in any script; `_` and punctuation split words. Search, the index, the
 # typo vocabulary and title matching all split with this one pattern so they agree on what a word is.
 WORD_RE = re.compile(r"[^\W_]+")
+
+
+# Endings the crude stemmer drops, longest first.
+_SUFFIXES = (
+    "izations",
+    "ization",
+    "isations",
+    "isation",
+    "ations",
+    "ation",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "s",
+    "e",
+    "y",
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A crude stem whose prefix matches the usual inflections (caching → cach, learning → learn)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
 
 
 def word_set(words: str) -> frozenset[str]:
