@@ -18,7 +18,7 @@ import sqlite_utils
 from rapidfuzz import fuzz
 
 from bot import text
-from bot.papers import corpus, fts
+from bot.papers import corpus, fts, related
 from bot.papers.corpus import Paper, Skip
 from bot.papers.row import PaperRow
 from bot.text import acronyms
@@ -348,6 +348,7 @@ def load(
         rebuild_vocab(db)
         rebuild_acronyms(db)
         rebuild_people(db)
+        related.rebuild(db)
         ensure_search_indexes(db)
         db.table("meta").upsert(
             {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"
