@@ -1,23 +1,24 @@
-"""Papers like one paper: its most distinctive words find candidates with FTS5's bm25, shared words rank them."""
+"""Papers like one paper: the neighbours the index computed (bot.papers.related), read back with the words they
+share; on an index built before those were stored, its most distinctive words find candidates with FTS5's bm25."""
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import sqlite_utils
 
-from bot.papers import fts, index
+from bot.papers import fts, index, related
 from bot.search import query as ql
 from bot.search.cache import index_cache
-from bot.search.matching import Alternative, counter, norm, stem
+from bot.search.matching import Alternative, counter, norm
 from bot.search.plan import QueryPlanner, TermGroup
 from bot.search.rank import TITLE_WEIGHT
 from bot.search.results import MAX_LIMIT, Result
 from bot.search.retrieve import read_columns, read_papers
 from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
 from bot.text.stopwords import TOO_COMMON
-from bot.text.words import WORD_RE, valid_text
+from bot.text.words import WORD_RE, stem, valid_text
 
 SIMILAR_TERMS = 12
 SIMILAR_CANDIDATES = 60
@@ -40,13 +41,48 @@ class _Neighbour(NamedTuple):
 
 
 def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result]:
-    """Papers closest to one paper: its most distinctive words (title ×3, by df) find candidates, shared words rank."""
+    """Papers closest to one paper: the neighbours the index stored (bot.papers.related), or on an index built before
+    it stored them, papers found by the paper's most distinctive words. Each result names the words both share."""
     if valid_text(paper_id) != paper_id:  # a lone surrogate from a JSON payload: no paper has such an id
         return []
     paper = index.get_paper(db, paper_id)
     if paper is None:
         return []
     k = max(1, min(int(k), MAX_LIMIT))
+    me = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper["id"]]).fetchone()[0]
+    groups = _distinctive_terms(db, paper)
+    stored = related.stored(db, me)
+    if stored is None:
+        if not groups:
+            return []
+        best = _by_words(db, me, groups, k)
+    else:
+        best = [_Neighbour(score, rowid, []) for rowid, score in stored[:k]]
+    found = read_papers(db, [nb.rowid for nb in best])
+    shown = []
+    for nb in best:
+        other = found.get(nb.rowid)
+        if other is None:
+            continue
+        if not nb.shared:
+            ttext, atext = norm(other["title"]), norm(other["abstract"] or "")
+            nb = nb._replace(shared=[g.label for g in groups if g.counters[0](ttext) or g.counters[0](atext)])
+        shown.append((nb, other))
+    # Only the words some result shares are highlighted: each word is a regex to compile.
+    highlighter = Highlighter([g for g in groups if any(g.label in nb.shared for nb, _ in shown)])
+    return [
+        Result(
+            other,
+            round(nb.score, 4),
+            make_snippet(other["abstract"], other.get("headline") or other["title"], highlighter),
+            [f"shared:{w}" for w in nb.shared],
+        )
+        for nb, other in shown
+    ]
+
+
+def _distinctive_terms(db: sqlite_utils.Database, paper: dict[str, Any]) -> list[TermGroup]:
+    """The paper's most distinctive words (title ×3, by df), best first, each a group that can find itself in text."""
     cache = index_cache(db)
     planner = QueryPlanner(db, cache, ql.parse(""))
     tf: dict[str, float] = {}
@@ -75,18 +111,21 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
         budget += dfs[term.word]
         if len(chosen) == SIMILAR_TERMS:
             break
-    if not chosen:
-        return []
-    expr = " OR ".join(fts.phrase((t.word,)) for t in chosen)
-    me = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper["id"]]).fetchone()[0]
-    # bm25 over all the terms, plus titles holding the main ones: FTS5's stemmer folds "tokenizer" into "token",
-    # so bm25 alone can drown the main terms in common stems.
-    main = fts.in_columns(("title",), "(" + " OR ".join(fts.phrase((t.word,)) for t in chosen[:3]) + ")")
-    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
-    rows = list(dict.fromkeys(r for q in (expr, main) for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
     groups = [TermGroup(t.word, [Alternative((t.word,))], weight=t.weight) for t in chosen]
     for group in groups:
         group.counters = [counter(group.alts[0])]
+    return groups
+
+
+def _by_words(db: sqlite_utils.Database, me: int, groups: list[TermGroup], k: int) -> list[_Neighbour]:
+    """The fallback for an index without stored neighbours: FTS5's bm25 over the distinctive words finds candidates,
+    the words they share rank them."""
+    expr = " OR ".join(fts.phrase((g.label,)) for g in groups)
+    # bm25 over all the terms, plus titles holding the main ones: FTS5's stemmer folds "tokenizer" into "token",
+    # so bm25 alone can drown the main terms in common stems.
+    main = fts.in_columns(("title",), "(" + " OR ".join(fts.phrase((g.label,)) for g in groups[:3]) + ")")
+    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
+    rows = list(dict.fromkeys(r for q in (expr, main) for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
     total = sum(g.weight for g in groups)
     topical = {g.label for g in groups[:3]}  # only the paper's main terms count extra in the other's title
     texts = read_columns(db, "title, abstract", rows)
@@ -101,15 +140,7 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
         )
         neighbours.append(_Neighbour(score, rowid, [g.label for g in shared]))
     neighbours.sort(key=lambda nb: (nb.score, -nb.rowid), reverse=True)
-    best = neighbours[:k]
-    found = read_papers(db, [nb.rowid for nb in best])
-    highlighter = Highlighter(groups)
-    out = []
-    for score, rowid, shared_words in best:
-        other = found[rowid]
-        snippet = make_snippet(other["abstract"], other.get("headline") or other["title"], highlighter)
-        out.append(Result(other, round(score, 4), snippet, [f"shared:{w}" for w in shared_words]))
-    return out
+    return neighbours[:k]
 
 
 def _display_words(text: str) -> list[str]:

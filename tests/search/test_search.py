@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot import search
 from bot.cli import main
-from bot.papers import index
+from bot.papers import index, related
 from bot.search import query as ql
 from bot.search import typos
 from bot.search.matching import Alternative
@@ -29,6 +29,7 @@ RACO, VIEWMASK, GPS, CAUSCIBENCH, TOKENSWAP = "bv9000", "eq8s3g", "hwac05", "hyw
 CALIBRATION = "tnfj31"  # Two measures to calibrate prediction confidence
 MULTI_ANSWER = "e2racf"  # A multi-answer reinforcement learning approach for training LMs ...
 LOGIC_VERIFICATION = "bw5nc1"  # A formal logic verification-guided framework ...
+HIDE = "tr2n8h"  # HiDe: The Hierarchical Decoupling Framework ...
 
 
 def ids(response: search.SearchResponse) -> list[str]:
@@ -543,7 +544,7 @@ def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
 
 def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  # type: ignore[no-untyped-def]
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
-    assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, RACO]  # Vegas: the other KV cache paper
+    assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, HIDE]  # Vegas: the other KV cache paper
     assert found[0].matched == [
         "shared:cache",
         "shared:entries",
@@ -551,7 +552,34 @@ def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  
         "shared:algorithm",
         "shared:attention",
     ]
+    assert "*cache entries*" in found[0].snippet
+    assert [r.score for r in found] == sorted((r.score for r in found), reverse=True)
     assert search.similar(seed_db, "nosuchpaper") == []
+    assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [CALIBRATION, TOKENSWAP]
+
+
+def test_similar_reads_the_neighbours_the_index_stored(seed_db) -> None:  # type: ignore[no-untyped-def]
+    me = seed_db.execute("SELECT rowid FROM papers WHERE id = ?", [DEFENSIVE_KV]).fetchone()[0]
+    rowids = {pid: rowid for rowid, pid in seed_db.execute("SELECT rowid, id FROM papers")}
+    seed_db.execute(
+        "UPDATE neighbours SET related = ? WHERE paper = ?",
+        [related.pack([(rowids[SOFTMOE], 0.9), (rowids[RACO], 0.5)]), me],
+    )
+    found = search.similar(seed_db, DEFENSIVE_KV, k=5)
+    assert [(r.paper["id"], r.score) for r in found] == [(SOFTMOE, 0.9), (RACO, 0.5)]
+
+
+def test_similar_on_an_index_built_before_neighbours_were_stored(seed_db) -> None:  # type: ignore[no-untyped-def]
+    seed_db.execute("DROP TABLE neighbours")  # what an older release built: the words find the papers at query time
+    found = search.similar(seed_db, DEFENSIVE_KV, k=3)
+    assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, RACO]
+    assert found[0].matched == [
+        "shared:cache",
+        "shared:entries",
+        "shared:critical",
+        "shared:algorithm",
+        "shared:attention",
+    ]
     assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [CAUSCIBENCH, MULTI_ANSWER]
 
 
