@@ -1,22 +1,31 @@
 """The `Similar` answer beside a plain TF-IDF cosine baseline: how often the top 5 share the paper's ICML area.
 
-Run: python bench/similar_bench.py [--papers 200] [--seed 2026] [--index PATH]
+Run: python bench/similar_bench.py [--papers 200] [--held-out 400] [--seed 2026] [--index PATH] [--scale 6]
 
 For `--papers` random papers that have an `area` in ../shared/data/icml2026.jsonl (5,863 papers), both methods
 pick five other papers, and the figure is the share of those 5 × N slots that hold a paper of exactly the same
-`area` (a slot left empty counts as a miss). "bot" is what `Similar` answers (bot.papers.reader.Papers.similar);
+`area` (a slot left empty counts as a miss). The same again for `--held-out` random papers of the held-out half:
+bot.papers.related's settings were tuned only on papers whose id's SHA-1 starts with an even byte, so the papers
+with an odd first byte never influenced them (no method here reads `area`; only the tuning looked at it).
+"bot" is what `Similar` answers (bot.papers.reader.Papers.similar);
 the baseline is a TF-IDF cosine over title and abstract as scikit-learn's TfidfVectorizer does it by default
 (lowercased words of two or more characters, raw counts, smoothed idf, L2-normalised vectors), in the same
-process over the same index texts. Latencies are per paper, the baseline's after its vectors are built. The index
-is built from the list first unless --index names one.
+process over the same index texts. Latencies are per paper, the bot's after five warm-up answers (the first answer
+after a start loads the search cache), the baseline's after its vectors are built. The index
+is built from the list first unless --index names one. With --scale N the neighbours step alone is also timed on the
+first bot.papers.related.MOST_PAPERS papers (the largest index that stores neighbours) of the shared lists repeated
+N times, as bench/index_bench.py builds them.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import random
 import re
+import resource
 import statistics
 import sys
 import tempfile
@@ -27,8 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from bot.papers import index  # noqa: E402
+from bot.papers import index, related  # noqa: E402
 from bot.papers.reader import Papers  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
@@ -65,11 +75,43 @@ class TfidfCosine:
         return sorted(scores, key=lambda pid: (-scores[pid], pid))[:k]
 
 
-def build(path: Path) -> None:
-    """The index of the 5,863-paper list, by the production loader."""
+def build(path: Path) -> float:
+    """The index of the 5,863-paper list, by the production loader; returns the seconds its neighbours step takes."""
     db = index.connect(path)
     index.load(db, [DATA])
+    started = time.perf_counter()
+    with db.atomic():
+        related.rebuild(db)  # again, to time the step alone
+    seconds = time.perf_counter() - started
     db.conn.close()
+    return seconds
+
+
+def time_large(copies: int) -> None:
+    """Wall and CPU seconds and peak memory of the neighbours step alone on the shared lists x `copies`."""
+    from index_bench import make_large
+
+    with tempfile.TemporaryDirectory() as tmp:
+        large = Path(tmp) / "large.jsonl"
+        make_large(large, copies)
+        with large.open(encoding="utf-8") as lines:
+            texts = [(r["title"], r["abstract"] or "") for r in map(json.loads, lines)][: related.MOST_PAPERS]
+    settings = related.DEFAULT
+    wall, cpu = time.perf_counter(), time.process_time()
+    vecs = related.vectors(texts, settings)
+    split = time.perf_counter() - wall
+    related.neighbours(vecs, settings)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"neighbours of {len(texts):,} papers: {wall:.1f} s ({cpu:.1f} s CPU; vectors {split:.1f} s), "
+        f"peak memory of this process {peak:.0f} MB"
+    )
+
+
+def held_out(paper_id: str) -> bool:
+    """In the half of the papers that tuning bot.papers.related never looked at."""
+    return hashlib.sha1(paper_id.encode()).digest()[0] % 2 == 1
 
 
 def measure(
@@ -92,7 +134,9 @@ def measure(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=200, help="how many random papers with an area (200)")
+    parser.add_argument("--held-out", type=int, default=400, help="how many random held-out papers (400)")
     parser.add_argument("--seed", type=int, default=2026, help="the sample's random seed (2026)")
+    parser.add_argument("--scale", type=int, default=0, help="also time neighbours at the size cap, from lists x N")
     parser.add_argument("--index", type=Path, help="an index built from icml2026.jsonl (default: build one now)")
     args = parser.parse_args(argv)
     if args.index is None and not DATA.exists():
@@ -103,27 +147,38 @@ def main(argv: list[str] | None = None) -> int:
         if path is None:
             path = Path(tmp) / "papers.db"
             started = time.perf_counter()
-            build(path)
-            print(f"built the index in {time.perf_counter() - started:.1f} s")
+            step = build(path)
+            print(f"built the index in {time.perf_counter() - started - step:.1f} s, of which neighbours {step:.1f} s")
         papers = Papers(path)
         rows = list(papers.db.query("SELECT id, title, abstract, area FROM papers ORDER BY seq"))
         area = {r["id"]: (r["area"] or None) for r in rows}
         with_area = [r["id"] for r in rows if r["area"]]
-        sample = random.Random(args.seed).sample(with_area, min(args.papers, len(with_area)))
+        pick = random.Random(args.seed)
+        samples = {
+            "all papers": pick.sample(with_area, min(args.papers, len(with_area))),
+            "held out": pick.sample(held := [p for p in with_area if held_out(p)], min(args.held_out, len(held))),
+        }
         started = time.perf_counter()
         baseline = TfidfCosine({r["id"]: f"{r['title']} {r['abstract'] or ''}" for r in rows})
         built = time.perf_counter() - started
-        results = [
-            measure("bot: Papers.similar", lambda pid: [r.paper["id"] for r in papers.similar(pid, k=K)], sample, area),
-            measure("baseline: TF-IDF cosine", baseline.similar, sample, area),
-        ]
         print(
-            f"{len(rows):,} papers, {len(with_area):,} with an area; {len(sample)} sampled (seed {args.seed}); "
+            f"{len(rows):,} papers, {len(with_area):,} with an area ({len(held):,} held out); seed {args.seed}; "
             f"baseline vectors built in {built:.1f} s"
         )
-        print(f"{'':26} {'same area in top 5':>18} {'p50 ms':>8} {'p99 ms':>8} {'fewer than 5':>13}")
-        for name, share, p50, p99, short in results:
-            print(f"{name:26} {share:>18.1%} {p50:>8.2f} {p99:>8.2f} {short:>13}")
+        print(f"{'':38} {'same area in top 5':>18} {'p50 ms':>8} {'p99 ms':>8} {'fewer than 5':>13}")
+        for pid in with_area[:5]:
+            papers.similar(pid, k=K)  # warm-up: the search cache loads on the first answer
+        for label, sample in samples.items():
+            results = [
+                measure(
+                    "bot: Papers.similar", lambda pid: [r.paper["id"] for r in papers.similar(pid, k=K)], sample, area
+                ),
+                measure("baseline: TF-IDF cosine", baseline.similar, sample, area),
+            ]
+            for name, share, p50, p99, short in results:
+                print(f"{f'{label} ({len(sample)}), {name}':38} {share:>18.1%} {p50:>8.2f} {p99:>8.2f} {short:>13}")
+    if args.scale:
+        time_large(args.scale)
     return 0
 
 
