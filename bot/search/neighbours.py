@@ -4,11 +4,12 @@ share; on an index built before those were stored, its most distinctive words fi
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import sqlite_utils
 
 from bot.papers import fts, index, related
+from bot.papers.row import PaperRow
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.matching import Alternative, counter, norm
@@ -81,7 +82,7 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result
     ]
 
 
-def _distinctive_terms(db: sqlite_utils.Database, paper: dict[str, Any]) -> list[TermGroup]:
+def _distinctive_terms(db: sqlite_utils.Database, paper: PaperRow) -> list[TermGroup]:
     """The paper's most distinctive words (title ×3, by df), best first, each a group that can find itself in text."""
     cache = index_cache(db)
     planner = QueryPlanner(db, cache, ql.parse(""))
