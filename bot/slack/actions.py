@@ -18,6 +18,7 @@ from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
 from bot.slack.replies import respond
 from bot.slack.services import Services
+from bot.slack.team_commands import saved_ids_of
 
 GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
 EXPIRED = "That button has expired. Search again with `/icml <words>`."
@@ -32,6 +33,10 @@ class Actions:
     def _paper(self, action: dict[str, Any]) -> PaperRow | None:
         return self.deps.papers.get(str(action.get("value") or ""))
 
+    def _saved(self, body: dict[str, Any]) -> frozenset[str]:
+        """The clicker's saved paper ids, so the Save buttons of the view they get say Saved where they should."""
+        return saved_ids_of(self.deps, body)
+
     def on_page(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
         """More results / a suggested spelling: the next page, in place of the ephemeral list it came from."""
         ack()
@@ -40,7 +45,7 @@ class Actions:
             respond(body["response_url"], blocks.notice(EXPIRED), response_type="ephemeral", replace_original=False)
             return
         query, offset, replace = parsed
-        msg = search_page(self.deps.papers, query, offset)
+        msg = search_page(self.deps.papers, query, offset, saved=self._saved(body))
         if replace:
             respond(body["response_url"], msg, replace_original=True)
         else:  # the list is a public thread reply: show the next page only to the one who asked
@@ -50,7 +55,7 @@ class Actions:
         """Papers like this one, shown only to the user who clicked."""
         ack()
         paper = self._paper(action)
-        msg = similar_page(self.deps.papers, paper) if paper else blocks.notice(GONE)
+        msg = similar_page(self.deps.papers, paper, saved=self._saved(body)) if paper else blocks.notice(GONE)
         respond(body["response_url"], msg, response_type="ephemeral", replace_original=False)
 
     def on_share(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
@@ -69,14 +74,16 @@ class Actions:
         """The whole abstract, shown only to the user who clicked."""
         ack()
         paper = self._paper(action)
-        msg = blocks.abstract_message(paper) if paper else blocks.notice(GONE)
+        saved = paper is not None and str(paper["id"]) in self._saved(body)
+        msg = blocks.abstract_message(paper, saved=saved) if paper else blocks.notice(GONE)
         respond(body["response_url"], msg, response_type="ephemeral", replace_original=False)
 
     def on_random(self, ack: Ack, body: dict[str, Any]) -> None:
         """Another random paper, in place of the last one."""
         ack()
         paper = self.deps.papers.random()
-        msg = blocks.paper_message(paper, another=True) if paper else blocks.notice(GONE)
+        saved = paper is not None and str(paper["id"]) in self._saved(body)
+        msg = blocks.paper_message(paper, another=True, saved=saved) if paper else blocks.notice(GONE)
         respond(body["response_url"], msg, replace_original=True)
 
 

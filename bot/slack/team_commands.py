@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -25,6 +25,7 @@ from bot.team.listing import PAGE_SIZE
 
 if TYPE_CHECKING:
     from bot.slack.commands import Invocation
+    from bot.slack.services import Services
     from bot.state import State
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,19 @@ def saved_ids(inv: Invocation) -> frozenset[str]:
         return saves.saved_ids(state, inv.team_id, inv.user_id)
     except ERRORS as exc:  # searches answer from the index even while the state database is down
         log.warning("cannot read %s's saved papers, Save buttons show as unsaved: %s", inv.user_id, exc)
+        return frozenset()
+
+
+def saved_ids_of(deps: Services, body: dict[str, Any]) -> frozenset[str]:
+    """The saved paper ids of whoever clicked (workspace and user from the block_actions payload)."""
+    user = body.get("user") or {}
+    team = str((body.get("team") or {}).get("id") or user.get("team_id") or "")
+    if deps.state is None or not user.get("id"):
+        return frozenset()
+    try:
+        return saves.saved_ids(deps.state, team, str(user["id"]))
+    except ERRORS as exc:  # the answer comes from the index even while the state database is down
+        log.warning("cannot read %s's saved papers, Save buttons show as unsaved: %s", user.get("id"), exc)
         return frozenset()
 
 

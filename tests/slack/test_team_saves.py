@@ -188,3 +188,13 @@ def test_more_and_less_like_this_on_a_digest_say_what_changes(slack_http: SlackH
     bad = {"blocks": [{"type": "actions", "elements": [{**find_button(post, "Less like this"), "value": "nosuch"}]}]}
     press(slack_http, fake, bad, "Less like this", channel=channel, ephemeral=False, name="bad")
     assert "no longer in the index" in texts(answer(fake, "bad"))
+
+
+def test_views_opened_from_buttons_know_what_the_clicker_saved(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    results = slack_http.command("kv cache").json()
+    press(slack_http, fake, results, "Save", KV, name="s")
+    answer(fake, "s")
+    press(slack_http, fake, results, "Abstract", KV, name="abs")
+    assert save_labels(answer(fake, "abs"), KV) == ["Saved"]
+    press(slack_http, fake, results, "Abstract", KV, user="U2", name="abs2")
+    assert save_labels(answer(fake, "abs2"), KV) == ["Save"]  # another user's view of the same paper
