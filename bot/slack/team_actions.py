@@ -178,7 +178,8 @@ class TeamActions:
             created, extra = done.save.created, f" It also counts as *More like this*: {MORE_SAID}"
         else:
             created, extra = saves.save(self.state, click.team, click.user, pid, now).created, ""
-        self._after_change(click, client, value.origin, team_blocks.saved_reply(paper, created, extra))
+        reply = team_blocks.saved_reply(paper, created, extra, digest=click.in_digest)
+        self._after_change(click, client, value.origin, reply)
 
     def on_unsave(self, ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
         """Unsave the paper (also one the index no longer holds); from a digest, the Save's +1 goes too."""
@@ -190,8 +191,9 @@ class TeamActions:
         paper = self.deps.papers.get(value.paper_id)
         ids = list(dict.fromkeys([value.paper_id, *([str(paper["id"])] if paper else [])]))
         removed = False
+        from_digest = click.in_digest or (value.origin is not None and value.origin.kind == "digest")
         for pid in ids:  # the id as saved, and the id the index knows the paper by now
-            if click.in_digest and click.channel:
+            if from_digest and click.channel:
                 removed = feedback.unsave_from_digest(
                     self.state, click.team, click.channel, click.user, pid
                 ).unsave.removed

@@ -105,6 +105,11 @@ def test_save_on_a_digest_counts_as_more_like_this(slack_http: SlackHttp, fake: 
     assert feedback.channel_feedback(slack_http.state, "T1", "C0DIGEST7").liked == (paper,)
     status = texts(slack_http.command("digest status", channel_id="C0DIGEST7").json())
     assert "Liked (1)" in status
+    # Its Unsave, pressed in the same channel, takes the save and the +1 it counted as back.
+    press(slack_http, fake, answer(fake, "d"), "Unsave", paper, user="U3", channel="C0DIGEST7", name="du")
+    assert answer(fake, "du")["text"].startswith("Unsaved")
+    assert feedback.channel_feedback(slack_http.state, "T1", "C0DIGEST7").liked == ()
+    assert saves.count(slack_http.state, "T1", "U3") == 0
 
 
 def test_one_user_never_sees_anothers_saves(slack_http: SlackHttp, fake: FakeSlack) -> None:

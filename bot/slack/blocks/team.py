@@ -187,15 +187,16 @@ def already_listed_message(paper: PaperRow, added_by: str, added_at: float) -> M
 # ------------------------------------------------------------------ replies to Save and the digest's buttons
 
 
-def saved_reply(paper: PaperRow, created: bool, extra: str = "") -> Message:
-    """Said to the reader alone after Save on a message everyone sees: saved (or already), with Unsave."""
+def saved_reply(paper: PaperRow, created: bool, extra: str = "", digest: bool = False) -> Message:
+    """Said to the reader alone after Save on a message everyone sees: saved (or already), with Unsave (which, under a
+    digest, also takes back the More like this the Save counted as)."""
     pid = str(paper["id"])
     what = "Saved" if created else "Already saved:"
     text = f"{what} {title_line(paper)}. `/icml saved` lists your saved papers.{extra}"
     return message(
         _fallback(f"{what} {escape(display_title(paper))}"),
         [
-            section(text, accessory=unsave_button(pid)),
+            section(text, accessory=unsave_button(pid, Origin("digest") if digest else None)),
         ],
     )
 

@@ -35,7 +35,7 @@ TEAM_ACTION_IDS = (
     ACTION_HOME_SIMILAR,
 )
 
-Kind = Literal["search", "similar", "paper", "random", "abstract", "saved", "list", "home"]
+Kind = Literal["search", "similar", "paper", "random", "abstract", "saved", "list", "home", "digest"]
 _CODES: dict[str, Kind] = {
     "s": "search",
     "m": "similar",
@@ -45,6 +45,7 @@ _CODES: dict[str, Kind] = {
     "v": "saved",
     "l": "list",
     "h": "home",
+    "d": "digest",  # the reply to a Save on a digest: its Unsave also takes back the channel's +1
 }
 _KINDS = {kind: code for code, kind in _CODES.items()}
 
