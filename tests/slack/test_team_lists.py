@@ -170,3 +170,36 @@ def test_an_export_of_many_papers_is_a_file_without_a_code_block(slack_http: Sla
     fake.wait_for("files.completeUploadExternal", ok=True)
     [sent] = fake.shared_files()
     assert len(parse_bibtex(sent.text)) == len({KV, VEGAS, *ids})
+
+
+def test_two_hundred_listed_papers_page_within_block_kit_limits(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    from bot.team import reading_list
+
+    ids = [f"gone{i:03d}" for i in range(198)] + [KV, VEGAS]
+    for n, paper_id in enumerate(ids):
+        reading_list.add(slack_http.state, "T1", "C1", f"U{n % 7}", paper_id, 1_700_000_000.0 + n)
+    seen: list[str] = []
+    page = slack_http.command("list").json()
+    for n in range(25):
+        assert problems(page) == [], problems(page)
+        seen += [b["value"].split('"p":"')[1].split('"')[0] for b in buttons(page) if b["text"]["text"] == "Remove"]
+        if not [b for b in buttons(page) if b["text"]["text"] == "Next"]:
+            break
+        press(slack_http, fake, page, "Next", name=f"p{n}")
+        page = answer(fake, f"p{n}")
+    assert len(seen) == 200
+    assert seen[:2] == [VEGAS, KV]
+    assert len(set(seen)) == 200
+
+
+def test_an_export_names_the_papers_gone_from_the_index(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    from bot.team import saves
+
+    saves.save(slack_http.state, "T1", "U1", KV, 1_700_000_000.0)
+    saves.save(slack_http.state, "T1", "U1", "gone0001", 1_700_000_001.0)
+    reply = slack_http.command("export bibtex").json()
+    assert "Sending 1 paper as" in texts(reply)
+    assert "Left out 1 no longer in the index: `gone0001`" in texts(reply)
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    [sent] = fake.shared_files()
+    assert len(parse_bibtex(sent.text)) == 1
