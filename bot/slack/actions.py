@@ -20,8 +20,8 @@ from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.slack.team_commands import saved_ids_of
 
-GONE = "That paper is no longer in the index. Search again with `/icml <words>`."
-EXPIRED = "That button has expired. Search again with `/icml <words>`."
+GONE = "That paper is no longer in the index. Search again with `/icml &lt;words&gt;`."
+EXPIRED = "That button has expired. Search again with `/icml &lt;words&gt;`."
 
 
 class Actions:

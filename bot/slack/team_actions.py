@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from bot.digest.model import MARKER
 from bot.papers.row import PaperRow
 from bot.slack import blocks, home
+from bot.slack.actions import GONE
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import team as team_blocks
 from bot.slack.blocks.team_buttons import (
@@ -42,7 +43,6 @@ from bot.slack.services import Services
 from bot.state import State
 from bot.team import feedback, reading_list, saves
 
-GONE = "That paper is no longer in the index. Search again with `/icml &lt;words&gt;`."
 EXPIRED = "That button has expired. Run the command again."
 ACTION_IDS = TEAM_ACTION_IDS
 MORE_SAID = "This channel's coming digests will bring papers close to it first."
