@@ -186,11 +186,14 @@ def measure(path: Path, rounds: int) -> dict[str, float]:
     for q in qs:  # warm the OS cache and the per-index state once
         search.search(db, q)
     ours, base, cpu = [], [], []
+    stages: dict[str, float] = {}
     for r in range(rounds):
         for q in qs:
             t, c = time.perf_counter(), time.thread_time()
-            search.search(db, q)
+            response = search.search(db, q)
             ours.append((time.perf_counter() - t) * 1000)
+            for stage, ms in response.stages.items():
+                stages[stage] = stages.get(stage, 0.0) + ms
             cpu.append((time.thread_time() - c) * 1000)
             if r == 0:
                 t = time.perf_counter()
@@ -198,7 +201,9 @@ def measure(path: Path, rounds: int) -> dict[str, float]:
                 base.append((time.perf_counter() - t) * 1000)
     papers = db.execute("SELECT count(*) FROM papers").fetchone()[0]
     db.conn.close()
+    runs = max(1, len(ours))
     return {
+        **{f"stage {k}": v / runs for k, v in stages.items()},
         "papers": papers,
         "queries": len(qs),
         "p50": statistics.median(ours),
@@ -224,7 +229,7 @@ def main() -> None:
         corpora = [
             ("seeds", small_index(Path(tmp) / "seeds.db", []), None),
             ("icml2026 + seeds", small_index(Path(tmp) / "full.db", [DATA / "icml2026.jsonl"]), (5.0, 300.0)),
-            (f"shared lists x{args.scale}", large_index(args.scale), (20.0, None)),
+            (f"shared lists x{args.scale}", large_index(args.scale), (10.0, None)),
         ]
         print(
             f"{'index':22} {'papers':>7} {'queries':>7} {'p50 ms':>7} {'p99 ms':>7} {'cpu p99':>7} "
@@ -237,11 +242,19 @@ def main() -> None:
             if target:
                 p99_target, first_target = target
                 verdict = f"p99 < {p99_target:.0f} ms: {'ok' if r['p99'] < p99_target else 'MISSED'}"
+                if first_target:  # the 5,863-paper list: no slower than the plain FTS5 OR query at the median
+                    verdict += f"; p50 <= bm25 OR p50: {'ok' if r['p50'] <= r['base_p50'] else 'MISSED'}"
                 if first_target:
                     verdict += f"; open+1st < {first_target:.0f} ms: {'ok' if first < first_target else 'MISSED'}"
             print(
                 f"{label:22} {r['papers']:>7} {r['queries']:>7} {r['p50']:>7.2f} {r['p99']:>7.2f} "
                 f"{r['cpu_p99']:>7.2f} {r['base_p50']:>11.2f} {r['base_p99']:>6.2f} {first:>11.0f}  {verdict}"
+            )
+            stages = {k.removeprefix("stage "): v for k, v in r.items() if k.startswith("stage ")}
+            spent = sum(stages.values()) or 1.0
+            print(
+                f"{'':22} p50 {r['p50'] / r['base_p50']:.2f}x the baseline's, p99 {r['p99'] / r['base_p99']:.2f}x; "
+                "mean ms per stage: " + ", ".join(f"{k} {v:.3f} ({v / spent:.0%})" for k, v in stages.items())
             )
     print(
         "p50/p99: wall time of the whole search() call; cpu p99: its thread CPU time (what load on a shared "

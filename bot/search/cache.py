@@ -15,7 +15,7 @@ import sqlite_utils
 from bot.papers import index
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
-from bot.search.matching import name_key
+from bot.search.matching import name_key, norm
 
 
 class IndexVersion(NamedTuple):
@@ -39,6 +39,7 @@ class IndexCache:
         self._sets: dict[str, frozenset[int]] = {}
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
+        self._titles: dict[int, bytes] | None = None
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -54,6 +55,17 @@ class IndexCache:
                             names.setdefault(key, []).append((rowid, name))
                     self._names = names
         return self._names
+
+    def titles(self, db: sqlite_utils.Database) -> dict[int, bytes]:
+        """Every title as ranking matches it (matching.norm), by rowid, loaded on first use: ranking reads a few
+        hundred titles per query, and a dictionary look-up beats reading and normalising them each time
+        (~15 MB at 110,000 papers)."""
+        if self._titles is None:
+            with self._lock:
+                if self._titles is None:
+                    rows = db.execute("SELECT rowid, title FROM papers")
+                    self._titles = {rowid: norm(title) for rowid, title in rows}
+        return self._titles
 
     def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""

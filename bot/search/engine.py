@@ -41,6 +41,7 @@ def search(
     response = SearchResponse(
         query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
     )
+    response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
         _run(db, parsed, response, limit, offset, scope or Scope(everything=True))
     except sqlite3.OperationalError as exc:
@@ -59,6 +60,7 @@ def _run(
     if not parsed.terms and not parsed.has_filters:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         return
+    clock = _Stages(response.stages)
     venues = resolve(db, parsed, scope)
     named_venues = parsed.names_venues
     response.notes += venues.notes
@@ -80,19 +82,19 @@ def _run(
         plan.allowed = scoped if plan.allowed is None else plan.allowed & scoped
         plan.filtered = True
     response.corrected = plan.corrected
+    clock.lap("plan")
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
     retriever = CandidateRetriever(db, plan)
     total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
-    if (
-        person and person.match and person.from_text and plan.groups
-    ):  # a person and a topic: all their papers, the topic's first
-        _add_the_rest(db, plan, retriever, person.match.person.rowids)
+    if person and person.match and person.from_text and plan.groups:
+        _add_the_rest(db, plan, retriever, person.match.person.rowids)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
-    ranker = Ranker(db, plan)
+    clock.lap("retrieve")
+    ranker = Ranker(db, plan, cache.titles(db))
     ranked = ranker.rank(retriever.found, pinned) if retriever.found else []
     total = max(total, len(ranked))
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
@@ -101,6 +103,7 @@ def _run(
             break
         ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
     page = ranked[offset : offset + limit]
+    clock.lap("rank")
     papers = read_papers(db, [s.rowid for s in page])
     highlighter = Highlighter(plan.groups)
     for scored in page:
@@ -114,6 +117,7 @@ def _run(
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
     response.total, response.total_exact = total, exact
+    clock.lap("snippets")
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
@@ -134,6 +138,19 @@ def _run(
             response.notes.append("Searched the default venues only; add venue:all to search every venue.")
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
+
+
+class _Stages:
+    """Milliseconds per stage of one search, so the bench can say where the time goes."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        """Close a stage: the time since the last lap is its."""
+        now = time.perf_counter()
+        self.into[stage] = self.into.get(stage, 0.0) + (now - self.last) * 1000
+        self.last = now
 
 
 def _only_their_papers(plan: RetrievalPlan, person: PersonFilter) -> None:

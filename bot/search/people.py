@@ -90,10 +90,13 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
+        names = self._names_among({w for parts in folded for w in parts})
+        if not names:
+            return None  # no query word is anybody's given name or surname: nothing more to ask
         for tier in (self._exact, self._initial, self._typo):
             for i, j in spans:
                 key = tuple(w for parts in folded[i:j] for w in parts)
-                if not 2 <= len(key) <= MAX_NAME_WORDS + 1:
+                if not 2 <= len(key) <= MAX_NAME_WORDS + 1 or not (key[0] in names or key[-1] in names):
                     continue
                 found = tier(key, df)
                 if found:
@@ -101,6 +104,15 @@ class People:
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
                     return NameMatch(ranked[0], i, j, exact, tuple(ranked[1:]))
         return None
+
+    def _names_among(self, words: set[str]) -> set[str]:
+        """Which of these words are some author's given name or surname (one indexed look-up per column)."""
+        marks = ",".join("?" * len(words))
+        sql = (
+            f"SELECT DISTINCT last FROM people WHERE last IN ({marks}) UNION "
+            f"SELECT DISTINCT first FROM people WHERE first IN ({marks})"
+        )
+        return {w for (w,) in self.db.execute(sql, [*words, *words])}
 
     def _exact(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""

@@ -35,8 +35,9 @@ class Ranker:
     """Scores candidates: coverage first, then title (weighted far above abstract), phrase and abstract evidence.
     Only titles are read for every candidate; abstracts only for the few that can reach the top."""
 
-    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan) -> None:
+    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles: dict[int, bytes] | None = None) -> None:
         self.db, self.plan = db, plan
+        self.titles = titles  # every title, normalised (IndexCache.titles); None: read them per query
         self.total_weight = sum(g.weight for g in plan.groups) or 1.0
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
@@ -74,9 +75,12 @@ class Ranker:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
         lead, in full-score order); the same candidates always come out in the same order."""
         groups = self.plan.groups
-        titles = read_columns(self.db, "title", list(found))
         query_words = sum(len(g.alts[0].words) for g in groups)
-        texts = {rowid: norm(title) for rowid, (title,) in titles.items()}
+        if self.titles is not None:
+            every = self.titles
+            texts = {rowid: every[rowid] for rowid in found if rowid in every}
+        else:
+            texts = {rowid: norm(title) for rowid, (title,) in read_columns(self.db, "title", list(found)).items()}
         others = [rowid for rowid in texts if found[rowid].tier > 1]
         cover = dict(zip(others, self.covers([texts[r] for r in others]), strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
