@@ -26,6 +26,8 @@ RELAX_BELOW = 10  # fewer papers than this match every word: add papers matching
 DEEP_BLOCK = 200  # papers ranked together per further block when paging past the first candidates
 FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candidate query...
 FILTER_COUNT = 4000  # ...and for the total
+FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
+MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
 
@@ -182,6 +184,8 @@ class CandidateRetriever:
                 self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
             self.deeper = _DeepScan(expr, rows[cap - 1])  # later pages continue the rowid scan from here
         self.add(rows, n, 3, cap)
+        if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:  # fewer: relaxed below
+            self.titles_missing_one(groups)
         partial = False
         if len(self.found) < RELAX_BELOW and n > 1:
             # Hardly any paper matches every word: papers matching most of the words come next.
@@ -198,6 +202,14 @@ class CandidateRetriever:
             return Retrieval(len(self.found), True, partial)
         total = self.count(groups)
         return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
+
+    def titles_missing_one(self, groups: list[TermGroup]) -> None:
+        """Papers whose titles hold every group but one: few papers match a long query's every word as FTS5 stems
+        them (theory is not theoretical to FTS5), and ranking, which reads crude stems, may still find the one."""
+        for skip in sorted(range(len(groups)), key=lambda i: -groups[i].df)[:MISSING_ONE_TRIES]:
+            title = self.expression([g for i, g in enumerate(groups) if i != skip], title_only=True)
+            if title:
+                self.add(self.rowids(title, CAP_TITLE), len(groups) - 1, 2, CAP_TITLE)
 
     def next_block(self) -> list[int]:
         """The next DEEP_BLOCK papers matching every group, in rowid order after those already read (deep pages)."""

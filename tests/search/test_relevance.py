@@ -53,3 +53,13 @@ def test_title_lookups_with_a_typo_find_the_paper_first(full_db) -> None:  # typ
     score = relevance.judge_lookups(full_db, relevance.ours, relevance.titles(), "source_id")
     assert score.p5 >= 0.9, score.misses  # hit@1
     assert score.mrr >= 0.9
+
+
+@needs_shared_data()
+def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db) -> None:  # type: ignore[no-untyped-def]
+    held_out = [p for p in relevance.people() if p.half == "held-out"]
+    plain = relevance.judge_people(full_db, relevance.baseline_plain, held_out, "as listed")
+    for form in ("as listed", "surname first", "Surname, First", "no diacritics", "typo"):
+        ours = relevance.judge_people(full_db, relevance.ours, held_out, form)
+        assert ours.p5 >= 0.95, (form, ours.misses)
+        assert ours.p5 > plain.p5, (form, ours, plain)
