@@ -65,3 +65,27 @@ def test_every_answer_says_where_its_time_went(theory_db) -> None:  # type: igno
     assert list(response.stages) == ["parse", "plan", "retrieve", "rank", "snippets"]
     assert all(ms >= 0 for ms in response.stages.values())
     assert sum(response.stages.values()) <= response.took_ms
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "corrected"),
+    [
+        (
+            "self-speculatve decoding with sparse attention for long context",
+            "yg1gm3",  # Vegas
+            "self-speculative decoding with sparse attention for long context",
+        ),
+        ("MoE routing for sparse mixture models", "mehwh5", None),  # SoftMoE: the acronym inside a longer question
+        (
+            "identifying critical kv cahce entries for LLM inference compression",
+            "txyyds",  # DefensiveKV
+            "identifying critical kv cache entries for LLM inference compression",
+        ),
+    ],
+)
+def test_typos_and_acronyms_keep_working_inside_longer_questions(  # type: ignore[no-untyped-def]
+    seed_db, query: str, first: str, corrected: str | None
+) -> None:
+    response = search.search(seed_db, query)
+    assert response.results[0].paper["id"] == first
+    assert response.corrected == corrected
