@@ -16,7 +16,6 @@ from bot.papers import index
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
-from bot.search.people import name_words
 
 
 class IndexVersion(NamedTuple):
@@ -41,8 +40,6 @@ class IndexCache:
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
-        self._name_words: frozenset[str] | None = None
-        self._name_words_read = False
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -69,16 +66,6 @@ class IndexCache:
                     rows = db.execute("SELECT rowid, title FROM papers")
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
-
-    def name_words(self, db: sqlite_utils.Database) -> frozenset[str] | None:
-        """Every author's given name and surname (people.name_words), read once: each query asks which of its
-        words are names."""
-        if not self._name_words_read:
-            with self._lock:
-                if not self._name_words_read:
-                    self._name_words = name_words(db)
-                    self._name_words_read = True
-        return self._name_words
 
     def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""

@@ -68,7 +68,7 @@ def _run(
     if venues.nothing:
         return
     cache = index_cache(db)
-    people = People(db, cache.name_words(db))
+    people = People(db)
     planner = QueryPlanner(db, cache, parsed)
     person = people_in(parsed, people, lambda w: planner.df([w])[w])
     if person:

@@ -54,10 +54,13 @@ _Found = tuple[list[Person], bool]  # the people a run of words fits, and whethe
 class People:
     """Look-ups in one index's people table through the caller's connection (an index without one knows nobody)."""
 
-    def __init__(self, db: sqlite_utils.Database, words: frozenset[str] | None = None) -> None:
+    def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
-        self.words = words if words is not None else name_words(db)  # every given name and surname
-        self.available = self.words is not None
+        try:
+            db.execute("SELECT 1 FROM people LIMIT 1")
+            self.available = True
+        except sqlite3.OperationalError:  # an index built before people were kept: re-index to search by person
+            self.available = False
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
@@ -66,7 +69,10 @@ class People:
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
         folded = fold_name(word)
-        return self.words is not None and len(folded) == 1 and folded[0] in self.words
+        if not self.available or len(folded) != 1:
+            return False
+        sql = "SELECT 1 FROM people WHERE last = ? UNION ALL SELECT 1 FROM people WHERE first = ? LIMIT 1"
+        return self.db.execute(sql, [folded[0], folded[0]]).fetchone() is not None
 
     def find(
         self, words: Sequence[str], df: Callable[[str], int] | None = None, whole: bool = False
@@ -84,7 +90,7 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
-        names = {w for parts in folded for w in parts} & (self.words or frozenset())
+        names = self._names_among({w for parts in folded for w in parts})
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
         for tier in (self._exact, self._initial, self._typo):
@@ -98,6 +104,15 @@ class People:
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
                     return NameMatch(ranked[0], i, j, exact, tuple(ranked[1:]))
         return None
+
+    def _names_among(self, words: set[str]) -> set[str]:
+        """Which of these words are some author's given name or surname (one indexed look-up per column)."""
+        marks = ",".join("?" * len(words))
+        sql = (
+            f"SELECT DISTINCT last FROM people WHERE last IN ({marks}) UNION "
+            f"SELECT DISTINCT first FROM people WHERE first IN ({marks})"
+        )
+        return {w for (w,) in self.db.execute(sql, [*words, *words])}
 
     def _exact(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
@@ -142,16 +157,6 @@ class People:
                 if near:
                     return near, False
         return None
-
-
-def name_words(db: sqlite_utils.Database) -> frozenset[str] | None:
-    """Every author's given name and surname, folded (None: an index built before people were kept, which needs
-    `icml-bot index` once to search by person). Read through the two indexes, never the whole table."""
-    try:
-        rows = db.execute("SELECT DISTINCT first FROM people UNION SELECT DISTINCT last FROM people")
-    except sqlite3.OperationalError:
-        return None
-    return frozenset(w for (w,) in rows)
 
 
 @dataclass(frozen=True)
