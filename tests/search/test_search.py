@@ -684,3 +684,13 @@ def test_batch_cli_errors_are_one_line(
     assert main(["search", "--db", str(seed_index_path), "--batch", "x.txt", "kv"]) == 2
     assert main(["search", "--db", str(seed_index_path)]) == 2
     assert "nothing to search for" in capsys.readouterr().err
+
+
+@needs_shared_data()
+def test_similar_answers_the_forty_the_learning_digest_moves(full_index_path: Path) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    toksuite = index.get_paper(db, "TokSuite")
+    found = search.similar(db, toksuite["id"], k=40)
+    assert len(found) == 40  # bot.digest.select.NEIGHBOURS
+    assert len({r.paper["id"] for r in found}) == 40
+    assert [r.score for r in found] == sorted((r.score for r in found), reverse=True)
