@@ -43,7 +43,7 @@ class Settings:
 
     title_weight: int = 2  # a title word counts as this many abstract words
     pair_weight: float = 0.5  # an adjacent word pair counts as this much of a word
-    terms: int = 60  # strongest terms kept per paper
+    terms: int = 80  # strongest terms kept per paper
     probe: int = 20  # of those, how many look for candidates
     postings: int = 60  # papers kept per term: those where it weighs most
     candidates: int = 20  # nearest papers kept per paper before smoothing
@@ -55,8 +55,8 @@ class Settings:
 
 
 DEFAULT = Settings()
-# Up to this many papers the index stores neighbours (~1.3 ms of CPU and ~20 kB of memory per paper while indexing:
-# ~8 s for the 5,863 of ICML 2026). A larger index keeps no neighbours table, and `Similar` finds papers by their
+# Up to this many papers the index stores neighbours (~1.7 ms of CPU and ~20 kB of memory per paper while indexing:
+# ~10 s for the 5,863 of ICML 2026). A larger index keeps no neighbours table, and `Similar` finds papers by their
 # words at query time, as before neighbours were stored: a full computation at 110,000 papers costs minutes and GBs.
 MOST_PAPERS = 30_000
 
