@@ -59,6 +59,22 @@ SETTINGS: tuple[Setting, ...] = (
         "Signing secret for HTTP mode: Slack app → Basic Information → App Credentials → Signing Secret.",
         secret=True,
     ),
+    Setting(
+        "SLACK_CLIENT_ID",
+        "",
+        'Many workspaces ("Add to Slack", HTTP mode): Slack app → Basic Information → App Credentials → Client ID.',
+    ),
+    Setting(
+        "SLACK_CLIENT_SECRET",
+        "",
+        "Client Secret beside the Client ID; with both set, /slack/install installs the app in any workspace.",
+        secret=True,
+    ),
+    Setting(
+        "SLACK_REDIRECT_URI",
+        "",
+        "The OAuth redirect URL, https://<your-host>/slack/oauth_redirect (needed when the app lists several).",
+    ),
     Setting("SLACK_API_URL", "https://slack.com/api/", "Web API base URL (GovSlack, corporate proxies, tests)."),
     Setting("ICML_DIGEST_CHANNEL", "", "Channel id (C…) that gets the daily digest; empty: no default digest."),
     Setting("ICML_DIGEST_TIME", "09:00", "Local time of the daily digest, HH:MM (24 h)."),
@@ -215,6 +231,9 @@ class Config:
     bot_token: str = ""
     app_token: str = ""
     signing_secret: str = ""
+    client_id: str = ""
+    client_secret: str = field(default="", repr=False)
+    redirect_url: str = ""
     api_url: str = default("SLACK_API_URL")
     digest_channel: str = ""
     digest_time: time = DEFAULT_DIGEST_TIME
@@ -230,6 +249,11 @@ class Config:
     site_url: str = ""
     venues: Scope = field(default_factory=Scope)
     refresh: int | None = None  # seconds between refreshes of the index while serving; None: never
+
+    @property
+    def many_workspaces(self) -> bool:
+        """Whether the app is installed by OAuth in many workspaces (client id and secret set) instead of one token."""
+        return bool(self.client_id and self.client_secret)
 
     @property
     def state_target(self) -> str | Path:
@@ -261,6 +285,9 @@ class Config:
             bot_token=get("SLACK_BOT_TOKEN").strip(),
             app_token=get("SLACK_APP_TOKEN").strip(),
             signing_secret=get("SLACK_SIGNING_SECRET").strip(),
+            client_id=get("SLACK_CLIENT_ID").strip(),
+            client_secret=get("SLACK_CLIENT_SECRET").strip(),
+            redirect_url=get("SLACK_REDIRECT_URI").strip(),
             api_url=api_url if api_url.endswith("/") else api_url + "/",
             digest_channel=get("ICML_DIGEST_CHANNEL").strip(),
             digest_time=parse_time(get("ICML_DIGEST_TIME")),

@@ -83,7 +83,9 @@ def setup_logging(config: Config) -> None:
     )
     logging.getLogger().setLevel(config.log_level)
     state_password = urlsplit(config.state_url).password or "" if config.state_url else ""
-    redact = RedactSecrets((config.bot_token, config.app_token, config.signing_secret, state_password))
+    redact = RedactSecrets(
+        (config.bot_token, config.app_token, config.signing_secret, config.client_secret, state_password)
+    )
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:
             handler.removeFilter(old)  # set up again (tests, a second command in one process): the newest secrets

@@ -140,6 +140,7 @@ class ChannelDigests:
         days: str | None = None,
         size: int | None = None,
         source: str = "slack",
+        team: str | None = None,
     ) -> Subscription:
         """Create or change a channel's digest; what is not given stays as it was (or the default when new)."""
         validate_channel(channel, "channel")
@@ -157,6 +158,7 @@ class ChannelDigests:
                 days=normalize_days(days) if days else base.days,
                 size=size or base.size,
                 source=source,
+                team=base.team if team is None else team,
                 active=True,
                 updated_at=ts,
             )

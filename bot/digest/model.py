@@ -62,6 +62,7 @@ class Subscription:
     schedule_from: float = 0.0
     last_error: str | None = None
     last_error_at: float | None = None
+    team: str = ""  # the Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Subscription:
@@ -81,6 +82,7 @@ class Subscription:
             schedule_from=row["schedule_from"],
             last_error=row["last_error"],
             last_error_at=row["last_error_at"],
+            team=row.get("team") or "",
         )
 
     def to_row(self) -> dict[str, Any]:
@@ -100,6 +102,7 @@ class Subscription:
             "schedule_from": self.schedule_from,
             "last_error": self.last_error,
             "last_error_at": self.last_error_at,
+            "team": self.team,
         }
 
     def when(self) -> str:

@@ -13,7 +13,7 @@ from slack_sdk import WebClient
 from bot.config import SETTINGS, Config, ConfigError
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, replies, team_actions
+from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, oauth, replies, team_actions
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.services import Services
 from bot.state import State
@@ -23,7 +23,7 @@ REJECTED_TOKEN = errors.TOKEN_ERRORS
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
-EVENTS = (*events.EVENTS, *home.EVENTS)
+EVENTS = (*events.EVENTS, *home.EVENTS, *oauth.LIFECYCLE_EVENTS)
 ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS)
 
 
@@ -39,9 +39,15 @@ def build_app(
     client: WebClient | None = None,
     digests: DigestService | None = None,
 ) -> App:
-    """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start."""
+    """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start.
+
+    With SLACK_CLIENT_ID and SLACK_CLIENT_SECRET it is installed by OAuth in many workspaces instead: no bot token,
+    Bolt finds each request's workspace token in the installation store.
+    """
+    installations = oauth.open_installations(config) if config.many_workspaces else None
     if client is None:
-        client = WebClient(token=config.bot_token, base_url=config.api_url)
+        client = WebClient(token=None if installations else config.bot_token, base_url=config.api_url)
+    flow = oauth.oauth_settings(config, installations) if installations else None
     # Bolt copies these into every per-request client (say, context.client): 429s wait Retry-After and retry.
     present = {type(h) for h in client.retry_handlers}
     client.retry_handlers.extend(h for h in replies.retry_handlers() if type(h) not in present)
@@ -52,6 +58,7 @@ def build_app(
             name="icml-bot",
             logger=logging.getLogger("bot.slack.bolt"),
             listener_executor=ThreadPoolExecutor(max_workers=LISTENER_THREADS, thread_name_prefix="listener"),
+            oauth_settings=flow,
         )
     except BoltError as exc:
         raise _token_error(exc, config) from None
@@ -69,6 +76,7 @@ def build_app(
     actions.register(app, deps)
     team_actions.register(app, deps)  # Save, channel lists, digest feedback (bot/team)
     home.register(app, deps)
+    oauth.register(app)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
     return app

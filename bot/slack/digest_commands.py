@@ -22,7 +22,7 @@ from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.slack import blocks
+from bot.slack import blocks, oauth
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.digest_post import SlackPoster
@@ -81,7 +81,16 @@ def build_service(
     """The digests posting with the bot token (ICML_DIGEST_CHANNEL checked here, before anything connects)."""
     if config.digest_channel:
         validate_channel(config.digest_channel)
-    poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
+    if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
+        installations = oauth.open_installations(config)
+
+        def token_for(channel: str) -> str | None:
+            row = state.digest_subscription(channel) or {}
+            return installations.bot_token(str(row.get("team") or ""))
+
+        poster = SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
+    else:
+        poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
     return DigestService(ChannelDigests(state, papers, poster, config=config, next_run=sched.next_run))
 
 
@@ -154,6 +163,8 @@ def run(inv: Any) -> Message:
     state = desk.digests.state
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
+            if handler is subscribe:
+                return subscribe(desk, inv.channel_id, inv.user_id, rest.strip(), team=inv.team_id or None)
             return handler(desk, inv.channel_id, inv.user_id, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):
@@ -177,8 +188,8 @@ def run(inv: Any) -> Message:
         return blocks.notice(BUSY)
 
 
-def subscribe(desk: DigestService, channel: str, user: str, words: str) -> Message:
-    """Start or change this channel's digest."""
+def subscribe(desk: DigestService, channel: str, user: str, words: str, team: str | None = None) -> Message:
+    """Start or change this channel's digest (`team`: the workspace whose bot token posts it)."""
     req = parse_subscribe(words)
     if req.error:
         return blocks.notice(f"{escape(req.error)}.\nUsage: `/icml digest {escape(USAGE[0][0])}`")
@@ -186,7 +197,7 @@ def subscribe(desk: DigestService, channel: str, user: str, words: str) -> Messa
     changed = (old := desk.digests.subscription(channel)) is not None and old.active
     try:
         sub = desk.digests.subscribe(
-            channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days, size=req.size
+            channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days, size=req.size, team=team
         )
     except ConfigError as exc:
         return blocks.notice(escape(str(exc)))

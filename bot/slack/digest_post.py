@@ -9,6 +9,7 @@ automatic retry after a timeout could post the digest twice.
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from datetime import date
 from urllib.error import URLError
 
@@ -26,24 +27,45 @@ HISTORY_MARGIN = 600  # seconds before the claim to start looking (clock skew be
 # Slack errors that mean "it may have happened anyway" (docs: "some aspect of the operation succeeded").
 MAYBE_POSTED = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 PASSING = frozenset({"ratelimited", "rate_limited"})
+NOT_INSTALLED = "the app is not installed in this channel's workspace (uninstalled?); install it again to resume"
 
 
 class SlackPoster:
     """Posts digests with a client of its own (same token and URL) that retries 429s and nothing else."""
 
-    def __init__(self, client: WebClient, timeout: int = POST_TIMEOUT, rate_limit_retries: int = 3) -> None:
+    def __init__(
+        self,
+        client: WebClient,
+        timeout: int = POST_TIMEOUT,
+        rate_limit_retries: int = 3,
+        token_for: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.client = WebClient(
             token=client.token,
             base_url=client.base_url,
             timeout=timeout,
             retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=rate_limit_retries)],
         )
+        self.token_for = token_for  # many workspaces: channel → its workspace's bot token (None: not installed)
+
+    def _client(self, channel: str) -> WebClient | None:
+        """The client for a channel: the one token, or its workspace's (None when the app left that workspace)."""
+        if self.token_for is None:
+            return self.client
+        token = self.token_for(channel)
+        if not token:
+            return None
+        c = self.client
+        return WebClient(token=token, base_url=c.base_url, timeout=c.timeout, retry_handlers=c.retry_handlers)
 
     def post(self, digest: Digest) -> str:
         """chat.postMessage with the digest's blocks, fallback text and marker; returns the message ts."""
         msg = digest_blocks.digest_message(digest)
+        client = self._client(digest.channel)
+        if client is None:
+            raise PostRejected(NOT_INSTALLED, permanent=True)
         try:
-            resp = self.client.chat_postMessage(
+            resp = client.chat_postMessage(
                 channel=digest.channel,
                 text=msg["text"],
                 blocks=msg["blocks"],
@@ -70,9 +92,12 @@ class SlackPoster:
     def find(self, channel: str, day: date, since: float) -> str | None:
         """The ts of our digest for `day` in the channel history after `since` (unix time), or None."""
         cursor = None
+        client = self._client(channel)
+        if client is None:
+            raise HistoryUnavailable(NOT_INSTALLED)
         for _ in range(HISTORY_PAGES):
             try:
-                resp = self.client.conversations_history(
+                resp = client.conversations_history(
                     channel=channel,
                     oldest=f"{since - HISTORY_MARGIN:.6f}",
                     limit=HISTORY_PAGE,

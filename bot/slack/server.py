@@ -52,7 +52,14 @@ log = logging.getLogger(__name__)
 
 def check_tokens(config: Config, http: bool) -> None:
     """Fail fast with one line naming the variable and where to find it; never echo a token's value."""
-    _check("SLACK_BOT_TOKEN", config.bot_token, "xoxb-")
+    if config.many_workspaces:
+        if not http:
+            raise ConfigError(
+                "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET install the app in many workspaces, which needs HTTP mode "
+                "(/slack/install and /slack/oauth_redirect): run `icml-bot serve --http`, or unset them"
+            )
+    else:
+        _check("SLACK_BOT_TOKEN", config.bot_token, "xoxb-")
     if http:
         if not config.signing_secret:
             raise ConfigError(
@@ -82,11 +89,14 @@ class WsgiApp:
 
     Signed requests go to Bolt at POST /slack/events (405 for another method there, 404 for another path), so an
     unsigned request learns nothing about the app, and nothing unsigned ever reaches a listener or the logs' error
-    handler.
+    handler. With many workspaces, GET /slack/install and /slack/oauth_redirect go to Bolt's OAuth flow unsigned
+    (a browser, not Slack, sends them; the flow checks its own state parameter and cookie).
     """
 
     def __init__(self, app: App, papers: Papers, signing_secret: str, state: State | None = None) -> None:
         self.bolt = SlackRequestHandler(app, path=EVENTS_PATH)
+        flow = app.oauth_flow
+        self.oauth_paths = {flow.install_path, flow.redirect_uri_path} if flow is not None else set()
         self.papers = papers
         self.state = state
         self.verifier = SignatureVerifier(signing_secret) if signing_secret else None
@@ -97,6 +107,8 @@ class WsgiApp:
         path, method = environ.get("PATH_INFO") or "", environ.get("REQUEST_METHOD") or ""
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return self.health(start_response)
+        if self.oauth_paths and path in self.oauth_paths and method == "GET":  # "Add to Slack": a browser, unsigned
+            return self.bolt(environ, start_response)
         body = _read_body(environ)
         reason = self.unsigned(environ, body)
         if reason:

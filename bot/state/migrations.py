@@ -16,6 +16,7 @@ from bot.state.schema import (
     DIGEST_SCHEMA_PAPERS,
     DIGEST_SCHEMA_RUNS,
     DIGEST_SCHEMA_SUBSCRIPTIONS,
+    DIGEST_SUBSCRIPTION_TEAM,
     TEAM_INDEX_CHANNEL_LIST_NEWEST,
     TEAM_INDEX_SAVES_NEWEST,
     TEAM_SCHEMA_CHANNEL_LIST,
@@ -74,9 +75,14 @@ def _team(db: Executes) -> None:
         db.execute(statement)
 
 
+def _workspaces(db: Executes) -> None:
+    db.execute(DIGEST_SUBSCRIPTION_TEAM)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
+    Migration(3, "the Slack workspace of each digest subscription (many workspaces)", _workspaces),
 )
 LATEST = MIGRATIONS[-1].version
 

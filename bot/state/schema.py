@@ -74,8 +74,12 @@ DIGEST_RUN_COLUMNS = (
     "error",
     "permanent",
 )
+DIGEST_SUBSCRIPTION_TEAM = (  # migration 3: rows made before many workspaces belong to the single one ('')
+    "ALTER TABLE digest_subscriptions ADD COLUMN team TEXT NOT NULL DEFAULT ''"
+)
 DIGEST_SUBSCRIPTION_COLUMNS = (
     "channel",
+    "team",
     "topics",
     "at",
     "tz",

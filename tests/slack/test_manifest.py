@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 import yaml
 
 from bot.slack import app as slack_app
-from bot.slack import commands
+from bot.slack import commands, oauth
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT, SHARED
 from tests.support.slack_harness import SlackHttp
@@ -60,13 +61,15 @@ def test_usage_hint_names_every_subcommand(manifest: dict[str, Any]) -> None:
 
 
 def test_every_declared_listener_answers_through_the_real_app(
-    manifest: dict[str, Any], slack_http: SlackHttp, fake: FakeSlack
+    manifest: dict[str, Any], slack_http: SlackHttp, fake: FakeSlack, caplog: pytest.LogCaptureFixture
 ) -> None:
     for command in manifest["features"]["slash_commands"]:
         reply = slack_http.command("help", command=command["command"])
         assert reply.status == 200, command
         assert f"`{command['command']} help`" in reply.json()["blocks"][0]["text"]["text"], command
-    mentions = [e for e in manifest["settings"]["event_subscriptions"]["bot_events"] if e != "app_home_opened"]
+    declared = manifest["settings"]["event_subscriptions"]["bot_events"]
+    lifecycle = [e for e in declared if e in oauth.LIFECYCLE_EVENTS]  # uninstall/revocation: handled, not answered
+    mentions = [e for e in declared if e != "app_home_opened" and e not in lifecycle]
     for n, event_type in enumerate(mentions):
         event = {**mention_event("diffusion", ts=f"1700000000.00010{n}"), "type": event_type}
         assert slack_http.event(event).status == 200
@@ -87,6 +90,12 @@ def test_every_declared_listener_answers_through_the_real_app(
         fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name, ok=True)
     unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
     assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to
+    with caplog.at_level(logging.WARNING):
+        for event_type in lifecycle:
+            assert slack_http.event({"type": event_type, "tokens": {"bot": ["UBOT"]}}).status == 200
+        slack_http.drain()
+    handled = sorted(r.funcName for r in caplog.records if r.name.startswith("icml-bot:"))  # Bolt's listener loggers
+    assert handled == ["_single_revoked", "_single_uninstalled"]  # single workspace: nothing to delete, one line
 
 
 def test_schema_path_is_beside_the_repo() -> None:

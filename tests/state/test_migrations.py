@@ -28,17 +28,29 @@ def _restore(path: Path) -> Path:
     return path
 
 
-def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+def _rows(path: Path, columns: dict[str, list[str]]) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the 0.1.0 tables, in the 0.1.0 columns (later migrations may add columns, never change these)."""
     conn = sqlite3.connect(path)
     try:
-        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
+        return {
+            t: sorted(conn.execute(f"SELECT {', '.join(columns[t])} FROM {t}").fetchall(), key=repr) for t in TABLES
+        }
+    finally:
+        conn.close()
+
+
+def _columns(path: Path) -> dict[str, list[str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in TABLES}
     finally:
         conn.close()
 
 
 def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_index_path: Path) -> None:
     path = _restore(tmp_path / "state.db")
-    before = _rows(path)
+    columns = _columns(path)
+    before = _rows(path, columns)
     assert {t: len(r) for t, r in before.items()} == {
         "seen_events": 2,
         "digest_subscriptions": 2,
@@ -48,12 +60,13 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     }
     state = State(path)
     assert state.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
-    assert _rows(path) == before
+    assert _rows(path, columns) == before
     assert {t: state.db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
     digests = ChannelDigests(state, seed_index_path)
     sub = digests.subscription("C0123456789")
     assert sub is not None
     assert (sub.topics, sub.tz.key, sub.days, sub.size) == ("kv cache", "Asia/Seoul", "mon-fri", 3)
+    assert sub.team == ""  # rows made before many workspaces belong to the single workspace
     assert digests.subscription("C0ABCDEFGHI").active is False  # type: ignore[union-attr]
     # What 0.1.0 posted still counts: the next digest goes on with the round, without repeats.
     shown = {row[2] for row in before["digest_papers"] if row[0] == "C0123456789"}

@@ -6,8 +6,9 @@ with ``WebClient(token="xoxb-test", base_url=fake.api_url)`` and assert on what 
 
 FakeSlack serves HTTP and composes the parts that do the work, each usable as an attribute:
 ``fake.web`` (slack_web_api: the workspace the Web API answers from), ``fake.response_urls`` (slack_response_url),
-``fake.socket`` (slack_socket_mode), ``fake.log`` (slack_calls: what was received) and ``fake.faults``
-(slack_faults: what to get wrong). The methods below are the short names tests use. Requests to send the app are
+``fake.socket`` (slack_socket_mode), ``fake.log`` (slack_calls: what was received), ``fake.faults``
+(slack_faults: what to get wrong) and ``fake.oauth`` (slack_oauth: oauth.v2.access, workspaces that install the
+app). The methods below are the short names tests use. Requests to send the app are
 built with tests/support/slack_requests.py.
 """
 
@@ -29,6 +30,7 @@ from slack_sdk import WebClient
 from tests.support.slack_calls import Call, CallLog
 from tests.support.slack_faults import FaultPlan
 from tests.support.slack_files import SharedFile, TeamSurfaces
+from tests.support.slack_oauth import OAuth
 from tests.support.slack_response_url import ResponseUrls
 from tests.support.slack_socket_mode import SocketMode
 from tests.support.slack_web_api import DEFAULT_SCOPES, WebApi
@@ -85,6 +87,7 @@ class FakeSlack:
             self.web.more[method] = self.surfaces.answer
         self.shared_files, self.home = self.surfaces.shared, self.surfaces.home
         self.home_publishes = self.surfaces.home_publishes
+        self.oauth = OAuth(self._cond, self.web.tokens, self.web.token_teams, app_id, scopes)
         # Short names for the parts' methods: fake.wait_for() is fake.log.wait_for(), fake.socket_send() is
         # fake.socket.send(), and so on.
         log, faults, web, sock = self.log, self.faults, self.web, self.socket
@@ -244,6 +247,11 @@ class FakeSlack:
         call.delayed = self.faults.wait_if_delayed(call.method, "*")
         extra: dict[str, str] = {}
         with self._cond:
+            if call.method == "oauth.v2.access":  # authenticated by the app's client id and secret, not a token
+                payload = self.oauth.access(call.params, call.headers)
+                call.ok, call.error, call.response = payload["ok"], payload.get("error"), payload
+                self.log.record(call)
+                return extra, payload
             payload = self.web.refuse(call.method, token)
             if payload is None and (fault := self.faults.take_fault(call.method)) is not None:
                 call.injected = True
@@ -253,7 +261,7 @@ class FakeSlack:
                 if fault.retry_after is not None:
                     extra["Retry-After"] = str(fault.retry_after)
             elif payload is None:
-                call.status, payload, extra = self.web.answer(call.method, call.params)
+                call.status, payload, extra = self.web.answer(call.method, call.params, token)
             call.ok = call.status == 200 and payload.get("ok") is True
             call.error = None if call.ok else str(payload.get("error"))
             call.response = payload

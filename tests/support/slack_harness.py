@@ -127,10 +127,13 @@ class SignedClient:
         """A signed /icml slash command."""
         return self.post(form_body(slash_form(text, **fields)), FORM)
 
-    def event(self, event: dict[str, Any], event_id: str | None = None, retry_num: int | None = None) -> Reply:
-        """A signed event_callback (Slack adds X-Slack-Retry-Num on redeliveries)."""
+    def event(
+        self, event: dict[str, Any], event_id: str | None = None, retry_num: int | None = None, team_id: str = "T1"
+    ) -> Reply:
+        """A signed event_callback from workspace `team_id` (Slack adds X-Slack-Retry-Num on redeliveries)."""
         extra = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"} if retry_num else None
-        return self.post(json.dumps(event_body(event, event_id=event_id)).encode(), "application/json", extra=extra)
+        body = event_body({**event, "team": team_id}, event_id=event_id, team_id=team_id)
+        return self.post(json.dumps(body).encode(), "application/json", extra=extra)
 
     def action(self, payload: dict[str, Any]) -> Reply:
         """A signed block_actions request (form field `payload=`)."""

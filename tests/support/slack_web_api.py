@@ -58,6 +58,7 @@ class WebApi:
         self._cond = cond
         self._socket_url = socket_url
         self.tokens = set(DEFAULT_TOKENS if tokens is None else tokens)
+        self.token_teams: dict[str, str] = {}  # bot tokens handed out by oauth.v2.access → their workspace
         self.bot_user_id = bot_user_id
         self.bot_id = bot_id
         self.team_id = team_id
@@ -127,19 +128,19 @@ class WebApi:
             allowed = not token.startswith("xapp-") or method.startswith("apps.") or method == "auth.test"
         return None if allowed else {"ok": False, "error": "not_allowed_token_type"}
 
-    def answer(self, method: str, params: dict[str, Any]) -> Answer:
-        """What Slack answers an authorised call of ``method``."""
+    def answer(self, method: str, params: dict[str, Any], token: str = "") -> Answer:
+        """What Slack answers an authorised call of ``method`` (made with ``token``)."""
         with self._cond:
-            return self._answer(method, params, str(params.get("channel") or ""))
+            return self._answer(method, params, str(params.get("channel") or ""), token)
 
-    def _answer(self, method: str, params: dict[str, Any], channel: str) -> Answer:
+    def _answer(self, method: str, params: dict[str, Any], channel: str, token: str = "") -> Answer:
         if method == "auth.test":
             payload: dict[str, Any] = {
                 "ok": True,
                 "url": f"https://{self.team_domain}.slack.com/",
                 "team": "ICML Test",
                 "user": self.bot_name,
-                "team_id": self.team_id,
+                "team_id": self.token_teams.get(token, self.team_id),
                 "user_id": self.bot_user_id,
                 "bot_id": self.bot_id,
                 "is_enterprise_install": False,

@@ -1,0 +1,123 @@
+"""Many workspaces: Bolt's own OAuth flow ("Add to Slack") with slack_sdk's SQLAlchemy installation and state stores,
+kept in the state database (the SQLite file or PostgreSQL), so every process and replica sees every installation.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy
+from slack_bolt import App, BoltContext
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
+
+from bot.config import Config
+
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+STATE_EXPIRY_SECONDS = 600  # an "Add to Slack" click must come back within 10 minutes
+# The bot scopes asked for at install; manifest.yml declares the same (tests/slack/test_oauth.py checks).
+LIFECYCLE_EVENTS = ("app_uninstalled", "tokens_revoked")  # handled (tokens deleted), never answered
+BOT_SCOPES = (
+    "commands",
+    "chat:write",
+    "app_mentions:read",
+    "channels:history",
+    "groups:history",
+    "files:write",
+    "im:write",
+)
+
+log = logging.getLogger(__name__)
+
+
+def engine_url(config: Config) -> str:
+    """SQLAlchemy's URL for the state database: psycopg 3 for PostgreSQL, the stdlib driver for the SQLite file."""
+    if config.state_url:
+        return "postgresql+psycopg://" + config.state_url.split("://", 1)[1]
+    return f"sqlite:///{config.state_path}"
+
+
+@dataclass(frozen=True)
+class Installations:
+    """The stores behind the OAuth flow, and the bot token of each installed workspace."""
+
+    engine: sqlalchemy.Engine
+    store: SQLAlchemyInstallationStore
+    states: SQLAlchemyOAuthStateStore
+
+    def bot_token(self, team: str) -> str | None:
+        """The bot token of workspace `team`, or None when the app is not (or no longer) installed there."""
+        bot = self.store.find_bot(enterprise_id=None, team_id=team)
+        return bot.bot_token if bot is not None else None
+
+    def teams(self) -> list[str]:
+        """The workspaces the app is installed in, sorted."""
+        table = self.store.bots
+        with self.engine.connect() as conn:
+            rows = conn.execute(sqlalchemy.select(table.c.team_id).distinct()).fetchall()
+        return sorted(str(r[0]) for r in rows if r[0])
+
+
+def open_installations(config: Config) -> Installations:
+    """The installation and OAuth state stores on the state database, their tables created when missing."""
+    engine = sqlalchemy.create_engine(engine_url(config), pool_pre_ping=True)
+    store = SQLAlchemyInstallationStore(client_id=config.client_id, engine=engine, logger=log)
+    states = SQLAlchemyOAuthStateStore(expiration_seconds=STATE_EXPIRY_SECONDS, engine=engine, logger=log)
+    store.create_tables()  # type: ignore[no-untyped-call]
+    states.create_tables()  # type: ignore[no-untyped-call]
+    return Installations(engine, store, states)
+
+
+def oauth_settings(config: Config, installations: Installations) -> OAuthSettings:
+    """Bolt's OAuth settings: /slack/install and /slack/oauth_redirect, bot scopes only, the shared stores."""
+    extra: dict[str, Any] = {"redirect_uri": config.redirect_url} if config.redirect_url else {}
+    return OAuthSettings(
+        client_id=config.client_id,
+        client_secret=config.client_secret,
+        scopes=list(BOT_SCOPES),
+        install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        installation_store=installations.store,
+        installation_store_bot_only=True,
+        state_store=installations.states,
+        state_expiration_seconds=STATE_EXPIRY_SECONDS,
+        logger=logging.getLogger("bot.slack.oauth.flow"),
+        **extra,
+    )
+
+
+def register(app: App) -> None:
+    """app_uninstalled and tokens_revoked: Bolt's own listeners delete that workspace's tokens at once (OAuth mode).
+
+    In single-workspace mode there is no installation to delete: the lines say that SLACK_BOT_TOKEN stopped working.
+    Either way the workspace's subscriptions, saves and lists stay in the state database (README: Many workspaces).
+    """
+    if app.installation_store is None:
+        app.event("app_uninstalled")(_single_uninstalled)
+        app.event("tokens_revoked")(_single_revoked)
+        return
+    delete_all = app.default_app_uninstalled_event_listener()
+    delete_listed = app.default_tokens_revoked_event_listener()
+
+    def on_uninstalled(context: BoltContext, logger: logging.Logger) -> None:
+        delete_all(context=context)
+        logger.info("the app was uninstalled from workspace %s: its tokens were deleted", context.team_id)
+
+    def on_revoked(event: dict[str, Any], context: BoltContext, logger: logging.Logger) -> None:
+        delete_listed(event=event, context=context)
+        logger.info("workspace %s revoked tokens %s: they were deleted", context.team_id, event.get("tokens"))
+
+    app.event("app_uninstalled")(on_uninstalled)
+    app.event("tokens_revoked")(on_revoked)
+
+
+def _single_uninstalled(context: BoltContext, logger: logging.Logger) -> None:
+    logger.warning("the app was uninstalled from workspace %s: SLACK_BOT_TOKEN no longer works", context.team_id)
+
+
+def _single_revoked(event: dict[str, Any], context: BoltContext, logger: logging.Logger) -> None:
+    logger.warning("workspace %s revoked the app's tokens %s", context.team_id, event.get("tokens"))

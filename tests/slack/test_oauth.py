@@ -1,0 +1,161 @@
+"""Many workspaces: "Add to Slack" through Bolt's OAuth flow against the fake Slack, each workspace's data and token
+apart, and an uninstall that deletes the workspace's token at once. Run on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+
+from bot.config import Config, ConfigError
+from bot.slack import digest_commands, oauth
+from bot.slack.digest_post import NOT_INSTALLED
+from bot.slack.server import check_tokens
+from tests.support.fake_slack import FakeSlack
+from tests.support.paths import ROOT
+from tests.support.slack_harness import FORM, SlackHttp, slack_config, texts
+from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
+from tests.support.slack_requests import event_body, form_body, mention_event, slash_form
+
+C_T2 = "C0T2AAAAAAA"
+C_T3 = "C0T3BBBBBBB"
+
+
+@pytest.fixture
+def many(fake: FakeSlack, slack_index_path: Path, state_target: Path | str) -> Iterator[SlackHttp]:
+    """The app in HTTP mode with SLACK_CLIENT_ID and SLACK_CLIENT_SECRET set and no bot token: many workspaces."""
+    config = slack_config(
+        fake, slack_index_path, state_target, bot_token="", client_id=CLIENT_ID, client_secret=CLIENT_SECRET
+    )
+    served = SlackHttp(config)
+    yield served
+    served.stop()
+
+
+def install(served: SlackHttp, fake: FakeSlack, team: str) -> str:
+    """Click "Add to Slack", allow in workspace `team`, come back to the redirect URL; returns the bot token."""
+    page = served.request("GET", oauth.INSTALL_PATH)
+    assert page.status == 200
+    cookie = page.headers["set-cookie"]
+    state = re.search(r"slack-app-oauth-state=([^;]+)", cookie)
+    assert state is not None
+    link = re.search(r'href="(https://slack\.com/oauth/v2/authorize\?[^"]+)"', page.body.decode())
+    assert link is not None
+    query = parse_qs(urlsplit(link.group(1).replace("&amp;", "&")).query)
+    assert query["client_id"] == [CLIENT_ID]
+    assert query["scope"] == [",".join(oauth.BOT_SCOPES)]
+    assert query["state"] == [state.group(1)]
+    code = fake.oauth.workspace(team)
+    back = served.request(
+        "GET",
+        f"{oauth.REDIRECT_PATH}?code={code}&state={state.group(1)}",
+        headers={"Cookie": f"slack-app-oauth-state={state.group(1)}"},
+    )
+    assert back.status == 200, back.body
+    assert "Thank you!" in back.body.decode()
+    return fake.oauth.token_of(team)
+
+
+def command(served: SlackHttp, text: str, team: str, channel: str) -> dict:
+    reply = served.post(form_body(slash_form(text, team_id=team, channel_id=channel)), FORM)
+    assert reply.status == 200
+    return reply.json() if reply.headers.get("content-type", "").startswith("application/json") else {"text": ""}
+
+
+def test_two_workspaces_install_and_each_is_answered_with_its_own_token(many: SlackHttp, fake: FakeSlack) -> None:
+    t2, t3 = install(many, fake, "T2"), install(many, fake, "T3")
+    assert t2 != t3
+    assert many.event(mention_event("kv cache", channel=C_T2), team_id="T2").status == 200
+    assert many.event(mention_event("kv cache", channel=C_T3), team_id="T3").status == 200
+    fake.wait_for("chat.postMessage", count=2)
+    many.drain()
+    tokens = {c.params["channel"]: c.token for c in fake.calls("chat.postMessage")}
+    assert tokens == {C_T2: t2, C_T3: t3}
+
+
+def test_each_workspace_digest_posts_with_its_token_and_its_settings_stay_apart(
+    many: SlackHttp, fake: FakeSlack
+) -> None:
+    t2, t3 = install(many, fake, "T2"), install(many, fake, "T3")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache", "T2", C_T2))
+    assert "no daily digest" in texts(command(many, "digest status", "T3", C_T3))
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe", "T3", C_T3))
+    command(many, "digest now", "T2", C_T2)
+    command(many, "digest now", "T3", C_T3)
+    fake.wait_for("chat.postMessage", count=2)
+    many.drain()
+    posts = {c.params["channel"]: c.token for c in fake.calls("chat.postMessage")}
+    assert posts == {C_T2: t2, C_T3: t3}
+    rows = {r["channel"]: r["team"] for r in many.state.digest_subscriptions()}
+    assert rows == {C_T2: "T2", C_T3: "T3"}
+
+
+def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many: SlackHttp, fake: FakeSlack) -> None:
+    install(many, fake, "T2")
+    t3 = install(many, fake, "T3")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe", "T2", C_T2))
+    fake.oauth.revoke("T2")  # Slack revokes the tokens, then tells the app
+    uninstalled = {"type": "app_uninstalled", "event_ts": "1773014400.000100"}
+    assert many.post(json.dumps(event_body(uninstalled, team_id="T2")).encode(), "application/json").status == 200
+    installations = oauth.open_installations(many.config)
+    deadline = time.monotonic() + 10  # the listener runs right after the ack, in Bolt's listener thread
+    while installations.teams() != ["T3"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert installations.teams() == ["T3"]
+    assert installations.bot_token("T2") is None
+    assert installations.bot_token("T3") == t3
+    url = fake.response_url("after-uninstall")
+    assert (
+        many.post(form_body(slash_form("kv cache", team_id="T2", channel_id=C_T2, response_url=url)), FORM).status
+        == 200
+    )
+    (told,) = fake.wait_for("response")  # Bolt's own answer for a workspace without an installation
+    assert "Please reinstall this app into your workspace" in told.params["text"]
+    desk = digest_commands.build_service(many.config, many.config.db_path, many.state)
+    now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
+    outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True)
+    assert (outcome.status, outcome.error) == ("failed", NOT_INSTALLED)  # said once, nothing posted
+    assert many.state.digest_subscription(C_T2) is not None  # its settings are kept for a reinstall
+    many.drain()
+    assert fake.calls("chat.postMessage") == []
+
+
+def test_tokens_revoked_deletes_the_listed_bot_token(many: SlackHttp, fake: FakeSlack) -> None:
+    install(many, fake, "T2")
+    revoked = {"type": "tokens_revoked", "tokens": {"bot": ["UBOTT2"]}, "event_ts": "1773014400.000200"}
+    assert many.post(json.dumps(event_body(revoked, team_id="T2")).encode(), "application/json").status == 200
+    many.drain()
+    assert oauth.open_installations(many.config).bot_token("T2") is None
+
+
+def test_a_forged_or_stale_oauth_state_installs_nothing(many: SlackHttp, fake: FakeSlack) -> None:
+    code = fake.oauth.workspace("T9")
+    back = many.request("GET", f"{oauth.REDIRECT_PATH}?code={code}&state=forged")
+    assert back.status == 400
+    assert fake.calls("oauth.v2.access") == []
+    assert oauth.open_installations(many.config).teams() == []
+
+
+def test_the_manifest_asks_for_the_scopes_the_install_link_asks_for() -> None:
+    manifest = yaml.safe_load((ROOT / "manifest.yml").read_text(encoding="utf-8"))
+    assert tuple(manifest["oauth_config"]["scopes"]["bot"]) == oauth.BOT_SCOPES
+    assert {"app_uninstalled", "tokens_revoked"} <= set(manifest["settings"]["event_subscriptions"]["bot_events"])
+    assert "/slack/oauth_redirect" in (ROOT / "manifest.yml").read_text(encoding="utf-8")
+
+
+def test_many_workspaces_need_http_mode_and_no_bot_token(tmp_path: Path) -> None:
+    many = Config(db_path=tmp_path / "p.db", state_path=tmp_path / "s.db", client_id=CLIENT_ID, client_secret="x")
+    with pytest.raises(ConfigError, match=r"^SLACK_CLIENT_ID and SLACK_CLIENT_SECRET .* needs HTTP mode"):
+        check_tokens(many, http=False)
+    with pytest.raises(ConfigError, match=r"^SLACK_SIGNING_SECRET is not set"):
+        check_tokens(many, http=True)
+    check_tokens(replace(many, signing_secret="s" * 32), http=True)  # no SLACK_BOT_TOKEN needed
+    assert "a-client-secret-value" not in repr(replace(many, client_secret="a-client-secret-value"))
