@@ -8,6 +8,7 @@ transaction holding one advisory lock, so every check-then-write stays atomic ac
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterator, Sequence
@@ -114,6 +115,10 @@ class PostgresBackend:
     def connect(self) -> PgDatabase:
         """This thread's connection, opened (again) when missing or broken."""
         db: PgDatabase | None = getattr(self._local, "db", None)
+        if db is not None and getattr(self._local, "pid", None) != os.getpid():
+            db = self._local.db = (
+                None  # inherited through fork(): the parent's socket, never to be used (or closed) here
+            )
         if db is not None and not db.conn.closed and not db.conn.broken:
             return db
         if db is not None:
@@ -122,7 +127,7 @@ class PostgresBackend:
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         conn.execute(f"SET lock_timeout = {int(DEFAULT_LOCK_WAIT * 1000)}")
         db = PgDatabase(conn)
-        self._local.db = db
+        self._local.db, self._local.pid = db, os.getpid()
         return db
 
     @contextmanager

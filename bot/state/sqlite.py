@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -41,12 +42,14 @@ class SqliteBackend:
     def connect(self) -> sqlite_utils.Database:
         """This thread's connection."""
         db = getattr(self._local, "db", None)
+        if db is not None and getattr(self._local, "pid", None) != os.getpid():
+            db = None  # inherited through fork() (pre-fork servers): SQLite connections must not cross processes
         if db is None:
             conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             db = sqlite_utils.Database(conn)
-            self._local.db = db
+            self._local.db, self._local.pid = db, os.getpid()
         return db
 
     @contextmanager
