@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -89,6 +90,20 @@ def _short(text: str) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
+def _alive(conn: psycopg.Connection[Any]) -> bool:
+    """Whether a connection still has its server. An idle session expects nothing from the server (no LISTEN here),
+    so a readable socket means the server ended it (restart, failover): replaced before a statement fails on it."""
+    if conn.closed or conn.broken:
+        return False
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        return True  # inside a transaction: the statement itself reports a lost server
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
+
+
 class PgDatabase:
     """One psycopg connection (autocommit, like the SQLite one) that runs the store's SQL."""
 
@@ -116,10 +131,9 @@ class PostgresBackend:
         """This thread's connection, opened (again) when missing or broken."""
         db: PgDatabase | None = getattr(self._local, "db", None)
         if db is not None and getattr(self._local, "pid", None) != os.getpid():
-            db = self._local.db = (
-                None  # inherited through fork(): the parent's socket, never to be used (or closed) here
-            )
-        if db is not None and not db.conn.closed and not db.conn.broken:
+            # Inherited through fork(): the parent's socket, never to be used (or closed) here.
+            db = self._local.db = None
+        if db is not None and _alive(db.conn):
             return db
         if db is not None:
             db.conn.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -10,9 +11,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.digest.channels import CLAIM_STALE_SECONDS
 from bot.digest.scheduler import DigestScheduler
 from bot.slack.digest_commands import UNREACHABLE
-from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
+from bot.state import is_unreachable
+from tests.support.digest import MON, SEED_ORDER, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.postgres import PostgresServer
 from tests.support.slack_harness import SlackHttp, slack_config, texts
@@ -86,3 +89,37 @@ def test_scheduled_digests_wait_for_postgresql_and_post_once(
             assert digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
         finally:
             sched.shutdown()
+
+
+def test_postgresql_lost_while_a_digest_is_in_flight_leaves_it_posted_once(
+    seed_index_path: Path, private_postgres: PostgresServer
+) -> None:
+    clock = Clock(datetime(2026, 3, 9, 9, 0, tzinfo=SEOUL))
+    with FakeSlack(clock=clock.timestamp) as slack:
+        digests = make_digests(slack, seed_index_path, private_postgres.new_database())
+        digests.subscribe(C1, clock(), tz=SEOUL)
+        gate = slack.hold_next("chat.postMessage")
+        raised: list[BaseException] = []
+
+        def post() -> None:
+            try:
+                digests.post_digest(C1, MON, clock())
+            except BaseException as exc:  # asserted below
+                raised.append(exc)
+
+        poster = threading.Thread(target=post)
+        poster.start()
+        slack.wait_arrived("chat.postMessage")  # claimed in PostgreSQL, the post is at Slack
+        private_postgres.stop()  # ...and the database goes away before the ts is recorded
+        gate.set()
+        poster.join(60)
+        assert len(slack.posts(C1)) == 1
+        assert len(raised) == 1  # recording the ts failed: the database is gone
+        assert is_unreachable(raised[0])
+        private_postgres.start()
+        assert digests.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # the claim holds
+        clock.advance(seconds=CLAIM_STALE_SECONDS)
+        [outcome] = digests.resolve_pending(clock())  # the history shows it: recorded, not posted again
+        assert (outcome.status, outcome.recovered, outcome.ts) == ("posted", True, slack.history(C1)[0]["ts"])
+        assert digests.post_digest(C1, MON, clock()).status == "already"
+        assert len(slack.posts(C1)) == 1
