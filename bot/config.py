@@ -82,6 +82,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ICML_DIGEST_SIZE", "3", "Papers per digest (1-10)."),
     Setting("ICML_DIGEST_DAYS", "mon-fri", "Digest days in cron day-of-week syntax: mon-fri, mon-sun, mon,wed,fri."),
     Setting("ICML_DIGEST_GRACE", "6h", "How late a missed digest may still be posted after a restart (e.g. 6h, 90m)."),
+    Setting(
+        "ICML_DIGEST_TAKEOVER",
+        "90s",
+        "How soon another process takes over scheduling digests from one that died (its lease is renewed 3x as often).",
+    ),
     Setting("ICML_BOT_LOG_LEVEL", "INFO", "Log level: DEBUG, INFO, WARNING, ERROR."),
     Setting(
         "OPENREVIEW_USERNAME",
@@ -175,6 +180,14 @@ def parse_duration(value: str, var: str = "ICML_DIGEST_GRACE") -> int:
     return int(m[1]) * {"h": 3600, "m": 60, "s": 1, "": 1}[m[2]]
 
 
+def parse_takeover(value: str) -> int:
+    """ICML_DIGEST_TAKEOVER: a duration of at least 3 s (the lease is renewed every third of it)."""
+    seconds = parse_duration(value, "ICML_DIGEST_TAKEOVER")
+    if seconds < 3:
+        raise ConfigError(f"ICML_DIGEST_TAKEOVER={value!r} is too short: use at least 3s (the default is 90s)")
+    return seconds
+
+
 def parse_size(value: str, var: str = "ICML_DIGEST_SIZE") -> int:
     """Papers per digest: a whole number from 1 to 10 (Slack's 50-block limit leaves room for 10)."""
     if not value.strip().isdigit() or not 1 <= int(value) <= 10:
@@ -219,6 +232,7 @@ DEFAULT_DIGEST_TIME = parse_time(default("ICML_DIGEST_TIME"))
 DEFAULT_DIGEST_SIZE = parse_size(default("ICML_DIGEST_SIZE"))
 DEFAULT_DIGEST_DAYS = parse_days(default("ICML_DIGEST_DAYS"))
 DEFAULT_DIGEST_GRACE = parse_duration(default("ICML_DIGEST_GRACE"))
+DEFAULT_DIGEST_TAKEOVER = parse_duration(default("ICML_DIGEST_TAKEOVER"), "ICML_DIGEST_TAKEOVER")
 
 
 @dataclass(frozen=True)
@@ -241,6 +255,7 @@ class Config:
     digest_size: int = DEFAULT_DIGEST_SIZE
     digest_days: frozenset[int] = DEFAULT_DIGEST_DAYS
     digest_grace: int = DEFAULT_DIGEST_GRACE
+    digest_takeover: int = DEFAULT_DIGEST_TAKEOVER
     log_level: str = default("ICML_BOT_LOG_LEVEL")
     openreview_username: str = ""
     openreview_password: str = field(default="", repr=False)
@@ -295,6 +310,7 @@ class Config:
             digest_size=parse_size(get("ICML_DIGEST_SIZE")),
             digest_days=parse_days(get("ICML_DIGEST_DAYS")),
             digest_grace=parse_duration(get("ICML_DIGEST_GRACE")),
+            digest_takeover=parse_takeover(get("ICML_DIGEST_TAKEOVER")),
             log_level=level,
             openreview_username=get("OPENREVIEW_USERNAME").strip(),
             openreview_password=get("OPENREVIEW_PASSWORD"),

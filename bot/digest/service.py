@@ -25,7 +25,11 @@ class DigestService:
     def start_scheduler(self) -> sched.DigestScheduler:
         """Make ICML_DIGEST_CHANNEL a subscription and start scheduling (if no other process on this state db is)."""
         self.digests.ensure_config_subscription(self.clock())
-        self.scheduler = sched.DigestScheduler(self.digests, clock=self.clock)
+        config = self.digests.config
+        takeover = float(config.digest_takeover) if config else sched.LEASE_TTL
+        self.scheduler = sched.DigestScheduler(
+            self.digests, clock=self.clock, lease_ttl=takeover, tick_seconds=takeover / 3
+        )
         self.scheduler.start()
         return self.scheduler
 

@@ -98,7 +98,7 @@ def digest_ids(post: dict[str, Any]) -> list[str]:
     return list(post["metadata"]["event_payload"]["papers"])
 
 
-def due_now(state_path: Path, index_path: Path, channel: str) -> str:
+def due_now(state_path: Path | str, index_path: Path, channel: str) -> str:
     """Subscribe `channel` as of two days ago at the minute before now (so a starting serve posts it at once);
     the date that digest is for."""
     now = datetime.now(UTC)

@@ -395,7 +395,7 @@ SLACK_VARS = (
 )
 
 
-def bot_env(api_url: str, index_path: Path, state_path: Path, **extra: str) -> dict[str, str]:
+def bot_env(api_url: str, index_path: Path, state_path: Path | str, **extra: str) -> dict[str, str]:
     """The environment of a bot process talking to a fake Slack: no real credentials, proxies or ICML_ settings."""
     base = {
         k: v
@@ -479,7 +479,7 @@ class BotProcess:
 
 
 def serve_http(
-    api_url: str, index_path: Path, state_path: Path, secret: str, *, args: Sequence[str] = (), **extra: str
+    api_url: str, index_path: Path, state_path: Path | str, secret: str, *, args: Sequence[str] = (), **extra: str
 ) -> tuple[BotProcess, int]:
     """`icml-bot serve --http [ARGS]` on 127.0.0.1 (a free port); returns the process and its port once it serves."""
     env = bot_env(api_url, index_path, state_path, SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=secret, **extra)

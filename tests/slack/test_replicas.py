@@ -1,0 +1,91 @@
+"""Two `icml-bot serve --http` replicas on one state database (an SQLite file both can reach, or PostgreSQL), as
+behind a load balancer: one digest per channel and date when both schedule, a Slack retry that lands on the other
+replica answered once, and the scheduling replica killed with the other taking over."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.support.digest import due_now
+from tests.support.fake_slack import FakeSlack
+from tests.support.processes import children
+from tests.support.robust import BotProcess, serve_http
+from tests.support.slack_harness import SECRET, SignedClient
+from tests.support.slack_requests import mention_event
+
+CH = "C0REPLICA1"
+SCHEDULES = r"this process \((\S+)\) schedules the daily digests"
+DEFERS = r"another icml-bot process \(\S+\) schedules the daily digests"
+
+
+@contextmanager
+def replicas(
+    fake: FakeSlack, index_path: Path, state: Path | str, count: int = 2, **env: str
+) -> Iterator[list[tuple[BotProcess, int]]]:
+    """`count` replicas started one after the other; every one stopped (or killed) at the end."""
+    started: list[tuple[BotProcess, int]] = []
+    try:
+        for _ in range(count):
+            started.append(serve_http(fake.api_url, index_path, state, SECRET, **env))
+        yield started
+    finally:
+        for bot, _ in started:
+            bot.kill()
+
+
+def posted_days(fake: FakeSlack, channel: str) -> list[str]:
+    """The dates of the digests posted in `channel`, in posting order."""
+    return [p["metadata"]["event_payload"]["date"] for p in fake.posts(channel)]
+
+
+def test_both_replicas_schedule_and_a_due_digest_is_posted_once(
+    fake: FakeSlack, slack_index_path: Path, state_target: Path | str
+) -> None:
+    day = due_now(state_target, slack_index_path, CH)
+    with replicas(fake, slack_index_path, state_target) as both:
+        first, second = (bot for bot, _ in both)
+        first.wait_for(rf"digest for {CH} on {day} posted", timeout=30)
+        second.wait_for(DEFERS)
+        assert [bot.terminate(timeout=60) for bot, _ in both] == [0, 0]
+    logs = first.log() + second.log()
+    assert len(re.findall(SCHEDULES, logs)) == 1
+    assert posted_days(fake, CH) == [day]
+
+
+def test_a_slack_retry_landing_on_the_other_replica_is_answered_once(
+    fake: FakeSlack, slack_index_path: Path, state_target: Path | str
+) -> None:
+    event = mention_event("speculative decoding", channel=CH, ts="1700000000.000100")
+    with replicas(fake, slack_index_path, state_target) as both:
+        (first, first_port), (second, second_port) = both
+        assert SignedClient(first_port).event(event, event_id="EvREPLICA01").status == 200
+        assert SignedClient(second_port).event(event, event_id="EvREPLICA01", retry_num=1).status == 200
+        assert SignedClient(second_port).event(event, event_id="EvREPLICA01", retry_num=2).status == 200
+        fake.wait_for("chat.postMessage", timeout=20)
+        assert [bot.terminate(timeout=60) for bot, _ in both] == [0, 0]  # each finishes its replies first
+    assert [p["thread_ts"] for p in fake.posts(CH)] == ["1700000000.000100"]
+    assert "Traceback" not in first.log() + second.log()
+
+
+def test_the_scheduling_replica_killed_the_other_takes_over_and_posts_once(
+    fake: FakeSlack, slack_index_path: Path, state_target: Path | str
+) -> None:
+    with replicas(fake, slack_index_path, state_target, ICML_DIGEST_TAKEOVER="3s") as both:
+        (first, _), (second, port) = both
+        owner = first.wait_for(SCHEDULES).group(1)
+        second.wait_for(DEFERS)
+        for pid in [first.pid, *children(first.pid)]:  # the whole replica, as a lost machine or `docker kill`
+            os.kill(pid, signal.SIGKILL)  # no clean stop: the lease is not handed back, it runs out
+        assert first.proc.wait(timeout=10) == -signal.SIGKILL
+        day = due_now(state_target, slack_index_path, CH)  # due while only the killed replica held the lease
+        taker = second.wait_for(SCHEDULES, timeout=30).group(1)
+        second.wait_for(rf"digest for {CH} on {day} posted", timeout=30)
+        assert SignedClient(port).command("kv cache").status == 200  # it answered all along
+        assert second.terminate(timeout=60) == 0
+    assert taker != owner
+    assert posted_days(fake, CH) == [day]
