@@ -56,3 +56,14 @@ def test_digest_learning_bench_runs_and_the_vote_moves_the_area(full_index_path:
     assert learned, out
     assert baseline, out
     assert float(learned.group(1)) > float(baseline.group(1)), out
+
+
+@pytest.mark.ack_deadline
+def test_replica_bench_short_answers_everything_once_on_two_replicas() -> None:
+    out = bench("bench/replica_bench.py", "--seconds", "3", "--clients", "20", "--seeds-only", "--sqlite")
+    rows = re.findall(r"^(\d) replicas?\s+\d+\s+\d+\s+\d+\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.M)
+    assert [row[0] for row in rows] == ["1", "2"], out
+    for _, errors, slow, mentions, not_once, digests in rows:
+        assert (errors, slow, not_once, digests) == ("0", "0", "0", "1"), out
+        assert int(mentions) > 0, out
+    assert "target: no errors, no ack over 3 s, every mention answered once, one digest: met" in out
