@@ -2,8 +2,10 @@
 
 Run: python bench/serve_bench.py [--seconds 15] [--clients 8] [--rounds 2] [--seeds-only]
 The floor is bench/floor_app.py: a minimal Bolt app under gunicorn (one sync worker) answering from a plain FTS5
-query on the same 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl). Also measured: the bot as it
-was served before (waitress, 8 threads in one process). Each server runs in its own processes on 127.0.0.1 with a
+query on the same 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl), twice: as Bolt runs it by
+default (the request thread polls for the ack every 10 ms) and with process_before_response (the listener runs in the
+request thread, as icml-bot's /icml does); targets are judged against both. Also measured: the bot as it was served
+before (waitress, 8 threads in one process). Each server runs in its own processes on 127.0.0.1 with a
 local fake Slack (auth.test only); `--clients` clients send signed /icml commands, each on a new connection, for
 `--seconds`, in `--rounds` interleaved rounds (medians are printed). CPU per command is the server's processes'
 user+system time (master and workers, from /proc) over the commands answered: on a 2-core machine shared with the
@@ -19,7 +21,6 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,7 +125,7 @@ def run(seconds: float, clients: int, rounds: int, seeds_only: bool) -> int:
         return 0
     kinds = {
         "floor": "floor: minimal Bolt app, gunicorn 1 worker, plain FTS5",
-        "floor-inline": "floor, process_before_response",
+        "floor-inline": "floor with process_before_response (no ack polling)",
         "waitress": "icml-bot before: waitress, 8 threads",
         "workers=1": "icml-bot serve --http --workers 1",
         "workers=2": "icml-bot serve --http --workers 2",
@@ -153,18 +154,16 @@ def run(seconds: float, clients: int, rounds: int, seeds_only: bool) -> int:
             f"{label:<58}{f.median('rate'):>7.0f}{f.median('p50'):>8.0f}{f.median('p99'):>8.0f}"
             f"{f.median('cpu'):>11.1f}{f.errors:>8}"
         )
-    floor, one, two = results["floor"], results["workers=1"], results["workers=2"]
-    checks: list[tuple[str, float, float, Callable[[float, float], bool]]] = [
-        ("1 worker throughput / floor", one.median("rate") / floor.median("rate"), 0.8, lambda v, t: v >= t),
-        ("1 worker p99 / floor", one.median("p99") / floor.median("p99"), 1.5, lambda v, t: v <= t),
-        ("2 workers CPU per command / 1 worker", two.median("cpu") / one.median("cpu"), 1.1, lambda v, t: v <= t),
-    ]
+    one, two = results["workers=1"], results["workers=2"]
     print()
-    for name, value, target, ok in checks:
-        print(
-            f"target: {name} {value:.2f}x ({'>=' if name.endswith('floor') and 'throughput' in name else '<='} "
-            f"{target}x): {'met' if ok(value, target) else 'MISSED'}"
-        )
+    for floor_kind in ("floor", "floor-inline"):
+        floor = results[floor_kind]
+        rate, p99 = one.median("rate") / floor.median("rate"), one.median("p99") / floor.median("p99")
+        print(f"target vs {kinds[floor_kind]}:")
+        print(f"  1 worker throughput {rate:.2f}x the floor's (>= 0.8x): {'met' if rate >= 0.8 else 'MISSED'}")
+        print(f"  1 worker p99 {p99:.2f}x the floor's (<= 1.5x): {'met' if p99 <= 1.5 else 'MISSED'}")
+    cpu = two.median("cpu") / one.median("cpu")
+    print(f"target: 2 workers' CPU per command {cpu:.2f}x one worker's (<= 1.1x): {'met' if cpu <= 1.1 else 'MISSED'}")
     errors = sum(f.errors for f in results.values())
     return 1 if errors else 0
 
