@@ -203,6 +203,33 @@ def print_results(query: str, results: Any) -> None:
             print(f"   {links}")
 
 
+def cmd_publish(args: argparse.Namespace, config: Config) -> int:
+    """Put a built index in place of the served one (--db / ICML_BOT_DB): copy it beside it, then rename it over it.
+
+    Running bots answer all along: a query under way finishes on the old file, the next one reads the new file.
+    Example, on each replica: icml-bot publish /srv/icml/incoming.db
+    """
+    from bot.papers.publish import publish
+
+    source = Path(args.source).expanduser()
+    if source.is_dir():
+        raise UserError(f"{source} is a folder; give the built index file, e.g. {source / 'papers.db'}")
+    try:
+        db = index.connect(source, readonly=True)
+        papers = int(db.execute("SELECT count(*) FROM papers").fetchone()[0])
+        db.conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise index.IndexUnavailable(f"{source} cannot be published ({exc}); build it with `icml-bot index`") from None
+    if source.resolve() == config.db_path.resolve():
+        raise UserError(f"{source} is the served index itself; publish a copy built elsewhere")
+    try:
+        publish(source, config.db_path)
+    except OSError as exc:
+        raise UserError(f"cannot write next to {config.db_path} ({exc.strerror or exc}); nothing was changed") from None
+    print(f"published {papers:,} papers from {source} to {config.db_path}")
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     """Print what the index holds."""
     from bot.papers import summary
@@ -412,6 +439,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("paper", parents=[common], help="show one paper by id or name")
     p.add_argument("ref", help="paper id, OpenReview id or name")
     p.set_defaults(func=cmd_paper)
+
+    p = sub.add_parser(
+        "publish",
+        parents=[common],
+        help="put a built index in place of the served one (copy, then an atomic rename)",
+        description=cmd_publish.__doc__,
+    )
+    p.add_argument("source", help="the built index file (e.g. copied from the machine that ran `icml-bot fetch`)")
+    p.set_defaults(func=cmd_publish)
 
     p = sub.add_parser("serve", parents=[common], help="run the Slack app (Socket Mode; --http for HTTP mode)")
     p.add_argument("--http", action="store_true", help="serve Slack's HTTP requests (needs SLACK_SIGNING_SECRET)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,28 @@ def test_serve_workers_is_a_count_or_auto(capsys: pytest.CaptureFixture[str]) ->
         parser.parse_args(["serve", "--workers", "0"])
     assert stopped.value.code == 2
     assert "'0' is not a whole number of at least 1" in capsys.readouterr().err
+
+
+def test_publish_puts_a_built_index_in_place_of_the_served_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served, built = tmp_path / "srv" / "papers.db", tmp_path / "build" / "papers.db"
+    assert main(["index", str(SEEDS), "--db", str(built)]) == 0
+    capsys.readouterr()
+    assert main(["publish", str(built), "--db", str(served)]) == 0
+    assert capsys.readouterr().out == f"published 19 papers from {built} to {served}\n"
+    conn = sqlite3.connect(served)
+    assert conn.execute("SELECT count(*) FROM papers").fetchone() == (19,)
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # no -wal file to pair with the wrong file
+    conn.close()
+    assert sorted(p.name for p in served.parent.iterdir()) == ["papers.db"]  # no temporary copy left behind
+
+
+def test_publish_refuses_what_is_not_an_index_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "incoming.db"
+    junk.write_text("not a database at all " * 100)
+    assert main(["publish", str(junk), "--db", str(tmp_path / "papers.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"icml-bot: error: {junk} cannot be published (file is not a database)")
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "papers.db").exists()
