@@ -19,14 +19,19 @@ EVENTS = ("app_home_opened",)
 log = logging.getLogger(__name__)
 
 
-def digest_lines(deps: Services) -> list[team_blocks.DigestLine]:
-    """The workspace's channel digests with their schedule and next time (none without a digest service)."""
+def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
+    """Workspace `team`'s channel digests with their schedule and next time (none without a digest service).
+
+    A subscription made before workspaces were recorded (team "") belongs to the one workspace of that install.
+    """
     service = deps.digests
     if service is None:
         return []
     now = service.clock()
     lines = []
     for sub in service.digests.subscriptions():
+        if sub.team and sub.team != team:
+            continue  # another workspace's channel: its name and schedule are not this workspace's business
         at = service.next_slot(sub, now)
         label = f"{digest_blocks.when_label(at)} ({digest_blocks.day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))
@@ -52,7 +57,9 @@ def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dic
     paper = deps.papers.get(similar_to) if similar_to else None
     if paper is not None:
         similar = (paper, [r.paper for r in deps.papers.similar(str(paper["id"]), k=5)])
-    return team_blocks.home_view(page, digest_lines(deps), help_lines(), similar, saves.saved_ids(state, team, user))
+    return team_blocks.home_view(
+        page, digest_lines(deps, team), help_lines(), similar, saves.saved_ids(state, team, user)
+    )
 
 
 def publish(client: WebClient, deps: Services, team: str, user: str, similar_to: str = "") -> bool:

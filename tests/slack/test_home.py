@@ -43,6 +43,21 @@ def test_home_shows_saves_digests_and_help(slack_http: SlackHttp, fake: FakeSlac
     assert fake.wait_for("views.publish")[-1].params["user_id"] == "U1"
 
 
+def test_home_lists_only_this_workspaces_digests(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    slack_http.command("digest subscribe kv cache at 08:30 Asia/Seoul", channel_id="C0HOMEMINE")
+    slack_http.command("digest subscribe diffusion at 09:00", channel_id="C0HOMEOTHER", team_id="T2")
+    assert slack_http.event(home_opened()).status == 200
+    body = texts(published(fake))
+    assert "<#C0HOMEMINE>" in body
+    assert "C0HOMEOTHER" not in body
+    assert slack_http.event(home_opened(user="U9"), team_id="T2").status == 200
+    other = texts(
+        fake.wait_for(lambda c: c.method == "views.publish" and c.params["user_id"] == "U9", ok=True)[0].params["view"]
+    )
+    assert "<#C0HOMEOTHER>" in other
+    assert "C0HOMEMINE" not in other
+
+
 def test_the_messages_tab_and_other_users_get_nothing_of_it(slack_http: SlackHttp, fake: FakeSlack) -> None:
     press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
     fake.wait_for("views.publish", ok=True)
