@@ -121,3 +121,15 @@ def test_a_digest_subscription_names_its_venues(app: SlackHttp, fake: FakeSlack,
     again = texts(app.command("digest subscribe venue:icml2026-position", channel_id=channel).json())
     assert "topics *venue:icml2026-position*" not in again
     assert "from ICML 2026 position" in again
+
+
+def test_a_digest_over_several_venues_names_each_papers_venue(app: SlackHttp, fake: FakeSlack) -> None:
+    channel = "C0VENUES02"
+    reply = texts(app.command("digest subscribe kv cache venue:all 5 papers", channel_id=channel).json())
+    assert "topics *kv cache*, from every venue" in reply
+    assert "Posted the digest" in texts(app.command("digest now", channel_id=channel).json())
+    [post] = fake.posts(channel)
+    lines = [c for c in contexts(post) if "`" in c]  # each paper's context line ends with its id
+    assert len(lines) == 5
+    assert ["ICML 2024" in line for line in lines] == [True, True, True, False, False]  # the best kv cache matches
+    assert all("ICML 2026" in line for line in lines[3:])

@@ -72,6 +72,7 @@ from bot.slack.blocks.papers import (
     similar_message,
     stats_message,
     title_line,
+    venue_name,
 )
 
 __all__ = [
@@ -140,4 +141,5 @@ __all__ = [
     "title_line",
     "truncate",
     "unescape",
+    "venue_name",
 ]

@@ -78,8 +78,9 @@ def snippet(paper: PaperRow, limit: int = SNIPPET_CHARS) -> str:
     return truncate(escape(abstract), limit)
 
 
-def paper_blocks(paper: PaperRow, matched: bool = False) -> list[Block]:
-    """One paper of a digest: linked title, headline, abstract snippet; authors/status/code; Similar, Abstract."""
+def paper_blocks(paper: PaperRow, matched: bool = False, show_venue: bool = False) -> list[Block]:
+    """One paper of a digest: linked title, headline, abstract snippet; authors/(venue)/status/code; Similar,
+    Abstract."""
     lines = [blocks.title_line(paper)]
     headline = one_line(paper.get("headline"))
     if headline:
@@ -87,7 +88,7 @@ def paper_blocks(paper: PaperRow, matched: bool = False) -> list[Block]:
     text = snippet(paper)
     if text:
         lines.append(text)
-    context = blocks.paper_context(paper)
+    context = blocks.paper_context(paper, show_venue)
     if matched:
         context["elements"].append(blocks.mrkdwn("matches your topics"))
     buttons = blocks.paper_buttons(str(paper["id"]), public=True)
@@ -125,8 +126,9 @@ def digest_message(digest: Digest) -> Message:
             out.append(blocks.context(f"No more papers match {bold(words)}: here is the rest of {rest}."))
         else:
             out.append(blocks.context(f"Papers of {rest}."))
+    several = len({blocks.venue_name(p) for p in digest.papers}) > 1  # papers of several venues say theirs
     for paper in digest.papers:
-        out.extend(paper_blocks(paper, matched=str(paper["id"]) in digest.topic_ids))
+        out.extend(paper_blocks(paper, str(paper["id"]) in digest.topic_ids, show_venue=several))
         out.append(blocks.divider())
     if digest.round_done:
         out.append(
