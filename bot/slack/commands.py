@@ -66,7 +66,11 @@ class Subcommand:
         return self.args == "optional" or (self.args == "required") == bool(rest)
 
 
-SEARCH_HELP = ("<words>", "search papers: topics, acronyms (MoE, RAG), paper names; typos are fine")
+SEARCH_HELP = (
+    "<words>",
+    "search papers: topics, acronyms (MoE, RAG), paper names, people; venue:icml2024, year:, track:position, "
+    "venue:all; typos are fine",
+)
 
 
 def too_long(chars: int, example: str) -> Message:
@@ -158,7 +162,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
     Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
-    Subcommand("stats", "", "what the index holds", show_stats),
+    Subcommand("stats", "", "what the index holds: venues and their tracks, its age", show_stats),
     Subcommand(
         "digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run, "optional"
     ),
