@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.papers import index
+from bot.papers import index, refresh
 from bot.papers.fetch import run
 from bot.papers.venues import parse_venue
 from bot.slack.server import Runtime
@@ -47,8 +47,4 @@ def test_serve_refreshes_a_stale_index_and_stops_refreshing(fake: FakeSlack, tmp
             runtime.stop()
         assert runtime.refresher.stopping.is_set()
         assert stamp(path) > "2026-01-01T00:00:00Z"
-    plain = Runtime.start(slack_config(fake, path, tmp_path / "state.db"))
-    try:
-        assert plain.refresher is None  # off by default
-    finally:
-        plain.stop()
+    assert refresh.start(slack_config(fake, path, tmp_path / "state.db")) is None  # off by default
