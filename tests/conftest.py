@@ -110,9 +110,8 @@ def slack_http(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Itera
 # ---------------------------------------------------------------------- PostgreSQL (tests/support/postgres.py)
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """One real PostgreSQL cluster per test run (temp folder, unix socket); skipped when PostgreSQL is not installed."""
+def _running_postgres() -> Iterator[PostgresServer]:
+    """A started PostgreSQL server in a temp folder, destroyed afterwards; skips when PostgreSQL is not installed."""
     from tests.support.postgres import PostgresServer
 
     bin_dir = PostgresServer.find()
@@ -124,6 +123,12 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.destroy()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL cluster per test run (temp folder, unix socket); skipped when PostgreSQL is not installed."""
+    yield from _running_postgres()
 
 
 @pytest.fixture
@@ -144,14 +149,4 @@ def state_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
 @pytest.fixture
 def private_postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own, started, for tests that stop or crash it."""
-    from tests.support.postgres import PostgresServer
-
-    bin_dir = PostgresServer.find()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin)")
-    server = PostgresServer(bin_dir)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.destroy()
+    yield from _running_postgres()
