@@ -4,35 +4,24 @@ from __future__ import annotations
 
 import codecs
 import csv
-import ctypes
 import hashlib
-import itertools
 import json
-import multiprocessing
-import os
 import re
-import signal
 import sys
-import threading
-import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot import text
-from bot.papers import venues
+from bot.papers import field_values, venues
 from bot.papers.fetch import raw as raw_downloads
+from bot.papers.workers import in_workers
 
 SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
 PARALLEL_MIN_BYTES = 2 << 20  # smaller files are cleaned faster than worker processes start
-BATCH = 500  # records per batch sent to the cleaning workers; two batches in flight bound the memory
-CHUNK = 100  # records per task: small enough that a stop waits for little, large enough to amortise the pickling
-PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 # Field names teams' exports use, mapped onto ours; anything else is ignored.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -219,27 +208,9 @@ def _finish(record: Raw | Skip) -> Record:
 
 
 def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[Record]:
-    """Clean records in worker processes, two batches in flight at most, in the original order.
-
-    Workers are spawned, never forked: a fork copies whatever locks and signal handlers the parent holds (the CLI
-    turns SIGTERM into an exception), which is how a forked pool hung. They ignore Ctrl-C, since the parent stops
-    them, and die with the parent however it ends. The pool is shut down and joined, never terminated, on success and
-    on every error, and pending work is cancelled first, so a stop takes one chunk's time at most.
-    """
-    with _starting_processes():
-        pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
-        )
+    """Clean records in worker processes (see bot.papers.workers); a killed worker is one line naming the file."""
     try:
-        pending: list[Future[list[Record]]] = []
-        while batch := list(itertools.islice(raw, BATCH)):
-            with _starting_processes():  # submit() starts the workers
-                jobs = [pool.submit(_finish_chunk, batch[i : i + CHUNK]) for i in range(0, len(batch), CHUNK)]
-            for job in pending:
-                yield from job.result()
-            pending = jobs
-        for job in pending:
-            yield from job.result()
+        yield from in_workers(raw, _finish_chunk, workers)
     except BrokenProcessPool:
         raise SourceError(
             path,
@@ -247,53 +218,10 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
             "a text-cleaning worker process was killed (out of memory, or a signal); nothing "
             "was indexed, run `icml-bot index` again",
         ) from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextmanager
-def _starting_processes() -> Iterator[None]:
-    """Start processes with Ctrl-C blocked and standard error on /dev/null, which they inherit.
-
-    A process killed while Python is still starting in it, or orphaned then because the parent was killed, prints
-    Python's own traceback (KeyboardInterrupt, or EOFError from the half-sent start-up data) onto the user's terminal.
-    Workers need no standard error: their exceptions come back through their futures.
-    """
-    sys.stderr.flush()
-    saved = os.dup(2)
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _finish_chunk(chunk: list[Raw | Skip]) -> list[Record]:
     return [_finish(record) for record in chunk]
-
-
-def _start_worker(parent: int) -> None:
-    """In each cleaning worker: leave Ctrl-C and SIGTERM to their defaults' owners, and die with the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent stops us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel kills us when the parent dies, even by SIGKILL
-    if os.getppid() != parent:  # the parent died before that took effect
-        os._exit(1)
-    if sys.platform != "linux":
-        threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:
-    """Where the kernel cannot kill a worker with its parent: exit within a second of being orphaned."""
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(1)
 
 
 def plan(files: list[Path]) -> list[tuple[Path, tuple[Path, ...]]]:
@@ -602,58 +530,6 @@ def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
     return Raw(fields, path.name, line, conference, year)
 
 
-# ---------------------------------------------------------------- normalisation
-
-_STATUS = re.compile(r"\b(oral|spotlight|poster)\b", re.IGNORECASE)
-
-
-def _list(value: Any, split: str = "authors") -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [text.to_plain_text(str(v)).strip() for v in value if str(v).strip()]
-    raw = str(value)
-    sep = ";" if ";" in raw else ("|" if "|" in raw else ",")
-    if split == "authors" and sep == "," and " and " in raw:
-        raw = raw.replace(" and ", ", ")
-    return [text.to_plain_text(part).strip() for part in raw.split(sep) if part.strip()]
-
-
-def _status(value: Any) -> str | None:
-    if not value:
-        return None
-    known = venues.status_of(str(value))
-    if known is not None:
-        return str(known)
-    m = _STATUS.search(str(value))
-    return m[1].capitalize() if m else str(value).strip()[:40] or None
-
-
-def _text(value: Any) -> str | None:
-    return str(value).strip() or None if value not in (None, "") else None
-
-
-def _aligned(value: Any) -> list[str]:
-    """A list kept in step with another (institutions with authors): empty entries stay."""
-    if not isinstance(value, list):
-        return _list(value)
-    return [text.to_plain_text(str(v)).strip() if v else "" for v in value]
-
-
-def _schedule(value: Any) -> list[dict[str, str | None]]:
-    keys = ("name", "kind", "start", "end", "room", "url")
-    return [
-        {k: str(s[k]).strip() if s.get(k) not in (None, "") else None for k in keys}
-        for s in value or []
-        if isinstance(s, Mapping) and s.get("name")
-    ]
-
-
-def _url(value: Any) -> str | None:
-    found = text.urls(str(value)) if value else []
-    return found[0] if found else None
-
-
 def make_paper(
     fields: Mapping[str, Any], source: str, line: int, conference: str | None = None, year: int | None = None
 ) -> Paper:
@@ -661,7 +537,7 @@ def make_paper(
     raw_abstract = str(fields["abstract"])
     abstract = text.to_mrkdwn(raw_abstract)
     raw_title = str(fields.get("title") or "").strip()
-    code_url = _url(fields.get("code_url")) or text.code_url(raw_abstract)
+    code_url = field_values.first_url(fields.get("code_url")) or text.code_url(raw_abstract)
     title = text.to_plain_text(raw_title) if raw_title else ""
     name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
     year_value = str(fields.get("year") or "").strip()
@@ -669,33 +545,33 @@ def make_paper(
         year = int(year_value)
     if fields.get("conference"):
         conference = str(fields["conference"]).strip().upper()
-    tldr = _text(fields.get("tldr"))
+    tldr = field_values.optional_text(fields.get("tldr"))
     paper = Paper(
         title=title or text.derive_title(raw_abstract, name),
         abstract=abstract,
         name=name,
         headline=text.headline(raw_abstract),
         title_derived=not title,
-        authors=_list(fields.get("authors")),
-        url=_url(fields.get("url")),
-        pdf_url=_url(fields.get("pdf_url")),
+        authors=field_values.names_or_words(fields.get("authors")),
+        url=field_values.first_url(fields.get("url")),
+        pdf_url=field_values.first_url(fields.get("pdf_url")),
         code_url=code_url,
-        status=_status(fields.get("status")),
+        status=field_values.status(fields.get("status")),
         session=str(fields["session"]).strip() if fields.get("session") else None,
         area=str(fields["area"]).strip() if fields.get("area") else None,
-        keywords=_list(fields.get("keywords"), split="keywords"),
+        keywords=field_values.names_or_words(fields.get("keywords"), split="keywords"),
         conference=conference,
         year=year,
         track=str(fields["track"]).strip() if fields.get("track") else None,
         venue=venues.venue_key(conference, year),
-        institutions=_aligned(fields.get("institutions")),
-        site_url=_url(fields.get("site_url")),
+        institutions=field_values.aligned_list(fields.get("institutions")),
+        site_url=field_values.first_url(fields.get("site_url")),
         tldr=text.to_mrkdwn(tldr) if tldr else None,
-        bibtex=_text(fields.get("bibtex")),
-        license=_text(fields.get("license")),
-        schedule=_schedule(fields.get("schedule")),
-        room=_text(fields.get("room")),
-        poster_position=_text(fields.get("poster_position")),
+        bibtex=field_values.optional_text(fields.get("bibtex")),
+        license=field_values.optional_text(fields.get("license")),
+        schedule=field_values.schedule(fields.get("schedule")),
+        room=field_values.optional_text(fields.get("room")),
+        poster_position=field_values.optional_text(fields.get("poster_position")),
         source=source,
         source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
