@@ -16,6 +16,7 @@ from bot.papers import index
 from tests.support.paths import ICML2026, SEEDS
 
 if TYPE_CHECKING:  # the Slack helpers are imported by the fixtures that need them, not by every test run
+    from tests.support.digest import Clock
     from tests.support.fake_slack import FakeSlack
     from tests.support.postgres import PostgresServer
     from tests.support.slack_harness import SlackHttp
@@ -150,3 +151,15 @@ def state_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
 def private_postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own, started, for tests that stop or crash it."""
     yield from _running_postgres()
+
+
+# ---------------------------------------------------------------------- digest tests (a `clock` fixture of their own)
+
+
+@pytest.fixture
+def slack(clock: Clock) -> Iterator[FakeSlack]:
+    """The fake Slack, stamping messages with the test's clock (so history lookups see the same time)."""
+    from tests.support.fake_slack import FakeSlack
+
+    with FakeSlack(clock=clock.timestamp) as fake:
+        yield fake

@@ -6,7 +6,7 @@ Every test passes the date and time in and posts through the real WebClient to t
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
@@ -30,13 +30,6 @@ NINE_KST = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo("Asia/Seoul"))
 @pytest.fixture
 def clock() -> Clock:
     return Clock(NINE_KST.astimezone(UTC))
-
-
-@pytest.fixture
-def slack(clock: Clock) -> Iterator[FakeSlack]:
-    """The fake Slack, stamping messages with the test's clock (so history lookups see the same time)."""
-    with FakeSlack(clock=clock.timestamp) as fake:
-        yield fake
 
 
 @pytest.fixture

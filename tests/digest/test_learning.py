@@ -3,7 +3,6 @@ to the disliked one back, within the same no-repeat rounds. Dates are passed in;
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -42,12 +41,6 @@ def test_a_paper_close_to_both_goes_by_the_nearer_vote() -> None:
 @pytest.fixture
 def clock() -> Clock:
     return Clock(NINE_KST.astimezone(UTC))
-
-
-@pytest.fixture
-def slack(clock: Clock) -> Iterator[FakeSlack]:
-    with FakeSlack(clock=clock.timestamp) as fake:
-        yield fake
 
 
 @pytest.fixture

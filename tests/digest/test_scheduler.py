@@ -30,12 +30,6 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def slack(clock: Clock) -> Iterator[FakeSlack]:
-    with FakeSlack(clock=clock.timestamp) as fake:
-        yield fake
-
-
-@pytest.fixture
 def digests(slack: FakeSlack, seed_index_path: Path, state_target: Path | str) -> ChannelDigests:
     return make_digests(slack, seed_index_path, state_target)
 

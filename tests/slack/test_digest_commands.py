@@ -29,12 +29,6 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def slack(clock: Clock) -> Iterator[FakeSlack]:
-    with FakeSlack(clock=clock.timestamp) as fake:
-        yield fake
-
-
-@pytest.fixture
 def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) -> Iterator[DigestService]:
     d = DigestService(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock=clock)
     yield d
