@@ -102,9 +102,11 @@ class Papers:
             return search.search(db, query, limit=limit, offset=offset, scope=self.venues)
 
     def person(self, name: str) -> PersonCard | None:
-        """The author a name means, with their co-authors (for `/icml author`)."""
+        """The author a name means, with their co-authors (for `/icml author`); of several people initials fit, the
+        one with the most papers in the configured venues, as a search for the name finds."""
         with self.snapshot() as db:
-            return person_card(db, text.valid_text(name))
+            within = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
+            return person_card(db, text.valid_text(name), within=within)
 
     def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""

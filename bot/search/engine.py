@@ -15,7 +15,7 @@ from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
-from bot.search.people import People, PersonFilter, people_in, person_note
+from bot.search.people import People, PersonFilter, author_of, one_person_at_a_time, people_in, person_note
 from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
@@ -70,14 +70,14 @@ def _run(
     cache = index_cache(db)
     people = People(db)
     planner = QueryPlanner(db, cache, parsed)
-    person = people_in(parsed, people, lambda w: planner.df([w])[w])
+    scoped = in_scope(db, venues)
+    person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
     if person:
         parsed = planner.parsed = person.rest
     planner.is_name = people.knows
     plan = planner.build()
     if person:
         _only_their_papers(plan, person)
-    scoped = in_scope(db, venues)
     if scoped is not None:  # like status:, as allowed rowids
         plan.allowed = scoped if plan.allowed is None else plan.allowed & scoped
         plan.filtered = True
@@ -89,7 +89,8 @@ def _run(
     retriever = CandidateRetriever(db, plan)
     total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
     if person and person.match and person.from_text and plan.groups:
-        _add_the_rest(db, plan, retriever, person.match.person.rowids)  # all their papers, the topic's first
+        theirs = tuple(r for p in person.match.everyone for r in p.rowids)
+        _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
@@ -102,6 +103,12 @@ def _run(
         if not block:
             break
         ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
+    lead_count = total
+    if person and person.match and person.match.shared:  # initials several people fit: one person at a time
+        on_topic = len(plan.groups)
+        person, ranked, lead_count = one_person_at_a_time(
+            person, ranked, lambda s: s.rowid, lambda s: bool(on_topic) and s.level >= on_topic
+        )
     page = ranked[offset : offset + limit]
     clock.lap("rank")
     papers = read_papers(db, [s.rowid for s in page])
@@ -121,9 +128,9 @@ def _run(
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
-        response.notes.insert(0, person_note(person, total, topic))
+        response.notes.insert(0, person_note(person, lead_count, topic))
         for result in response.results:
-            result.matched.append(f"author:{person.match.person.name}")
+            result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     response.partial = partial and any(s.level < len(plan.groups) for s in page)
     if response.partial:
         full = sum(1 for s in ranked if s.level >= len(plan.groups))

@@ -3,8 +3,9 @@
 
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
-the given name, or with one typo in a word the papers' text does not use. One surname alone names nobody (there are
-hundreds of Zhangs): it stays a word that also matches the authors column.
+the given names (bot.search.initials), or with one typo in a word the papers' text does not use. One surname alone
+names nobody (there are hundreds of Zhangs): it stays a word that also matches the authors column. Initials often
+fit several people (`J. Li`): the answer lists all their papers, one person at a time, and says who else fits.
 """
 
 from __future__ import annotations
@@ -15,16 +16,21 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import sqlite_utils
 from rapidfuzz.distance import OSA
 
+from bot.papers import fts
 from bot.search import query as ql
+from bot.search.initials import fits, read_initials
 from bot.text.person_names import fold_name
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
 TYPO_MAX_DF = 2  # a word may be a mistyped name only when the papers' text (almost) never uses it
 _COLUMNS = "name, key, papers, rowids"
+OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,16 +45,23 @@ class Person:
 @dataclass(frozen=True)
 class NameMatch:
     """A person a run of query words names: who, which words (start, end), whether typed as listed, and who else
-    the words fit (M. Bansal: Mohit, Manish)."""
+    the words fit (M. Bansal: Mohit, Manish); `shared`: typed by initials, so the others' papers are listed too."""
 
     person: Person
     start: int
     end: int
     exact: bool
     others: tuple[Person, ...] = ()
+    shared: bool = False
+
+    @property
+    def everyone(self) -> tuple[Person, ...]:
+        """The person and those listed after them, in the answer's order."""
+        return (self.person, *self.others) if self.shared else (self.person,)
 
 
 _Found = tuple[list[Person], bool]  # the people a run of words fits, and whether it was typed as listed
+InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abstracts use these words as a phrase
 
 
 class People:
@@ -66,6 +79,13 @@ class People:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
         return [Person(n, tuple(k.split()), tuple(json.loads(r))) for n, k, _, r in self.db.execute(sql, list(args))]
 
+    def used_as_words(self, words: tuple[str, ...]) -> bool:
+        """Whether some title or abstract holds these words as a phrase (`k means`, `x ray`, `t sne`): then a letter
+        and a word typed so are text, not an initial and a surname."""
+        expression = fts.in_columns(("title", "abstract"), fts.phrase(words))
+        sql = "SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 1"
+        return self.db.execute(sql, [expression]).fetchone() is not None
+
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
         folded = fold_name(word)
@@ -75,12 +95,19 @@ class People:
         return self.db.execute(sql, [folded[0], folded[0]]).fetchone() is not None
 
     def find(
-        self, words: Sequence[str], df: Callable[[str], int] | None = None, whole: bool = False
+        self,
+        words: Sequence[str],
+        df: Callable[[str], int] | None = None,
+        whole: bool = False,
+        in_text: InText | None = None,
+        within: frozenset[int] | None = None,
     ) -> NameMatch | None:
-        """The longest leftmost run of words (query terms; a term may hold several words, Hans-Georg) that names a
-        person: as listed in either order, skipping middle names, by initial, then with one typo in a word the
-        papers never use (`df(word)`: its document frequency in names, titles and abstracts). `whole`: the run must
-        be all the words."""
+        """The longest leftmost run of words (query terms as typed, with a trailing period or comma; a term may hold
+        several words, Hans-Georg) that names a person: as listed in either order, skipping middle names, by
+        initials, then with one typo in a word the papers never use (`df(word)`: its document frequency in names,
+        titles and abstracts). `whole`: the run must be all the words. `in_text`: initials typed without a period or
+        comma (`K means`, `t SNE`, `MJ Smith`) name nobody when the papers use them as a phrase. `within`: the
+        papers in scope, which decide who of several fitting people has the most."""
         if not self.available or not words:
             return None
         folded = [fold_name(w) for w in words]
@@ -93,12 +120,17 @@ class People:
         names = self._names_among({w for parts in folded for w in parts})
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
-        for tier in (self._exact, self._initial, self._typo):
+        for tier in ("exact", "initials", "typo"):
             for i, j in spans:
                 key = tuple(w for parts in folded[i:j] for w in parts)
                 if not 2 <= len(key) <= MAX_NAME_WORDS + 1 or not (key[0] in names or key[-1] in names):
                     continue
-                found = tier(key, df)
+                if tier == "initials":
+                    fitting = self._initials(" ".join(words[i:j]), in_text, within)
+                    if fitting:
+                        return NameMatch(fitting[0], i, j, False, tuple(fitting[1:]), shared=True)
+                    continue
+                found = self._exact(key) if tier == "exact" else self._typo(key, df)
                 if found:
                     people, exact = found
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
@@ -114,7 +146,7 @@ class People:
         )
         return {w for (w,) in self.db.execute(sql, [*words, *words])}
 
-    def _exact(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
+    def _exact(self, key: tuple[str, ...]) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
         keys = list(dict.fromkeys((" ".join(key), " ".join((*key[1:], key[0])))))
         found = self._rows(f"key IN ({','.join('?' * len(keys))})", keys)
@@ -127,16 +159,21 @@ class People:
                 return found, True
         return None
 
-    def _initial(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
-        """An initial and a surname, either order (`M. Bansal`, `Bansal M`)."""
-        if len(key) != 2:
-            return None
-        for initial, last in ((key[0], key[1]), (key[1], key[0])):
-            if len(initial) == 1 and len(last) >= 2:
-                found = self._rows("last = ? AND first >= ? AND first < ?", [last, initial, chr(ord(initial) + 1)])
-                if found:
-                    return found, False
-        return None
+    def _initials(self, typed: str, in_text: InText | None, within: frozenset[int] | None) -> list[Person]:
+        """Everyone whose name fits initials and a surname, either order (`M. Bansal`, `Bansal, M.`, `MJ Smith`),
+        the most papers in scope first; all initials must fit, else (when marked) the first one."""
+        name = read_initials(typed)
+        if name is None or (not name.marked and in_text is not None and in_text(fold_name(typed))):
+            return []
+        first = name.initials[0]
+        rows = self._rows("last = ? AND first >= ? AND first < ?", [name.last, first, chr(ord(first) + 1)])
+        if within is not None:
+            rows = [dataclasses.replace(p, rowids=tuple(r for r in p.rowids if r in within)) for p in rows]
+            rows = [p for p in rows if p.rowids]
+        found = [p for p in rows if fits(p.key, name)]
+        if not found and name.marked and len(name.initials) > 1:
+            found = [p for p in rows if fits(p.key, name, strict=False)]
+        return sorted(found, key=lambda p: (-len(p.rowids), p.name))
 
     def _typo(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
         """A given name and a surname, either order, one of them typed exactly and the other one edit away
@@ -172,9 +209,27 @@ class PersonFilter:
     denied: frozenset[int]
 
 
-def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) -> PersonFilter | None:
+def _typed(parsed: ql.ParsedQuery, term: ql.Term) -> str:
+    """A term as typed, with the period or comma right after it (`M.`, `Bansal,`): they say a name has initials."""
+    start, end = term.span
+    after = parsed.text[end : end + 1]
+    return parsed.text[start:end] + (after if after in ".," else "")
+
+
+def _rowids(match: NameMatch) -> frozenset[int]:
+    """The papers a name stands for: the person's, and with initials those of everyone else who fits."""
+    return frozenset(r for p in match.everyone for r in p.rowids)
+
+
+def people_in(
+    parsed: ql.ParsedQuery,
+    people: People,
+    df: Callable[[str], int],
+    within: frozenset[int] | None = None,
+) -> PersonFilter | None:
     """The person a query's free words name (`Mohit Bansal reasoning`) and the whole names in author: filters
-    (`author:"Bo Zhang"`), as rowid sets; None when the query names nobody."""
+    (`author:"Bo Zhang"`), as rowid sets; None when the query names nobody. `within`: the papers in scope. Free
+    words typed like initials may be text (`K means`); author: is a name whatever it looks like."""
     if not people.available:
         return None
     drop: set[int] = set()
@@ -183,9 +238,9 @@ def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) 
     fielded: list[tuple[NameMatch, str]] = []
     for i, term in enumerate(parsed.terms):
         if term.field == "author" and len(term.words) >= 2:
-            found = people.find([term.text], df, whole=True)
+            found = people.find([term.text], df, whole=True, within=within)
             if found:
-                rowids = frozenset(found.person.rowids)
+                rowids = _rowids(found)
                 if term.negated:
                     denied |= rowids
                 else:
@@ -193,13 +248,15 @@ def people_in(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) 
                     fielded.append((found, term.text))
                 drop.add(i)
     free = [i for i, t in enumerate(parsed.terms) if not t.negated and not t.quoted and t.field is None]
-    match = people.find([" ".join(parsed.terms[i].words) for i in free], df) if len(free) >= 2 else None
+    typed_terms = [_typed(parsed, parsed.terms[i]) for i in free]
+    match = people.find(typed_terms, df, in_text=people.used_as_words, within=within) if len(free) >= 2 else None
     typed = ""
     if match:
         named = free[match.start : match.end]
         drop.update(named)
-        typed = parsed.text[parsed.terms[named[0]].span[0] : parsed.terms[named[-1]].span[1]]
-        rowids = frozenset(match.person.rowids)
+        start, end = parsed.terms[named[0]].span[0], parsed.terms[named[-1]].span[1]
+        typed = parsed.text[start:end] + ("." if parsed.text[end : end + 1] == "." else "")
+        rowids = _rowids(match)
         allowed = rowids if allowed is None else allowed & rowids
     if not drop:
         return None
@@ -221,28 +278,69 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
     if not match.exact:
         note += f" (you typed *{found.typed}*)"
     if match.others:
-        more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:3])
-        note += f". Also named so: {more}; type the full name for theirs."
+        more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:OTHERS_NAMED])
+        if len(match.others) > OTHERS_NAMED:
+            more += f" and {len(match.others) - OTHERS_NAMED} more"
+        if match.shared:
+            note += f". Also fits, listed after: {more}; type the full name for one person's papers."
+        else:
+            note += f". Also named so: {more}; type the full name for theirs."
     return note
+
+
+def author_of(match: NameMatch, authors: Sequence[str]) -> str:
+    """Which of the people a name stands for wrote a paper (the one found, unless another fitting one did)."""
+    keys = {fold_name(a) for a in authors}
+    return next((p.name for p in match.everyone if p.key in keys), match.person.name)
+
+
+def one_person_at_a_time(
+    found: PersonFilter, ranked: list[T], rowid: Callable[[T], int], on_topic: Callable[[T], bool]
+) -> tuple[PersonFilter, list[T], int]:
+    """Several people fit the initials: the one whose paper ranks first on the topic leads (else the one with the
+    most papers), then each other person's papers in turn, each in ranked order. Returns the filter naming the
+    lead, the papers reordered, and how many of them are the lead's."""
+    match = found.match
+    if match is None or not match.shared:
+        return found, ranked, len(ranked)
+    people = list(match.everyone)
+    best = next((rowid(item) for item in ranked if on_topic(item)), None)
+    if best is not None:
+        lead = next(p for p in people if best in p.rowids)
+        people = [lead] + [p for p in people if p is not lead]
+    turn: dict[int, int] = {}
+    for i, person in enumerate(people):
+        for r in person.rowids:
+            turn.setdefault(r, i)
+    ordered = sorted(ranked, key=lambda item: turn.get(rowid(item), len(people)))
+    lead_match = dataclasses.replace(match, person=people[0], others=tuple(people[1:]))
+    theirs = sum(1 for item in ordered if turn.get(rowid(item)) == 0)
+    return dataclasses.replace(found, match=lead_match), ordered, theirs
 
 
 @dataclass(frozen=True)
 class PersonCard:
-    """One person for `/icml author`: the name as listed, how many papers, and their co-authors by shared papers."""
+    """One person for `/icml author`: the name as listed, how many papers, their co-authors by shared papers, and
+    the initials typed when others fit them too (their papers follow, as in a search for those initials)."""
 
     name: str
     papers: int
     coauthors: list[tuple[str, int]]
+    initials: str = ""
 
     @property
     def query(self) -> str:
-        """The search that lists exactly their papers (author: takes the whole name)."""
-        return 'author:"' + self.name.replace('"', " ") + '"'
+        """The search that lists exactly their papers (author: takes the whole name), or theirs first and then
+        those of the others the initials fit, as `author:"M. Bansal"` does."""
+        return 'author:"' + (self.initials or self.name).replace('"', " ") + '"'
 
 
-def person_card(db: sqlite_utils.Database, name: str, most: int = 10) -> PersonCard | None:
-    """The person a name means (typed any way find accepts, as a whole) with their most frequent co-authors."""
-    match = People(db).find([name], whole=True)
+def person_card(
+    db: sqlite_utils.Database, name: str, most: int = 10, within: frozenset[int] | None = None
+) -> PersonCard | None:
+    """The person a name means (typed any way find accepts, as a whole; `within`: the papers in scope) with their
+    most frequent co-authors."""
+    match = People(db).find([name], whole=True, within=within)
     if match is None:
         return None
     person = match.person
@@ -256,4 +354,5 @@ def person_card(db: sqlite_utils.Database, name: str, most: int = 10) -> PersonC
                 names.setdefault(key, other)
                 shared[key] += 1
     ranked = sorted(shared.items(), key=lambda kc: (-kc[1], names[kc[0]]))
-    return PersonCard(person.name, len(person.rowids), [(names[k], n) for k, n in ranked[:most]])
+    initials = name if match.shared and match.others else ""
+    return PersonCard(person.name, len(person.rowids), [(names[k], n) for k, n in ranked[:most]], initials)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,12 @@ PAPERS = [
         "abstract": "Which model wrote this text? We study author attribution for machine generated text. " * 3,
         "authors": ["Alan Turing"],
     },
+    {
+        "id": "MA1",
+        "title": "Integer Programming Cuts for Scheduling",
+        "abstract": "We strengthen integer programming relaxations with new cuts for scheduling problems. " * 3,
+        "authors": ["Manish Bansal"],
+    },
 ]
 
 
@@ -53,7 +60,7 @@ def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
     served.stop()
 
 
-def shown(message: dict) -> list[str]:
+def shown(message: dict[str, Any]) -> list[str]:
     return [b["value"] for b in buttons(message) if b["action_id"] == blocks.ACTION_SIMILAR]
 
 
@@ -106,3 +113,19 @@ def test_a_digest_can_follow_a_person(people_http: SlackHttp, fake: FakeSlack, t
     db.conn.close()
     assert len(theirs) == 7
     assert set(digest_ids(post)) <= theirs  # only their papers, though two others' exist
+
+
+def test_author_by_initials_answers_as_a_search_for_them(people_http: SlackHttp, fake: FakeSlack) -> None:
+    first = people_http.command("author M. Bansal").json()
+    assert "Co-authors: Elias Stengel-Eskin (4), Jaemin Cho (3)" in texts(first)  # the one with the most papers
+    assert (
+        "7 papers by *Mohit Bansal* (you typed *M. Bansal*). Also fits, listed after: Manish Bansal (1); type the"
+        " full name for one person's papers." in texts(first)
+    )
+    assert shown(first) == shown(people_http.command("M. Bansal").json())  # the same papers as a plain search
+    more = buttons(first)[-1]
+    people_http.action(block_action_payload(more["action_id"], more["value"], response_url=fake.response_url("p2")))
+    (call,) = fake.wait_for("response")
+    second = call.params
+    assert second["blocks"][-1]["text"]["text"].startswith("6-8 of 8 for ")
+    assert "*Integer Programming Cuts for Scheduling*" in texts(second)  # Manish Bansal's, after Mohit's seven
