@@ -125,6 +125,34 @@ def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class InitialFit:
+    """How many ICML 2026 authors an initial and a surname fit, and whether the drawn person has the most papers
+    of them (then an answer listing the most prolific first can be right without knowing whom you meant)."""
+
+    fitting: int
+    most: bool
+
+
+def initial_fits(persons: list[Person], path: Path = ICML2026) -> dict[str, InitialFit]:
+    """For each drawn person: the authors whose surname is theirs and whose given name starts with their initial."""
+    papers: dict[tuple[str, ...], set[str]] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            for author in rec["authors"]:
+                key = tuple(WORD.findall(_fold(author).lower()))
+                if len(key) >= 2:
+                    papers.setdefault(key, set()).add(rec["id"])
+    out = {}
+    for person in persons:
+        me = tuple(WORD.findall(_fold(person.name).lower()))
+        fit = [k for k in papers if k[-1] == me[-1] and k[0][0] == me[0][0]]
+        mine = len(papers.get(me, ()))
+        out[person.name] = InitialFit(len(fit), all(len(papers[k]) < mine for k in fit if k != me))
+    return out
+
+
 def judge_people(db: Any, searcher: Searcher, persons: list[Person], form: str) -> Score:
     """Share of each person's papers in the top min(5, their count) for one way of typing the name."""
     share = mrr = 0.0
@@ -258,7 +286,29 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
                 ps = [p for p in persons if p.half == half]
                 label = f"people {form}, {half}"
                 out.append((label, len(ps), *(judge_people(full_db, f, ps, form) for f in SEARCHERS)))  # type: ignore[arg-type]
+        fits = initial_fits(persons)
+        for half in HALVES:  # the initial form where it names one person: what is left when nothing is ambiguous
+            ps = [p for p in persons if p.half == half and fits[p.name].fitting == 1]
+            label = f"people initial, one fits, {half}"
+            out.append((label, len(ps), *(judge_people(full_db, f, ps, "initial") for f in SEARCHERS)))  # type: ignore[arg-type]
     return out
+
+
+def initial_ceiling(persons: list[Person]) -> str:
+    """Per half, how many drawn people their initial and surname name alone, and how many have the most papers of
+    those it fits: the ceilings of the initial rows for an answer certain of the person, and for one that lists the
+    most prolific first."""
+    fits = initial_fits(persons)
+    parts = []
+    for half in HALVES:
+        ps = [p for p in persons if p.half == half]
+        one = sum(fits[p.name].fitting == 1 for p in ps)
+        most = sum(fits[p.name].most for p in ps)
+        parts.append(
+            f"{half}: one author fits for {one}/{len(ps)} ({one / len(ps):.3f}), the most papers of those who fit"
+            f" for {most}/{len(ps)} ({most / len(ps):.3f})"
+        )
+    return "people initial, ceilings (initial + surname, ICML 2026 authors): " + "; ".join(parts)
 
 
 def main() -> None:
@@ -286,6 +336,8 @@ def main() -> None:
         " people, the share of the person's papers in the top min(5, their count). plain OR: FTS5 bm25, columns"
         " alike; title OR: bm25 with the index's title weight; both every word quoted."
     )
+    if full_db is not None and args.sets != "old":
+        print(initial_ceiling(people()))
     by = {name: mine for name, _, mine, _, _, _ in rows}
     if "ICML 2026 topics" in by:
         print(
