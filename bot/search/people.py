@@ -120,8 +120,14 @@ class People:
         names = self._names_among({w for parts in folded for w in parts})
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
-        for tier in ("exact", "initials", "typo"):
-            for i, j in spans:
+        # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then typos anywhere.
+        rounds = [
+            (tier, [(i, j) for i, j in spans if j - i == n])
+            for n in sorted({j - i for i, j in spans}, reverse=True)
+            for tier in ("exact", "initials")
+        ]
+        for tier, run in [*rounds, ("typo", spans)]:
+            for i, j in run:
                 key = tuple(w for parts in folded[i:j] for w in parts)
                 if not 2 <= len(key) <= MAX_NAME_WORDS + 1 or not (key[0] in names or key[-1] in names):
                     continue
