@@ -40,6 +40,8 @@ class TermGroup:
     weight: float = 1.0
     counters: list[TextCounter] = field(default_factory=list)
     exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
+    word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
+    concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" … separate ideas
 
     def expression(self) -> str:
         """The FTS5 expression matching any alternative."""
@@ -82,6 +84,12 @@ class RetrievalPlan:
     def passes_filters(self, rowid: int) -> bool:
         """Whether a paper passes the status: and has:code filters."""
         return (self.allowed is None or rowid in self.allowed) and rowid not in self.denied
+
+
+def idf(df: int, papers: int) -> float:
+    """BM25's inverse document frequency: how much finding a word says about a paper."""
+    df = min(df, papers)
+    return math.log(1 + (papers - df + 0.5) / (df + 0.5))
 
 
 class Slot(NamedTuple):
@@ -170,6 +178,7 @@ class QueryPlanner:
             for w in fixed:
                 slots.append(Slot(same, w))
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
+        self.concepts(slots)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
@@ -193,6 +202,20 @@ class QueryPlanner:
             plan.corrected = text
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan
+
+    def concepts(self, slots: list[Slot]) -> None:
+        """Number the query's ideas: a function word between words starts a new one ("transformers for | time series
+        forecasting"), so ranking can prefer papers about every idea to papers about one of them at length."""
+        concept, started, numbered = 0, False, set()
+        for slot in slots:
+            if slot.group is None:
+                if slot.word != _BREAK and started:
+                    concept, started = concept + 1, False
+                continue
+            if slot.group not in numbered:
+                self.plan.groups[slot.group].concept = concept
+                numbered.add(slot.group)
+            started = True
 
     def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:
         """A group, scoped to titles when the term was typed as title:."""
@@ -384,8 +407,10 @@ class QueryPlanner:
                     else n
                 )
             group.df = min(total, n)
-            group.weight = math.log(1 + (n - group.df + 0.5) / (group.df + 0.5))
+            group.weight = idf(group.df, n)
             group.counters = [counter(a) for a in group.alts]
             first = group.alts[0]
+            dfs = self.df(first.words)
+            group.word_weights = tuple(0.0 if w in FUNCTION_WORDS else idf(dfs[w], n) for w in first.words)
             if len(first.words) == 1 and not first.prefix:
                 group.exact = counter(Alternative(first.words, exact=True))

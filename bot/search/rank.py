@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import sqlite_utils
 from rapidfuzz import fuzz
 
+from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
 from bot.search.retrieve import Candidate, read_columns
@@ -17,6 +18,8 @@ RERANK = 30  # candidates that get abstract-level features
 TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
 NAME_BONUS = 100.0
 TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
+IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about one idea at length
+IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Ranker:
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
+        self.ideas = Ideas(plan.groups)
 
     def title_cover(self, text: bytes) -> tuple[float, list[int]]:
         """Weighted share of the groups found in a title (an alternative such as an acronym counts 0.9), and which
@@ -50,8 +54,9 @@ class Ranker:
         got = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0)
         return got / self.total_weight, hits
 
-    def covers(self, texts: list[bytes]) -> list[float]:
-        """title_cover's share for many titles at once: one regex pass per alternative over all of them."""
+    def covers(self, texts: list[bytes]) -> list[tuple[float, int]]:
+        """The title part of the first score for many titles at once (one regex pass per alternative over them
+        all): the squared share of the groups found (with several ideas, how much of each), and how many ideas."""
         groups = self.plan.groups
         starts, pos = [], 0
         for text in texts:
@@ -65,11 +70,26 @@ class Ranker:
                     row = best[bisect.bisect_right(starts, m.start()) - 1]
                     if row[gi] < 0 or row[gi] > ai:
                         row[gi] = ai
-        return [
-            sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
-            / self.total_weight
-            for hits in best
-        ]
+        out = []
+        for text, hits in zip(texts, best, strict=True):
+            share = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
+            score, present = TITLE_WEIGHT * (share / self.total_weight) ** 2, 0
+            if self.ideas:
+                ideas = self.ideas.shares(text, hits)
+                score += self.ideas_in_title(ideas)
+                present = self.ideas.present(ideas)
+            out.append((score, present))
+        return out
+
+    def lead(self, level: int, ideas: int) -> float:
+        """What orders papers first: how many groups they match, or with several ideas, how many ideas they are about
+        (the groups then only break ties)."""
+        return ideas * 10 + level * 0.5 if self.ideas else level * 10
+
+    def ideas_in_title(self, shares: list[float]) -> float:
+        """With several ideas: a title holding every idea beats one holding part of them, however fully."""
+        n = len(shares)
+        return IDEAS_WEIGHT * self.ideas.present(shares) / n + IDEAS_SHARE_WEIGHT * sum(shares) / n
 
     def rank(self, found: dict[int, Candidate], pinned: dict[int, str]) -> list[ScoredPaper]:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
@@ -84,13 +104,16 @@ class Ranker:
         others = [rowid for rowid in texts if found[rowid].tier > 1]
         cover = dict(zip(others, self.covers([texts[r] for r in others]), strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
+        ideas, all_groups = len(self.ideas), len(groups)
         for rowid, text in texts.items():
             level, tier = found[rowid]
-            if tier <= 1:  # found by a title query: every group is in the title
+            if tier <= 1:  # found by a title query: every group (so every idea) is in the title
                 words = max(1, text.count(b" ") - 1)
-                pre = level * 10 + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
-            else:
-                pre = level * 10 + TITLE_WEIGHT * cover[rowid] * cover[rowid]
+                pre = self.lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
+                pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
+            else:  # every idea is somewhere when every group is
+                title, present = cover[rowid]
+                pre = self.lead(level, ideas if level == all_groups else present) + title
             if rowid in pinned:
                 pre += NAME_BONUS
             first.append(ScoredPaper(rowid, pre, level, pinned=pinned.get(rowid)))
@@ -105,7 +128,8 @@ class Ranker:
         return top + rest
 
     def score(self, scored: ScoredPaper, ttext: bytes, abstract: str, authors: str) -> float:
-        """Coverage × 10, then title (squared share: the whole topic in the title counts), abstract, phrase, focus."""
+        """Coverage × 10 (of groups, or of ideas), then title (squared share: the whole topic in the title counts),
+        abstract, phrase, focus."""
         groups = self.plan.groups
         cover, scored.in_title = self.title_cover(ttext)
         atext = norm(abstract)
@@ -125,7 +149,13 @@ class Ranker:
         scored.level = max(scored.level, matched)
         words = max(1, ttext.count(b" ") - 1)
         in_title = sum(len(g.alts[h].words) for g, h in zip(groups, scored.in_title, strict=True) if h >= 0)
-        score = scored.level * 10 + TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
+        score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
+        if self.ideas:  # how many ideas the paper is about leads, then how much of each its title holds
+            titled = self.ideas.shares(ttext, scored.in_title)
+            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.shares(atext), strict=True)]
+            score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
+        else:
+            score += self.lead(scored.level, 0)
         # "transformer" in the title beats "transformations", which only shares the stem.
         score += 0.3 * sum(g.weight for g in groups if g.exact and g.exact(ttext)) / self.total_weight
         score += s_abs / self.total_weight

@@ -28,6 +28,7 @@ FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candi
 FILTER_COUNT = 4000  # ...and for the total
 FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
+WORD_WEIGHT = 2.3  # a long form's word alone finds papers about its idea when under ~1 paper in 10 uses it
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
 
@@ -186,7 +187,7 @@ class CandidateRetriever:
         self.add(rows, n, 3, cap)
         if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:  # fewer: relaxed below
             self.titles_missing_one(groups)
-        partial = False
+        partial = self.titles_with_every_idea() if any(g.concept for g in groups) else False
         if len(self.found) < RELAX_BELOW and n > 1:
             # Hardly any paper matches every word: papers matching most of the words come next.
             for subset in self.relaxations():
@@ -202,6 +203,25 @@ class CandidateRetriever:
             return Retrieval(len(self.found), True, partial)
         total = self.count(groups)
         return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
+
+    def titles_with_every_idea(self) -> bool:
+        """Papers whose titles hold part of every idea of the query ("transformers for time series forecasting":
+        a transformer for weather forecasting), which need not use every word; True when that found new papers."""
+        ideas: dict[int, list[str]] = {}
+        for g in self.plan.groups:
+            parts = ideas.setdefault(g.concept, [])
+            parts += [a.expression() for a in g.alts]
+            words = g.alts[0].words
+            if len(words) > 1:  # a long form: each of its rarer words alone too
+                parts += [fts.phrase((w,)) for w, wt in zip(words, g.word_weights, strict=True) if wt >= WORD_WEIGHT]
+        body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas.values())
+        expr = fts.in_columns(("title",), f"({body})")
+        negs = exclusions(self.plan)
+        if negs:
+            expr = f"({expr}) NOT ({' OR '.join(negs)})"
+        before = len(self.found)
+        self.add(self.rowids(expr, CAP_TITLE), 0, 2, CAP_TITLE)
+        return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
         """Papers whose titles hold every group but one: few papers match a long query's every word as FTS5 stems

@@ -12,6 +12,9 @@ import sqlite_utils
 
 from bot import search
 from bot.papers import index
+from bot.search import query as ql
+from bot.search.cache import index_cache
+from bot.search.plan import QueryPlanner
 
 TOPICS = ["sharpness", "pruning", "distillation", "calibration", "quantization", "routing", "tokenization",
           "curriculum", "augmentation", "regularization", "initialization", "normalization"]  # fmt: skip
@@ -89,3 +92,68 @@ def test_typos_and_acronyms_keep_working_inside_longer_questions(  # type: ignor
     response = search.search(seed_db, query)
     assert response.results[0].paper["id"] == first
     assert response.corrected == corrected
+
+
+FORECASTING = [
+    {
+        "id": "BOTH",
+        "title": "A Transformer for Traffic Forecasting",
+        "abstract": "Attention layers read road sensor histories and predict congestion an hour ahead." + FILLER,
+    },
+    *(
+        {
+            "id": f"ONE{i}",
+            "title": f"Time Series Forecasting with {topic.capitalize()}",
+            "abstract": f"We study time series forecasting through {topic}; unlike transformers, our model is "
+            f"small, and it forecasts every time series of the benchmark." + FILLER,
+        }
+        for i, topic in enumerate(TOPICS)
+    ),
+    {
+        "id": "VISION",
+        "title": "Vision Transformers at Scale",
+        "abstract": "We train transformers on images." + FILLER,
+    },
+]
+
+
+@pytest.fixture
+def forecasting_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    source = tmp_path / "forecast2026.jsonl"
+    lines = (json.dumps({**p, "authors": ["A. Author"]}) + "\n" for p in FORECASTING)
+    source.write_text("".join(lines), encoding="utf-8")
+    db = index.connect(tmp_path / "forecast.db")
+    index.load(db, [source])
+    yield db
+    db.conn.close()
+
+
+def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_db) -> None:  # type: ignore[no-untyped-def]
+    # Every ONE paper holds every query word (transformers in passing); BOTH never says "time series", but its
+    # title is about a transformer and about forecasting: the two ideas the query joins with "for".
+    response = search.search(forecasting_db, "transformers for time series forecasting", limit=5)
+    got = [r.paper["source_id"] for r in response.results]
+    assert got[0] == "BOTH"
+    assert set(got[1:]) <= {f"ONE{i}" for i in range(len(TOPICS))}
+
+
+def test_one_idea_alone_ranks_as_before(forecasting_db) -> None:  # type: ignore[no-untyped-def]
+    # No function word joins two ideas: the papers holding every word in their titles lead, as they always did.
+    response = search.search(forecasting_db, "time series forecasting", limit=3)
+    assert all(r.paper["source_id"].startswith("ONE") for r in response.results)
+
+
+@pytest.mark.parametrize(
+    ("query", "ideas"),
+    [
+        ("transformers for time series forecasting", {"transformers": 0, "time": 1, "series": 1, "forecasting": 1}),
+        ("theory of transformers expressivity", {"theory": 0, "transformers": 1, "expressivity": 1}),
+        ("how do transformers work", {"transformers": 0, "work": 0}),  # no idea before the first word
+        ("graph neural networks", {"graph neural networks": 0}),  # one idea (a long form: GNN)
+        ("road sensor histories for traffic forecasting with attention layers",
+         {"road": 0, "sensor": 0, "histories": 0, "traffic": 1, "forecasting": 1, "attention": 2, "layers": 2}),
+    ],
+)  # fmt: skip
+def test_function_words_split_a_query_into_ideas(forecasting_db, query: str, ideas: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
+    plan = QueryPlanner(forecasting_db, index_cache(forecasting_db), ql.parse(query)).build()
+    assert {g.label: g.concept for g in plan.groups} == ideas
