@@ -3,52 +3,35 @@ much of each idea a text holds, so papers about every idea rank above papers abo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bot.search.matching import Alternative, TextCounter, counter
+from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.plan import TermGroup
 
 PRESENT = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
 
 
-@dataclass(frozen=True)
-class _Piece:
-    """One query group inside an idea: any of its alternatives counts whole; a long form (time series forecasting)
-    also counts in part by the words of it a text holds (a paper on "time series" is half about it)."""
-
-    whole: list[TextCounter]
-    words: list[tuple[TextCounter, float]]  # each word of a long form with its weight (empty for one word)
-    weight: float
-
-    def share(self, text: bytes, found: bool | None = None) -> float:
-        """1.0 when an alternative is in the text, else the weighted share of the long form's words in it."""
-        if found is None:
-            found = any(count(text) for count in self.whole)
-        if found:
-            return 1.0
-        if not self.words:
-            return 0.0
-        return sum(w for count, w in self.words if count(text)) / (sum(w for _, w in self.words) or 1.0)
-
-
 class Ideas:
-    """A query's ideas; none when it holds only one (then ranking is by words alone, as it always was)."""
+    """A query's ideas; none when it holds only one (then ranking is by words alone, as it always was).
+
+    A group counts whole when a text holds any of its alternatives; a long form (time series forecasting) also
+    counts in part by the words of it the text holds (a paper on "time series" is half about it)."""
 
     def __init__(self, groups: list[TermGroup]) -> None:
         by_concept: dict[int, list[int]] = {}
         for i, g in enumerate(groups):
             by_concept.setdefault(g.concept, []).append(i)
         self.members = list(by_concept.values()) if len(by_concept) > 1 else []
-        self.pieces = [
-            _Piece(
-                g.counters,
-                [(counter(Alternative((w,))), wt) for w, wt in zip(g.alts[0].words, g.word_weights, strict=True) if wt]
-                if len(g.alts[0].words) > 1
-                else [],
-                g.weight,
-            )
-            for g in groups
-        ]
+        self.groups = groups
+        self.words: list[Alternative] = []  # every long form's words, each on its own
+        self.parts: list[list[tuple[int, float]]] = []  # per group: (index into words, share of the group)
+        for g in groups:
+            weights = [(w, wt) for w, wt in zip(g.alts[0].words, g.word_weights, strict=True) if wt]
+            total = sum(wt for _, wt in weights) or 1.0
+            parts = []
+            if self.members and len(g.alts[0].words) > 1:
+                for word, wt in weights:
+                    parts.append((len(self.words), wt / total))
+                    self.words.append(Alternative((word,)))
+            self.parts.append(parts)
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -56,17 +39,29 @@ class Ideas:
     def __len__(self) -> int:
         return len(self.members)
 
-    def shares(self, text: bytes, hits: list[int] | None = None) -> list[float]:
-        """How much of each idea `text` holds (0..1); `hits` (per group: the alternative found, -1: none) when known."""
+    def shares(self, hits: list[int], words: set[int]) -> list[float]:
+        """How much of each idea a text holds (0..1), from which alternative of each group it holds (-1: none) and
+        which long-form words (indexes into `self.words`)."""
         out = []
+        groups, parts = self.groups, self.parts
         for members in self.members:
             got = total = 0.0
             for i in members:
-                piece = self.pieces[i]
-                got += piece.weight * piece.share(text, None if hits is None else hits[i] >= 0)
-                total += piece.weight
+                weight = groups[i].weight
+                total += weight
+                if hits[i] >= 0:
+                    got += weight
+                elif parts[i]:
+                    got += weight * sum(share for w, share in parts[i] if w in words)
             out.append(got / (total or 1.0))
         return out
+
+    def read(self, text: bytes, hits: list[int] | None = None) -> list[float]:
+        """shares() for one `norm` text."""
+        if hits is None:
+            hits = [found_alt(g.counters, text) for g in self.groups]
+        words = {i for i, alt in enumerate(self.words) if pattern(alt).search(text)}
+        return self.shares(hits, words)
 
     @staticmethod
     def present(shares: list[float]) -> int:

@@ -70,12 +70,16 @@ class Ranker:
                     row = best[bisect.bisect_right(starts, m.start()) - 1]
                     if row[gi] < 0 or row[gi] > ai:
                         row[gi] = ai
+        words: list[set[int]] = [set() for _ in texts]  # the long forms' words each title holds
+        for wi, alt in enumerate(self.ideas.words):
+            for m in pattern(alt).finditer(blob):
+                words[bisect.bisect_right(starts, m.start()) - 1].add(wi)
         out = []
-        for text, hits in zip(texts, best, strict=True):
+        for hits, held in zip(best, words, strict=True):
             share = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
             score, present = TITLE_WEIGHT * (share / self.total_weight) ** 2, 0
             if self.ideas:
-                ideas = self.ideas.shares(text, hits)
+                ideas = self.ideas.shares(hits, held)
                 score += self.ideas_in_title(ideas)
                 present = self.ideas.present(ideas)
             out.append((score, present))
@@ -151,8 +155,8 @@ class Ranker:
         in_title = sum(len(g.alts[h].words) for g, h in zip(groups, scored.in_title, strict=True) if h >= 0)
         score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
         if self.ideas:  # how many ideas the paper is about leads, then how much of each its title holds
-            titled = self.ideas.shares(ttext, scored.in_title)
-            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.shares(atext), strict=True)]
+            titled = self.ideas.read(ttext, scored.in_title)
+            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
         else:
             score += self.lead(scored.level, 0)
