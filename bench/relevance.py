@@ -11,7 +11,8 @@ the targets.
 
 The people set is drawn at run time (random.Random(PEOPLE_SEED)) from the ICML 2026 authors with at least three
 papers, so nothing derived from ../shared is committed; every other person is held out. The multi-concept set
-(tests/relevance/icml2026_multiconcept.tsv) was written before tuning for it, half held out.
+(tests/relevance/icml2026_multiconcept.tsv) was written before tuning for it, half held out; its "typo" rows are the
+same queries with one dropped or swapped letter in the longest word (fixed seed), judged alike.
 """
 
 from __future__ import annotations
@@ -107,6 +108,14 @@ def _typo(word: str, rng: random.Random) -> str:
     if rng.random() < 0.5:
         return word[:i] + word[i + 1 :]
     return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+def typo_query(query: str, seed: int = PEOPLE_SEED) -> str:
+    """The query with one typo in its longest word (a fixed seed per query): correction inside longer questions."""
+    words = query.split()
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    words[longest] = _typo(words[longest], random.Random(f"{seed}:{query}"))
+    return " ".join(words)
 
 
 def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
@@ -280,6 +289,10 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
         for half in HALVES:
             qs = [(q, rx) for q, h, rx in mc if h == half]
             out.append((f"multi-concept, {half}", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        for half in HALVES:
+            qs = [(typo_query(q), rx) for q, h, rx in mc if h == half]
+            label = f"multi-concept typo, {half}"
+            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         persons = people()
         for form in name_forms("A B"):
             for half in HALVES:

@@ -74,3 +74,14 @@ def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db) -> 
     # No per-person misses in the messages: the held-out people stay unseen while tuning.
     assert relevance.judge_people(full_db, relevance.ours, alone, "initial").p5 >= 0.95
     assert relevance.judge_people(full_db, relevance.ours, held_out, "initial").p5 >= most
+
+
+@needs_shared_data()
+def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(full_db) -> None:  # type: ignore[no-untyped-def]
+    held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
+    typo = [(relevance.typo_query(q), rx) for q, rx in held_out]
+    ours = relevance.judge_topics(full_db, relevance.ours, held_out)
+    ours_typo = relevance.judge_topics(full_db, relevance.ours, typo)
+    title_or = relevance.judge_topics(full_db, relevance.baseline_or, held_out)
+    assert ours.p5 >= title_or.p5 + 0.05, (ours.p5, title_or.p5)
+    assert ours_typo.p5 >= 0.95 * ours.p5, (ours_typo.p5, ours.p5)
