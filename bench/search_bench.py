@@ -3,7 +3,8 @@
 Run: python bench/search_bench.py [--scale N] [--rounds R] [--build-only]
 
 Measures the whole `bot.search.search` call (parsing, typo correction, acronyms, retrieval, ranking, snippets) for
-every query of tests/relevance/ plus common-word, filter and junk queries, and the baseline (each word quoted,
+every query of tests/relevance/ (with the longer questions typo'd too, and 80 ICML 2026 authors typed as listed, by
+initial and with a typo) plus common-word, filter and junk queries, and the baseline (each word quoted,
 OR-joined, ORDER BY bm25 rank LIMIT 5) in the same process over the same index. Also the time to open the index
 and answer a first query in a fresh process (caches empty).
 
@@ -91,9 +92,16 @@ EXTRA_QUERIES = [
 
 
 def queries() -> list[str]:
-    """Every labelled query plus common-word, operator and junk queries."""
+    """Every labelled query (topics, titles, seeds, longer questions, people as listed and by initial), each with
+    and without a typo where the set has one, plus common-word, operator and junk queries."""
     out = [q for q, _, _ in relevance.topics()] + [t for _, t, _ in relevance.topics()]
     out += [q for q, _ in relevance.titles()] + [q for q, _ in relevance.seeds()]
+    longer = [q for q, _, _ in relevance.multiconcept()]
+    out += longer + [relevance.typo_query(q) for q in longer]
+    if relevance.ICML2026.exists():
+        for person in relevance.people():
+            forms = relevance.name_forms(person.name)
+            out += [forms["as listed"], forms["initial"], forms["typo"]]
     return out + EXTRA_QUERIES
 
 
