@@ -97,6 +97,7 @@ class Slot(NamedTuple):
 
     group: int | None  # index into plan.groups; None for a stopword or a quoted phrase
     word: str  # _BREAK for a quoted phrase
+    quoted: int | None = None  # the quoted phrase's group
 
 
 class _Rewrite(NamedTuple):
@@ -151,7 +152,7 @@ class QueryPlanner:
         for term in positive:
             if term.quoted:
                 plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
-                slots.append(Slot(None, _BREAK))  # a quoted phrase breaks any long form around it
+                slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
                 continue
             fixed = [self.correct(w) for w in term.words]
             if fixed != list(term.words):
@@ -208,13 +209,14 @@ class QueryPlanner:
         forecasting"), so ranking can prefer papers about every idea to papers about one of them at length."""
         concept, started, numbered = 0, False, set()
         for slot in slots:
-            if slot.group is None:
-                if slot.word != _BREAK and started:
+            group = slot.quoted if slot.word == _BREAK else slot.group
+            if group is None:  # a function word
+                if started:
                     concept, started = concept + 1, False
                 continue
-            if slot.group not in numbered:
-                self.plan.groups[slot.group].concept = concept
-                numbered.add(slot.group)
+            if group not in numbered:
+                self.plan.groups[group].concept = concept
+                numbered.add(group)
             started = True
 
     def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:

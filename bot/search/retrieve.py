@@ -76,11 +76,15 @@ class CandidateRetriever:
 
     def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
-        plan = self.plan
         parts = [g.expression() if title_only else g.fielded_expression() for g in groups]
         body = " AND ".join(parts)
         if title_only and body:
             body = fts.in_columns(("title",), "(" + body + ")")
+        return self.restricted(body)
+
+    def restricted(self, body: str) -> str | None:
+        """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
+        plan = self.plan
         parts = ([f"({body})"] if body else []) + [fts.in_columns(("authors",), a) for a in plan.authors]
         if not parts:
             return None
@@ -215,12 +219,9 @@ class CandidateRetriever:
             if len(words) > 1:  # a long form: each of its rarer words alone too
                 parts += [fts.phrase((w,)) for w, wt in zip(words, g.word_weights, strict=True) if wt >= WORD_WEIGHT]
         body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas.values())
-        expr = fts.in_columns(("title",), f"({body})")
-        negs = exclusions(self.plan)
-        if negs:
-            expr = f"({expr}) NOT ({' OR '.join(negs)})"
+        expr = self.restricted(fts.in_columns(("title",), f"({body})"))
         before = len(self.found)
-        self.add(self.rowids(expr, CAP_TITLE), 0, 2, CAP_TITLE)
+        self.add(self.rowids(expr or "", CAP_TITLE), 0, 2, CAP_TITLE)
         return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
