@@ -76,7 +76,9 @@ class CandidateRetriever:
 
     def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
-        parts = [g.expression() if title_only else g.fielded_expression() for g in groups]
+        # Rarest first: FTS5 steps through an AND's first child row by row and seeks the others (same matches).
+        ordered = sorted(groups, key=lambda g: g.df)
+        parts = [g.expression() if title_only else g.fielded_expression() for g in ordered]
         body = " AND ".join(parts)
         if title_only and body:
             body = fts.in_columns(("title",), "(" + body + ")")
