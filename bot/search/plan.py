@@ -25,6 +25,7 @@ from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS
 
 RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
+_TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 
 
@@ -247,9 +248,15 @@ class QueryPlanner:
         if not context:
             return options[0]
         rest = " AND ".join(fts.phrase((w,)) for w in context[:4])
-        sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 50)"
-        together = {o: self.db.execute(sql, [f"{fts.phrase((o,))} AND {rest}"]).fetchone()[0] for o in options}
-        return max(options, key=lambda o: (together[o], -options.index(o)))
+        sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
+        best, best_n = options[0], -1
+        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
+            n = self.db.execute(sql, [f"{fts.phrase((option,))} AND {rest}"]).fetchone()[0]
+            if n > best_n:
+                best, best_n = option, n
+            if n >= _TOGETHER:
+                break
+        return best
 
     @staticmethod
     def worthwhile(alt_df: int, word_df: int) -> bool:
