@@ -78,8 +78,9 @@ class CandidateRetriever:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
         # Rarest first: FTS5 steps through an AND's first child row by row and seeks the others (same matches).
         ordered = sorted(groups, key=lambda g: g.df)
-        parts = [g.expression() if title_only else g.fielded_expression() for g in ordered]
-        body = " AND ".join(parts)
+        cheap = [g.expression() for g in ordered if not _costly(g)]
+        costly = [g.expression() if title_only else g.fielded_expression() for g in ordered if _costly(g)]
+        body = conjunction(cheap, costly)
         if title_only and body:
             body = fts.in_columns(("title",), "(" + body + ")")
         return self.restricted(body)
@@ -244,6 +245,20 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
+
+
+def _costly(group: TermGroup) -> bool:
+    """A phrase, a prefix or title: makes FTS5 read positions at every row it is asked about."""
+    return group.scope is not None or any(len(a.words) > 1 or a.prefix for a in group.alts)
+
+
+def conjunction(cheap: list[str], costly: list[str]) -> str:
+    """Every part, the costly ones asked only about rows every cheap one holds: FTS5 merges nested ANDs into one
+    (asking every child about every row any child stops at), so the cheap ones are fenced in by a NOT of the empty
+    phrase, which matches nothing."""
+    if len(cheap) > 1 and costly:
+        return " AND ".join([f'(({" AND ".join(cheap)}) NOT "")', *costly])
+    return " AND ".join(cheap + costly)
 
 
 def exclusions(plan: RetrievalPlan) -> list[str]:
