@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from typing import NamedTuple
 
 import sqlite_utils
@@ -40,6 +41,7 @@ class IndexCache:
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
+        self.has_people: bool | None = None  # whether the index has a people table (engine asks once)
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -112,16 +114,25 @@ _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
 
 
+_PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_VERSION_SQL = "SELECT (SELECT value FROM meta WHERE key = 'last_indexed'), (SELECT max(seq) FROM papers)"
+
+
 def index_cache(db: sqlite_utils.Database) -> IndexCache:
-    """The cache of this index file at its current version (older versions of the same file are dropped)."""
+    """The cache of this index file at its current version (older versions of the same file are dropped).
+
+    Every search asks, so it costs one statement: a connection's file path is looked up once."""
     conn = db.conn
-    path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    path = _PATHS.get(db)
+    if path is None:
+        path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+        path = _PATHS[db] = path or f"memory:{id(conn)}"
     try:
-        stamp = conn.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
-    except sqlite3.OperationalError:
-        stamp = None
-    seq = conn.execute("SELECT max(seq) FROM papers").fetchone()[0] or 0
-    version = IndexVersion(path or f"memory:{id(conn)}", stamp[0] if stamp else None, seq)
+        stamp, seq = conn.execute(_VERSION_SQL).fetchone()
+    except sqlite3.OperationalError:  # an index from before the meta table
+        stamp, seq = None, conn.execute("SELECT max(seq) FROM papers").fetchone()[0]
+    seq = seq or 0
+    version = IndexVersion(path, stamp, seq)
     with _CACHES_LOCK:
         cache = _CACHES.get(version)
         if cache is None:

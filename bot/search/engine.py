@@ -15,7 +15,7 @@ from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
-from bot.search.people import People, PersonFilter, author_of, one_person_at_a_time, people_in, person_note
+from bot.search.people import People, PersonFilter, author_of, has_people, one_person_at_a_time, people_in, person_note
 from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
@@ -68,7 +68,9 @@ def _run(
     if venues.nothing:
         return
     cache = index_cache(db)
-    people = People(db)
+    if cache.has_people is None:
+        cache.has_people = has_people(db)
+    people = People(db, cache.has_people)
     planner = QueryPlanner(db, cache, parsed)
     scoped = in_scope(db, venues)
     person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)

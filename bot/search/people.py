@@ -64,16 +64,21 @@ _Found = tuple[list[Person], bool]  # the people a run of words fits, and whethe
 InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abstracts use these words as a phrase
 
 
+def has_people(db: sqlite_utils.Database) -> bool:
+    """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
+    try:
+        db.execute("SELECT 1 FROM people LIMIT 1")
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
 class People:
     """Look-ups in one index's people table through the caller's connection (an index without one knows nobody)."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: sqlite_utils.Database, available: bool | None = None) -> None:
         self.db = db
-        try:
-            db.execute("SELECT 1 FROM people LIMIT 1")
-            self.available = True
-        except sqlite3.OperationalError:  # an index built before people were kept: re-index to search by person
-            self.available = False
+        self.available = has_people(db) if available is None else available
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
