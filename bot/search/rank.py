@@ -48,15 +48,19 @@ class Ranker:
         self.ideas = Ideas(plan.groups)
 
     def title_cover(self, text: bytes) -> tuple[float, list[int]]:
-        """Weighted share of the groups found in a title (an alternative such as an acronym counts 0.9), and which
-        alternative of each group was found (-1: none)."""
+        """Weighted share of the groups found in a title, and which alternative of each group was found (-1: none)."""
         hits = [found_alt(g.counters, text) for g in self.plan.groups]
-        got = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0)
-        return got / self.total_weight, hits
+        return self.share(hits), hits
 
-    def covers(self, texts: list[bytes]) -> list[tuple[float, int]]:
+    def share(self, hits: list[int]) -> float:
+        """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
+        got = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0)
+        return got / self.total_weight
+
+    def covers(self, texts: list[bytes]) -> list[tuple[float, int, list[int]]]:
         """The title part of the first score for many titles at once (one regex pass per alternative over them
-        all): the squared share of the groups found (with several ideas, how much of each), and how many ideas."""
+        all): the squared share of the groups found (with several ideas, how much of each), how many ideas, and
+        which alternative of each group each title holds (-1: none)."""
         groups = self.plan.groups
         starts, pos = [], 0
         for text in texts:
@@ -76,13 +80,12 @@ class Ranker:
                 words[bisect.bisect_right(starts, m.start()) - 1].add(wi)
         out = []
         for hits, held in zip(best, words, strict=True):
-            share = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(groups, hits, strict=True) if h >= 0)
-            score, present = TITLE_WEIGHT * (share / self.total_weight) ** 2, 0
+            score, present = TITLE_WEIGHT * self.share(hits) ** 2, 0
             if self.ideas:
                 ideas = self.ideas.shares(hits, held)
                 score += self.ideas_in_title(ideas)
                 present = self.ideas.present(ideas)
-            out.append((score, present))
+            out.append((score, present, hits))
         return out
 
     def lead(self, level: int, ideas: int) -> float:
@@ -105,8 +108,7 @@ class Ranker:
             texts = {rowid: every[rowid] for rowid in found if rowid in every}
         else:
             texts = {rowid: norm(title) for rowid, (title,) in read_columns(self.db, "title", list(found)).items()}
-        others = [rowid for rowid in texts if found[rowid].tier > 1]
-        cover = dict(zip(others, self.covers([texts[r] for r in others]), strict=True))
+        cover = dict(zip(texts, self.covers(list(texts.values())), strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
         ideas, all_groups = len(self.ideas), len(groups)
         for rowid, text in texts.items():
@@ -116,7 +118,7 @@ class Ranker:
                 pre = self.lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
                 pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
             else:  # every idea is somewhere when every group is
-                title, present = cover[rowid]
+                title, present, _ = cover[rowid]
                 pre = self.lead(level, ideas if level == all_groups else present) + title
             if rowid in pinned:
                 pre += NAME_BONUS
@@ -127,15 +129,18 @@ class Ranker:
         abstracts = read_columns(self.db, "abstract, authors", [s.rowid for s in top])
         for scored in top:
             abstract, authors = abstracts.get(scored.rowid, ("", ""))
-            scored.score = self.score(scored, texts[scored.rowid], abstract or "", authors or "")
+            ttext, hits = texts[scored.rowid], cover[scored.rowid][2]
+            scored.score = self.score(scored, ttext, abstract or "", authors or "", hits)
         top.sort(key=lambda s: (-s.score, s.rowid))
         return top + rest
 
-    def score(self, scored: ScoredPaper, ttext: bytes, abstract: str, authors: str) -> float:
+    def score(
+        self, scored: ScoredPaper, ttext: bytes, abstract: str, authors: str, hits: list[int] | None = None
+    ) -> float:
         """Coverage × 10 (of groups, or of ideas), then title (squared share: the whole topic in the title counts),
         abstract, phrase, focus."""
         groups = self.plan.groups
-        cover, scored.in_title = self.title_cover(ttext)
+        cover, scored.in_title = self.title_cover(ttext) if hits is None else (self.share(hits), hits)
         atext = norm(abstract)
         lnorm = len(atext) / 1300
         s_abs, matched = 0.0, 0
@@ -156,7 +161,7 @@ class Ranker:
         score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
         if self.ideas:  # how many ideas the paper is about leads, then how much of each its title holds
             titled = self.ideas.read(ttext, scored.in_title)
-            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext), strict=True)]
+            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext, scored.in_abstract), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
         else:
             score += self.lead(scored.level, 0)
