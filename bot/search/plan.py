@@ -42,6 +42,7 @@ class TermGroup:
     counters: list[TextCounter] = field(default_factory=list)
     exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
     word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
+    quoted: bool = False  # typed in quotes: only the phrase itself
     concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" … separate ideas
 
     def expression(self) -> str:
@@ -153,6 +154,7 @@ class QueryPlanner:
         for term in positive:
             if term.quoted:
                 plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
+                plan.groups[-1].quoted = True
                 slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
                 continue
             fixed = [self.correct(w) for w in term.words]

@@ -217,10 +217,13 @@ class CandidateRetriever:
         ideas: dict[int, list[str]] = {}
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
-            parts += [a.expression() for a in g.alts]
             words = g.alts[0].words
-            if len(words) > 1:  # a long form: each of its rarer words alone too
-                parts += [fts.phrase((w,)) for w, wt in zip(words, g.word_weights, strict=True) if wt >= WORD_WEIGHT]
+            rare = [fts.phrase((w,)) for w, wt in zip(words, g.word_weights, strict=True) if wt >= WORD_WEIGHT]
+            if len(words) == 1 or g.quoted or not rare:
+                parts.append(g.alts[0].expression())
+            else:  # a long form: its rarer words each on their own (phrases make FTS5 read positions: slow)
+                parts += rare
+            parts += [a.expression() for a in g.alts[1:] if len(a.words) == 1]  # acronyms, other spellings
         body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas.values())
         expr = self.restricted(fts.in_columns(("title",), f"({body})"))
         before = len(self.found)
