@@ -28,7 +28,7 @@ FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candi
 FILTER_COUNT = 4000  # ...and for the total
 FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
-WORD_WEIGHT = 2.3  # a long form's word alone finds papers about its idea when under ~1 paper in 10 uses it
+WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
 
@@ -213,18 +213,24 @@ class CandidateRetriever:
 
     def titles_with_every_idea(self) -> bool:
         """Papers whose titles hold part of every idea of the query ("transformers for time series forecasting":
-        a transformer for weather forecasting), which need not use every word; True when that found new papers."""
-        ideas: dict[int, list[str]] = {}
+        a transformer for weather forecasting), which need not use every word; True when that found new papers.
+
+        Each idea is asked by its rarer words (a long form's too) and single-word alternatives, not phrases: FTS5
+        reads positions for phrases and whole posting lists for common words, and neither says much of a title."""
+        ideas: dict[int, list[tuple[float, str]]] = {}
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
             words = g.alts[0].words
-            rare = [fts.phrase((w,)) for w, wt in zip(words, g.word_weights, strict=True) if wt >= WORD_WEIGHT]
-            if len(words) == 1 or g.quoted or not rare:
-                parts.append(g.alts[0].expression())
-            else:  # a long form: its rarer words each on their own (phrases make FTS5 read positions: slow)
-                parts += rare
-            parts += [a.expression() for a in g.alts[1:] if len(a.words) == 1]  # acronyms, other spellings
-        body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas.values())
+            if len(words) == 1 or g.quoted:
+                parts.append((WORD_WEIGHT if g.quoted else g.weight, g.alts[0].expression()))
+            else:
+                parts += [(wt, fts.phrase((w,))) for w, wt in zip(words, g.word_weights, strict=True) if wt]
+            parts += [(WORD_WEIGHT, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
+        asked = []
+        for parts in ideas.values():
+            rare = [expr for weight, expr in parts if weight >= WORD_WEIGHT]
+            asked.append(rare or [max(parts)[1]])
+        body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in asked)
         expr = self.restricted(fts.in_columns(("title",), f"({body})"))
         before = len(self.found)
         self.add(self.rowids(expr or "", CAP_TITLE), 0, 2, CAP_TITLE)
