@@ -79,13 +79,18 @@ class Ranker:
             for m in pattern(alt).finditer(blob):
                 words[bisect.bisect_right(starts, m.start()) - 1].add(wi)
         out = []
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int]] = {}  # most titles share a pattern
         for hits, held in zip(best, words, strict=True):
-            score, present = TITLE_WEIGHT * self.share(hits) ** 2, 0
-            if self.ideas:
-                ideas = self.ideas.shares(hits, held)
-                score += self.ideas_in_title(ideas)
-                present = self.ideas.present(ideas)
-            out.append((score, present, hits))
+            key = (tuple(hits), frozenset(held))
+            got = known.get(key)
+            if got is None:
+                score, present = TITLE_WEIGHT * self.share(hits) ** 2, 0
+                if self.ideas:
+                    ideas = self.ideas.shares(hits, held)
+                    score += self.ideas_in_title(ideas)
+                    present = self.ideas.present(ideas)
+                got = known[key] = (score, present)
+            out.append((*got, hits))
         return out
 
     def lead(self, level: int, ideas: int) -> float:

@@ -186,8 +186,9 @@ class CandidateRetriever:
                 # the two rarest words in the title, and the rest anywhere.
                 rare = sorted(groups, key=lambda g: g.df)[:2]
                 title = self.expression(rare, title_only=True)
-                if title:
-                    self.add(self.rowids(f"{expr} AND {title}", CAP_TITLE), n, 2, CAP_TITLE)
+                rest = self.expression([g for g in groups if all(g is not r for r in rare)])
+                if title and rest:  # (the rare ones in the title are in the paper: FTS5 need not check them twice)
+                    self.add(self.rowids(f"{rest} AND {title}", CAP_TITLE), n, 2, CAP_TITLE)
             if phrase and len(seq) <= 3:
                 self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
             self.deeper = _DeepScan(expr, rows[cap - 1])  # later pages continue the rowid scan from here

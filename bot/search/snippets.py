@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -107,16 +108,17 @@ def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: 
         return bold(text, spans)
     best: tuple[int, int, int] | None = None  # (groups, spans, -start) of the best window so far
     start = 0
-    for s, _, _ in spans or [(0, 0, -1)]:
+    # Spans do not overlap, so starts and ends both ascend: a window shows the spans between two bisections.
+    starts, ends, groups = [s for s, _, _ in spans], [e for _, e, _ in spans], [g for _, _, g in spans]
+    for s in starts or [0]:
         begin = max(0, s - 60)
-        sentence = text.rfind(". ", 0, s)
-        if sentence >= 0 and s - sentence <= 120:
+        sentence = text.rfind(". ", max(0, s - 120), s)
+        if sentence >= 0:
             begin = sentence + 2
         elif begin:
             space = text.find(" ", begin)
             begin = space + 1 if 0 <= space < s else begin
-        stop = begin + limit - 2
-        inside = [group for s, e, group in spans if s >= begin and e <= stop]  # the groups of the spans it shows
+        inside = groups[bisect.bisect_left(starts, begin) : bisect.bisect_right(ends, begin + limit - 2)]
         key = (len(set(inside)), len(inside), -begin)
         if best is None or key > best:
             best, start = key, begin
