@@ -345,6 +345,7 @@ def load(
         loader.report.added -= merged
         if merged:
             db.table("papers").rebuild_fts()
+        compact_fts(db)
         rebuild_vocab(db)
         rebuild_acronyms(db)
         rebuild_people(db)
@@ -476,6 +477,12 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             for key, (name, words, rowids) in found.items()
         ),
     )
+
+
+def compact_fts(db: sqlite_utils.Database) -> None:
+    """The full-text index as one segment, not the several a rebuild leaves (7 at 5,863 papers): each query term is
+    then one b-tree to read, and searches at 110,000 papers take ~7% less CPU (bench/search_bench.py)."""
+    db.execute("INSERT INTO papers_fts(papers_fts) VALUES('optimize')")
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:

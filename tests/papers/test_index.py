@@ -162,6 +162,14 @@ def test_merging_seeds_with_the_real_list(full_index_path: Path) -> None:
 
 
 @needs_shared_data()
+def test_the_full_text_index_is_one_segment(full_index_path: Path) -> None:
+    """A rebuild of 5,863 papers leaves several FTS5 segments (7); loading merges them, so each term is one read."""
+    db = index.connect(full_index_path, readonly=True)
+    assert db.execute("SELECT count(DISTINCT segid) FROM papers_fts_idx").fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM papers_fts WHERE papers_fts MATCH 'cache'").fetchone()[0] > 0
+
+
+@needs_shared_data()
 def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: Path, tmp_path: Path) -> None:
     path = tmp_path / "papers.db"
     path.write_bytes(full_index_path.read_bytes())
