@@ -62,6 +62,8 @@ class Ranker:
         all): the squared share of the groups found (with several ideas, how much of each), how many ideas, and
         which alternative of each group each title holds (-1: none)."""
         groups = self.plan.groups
+        if not groups:  # only a person or filters: no title holds anything
+            return [(0.0, 0, []) for _ in texts]
         starts, pos = [], 0
         for text in texts:
             starts.append(pos)

@@ -188,7 +188,7 @@ class CandidateRetriever:
                 title = self.expression(rare, title_only=True)
                 rest = self.expression([g for g in groups if all(g is not r for r in rare)])
                 if title and rest:  # (the rare ones in the title are in the paper: FTS5 need not check them twice)
-                    self.add(self.rowids(f"{rest} AND {title}", CAP_TITLE), n, 2, CAP_TITLE)
+                    self.add(self.rowids(f"{fenced(title)} AND {rest}", CAP_TITLE), n, 2, CAP_TITLE)
             if phrase and len(seq) <= 3:
                 self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
             self.deeper = _DeepScan(expr, rows[cap - 1])  # later pages continue the rowid scan from here
@@ -267,8 +267,14 @@ def conjunction(cheap: list[str], costly: list[str]) -> str:
     (asking every child about every row any child stops at), so the cheap ones are fenced in by a NOT of the empty
     phrase, which matches nothing."""
     if len(cheap) > 1 and costly:
-        return " AND ".join([f'(({" AND ".join(cheap)}) NOT "")', *costly])
+        return " AND ".join([fenced(" AND ".join(cheap)), *costly])
     return " AND ".join(cheap + costly)
+
+
+def fenced(expression: str) -> str:
+    """The same matches as one child of an AND that FTS5 does not merge into it (a NOT of the empty phrase, which
+    matches nothing), so the AND asks its other children only about the rows this one finds."""
+    return f'(({expression}) NOT "")'
 
 
 def exclusions(plan: RetrievalPlan) -> list[str]:
