@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlite_utils
@@ -44,14 +45,19 @@ PAPERS = [
 ]
 
 
-@pytest.fixture
-def theory_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
-    source = tmp_path / "ideas2026.jsonl"
-    source.write_text("".join(json.dumps({**p, "authors": ["A. Author"]}) + "\n" for p in PAPERS), encoding="utf-8")
-    db = index.connect(tmp_path / "ideas.db")
+def _indexed(folder: Path, name: str, papers: Iterable[Any]) -> Iterator[sqlite_utils.Database]:
+    """An index of these papers (by A. Author unless a paper names its authors), closed after the test."""
+    source = folder / f"{name}2026.jsonl"
+    source.write_text("".join(json.dumps({"authors": ["A. Author"], **p}) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(folder / f"{name}.db")
     index.load(db, [source])
     yield db
     db.conn.close()
+
+
+@pytest.fixture
+def theory_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    yield from _indexed(tmp_path, "ideas", PAPERS)
 
 
 def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_db) -> None:  # type: ignore[no-untyped-def]
@@ -136,13 +142,7 @@ FORECASTING = [
 
 @pytest.fixture
 def forecasting_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
-    source = tmp_path / "forecast2026.jsonl"
-    lines = (json.dumps({"authors": ["A. Author"], **p}) + "\n" for p in FORECASTING)
-    source.write_text("".join(lines), encoding="utf-8")
-    db = index.connect(tmp_path / "forecast.db")
-    index.load(db, [source])
-    yield db
-    db.conn.close()
+    yield from _indexed(tmp_path, "forecast", FORECASTING)
 
 
 def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_db) -> None:  # type: ignore[no-untyped-def]
