@@ -165,7 +165,7 @@ def test_titles_found_for_their_ideas_still_obey_author_and_exclusions(forecasti
 def test_one_idea_alone_ranks_as_before(forecasting_db) -> None:  # type: ignore[no-untyped-def]
     # No function word joins two ideas: the papers holding every word in their titles lead, as they always did.
     response = search.search(forecasting_db, "time series forecasting", limit=3)
-    assert all(r.paper["source_id"].startswith("ONE") for r in response.results)
+    assert all(str(r.paper["source_id"]).startswith("ONE") for r in response.results)
 
 
 @pytest.mark.parametrize(
