@@ -4,7 +4,9 @@ and coverage features; papers matching all groups always rank above papers match
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import sqlite_utils
 from rapidfuzz import fuzz
@@ -22,16 +24,29 @@ IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about 
 IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
 
 
-@dataclass
+@dataclass(slots=True)
 class ScoredPaper:
     """A candidate's score with what matched where, kept so the response can say why each paper is there."""
 
     rowid: int
     score: float
     level: int = 0  # how many query groups the paper matches
-    in_title: list[int] = field(default_factory=list)  # per group: index of the alt found in name/title, or -1
-    in_abstract: list[int] = field(default_factory=list)
+    in_title: Sequence[int] = ()  # per group: index of the alt found in name/title, or -1 (empty: not scored)
+    in_abstract: Sequence[int] = ()
     pinned: str | None = None
+
+
+class TitleFacts(NamedTuple):
+    """What the full score reads of a title, fixed by which alternatives and long-form words it holds (so worked
+    out once per such pattern, which most titles share): the weighted share of groups, how many query words it
+    holds, and how much of each idea (empty without ideas)."""
+
+    share: float
+    words: int
+    ideas: list[float]
+
+
+Cover = tuple[float, int, list[int], TitleFacts]  # title score, ideas present, alternative per group, the rest
 
 
 class Ranker:
@@ -46,24 +61,21 @@ class Ranker:
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
         self.ideas = Ideas(plan.groups)
-
-    def title_cover(self, text: bytes) -> tuple[float, list[int]]:
-        """Weighted share of the groups found in a title, and which alternative of each group was found (-1: none)."""
-        hits = [found_alt(g.counters, text) for g in self.plan.groups]
-        return self.share(hits), hits
+        self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
 
     def share(self, hits: list[int]) -> float:
         """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
         got = sum(g.weight * (1.0 if h == 0 else 0.9) for g, h in zip(self.plan.groups, hits, strict=True) if h >= 0)
         return got / self.total_weight
 
-    def covers(self, texts: list[bytes]) -> list[tuple[float, int, list[int]]]:
+    def covers(self, texts: list[bytes]) -> list[Cover]:
         """The title part of the first score for many titles at once (one regex pass per alternative over them
         all): the squared share of the groups found (with several ideas, how much of each), how many ideas, and
-        which alternative of each group each title holds (-1: none)."""
+        which alternative of each group each title holds (-1: none), and the rest the full score reads of it."""
         groups = self.plan.groups
         if not groups:  # only a person or filters: no title holds anything
-            return [(0.0, 0, []) for _ in texts]
+            nothing = TitleFacts(0.0, 0, [])
+            return [(0.0, 0, [], nothing) for _ in texts]
         starts, pos = [], 0
         for text in texts:
             starts.append(pos)
@@ -80,20 +92,33 @@ class Ranker:
         for wi, alt in enumerate(self.ideas.words):
             for m in pattern(alt).finditer(blob):
                 words[bisect.bisect_right(starts, m.start()) - 1].add(wi)
-        out = []
-        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int]] = {}  # most titles share a pattern
+        out: list[Cover] = []
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, TitleFacts]] = {}  # patterns
         for hits, held in zip(best, words, strict=True):
             key = (tuple(hits), frozenset(held))
             got = known.get(key)
             if got is None:
-                score, present = TITLE_WEIGHT * self.share(hits) ** 2, 0
+                facts = self.facts(hits, held)
+                score, present = TITLE_WEIGHT * facts.share**2, 0
                 if self.ideas:
-                    ideas = self.ideas.shares(hits, held)
-                    score += self.ideas_in_title(ideas)
-                    present = self.ideas.present(ideas)
-                got = known[key] = (score, present)
-            out.append((*got, hits))
+                    score += self.ideas_in_title(facts.ideas)
+                    present = self.ideas.present(facts.ideas)
+                got = known[key] = (score, present, facts)
+            score, present, facts = got
+            out.append((score, present, hits, facts))
         return out
+
+    def facts(self, hits: list[int], held: set[int]) -> TitleFacts:
+        """TitleFacts of a title holding these alternatives (-1: none) and these long-form words."""
+        groups = self.plan.groups
+        words = sum(len(g.alts[h].words) for g, h in zip(groups, hits, strict=True) if h >= 0)
+        return TitleFacts(self.share(hits), words, self.ideas.shares(hits, held) if self.ideas else [])
+
+    def read_facts(self, text: bytes) -> tuple[list[int], TitleFacts]:
+        """Which alternative of each group one `norm` title holds, and its TitleFacts."""
+        hits = [found_alt(g.counters, text) for g in self.plan.groups]
+        held = {i for i, alt in enumerate(self.ideas.words) if pattern(alt).search(text)}
+        return hits, self.facts(hits, held)
 
     def lead(self, level: int, ideas: int) -> float:
         """What orders papers first: how many groups they match, or with several ideas, how many ideas they are about
@@ -125,7 +150,7 @@ class Ranker:
                 pre = self.lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
                 pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
             else:  # every idea is somewhere when every group is
-                title, present, _ = cover[rowid]
+                title, present, _, _ = cover[rowid]
                 pre = self.lead(level, ideas if level == all_groups else present) + title
             if rowid in pinned:
                 pre += NAME_BONUS
@@ -136,26 +161,33 @@ class Ranker:
         abstracts = read_columns(self.db, "abstract, authors", [s.rowid for s in top])
         for scored in top:
             abstract, authors = abstracts.get(scored.rowid, ("", ""))
-            ttext, hits = texts[scored.rowid], cover[scored.rowid][2]
-            scored.score = self.score(scored, ttext, abstract or "", authors or "", hits)
+            _, _, hits, facts = cover[scored.rowid]
+            scored.score = self.score(scored, texts[scored.rowid], abstract or "", authors or "", (hits, facts))
         top.sort(key=lambda s: (-s.score, s.rowid))
         return top + rest
 
     def score(
-        self, scored: ScoredPaper, ttext: bytes, abstract: str, authors: str, hits: list[int] | None = None
+        self,
+        scored: ScoredPaper,
+        ttext: bytes,
+        abstract: str,
+        authors: str,
+        title: tuple[list[int], TitleFacts] | None = None,
     ) -> float:
         """Coverage × 10 (of groups, or of ideas), then title (squared share: the whole topic in the title counts),
-        abstract, phrase, focus."""
+        abstract, phrase, focus. `title`: what covers() found in `ttext` (else it is read here)."""
         groups = self.plan.groups
-        cover, scored.in_title = self.title_cover(ttext) if hits is None else (self.share(hits), hits)
+        hits, facts = self.read_facts(ttext) if title is None else title
+        cover = facts.share
+        scored.in_title = hits
         atext = norm(abstract)
         lnorm = len(atext) / 1300
         s_abs, matched = 0.0, 0
         author_text = None
-        scored.in_abstract = []
-        for g, h in zip(groups, scored.in_title, strict=True):
+        in_abstract = scored.in_abstract = []
+        for g, h in zip(groups, hits, strict=True):
             alt, tf = first_hit(g.counters, atext)
-            scored.in_abstract.append(alt)
+            in_abstract.append(alt)
             s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
             if h < 0 and alt < 0:
                 author_text = author_text if author_text is not None else norm(authors)
@@ -164,20 +196,19 @@ class Ranker:
             matched += 1
         scored.level = max(scored.level, matched)
         words = max(1, ttext.count(b" ") - 1)
-        in_title = sum(len(g.alts[h].words) for g, h in zip(groups, scored.in_title, strict=True) if h >= 0)
-        score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, in_title / words)
+        score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, facts.words / words)
         if self.ideas:  # how many ideas the paper is about leads, then how much of each its title holds
-            titled = self.ideas.read(ttext, scored.in_title)
-            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext, scored.in_abstract), strict=True)]
+            titled = facts.ideas
+            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext, in_abstract), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
         else:
             score += self.lead(scored.level, 0)
-        # "transformer" in the title beats "transformations", which only shares the stem.
-        score += 0.3 * sum(g.weight for g in groups if g.exact and g.exact(ttext)) / self.total_weight
+        if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
+            score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
         score += s_abs / self.total_weight
         if self.phrase:
-            in_abstract = self.phrase(atext)
-            score += 1.5 * min(1, self.phrase(ttext)) + (1.0 + 0.5 * min(2, in_abstract - 1) if in_abstract else 0)
+            phrases = self.phrase(atext)
+            score += 1.5 * min(1, self.phrase(ttext)) + (1.0 + 0.5 * min(2, phrases - 1) if phrases else 0)
         if self.lookup:
             similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
             if similarity >= 80:
