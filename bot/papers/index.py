@@ -537,7 +537,8 @@ def decode(row: dict[str, Any]) -> PaperRow:
     """A papers row with its JSON columns turned back into lists."""
     out = dict(row)
     for key in JSON_COLUMNS:
-        if isinstance(out.get(key), str):
-            out[key] = json.loads(out[key])
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = [] if value == "[]" else json.loads(value)  # most lists are empty: no parser for them
     out["title_derived"] = bool(out.get("title_derived"))
     return cast(PaperRow, out)

@@ -14,7 +14,6 @@ from bot.text.words import stem
 
 SNIPPET_CHARS = 300
 MARKUP_RE = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")  # Markdown emphasis around words
-_MARKUP_CHARS_RE = re.compile(r"[*_`~]")
 
 
 # Where one query alternative matched in display text: (start, end, group index); snippets count the groups a
@@ -98,8 +97,10 @@ def display(text: str | None) -> str:
     """Display text without Markdown emphasis, so our *bold* is the only markup in a snippet."""
     if not text:
         return ""
-    if _MARKUP_CHARS_RE.search(text):
+    if "*" in text or "_" in text or "`" in text or "~" in text:  # (four scans cost less than one regex search)
         text = MARKUP_RE.sub("", text).replace("*", "∗")
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # no whitespace but single spaces: already as split() and join() would leave it
     return " ".join(text.split())
 
 
