@@ -41,7 +41,8 @@ class IndexCache:
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
-        self.has_people: bool | None = None  # whether the index has a people table (engine asks once)
+        self._name_parts: frozenset[str] | None = None
+        self._people_checked = False
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -68,6 +69,18 @@ class IndexCache:
                     rows = db.execute("SELECT rowid, title FROM papers")
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
+
+    def name_parts(self, db: sqlite_utils.Database) -> frozenset[str] | None:
+        """Every author's given names and surnames (folded), loaded on first use, so that telling whether a query
+        word may be part of a name costs no statement; None: the index keeps no people (built before people search)."""
+        if not self._people_checked:
+            with self._lock:
+                if not self._people_checked:
+                    if has_people(db):
+                        rows = db.execute("SELECT last FROM people UNION SELECT first FROM people")
+                        self._name_parts = frozenset(part for (part,) in rows if part)
+                    self._people_checked = True
+        return self._name_parts
 
     def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""
@@ -108,6 +121,15 @@ class IndexCache:
                 if self._acronyms is None:
                     self._acronyms = load_table(db)
         return self._acronyms
+
+
+def has_people(db: sqlite_utils.Database) -> bool:
+    """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
+    try:
+        db.execute("SELECT 1 FROM people LIMIT 1")
+    except sqlite3.OperationalError:
+        return False
+    return True
 
 
 _CACHES: dict[IndexVersion, IndexCache] = {}

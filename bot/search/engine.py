@@ -15,7 +15,7 @@ from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
-from bot.search.people import People, PersonFilter, author_of, has_people, one_person_at_a_time, people_in, person_note
+from bot.search.people import People, PersonFilter, author_of, one_person_at_a_time, people_in, person_note
 from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
@@ -61,18 +61,16 @@ def _run(
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         return
     clock = _Stages(response.stages)
-    venues = resolve(db, parsed, scope)
+    cache = index_cache(db)
+    venues = resolve(db, parsed, scope, cache)
     named_venues = parsed.names_venues
     response.notes += venues.notes
     response.venues = venues.venues
     if venues.nothing:
         return
-    cache = index_cache(db)
-    if cache.has_people is None:
-        cache.has_people = has_people(db)
-    people = People(db, cache.has_people)
+    people = People(db, cache)
     planner = QueryPlanner(db, cache, parsed)
-    scoped = in_scope(db, venues)
+    scoped = in_scope(db, venues, cache)
     person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
     if person:
         parsed = planner.parsed = person.rest

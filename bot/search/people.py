@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from rapidfuzz.distance import OSA
 
 from bot.papers import fts
 from bot.search import query as ql
+from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
 from bot.text.person_names import fold_name
 
@@ -64,21 +64,15 @@ _Found = tuple[list[Person], bool]  # the people a run of words fits, and whethe
 InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abstracts use these words as a phrase
 
 
-def has_people(db: sqlite_utils.Database) -> bool:
-    """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
-    try:
-        db.execute("SELECT 1 FROM people LIMIT 1")
-    except sqlite3.OperationalError:
-        return False
-    return True
-
-
 class People:
-    """Look-ups in one index's people table through the caller's connection (an index without one knows nobody)."""
+    """Look-ups in one index's people table through the caller's connection (an index without one knows nobody).
 
-    def __init__(self, db: sqlite_utils.Database, available: bool | None = None) -> None:
+    Whether a word is part of anybody's name is asked of the index cache's set of name parts (no statement)."""
+
+    def __init__(self, db: sqlite_utils.Database, cache: IndexCache | None = None) -> None:
         self.db = db
-        self.available = has_people(db) if available is None else available
+        self.parts = (cache or index_cache(db)).name_parts(db)
+        self.available = self.parts is not None
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
@@ -94,10 +88,7 @@ class People:
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
         folded = fold_name(word)
-        if not self.available or len(folded) != 1:
-            return False
-        sql = "SELECT 1 FROM people WHERE last = ? UNION ALL SELECT 1 FROM people WHERE first = ? LIMIT 1"
-        return self.db.execute(sql, [folded[0], folded[0]]).fetchone() is not None
+        return self.parts is not None and len(folded) == 1 and folded[0] in self.parts
 
     def find(
         self,
@@ -122,7 +113,7 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
-        names = self._names_among({w for parts in folded for w in parts})
+        names = {w for parts in folded for w in parts} & (self.parts or frozenset())
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
         # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then typos anywhere.
@@ -148,23 +139,17 @@ class People:
                     return NameMatch(ranked[0], i, j, exact, tuple(ranked[1:]))
         return None
 
-    def _names_among(self, words: set[str]) -> set[str]:
-        """Which of these words are some author's given name or surname (one indexed look-up per column)."""
-        marks = ",".join("?" * len(words))
-        sql = (
-            f"SELECT DISTINCT last FROM people WHERE last IN ({marks}) UNION "
-            f"SELECT DISTINCT first FROM people WHERE first IN ({marks})"
-        )
-        return {w for (w,) in self.db.execute(sql, [*words, *words])}
-
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
-        keys = list(dict.fromkeys((" ".join(key), " ".join((*key[1:], key[0])))))
-        found = self._rows(f"key IN ({','.join('?' * len(keys))})", keys)
+        parts = self.parts or frozenset()  # a key's first and last words are a given name and a surname
+        keys = [" ".join(k) for k in dict.fromkeys((key, (*key[1:], key[0]))) if k[0] in parts and k[-1] in parts]
+        found = self._rows(f"key IN ({','.join('?' * len(keys))})", keys) if keys else []
         if found:  # as typed first: `Yi Dong` and `Dong Yi` may be two people
             found.sort(key=lambda p: p.key != key)
             return found, True
         for first, last in ((key[0], key[-1]), (key[-1], key[0])):
+            if first not in parts or last not in parts:
+                continue
             found = self._rows("last = ? AND first = ?", [last, first])
             if found:
                 return found, True
@@ -193,7 +178,9 @@ class People:
             return None
         for first, last in ((key[0], key[1]), (key[1], key[0])):
             for known, typed, column, at in ((first, last, "first", -1), (last, first, "last", 0)):
-                if len(typed) < 4 or len(known) < 2 or (df is not None and df(typed) > TYPO_MAX_DF):
+                if len(typed) < 4 or len(known) < 2 or known not in (self.parts or ()):
+                    continue
+                if df is not None and df(typed) > TYPO_MAX_DF:
                     continue
                 limit = 1 if len(typed) < 8 else 2
                 keys = [

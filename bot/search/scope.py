@@ -51,9 +51,12 @@ def held(cache: IndexCache, db: sqlite_utils.Database) -> str:
     return "; ".join(parts) or "no papers"
 
 
-def resolve(db: sqlite_utils.Database, parsed: ql.ParsedQuery, default: Scope) -> Resolved:
-    """The (venue, track) pairs this query searches: its own venue:/year:/track:, else the default scope."""
-    cache = index_cache(db)
+def resolve(
+    db: sqlite_utils.Database, parsed: ql.ParsedQuery, default: Scope, cache: IndexCache | None = None
+) -> Resolved:
+    """The (venue, track) pairs this query searches: its own venue:/year:/track:, else the default scope (`cache`:
+    the index's, when the caller has it already: finding it costs a statement)."""
+    cache = cache or index_cache(db)
     present: set[Key] = {(venue, track) for venue, track, _ in cache.venues(db)}
     notes: list[str] = []
     if not present:  # an empty index: nothing to tell apart
@@ -147,11 +150,11 @@ def label(db: sqlite_utils.Database, resolved: Resolved) -> str:
     return ", ".join(names) or "nothing"
 
 
-def in_scope(db: sqlite_utils.Database, resolved: Resolved) -> frozenset[int] | None:
+def in_scope(db: sqlite_utils.Database, resolved: Resolved, cache: IndexCache | None = None) -> frozenset[int] | None:
     """Rowids of the papers in scope; None when that is every paper (nothing to filter)."""
     if resolved.keys is None:
         return None
-    return index_cache(db).scope_rowids(db, resolved.keys)
+    return (cache or index_cache(db)).scope_rowids(db, resolved.keys)
 
 
 def venue_of(paper: dict[str, object]) -> str:
