@@ -606,6 +606,22 @@ def test_a_rebuilt_index_is_seen_by_the_next_search(seed_db, tmp_path: Path) -> 
     assert search.search(seed_db, "zorblating").corrected == "zorblatting"
 
 
+def test_a_search_reads_one_snapshot_and_ends_its_read(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    reader = index.connect(seed_db.conn.execute("PRAGMA database_list").fetchone()[2], readonly=True)
+    assert search.search(reader, "kv cache").results
+    assert not reader.conn.in_transaction
+    seed_db.execute("UPDATE meta SET value = 'newer' WHERE key = 'last_indexed'")
+    seed_db.conn.commit()
+    busy, _, _ = seed_db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    assert busy == 0  # no read left open by the search holds a rebuild's checkpoint back
+    seed_db.execute("BEGIN")  # the caller's own transaction, with an uncommitted write
+    seed_db.execute("UPDATE meta SET value = 'newest' WHERE key = 'last_indexed'")
+    assert search.search(seed_db, "kv cache").results
+    assert seed_db.conn.in_transaction  # still theirs to end
+    seed_db.execute("ROLLBACK")
+    reader.conn.close()
+
+
 def test_an_index_without_the_acronyms_table_still_searches(seed_db) -> None:  # type: ignore[no-untyped-def]
     seed_db.execute("DROP TABLE acronyms")
     seed_db.execute("UPDATE meta SET value = 'older' WHERE key = 'last_indexed'")
