@@ -19,6 +19,7 @@ from bot.search import query as ql
 from bot.search import typos
 from bot.search.matching import Alternative
 from bot.search.plan import TermGroup
+from bot.search.snippets import MARKUP_RE
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
 
@@ -410,6 +411,13 @@ def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db) -> None: 
 def test_snippet_drops_markdown_from_the_abstract() -> None:
     highlighter = search.Highlighter([TermGroup("x", [Alternative(("cache",))])])
     assert search.make_snippet("We _evict_ the *KV* cache.", "", highlighter) == "We evict the KV *cache*."
+
+
+@given(st.text(alphabet="ab_*~` é1.\n-", max_size=16))
+def test_markdown_runs_removed_are_those_of_the_plain_rule(text: str) -> None:
+    """The fast markup regex removes exactly the runs the readable rule names (after or before a non-word char)."""
+    plain = re.compile(r"(?<!\w)[*_`~]+|[*_`~]+(?!\w)")
+    assert MARKUP_RE.sub("", text) == plain.sub("", text)
 
 
 # ------------------------------------------------------------------------------------------------ typos
