@@ -81,32 +81,46 @@ class Ranker:
             starts.append(pos)
             pos += len(text) + 1
         blob = b"\x01".join(texts)
-        best = [[-1] * len(groups) for _ in texts]
+        n = len(groups)
+        found: dict[int, list[int]] = {}  # by title: which alternative of each group it holds (-1: none)
         for gi, group in enumerate(groups):
             for ai, alt in enumerate(group.alts):
                 for m in pattern(alt).finditer(blob):
-                    row = best[bisect.bisect_right(starts, m.start()) - 1]
+                    i = bisect.bisect_right(starts, m.start()) - 1
+                    row = found.get(i)
+                    if row is None:
+                        row = found[i] = [-1] * n
                     if row[gi] < 0 or row[gi] > ai:
                         row[gi] = ai
-        words: list[set[int]] = [set() for _ in texts]  # the long forms' words each title holds
+        words: dict[int, set[int]] = {}  # by title: the long forms' words it holds
         for wi, alt in enumerate(self.ideas.words):
             for m in pattern(alt).finditer(blob):
-                words[bisect.bisect_right(starts, m.start()) - 1].add(wi)
-        out: list[Cover] = []
+                words.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(wi)
         known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, TitleFacts]] = {}  # patterns
-        for hits, held in zip(best, words, strict=True):
-            key = (tuple(hits), frozenset(held))
-            got = known.get(key)
-            if got is None:
-                facts = self.facts(hits, held)
-                score, present = TITLE_WEIGHT * facts.share**2, 0
-                if self.ideas:
-                    score += self.ideas_in_title(facts.ideas)
-                    present = self.ideas.present(facts.ideas)
-                got = known[key] = (score, present, facts)
-            score, present, facts = got
-            out.append((score, present, hits, facts))
+        none: list[int] = [-1] * n  # shared by every title holding nothing (never changed)
+        out: list[Cover] = [self._cover(none, set(), known)] * len(texts)  # most titles hold nothing
+        for i in found.keys() | words.keys():
+            hits = found.get(i, none)
+            out[i] = self._cover(hits, words.get(i, set()), known)
         return out
+
+    def _cover(
+        self,
+        hits: list[int],
+        held: set[int],
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, TitleFacts]],
+    ) -> Cover:
+        key = (tuple(hits), frozenset(held))
+        got = known.get(key)
+        if got is None:
+            facts = self.facts(hits, held)
+            score, present = TITLE_WEIGHT * facts.share**2, 0
+            if self.ideas:
+                score += self.ideas_in_title(facts.ideas)
+                present = self.ideas.present(facts.ideas)
+            got = known[key] = (score, present, facts)
+        score, present, facts = got
+        return (score, present, hits, facts)
 
     def facts(self, hits: list[int], held: set[int]) -> TitleFacts:
         """TitleFacts of a title holding these alternatives (-1: none) and these long-form words."""
