@@ -23,8 +23,11 @@ _NORM = bytes(
 TextCounter = Callable[[bytes], int]  # occurrences of one alternative in `norm` text
 
 
-def norm(text: str) -> bytes:
-    """Text as bytes for substring matching: ` word word ` with ASCII folded to lowercase."""
+def norm(text: str | bytes) -> bytes:
+    """Text (or its UTF-8 bytes, as SQLite returns a CAST to BLOB without decoding them) as bytes for substring
+    matching: ` word word ` with ASCII folded to lowercase."""
+    if isinstance(text, bytes):
+        return (b" " + text + b" ").translate(_NORM)
     return (" " + text + " ").encode("utf-8", "ignore").translate(_NORM)
 
 

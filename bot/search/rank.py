@@ -61,6 +61,7 @@ class Ranker:
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
         self.ideas = Ideas(plan.groups)
+        self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
 
     def share(self, hits: list[int]) -> float:
@@ -115,7 +116,7 @@ class Ranker:
         if got is None:
             facts = self.facts(hits, held)
             score, present = TITLE_WEIGHT * facts.share**2, 0
-            if self.ideas:
+            if self.several:
                 score += self.ideas_in_title(facts.ideas)
                 present = self.ideas.present(facts.ideas)
             got = known[key] = (score, present, facts)
@@ -126,7 +127,7 @@ class Ranker:
         """TitleFacts of a title holding these alternatives (-1: none) and these long-form words."""
         groups = self.plan.groups
         words = sum(len(g.alts[h].words) for g, h in zip(groups, hits, strict=True) if h >= 0)
-        return TitleFacts(self.share(hits), words, self.ideas.shares(hits, held) if self.ideas else [])
+        return TitleFacts(self.share(hits), words, self.ideas.shares(hits, held) if self.several else [])
 
     def read_facts(self, text: bytes) -> tuple[list[int], TitleFacts]:
         """Which alternative of each group one `norm` title holds, and its TitleFacts."""
@@ -137,7 +138,7 @@ class Ranker:
     def lead(self, level: int, ideas: int) -> float:
         """What orders papers first: how many groups they match, or with several ideas, how many ideas they are about
         (the groups then only break ties)."""
-        return ideas * 10 + level * 0.5 if self.ideas else level * 10
+        return ideas * 10 + level * 0.5 if self.several else level * 10
 
     def ideas_in_title(self, shares: list[float]) -> float:
         """With several ideas: a title holding every idea beats one holding part of them, however fully."""
@@ -172,11 +173,12 @@ class Ranker:
         first.sort(key=lambda s: (s.score, -s.rowid), reverse=True)
         head = RERANK if len(groups) <= 3 else RERANK // 2
         top, rest = first[:head], first[head:]
-        abstracts = read_columns(self.db, "abstract, authors", [s.rowid for s in top])
+        # Abstracts as their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
+        abstracts = read_columns(self.db, "CAST(abstract AS BLOB), authors", [s.rowid for s in top])
         for scored in top:
             abstract, authors = abstracts.get(scored.rowid, ("", ""))
             _, _, hits, facts = cover[scored.rowid]
-            scored.score = self.score(scored, texts[scored.rowid], abstract or "", authors or "", (hits, facts))
+            scored.score = self.score(scored, texts[scored.rowid], abstract or b"", authors or "", (hits, facts))
         top.sort(key=lambda s: (-s.score, s.rowid))
         return top + rest
 
@@ -184,7 +186,7 @@ class Ranker:
         self,
         scored: ScoredPaper,
         ttext: bytes,
-        abstract: str,
+        abstract: str | bytes,
         authors: str,
         title: tuple[list[int], TitleFacts] | None = None,
     ) -> float:
@@ -211,7 +213,7 @@ class Ranker:
         scored.level = max(scored.level, matched)
         words = max(1, ttext.count(b" ") - 1)
         score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, facts.words / words)
-        if self.ideas:  # how many ideas the paper is about leads, then how much of each its title holds
+        if self.several:  # how many ideas the paper is about leads, then how much of each its title holds
             titled = facts.ideas
             anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext, in_abstract), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
