@@ -209,7 +209,12 @@ class CandidateRetriever:
                     break
         if complete:
             return Retrieval(len(self.found), True, partial)
-        total = self.count(groups)
+        if any(_costly(TermGroup(g.label, g.alts[:1], g.scope)) for g in groups):
+            # Counting a phrase's matches means reading positions in up to TOTAL_CAP papers, which costs more than
+            # the rest of the search at 110,000 papers: more than `cap` match, and the answer says "cap+".
+            total = Total(cap, False)
+        else:
+            total = self.count(groups)
         return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
 
     def titles_with_every_idea(self) -> bool:

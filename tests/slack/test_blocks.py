@@ -132,6 +132,14 @@ def test_last_page_has_no_more_button_and_typo_notice_is_shown() -> None:
     assert msg["blocks"][-1] == {"type": "section", "text": {"type": "mrkdwn", "text": "6-6 of 6 for *kv cache*"}}
 
 
+def test_a_lower_bound_total_says_plus_and_offers_more() -> None:
+    common = response([Result(PAPER, 1.0, "")], query="large language models", total=1000)
+    common.total_exact = False  # very common words: counting them all is not worth it
+    footer = blocks.results_message(common)["blocks"][-1]
+    assert footer["text"]["text"] == "1-1 of 1,000+ for *large language models*"
+    assert footer["accessory"]["action_id"] == "results_page"
+
+
 def test_no_results_says_so_and_offers_suggestions_as_buttons() -> None:
     msg = blocks.results_message(response([], query="kv cahce <!channel>", suggestions=["kv cache"]))
     assert msg["blocks"][0]["text"]["text"] == "No papers match *kv cahce &lt;!channel&gt;*. Did you mean *kv cache*?"

@@ -182,13 +182,15 @@ def results_message(
         blocks.append(divider())
     first, last = response.offset + 1, response.offset + len(response.results)
     total = max(response.total, last)
-    footer = f"{first}-{last} of {total} for {bold(response.corrected or query)}"
+    exact = response.total_exact or last > response.total  # past a lower bound: paging has found the end
+    of = f"{total:,}" if exact else f"{total:,}+"  # a lower bound for very common words: "400+"
+    footer = f"{first}-{last} of {of} for {bold(response.corrected or query)}"
     more = None
-    if last < total:
+    if last < total or not exact:
         more = button("More results", ACTION_PAGE, page_value(query, last, replace=not public))
     blocks.append(section(footer, accessory=more))
     titles = "; ".join(display_title(r.paper) for r in response.results)
-    return message(f"{first}-{last} of {total} papers for “{escape(one_line(query))}”: {escape(titles)}", blocks)
+    return message(f"{first}-{last} of {of} papers for “{escape(one_line(query))}”: {escape(titles)}", blocks)
 
 
 def _notes(response: SearchResponse) -> list[Block]:
