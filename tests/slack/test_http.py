@@ -229,6 +229,20 @@ def test_mention_inside_a_thread_replies_to_the_parent(slack_http: SlackHttp, fa
     assert DEFENSIVE_KV in result_ids(call.params)
 
 
+def test_a_longer_question_with_typos_is_answered_in_its_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    body = slack_http.command("sparse attention for speculative decoding").json()
+    assert result_ids(body)[0] == VEGAS  # the paper about both ideas
+    event = mention_event(
+        "sparse atention for speculativ decoding", ts="1700000007.000200", thread_ts="1700000000.0001"
+    )
+    assert slack_http.event(event).status == 200
+    (call,) = fake.wait_for("chat.postMessage")
+    assert (call.params["channel"], call.params["thread_ts"]) == ("C1", "1700000000.0001")
+    assert result_ids(call.params)[0] == VEGAS
+    assert "Showing results for *sparse attention for speculative decoding*" in texts(call.params)
+    assert problems(call.params) == []
+
+
 def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.set_thread(
         "C1",
