@@ -214,6 +214,23 @@ def test_a_held_call_is_in_flight_until_released(fake: FakeSlack) -> None:
     assert fake.arrived("chat.postMessage") == 2
 
 
+def test_a_hold_for_one_channel_lets_posts_to_other_channels_through(fake: FakeSlack) -> None:
+    slack_answers = fake.hold_next("chat.postMessage", channel="C2")
+    fake.delay_next("chat.postMessage", 5.0, channel="C3")
+    fake.web_client().chat_postMessage(channel="C1", text="other")  # answered at once: neither is used up
+    answers: list[Any] = []
+    poster = threading.Thread(target=lambda: answers.append(fake.web_client().chat_postMessage(channel="C2", text="x")))
+    poster.start()
+    fake.wait_arrived("chat.postMessage", channel="C2")
+    assert (fake.arrived("chat.postMessage"), fake.arrived("chat.postMessage", "C2")) == (2, 1)
+    assert [p["text"] for p in fake.posts()] == ["other"]  # the C2 post is in flight
+    slack_answers.set()
+    poster.join(timeout=10)
+    assert [a["ok"] for a in answers] == [True]
+    held = [(c.params["text"], c.delayed > 0) for c in fake.calls("chat.postMessage")]
+    assert held == [("other", False), ("x", True)]
+
+
 def test_stopping_answers_calls_still_held() -> None:
     fake = FakeSlack().start()
     fake.hold_next("chat.postMessage")

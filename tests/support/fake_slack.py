@@ -243,8 +243,10 @@ class FakeSlack:
         auth = call.headers.get("authorization", "")
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else str(call.params.get("token", "") or "")
         call.params.pop("token", None)
-        self.log.arrive(call.method)
-        call.delayed = self.faults.wait_if_delayed(call.method, "*")
+        channel = call.params.get("channel")
+        channel = channel if isinstance(channel, str) else None
+        self.log.arrive(call.method, channel)
+        call.delayed = self.faults.wait_if_delayed(call.method, "*", channel=channel)
         extra: dict[str, str] = {}
         with self._cond:
             if call.method == "oauth.v2.access":  # authenticated by the app's client id and secret, not a token

@@ -53,7 +53,7 @@ class CallLog:
     def __init__(self, cond: threading.Condition) -> None:
         self._cond = cond
         self._calls: list[Call] = []
-        self._arrived: list[str] = []
+        self._arrived: list[tuple[str, str | None]] = []  # (method, channel) in order of arrival
 
     def clear(self) -> None:
         """Forget everything recorded."""
@@ -61,10 +61,10 @@ class CallLog:
             self._calls.clear()
             self._arrived.clear()
 
-    def arrive(self, method: str) -> None:
+    def arrive(self, method: str, channel: str | None = None) -> None:
         """Note a request that reached the fake (its answer may still be delayed or held)."""
         with self._cond:
-            self._arrived.append(method)
+            self._arrived.append((method, channel))
             self._cond.notify_all()
 
     def record(self, call: Call) -> None:
@@ -88,17 +88,20 @@ class CallLog:
         """JSON bodies of successful response_url POSTs (optionally only for ``name``)."""
         return [c.params for c in self.calls("response") if c.ok and (name is None or c.name == name)]
 
-    def arrived(self, method: str | None = None) -> int:
-        """How many requests (of ``method``) reached the fake so far, answered or not."""
+    def arrived(self, method: str | None = None, channel: str | None = None) -> int:
+        """How many requests (of ``method``, to ``channel``) reached the fake so far, answered or not."""
         with self._cond:
-            return sum(method is None or m == method for m in self._arrived)
+            return sum((method is None or m == method) and (channel is None or c == channel) for m, c in self._arrived)
 
-    def wait_arrived(self, method: str, count: int = 1, timeout: float = 5.0) -> None:
-        """Block until ``count`` requests of ``method`` reached the fake (before any delay or hold)."""
+    def wait_arrived(self, method: str, count: int = 1, timeout: float = 5.0, channel: str | None = None) -> None:
+        """Block until ``count`` requests of ``method`` (to ``channel``) reached the fake (before any delay or hold)."""
         self._wait(
-            lambda: self.arrived(method) >= count,
+            lambda: self.arrived(method, channel) >= count,
             timeout,
-            lambda: f"{count} x {method} to arrive; arrived: {self._arrived or '(nothing)'}",
+            lambda: (
+                f"{count} x {method}{f' to {channel}' if channel else ''} to arrive; arrived: "
+                + (", ".join(m if c is None else f"{m} to {c}" for m, c in self._arrived) or "(nothing)")
+            ),
         )
 
     def wait_for(

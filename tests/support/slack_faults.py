@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +24,15 @@ class Fault:
 
 @dataclass
 class Delay:
-    """Answer the next ``times`` matching requests late: after ``seconds``, or once ``gate`` is set."""
+    """Answer the next ``times`` matching requests late: after ``seconds``, or once ``gate`` is set.
+
+    With ``channel`` only requests to that channel match (others pass at once and leave the delay pending).
+    """
 
     seconds: float
     times: int
     gate: threading.Event | None = field(default=None)
+    channel: str | None = None
 
 
 class FaultPlan:
@@ -69,20 +74,24 @@ class FaultPlan:
         with self._cond:
             self._faults.setdefault(method, []).append(Fault(error, status, retry_after, body, times))
 
-    def delay_next(self, method: str, seconds: float, times: int = 1) -> None:
-        """Make the next ``times`` calls of ``method`` ("*" = any, "response" = response_urls) answer late."""
-        with self._cond:
-            self._delays.setdefault(method, []).append(Delay(seconds, times))
+    def delay_next(self, method: str, seconds: float, times: int = 1, channel: str | None = None) -> None:
+        """Make the next ``times`` calls of ``method`` ("*" = any, "response" = response_urls) answer late.
 
-    def hold_next(self, method: str, times: int = 1) -> threading.Event:
+        ``channel`` delays only calls to that channel: another call (a digest of another channel) cannot use it up.
+        """
+        with self._cond:
+            self._delays.setdefault(method, []).append(Delay(seconds, times, channel=channel))
+
+    def hold_next(self, method: str, times: int = 1, channel: str | None = None) -> threading.Event:
         """Hold the next ``times`` calls of ``method`` unanswered until the returned event is set (or the fake stops).
 
         With ``wait_arrived(method)`` a test knows a request is in flight, for as long as it needs, without a sleep.
+        ``channel`` holds only calls to that channel (wait with ``wait_arrived(method, channel=channel)``).
         """
         gate = threading.Event()
         with self._cond:
             self._gates.append(gate)
-            self._delays.setdefault(method, []).append(Delay(0.0, times, gate))
+            self._delays.setdefault(method, []).append(Delay(0.0, times, gate, channel))
         return gate
 
     def fail_response(
@@ -100,9 +109,9 @@ class FaultPlan:
         """The fault for this response_url POST, if one is pending."""
         return self._take(self._response_faults, name, None)
 
-    def wait_if_delayed(self, method: str, *fallbacks: str) -> float:
-        """Sleep or hold as told for this request; the seconds it waited (0.0 when nothing was pending)."""
-        delay = self._take(self._delays, method, *fallbacks)
+    def wait_if_delayed(self, method: str, *fallbacks: str, channel: str | None = None) -> float:
+        """Sleep or hold as told for this request (to ``channel``); the seconds it waited (0.0 if nothing pending)."""
+        delay = self._take(self._delays, method, *fallbacks, match=lambda d: d.channel in (None, channel))
         if delay is None:
             return 0.0
         if delay.gate is None:
@@ -118,14 +127,14 @@ class FaultPlan:
             for gate in self._gates:
                 gate.set()
 
-    def _take(self, table: dict[Any, list[Any]], *keys: Any) -> Any:
+    def _take(self, table: dict[Any, list[Any]], *keys: Any, match: Callable[[Any], bool] = lambda _: True) -> Any:
         with self._cond:
             for key in keys:
-                queue = table.get(key)
-                if queue:
-                    item = queue[0]
+                for n, item in enumerate(table.get(key, [])):
+                    if not match(item):
+                        continue
                     item.times -= 1
                     if item.times <= 0:
-                        queue.pop(0)
+                        table[key].pop(n)
                     return item
             return None
