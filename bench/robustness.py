@@ -26,7 +26,9 @@ import json
 import logging
 import os
 import shutil
+import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import threading
@@ -494,51 +496,70 @@ def unusable_files(tally: Tally, index_path: Path, work: Path) -> None:
                 os.environ[key] = value
 
 
-def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None:
-    """SIGTERM to `icml-bot serve` while Slack is slow to take a digest; a restart must post nothing more."""
+def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: datetime) -> None:
+    """SIGTERM to `icml-bot serve` while Slack holds a digest post; a restart must post nothing more.
+
+    The served bot reads the clock, so the channel's digest is set for the whole minute before `now`: due at once and
+    within the grace. Slack holds exactly that channel's post (other subscriptions may get catch-up digests first,
+    depending on the time of day) until the bot has been told to stop, so the claim and the post in flight are
+    checked at a known moment, not polled for.
+    """
+    from zoneinfo import ZoneInfo
+
     from bot.digest.channels import ChannelDigests
     from bot.state import State
     from tests.support.robust import serve_http
-
-    now = datetime.now(UTC)
-    state = State(state_path)
-    ChannelDigests(state, index_path).subscribe(
-        SIGTERM_CHANNEL,
-        now - timedelta(days=2),
-        days="mon-sun",
-        at=(now - timedelta(minutes=1)).time().replace(second=0, microsecond=0),
-    )
-    state.close()
-    fake.delay_next("chat.postMessage", 2.0)
-    tally.faults["SIGTERM during a digest post"] += 1
     from tests.support.slack_harness import SECRET as secret
 
-    posts_before = fake.arrived("chat.postMessage")
+    slot = (now - timedelta(minutes=1)).replace(second=0, microsecond=0)
+    day = slot.date().isoformat()
+    state = State(state_path)
+    ChannelDigests(state, index_path).subscribe(
+        SIGTERM_CHANNEL, now - timedelta(days=2), days="mon-sun", at=slot.time(), tz=ZoneInfo("UTC")
+    )
+    state.close()
+    slack_answers = fake.hold_next("chat.postMessage", channel=SIGTERM_CHANNEL)
+    tally.faults["SIGTERM during a digest post"] += 1
     bot, _ = serve_http(fake.api_url, index_path, state_path, secret)
+    claimed = stopping = False
+    status: int | None = None
     try:
-        claimed = wait_until(lambda: _run_status(state_path, SIGTERM_CHANNEL) == "claimed", timeout=30)
-        in_flight = wait_until(lambda: fake.arrived("chat.postMessage") > posts_before, timeout=30)  # Slack has it
-        status = bot.terminate(timeout=30)
+        in_flight = wait_until(lambda: fake.arrived("chat.postMessage", SIGTERM_CHANNEL) > 0, timeout=30)
+        claimed = _run_status(state_path, SIGTERM_CHANNEL, day) == "claimed"  # committed before the post left
+        bot.proc.send_signal(signal.SIGTERM)
+        stopping = wait_until(lambda: "SIGTERM: stopping" in bot.log(), timeout=30)
+        slack_answers.set()  # Slack answers only once the bot is stopping
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            status = bot.proc.wait(timeout=60)
     finally:
+        slack_answers.set()
         bot.kill()
-    if not (claimed and in_flight) or status != 0 or "Traceback" in bot.log() or "stopped" not in bot.log():
-        tally.error(f"SIGTERM during a digest post: claimed={claimed}, post in flight={in_flight}, exit {status}")
+    log = bot.log()
+    finished = f"digest for {SIGTERM_CHANNEL} on {day} posted" in log
+    clean = "Traceback" not in log and log.rstrip().endswith("stopped")
+    if not (in_flight and claimed and stopping and finished and clean) or status != 0:
+        tally.error(
+            f"SIGTERM during a digest post: post in flight={in_flight}, claimed={claimed}, stopping={stopping}, "
+            f"posted before stopping={finished}, stopped cleanly={clean}, exit {status}"
+        )
     again, _ = serve_http(fake.api_url, index_path, state_path, secret)
     try:
         again.wait_for(r'Job "digest lease and catch-up.*executed successfully')
         again.terminate(timeout=30)
     finally:
         again.kill()
-    if _run_status(state_path, SIGTERM_CHANNEL) != "posted":
-        tally.error(f"after SIGTERM and a restart the digest is {_run_status(state_path, SIGTERM_CHANNEL)}")
+    posts = [p for p in fake.posts(SIGTERM_CHANNEL) if p["metadata"]["event_payload"]["date"] == day]
+    after = _run_status(state_path, SIGTERM_CHANNEL, day)
+    if after != "posted" or len(posts) != 1:
+        tally.error(f"after SIGTERM and a restart the {day} digest is {after}, posted {len(posts)} times")
 
 
-def _run_status(state_path: Path, channel: str) -> str | None:
+def _run_status(state_path: Path, channel: str, day: str) -> str | None:
     try:
         conn = sqlite3.connect(f"file:{state_path}?mode=ro", uri=True)
         try:
             row = conn.execute(
-                "SELECT status FROM digest_runs WHERE channel = ? ORDER BY day DESC", [channel]
+                "SELECT status FROM digest_runs WHERE channel = ? AND day = ?", [channel, day]
             ).fetchone()
         finally:
             conn.close()
@@ -583,7 +604,7 @@ def faults(tally: Tally, index_path: Path, work: Path, short: bool) -> dict[str,
             http.stop()
         timed(tally, "digest faults", digest_faults, tally, fake, served_index, state_path)
         timed(tally, "unusable files", unusable_files, tally, served_index, work)
-        timed(tally, "SIGTERM", sigterm, tally, fake, served_index, state_path)
+        timed(tally, "SIGTERM", sigterm, tally, fake, served_index, state_path, datetime.now(UTC))
         after = snapshot(state_path)
         tally.errors.extend(f"digest posted twice: {key}" for key in doubled(fake))
         tracebacks = log.getvalue().count("Traceback")
