@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import sqlite_utils
 from rapidfuzz.distance import OSA
@@ -33,9 +33,9 @@ OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Person:
-    """One author as the index lists them: the name as first written, and their papers' rowids in index order."""
+class Person(NamedTuple):
+    """One author as the index lists them: the name as first written, and their papers' rowids in index order.
+    (A NamedTuple: initials such as `Y. Wang` read hundreds of them per query.)"""
 
     name: str
     key: tuple[str, ...]
@@ -162,13 +162,19 @@ class People:
         if name is None or (not name.marked and in_text is not None and in_text(fold_name(typed))):
             return []
         first = name.initials[0]
-        rows = self._rows("last = ? AND first >= ? AND first < ?", [name.last, first, chr(ord(first) + 1)])
-        if within is not None:
-            rows = [dataclasses.replace(p, rowids=tuple(r for r in p.rowids if r in within)) for p in rows]
-            rows = [p for p in rows if p.rowids]
-        found = [p for p in rows if fits(p.key, name)]
+        sql = "SELECT name, key, rowids FROM people WHERE last = ? AND first >= ? AND first < ?"
+        rows = [(n, tuple(k.split()), r) for n, k, r in self.db.execute(sql, [name.last, first, chr(ord(first) + 1)])]
+
+        def fitting(strict: bool) -> list[Person]:  # papers read only for those who fit
+            people = [Person(n, key, tuple(json.loads(r))) for n, key, r in rows if fits(key, name, strict=strict)]
+            if within is not None:
+                people = [p._replace(rowids=tuple(r for r in p.rowids if r in within)) for p in people]
+                people = [p for p in people if p.rowids]
+            return people
+
+        found = fitting(strict=True)
         if not found and name.marked and len(name.initials) > 1:
-            found = [p for p in rows if fits(p.key, name, strict=False)]
+            found = fitting(strict=False)
         return sorted(found, key=lambda p: (-len(p.rowids), p.name))
 
     def _typo(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
