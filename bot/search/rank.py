@@ -4,6 +4,7 @@ and coverage features; papers matching all groups always rank above papers match
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -77,10 +78,7 @@ class Ranker:
         if not groups:  # only a person or filters: no title holds anything
             nothing = TitleFacts(0.0, 0, [])
             return [(0.0, 0, [], nothing) for _ in texts]
-        starts, pos = [], 0
-        for text in texts:
-            starts.append(pos)
-            pos += len(text) + 1
+        starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
         blob = b"\x01".join(texts)
         n = len(groups)
         found: dict[int, list[int]] = {}  # by title: which alternative of each group it holds (-1: none)
@@ -155,21 +153,23 @@ class Ranker:
             texts = {rowid: every[rowid] for rowid in found if rowid in every}
         else:
             texts = {rowid: norm(title) for rowid, (title,) in read_columns(self.db, "title", list(found)).items()}
-        cover = dict(zip(texts, self.covers(list(texts.values())), strict=True))
+        covers = self.covers(list(texts.values()))
+        cover = dict(zip(texts, covers, strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
-        ideas, all_groups = len(self.ideas), len(groups)
-        for rowid, text in texts.items():
+        ideas, all_groups, lead = len(self.ideas), len(groups), self.lead
+        for (rowid, text), (title, present, _, _) in zip(texts.items(), covers, strict=True):
             level, tier = found[rowid]
             if tier <= 1:  # found by a title query: every group (so every idea) is in the title
                 words = max(1, text.count(b" ") - 1)
-                pre = self.lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
+                pre = lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
                 pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
             else:  # every idea is somewhere when every group is
-                title, present, _, _ = cover[rowid]
-                pre = self.lead(level, ideas if level == all_groups else present) + title
-            if rowid in pinned:
+                pre = lead(level, ideas if level == all_groups else present) + title
+            if pinned and rowid in pinned:
                 pre += NAME_BONUS
-            first.append(ScoredPaper(rowid, pre, level, pinned=pinned.get(rowid)))
+                first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))
+            else:
+                first.append(ScoredPaper(rowid, pre, level))
         first.sort(key=lambda s: (s.score, -s.rowid), reverse=True)
         head = RERANK if len(groups) <= 3 else RERANK // 2
         top, rest = first[:head], first[head:]
