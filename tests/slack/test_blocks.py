@@ -138,6 +138,9 @@ def test_a_lower_bound_total_says_plus_and_offers_more() -> None:
     footer = blocks.results_message(common)["blocks"][-1]
     assert footer["text"]["text"] == "1-1 of 1,000+ for *large language models*"
     assert footer["accessory"]["action_id"] == "results_page"
+    past = response([], query="large language models", total=120, offset=185)
+    past.total_exact = False
+    assert "No more papers for *large language models* (185 in all)." in json.dumps(blocks.results_message(past))
 
 
 def test_no_results_says_so_and_offers_suggestions_as_buttons() -> None:

@@ -204,7 +204,9 @@ def no_results_message(response: SearchResponse, intro: str | None = None, publi
     blocks: list[Block] = [context(intro)] if intro else []
     blocks.extend(_notes(response))
     if response.offset and response.total:
-        text = f"No more papers for {bold(response.query)} ({response.total} in all)."
+        # Past a lower bound ("120+"), the pages before this one held them all: the offset is the count.
+        count = response.total if response.total_exact else max(response.total, response.offset)
+        text = f"No more papers for {bold(response.query)} ({count:,} in all)."
     else:
         text = f"No papers match {bold(response.query)}."
     suggestions = [one_line(s) for s in response.suggestions if one_line(s)][:5]
