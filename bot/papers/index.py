@@ -40,6 +40,7 @@ LATER_COLUMNS: dict[str, type] = {
 }
 JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule")
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # papers_fts and titles_fts alike: one query fits both
 # Words too common to identify a paper when looking for its twin in another source.
 STOPWORDS = TOO_COMMON
 # Content match thresholds (rapidfuzz token_sort_ratio on plain abstracts), measured on the seed abstracts against
@@ -146,9 +147,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     if not db["meta"].exists():
         db.table("meta").create({"key": str, "value": str}, pk="key")
     if not db["papers_fts"].exists():
-        db.table("papers").enable_fts(
-            list(FTS_COLUMNS), fts_version="FTS5", tokenize="porter unicode61 remove_diacritics 2"
-        )
+        db.table("papers").enable_fts(list(FTS_COLUMNS), fts_version="FTS5", tokenize=FTS_TOKENIZE)
         # Name and title far above abstract; authors between.
         db.execute("INSERT INTO papers_fts(papers_fts, rank) VALUES('rank', 'bm25(10.0, 6.0, 1.0, 2.0)')")
     add_later_columns(db)
@@ -346,6 +345,7 @@ def load(
         if merged:
             db.table("papers").rebuild_fts()
         compact_fts(db)
+        rebuild_titles(db)
         rebuild_vocab(db)
         rebuild_acronyms(db)
         rebuild_people(db)
@@ -477,6 +477,22 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             for key, (name, words, rowids) in found.items()
         ),
     )
+
+
+TITLES_FTS = "titles_fts"
+
+
+def rebuild_titles(db: sqlite_utils.Database) -> None:
+    """A full-text index of titles alone (one segment), tokenized like papers_fts: search asks it what titles hold,
+    and a title word's postings there are a fraction of that word's postings in whole papers (title queries 3x
+    faster at 110,000 papers). An index without it still searches, through a {title} filter on papers_fts."""
+    if not db[TITLES_FTS].exists():
+        db.execute(
+            f"CREATE VIRTUAL TABLE {TITLES_FTS} USING fts5(title, content='papers', content_rowid='rowid', "
+            f"tokenize='{FTS_TOKENIZE}')"
+        )
+    db.execute(f"INSERT INTO {TITLES_FTS}({TITLES_FTS}) VALUES('rebuild')")
+    db.execute(f"INSERT INTO {TITLES_FTS}({TITLES_FTS}) VALUES('optimize')")
 
 
 def compact_fts(db: sqlite_utils.Database) -> None:

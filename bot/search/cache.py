@@ -42,6 +42,7 @@ class IndexCache:
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
         self._name_parts: frozenset[str] | None = None
+        self._titles_table: bool | None = None
         self._people_checked = False
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
@@ -81,6 +82,13 @@ class IndexCache:
                         self._name_parts = frozenset(part for (part,) in rows if part)
                     self._people_checked = True
         return self._name_parts
+
+    def titles_table(self, db: sqlite_utils.Database) -> bool:
+        """Whether the index has its titles-only full-text table (an index built before it searches without)."""
+        if self._titles_table is None:
+            sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+            self._titles_table = db.execute(sql, [index.TITLES_FTS]).fetchone() is not None
+        return self._titles_table
 
     def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""

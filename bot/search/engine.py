@@ -89,7 +89,7 @@ def _run(
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
-    retriever = CandidateRetriever(db, plan)
+    retriever = CandidateRetriever(db, plan, cache.titles_table(db))
     total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
     if person and person.match and person.from_text and plan.groups:
         theirs = tuple(r for p in person.match.everyone for r in p.rowids)

@@ -69,21 +69,40 @@ class CandidateRetriever:
     """Candidate rowids from a few bounded FTS5 queries, strictest first: the work per query stays bounded however
     common its words are, and nothing depends on the page asked for, so paging shows each paper once."""
 
-    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan) -> None:
+    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles_table: bool = False) -> None:
         self.db, self.plan = db, plan
+        self.titles_table = titles_table  # the index has titles_fts (index.rebuild_titles)
         self.found: dict[int, Candidate] = {}
         self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
 
     def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
+        if title_only:
+            body = self.title_body(groups)
+            return self.restricted(fts.in_columns(("title",), "(" + body + ")") if body else body)
         # Rarest first: FTS5 steps through an AND's first child row by row and seeks the others (same matches).
         ordered = sorted(groups, key=lambda g: g.df)
         cheap = [g.expression() for g in ordered if not _costly(g)]
-        costly = [g.expression() if title_only else g.fielded_expression() for g in ordered if _costly(g)]
-        body = conjunction(cheap, costly)
-        if title_only and body:
-            body = fts.in_columns(("title",), "(" + body + ")")
-        return self.restricted(body)
+        costly = [g.fielded_expression() for g in ordered if _costly(g)]
+        return self.restricted(conjunction(cheap, costly))
+
+    @staticmethod
+    def title_body(groups: list[TermGroup]) -> str:
+        """The FTS5 expression requiring these groups, for a title (no column filter: in_titles adds what it needs)."""
+        ordered = sorted(groups, key=lambda g: g.df)
+        cheap = [g.expression() for g in ordered if not _costly(g)]
+        costly = [g.expression() for g in ordered if _costly(g)]
+        return conjunction(cheap, costly)
+
+    def in_titles(self, body: str, cap: int) -> list[int]:
+        """Up to cap+1 rowids, in rowid order, of papers whose titles match `body`, with the author terms,
+        exclusions and filters. The titles table answers when the index has one and nothing else is asked (a title
+        word's postings there are a fraction of its postings in papers_fts: 3x faster at 110,000 papers);
+        otherwise a {title} filter on papers_fts finds the same papers."""
+        plan = self.plan
+        if body and self.titles_table and not (plan.filtered or plan.authors or exclusions(plan)):
+            return self.rowids(body, cap, table=index.TITLES_FTS)
+        return self.rowids(self.restricted(fts.in_columns(("title",), f"({body})") if body else body) or "", cap)
 
     def restricted(self, body: str) -> str | None:
         """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
@@ -97,12 +116,12 @@ class CandidateRetriever:
             expr = f"({expr}) NOT ({' OR '.join(negs)})"
         return expr
 
-    def rowids(self, expr: str, cap: int = CAP, after: int = 0) -> list[int]:
+    def rowids(self, expr: str, cap: int = CAP, after: int = 0, table: str = "papers_fts") -> list[int]:
         """Up to cap+1 matching rowids in rowid order, after `after` (filters applied here: as SQL, FTS5 would
         re-run the match once per allowed rowid)."""
         if not expr:
             return []
-        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid > ? LIMIT ?"
+        sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid > ? LIMIT ?"
         if not self.plan.filtered:
             return [r[0] for r in self.db.execute(sql, [expr, after, cap + 1])]
         out: list[int] = []
@@ -178,12 +197,13 @@ class CandidateRetriever:
             simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
             phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
             if phrase:
-                self.add(self.rowids(self.expression([phrase], title_only=True) or "", CAP_TITLE), n, 0, CAP_TITLE)
+                self.add(self.in_titles(self.title_body([phrase]), CAP_TITLE), n, 0, CAP_TITLE)
             if n <= 2:
-                self.add(self.rowids(self.expression(groups, title_only=True) or "", CAP_TITLE), n, 1, CAP_TITLE)
+                self.add(self.in_titles(self.title_body(groups), CAP_TITLE), n, 1, CAP_TITLE)
             else:
                 # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
                 # the two rarest words in the title, and the rest anywhere.
+                # (One query: checking the titles table's rows against the rest costs FTS5 a search per row.)
                 rare = sorted(groups, key=lambda g: g.df)[:2]
                 title = self.expression(rare, title_only=True)
                 rest = self.expression([g for g in groups if all(g is not r for r in rare)])
@@ -237,18 +257,16 @@ class CandidateRetriever:
             rare = [expr for weight, expr in parts if weight >= WORD_WEIGHT]
             asked.append(rare or [max(parts)[1]])
         body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in asked)
-        expr = self.restricted(fts.in_columns(("title",), f"({body})"))
         before = len(self.found)
-        self.add(self.rowids(expr or "", CAP_TITLE), 0, 2, CAP_TITLE)
+        self.add(self.in_titles(body, CAP_TITLE), 0, 2, CAP_TITLE)
         return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
         """Papers whose titles hold every group but one: few papers match a long query's every word as FTS5 stems
         them (theory is not theoretical to FTS5), and ranking, which reads crude stems, may still find the one."""
         for skip in sorted(range(len(groups)), key=lambda i: -groups[i].df)[:MISSING_ONE_TRIES]:
-            title = self.expression([g for i, g in enumerate(groups) if i != skip], title_only=True)
-            if title:
-                self.add(self.rowids(title, CAP_TITLE), len(groups) - 1, 2, CAP_TITLE)
+            body = self.title_body([g for i, g in enumerate(groups) if i != skip])
+            self.add(self.in_titles(body, CAP_TITLE), len(groups) - 1, 2, CAP_TITLE)
 
     def next_block(self) -> list[int]:
         """The next DEEP_BLOCK papers matching every group, in rowid order after those already read (deep pages)."""

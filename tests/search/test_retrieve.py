@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 import sqlite_utils
 
-from bot.search.retrieve import conjunction
+from bot.papers import index
+from bot.search.plan import RetrievalPlan
+from bot.search.retrieve import CandidateRetriever, conjunction
 
 
 def rowids(db: sqlite_utils.Database, expression: str) -> list[int]:
@@ -33,3 +35,33 @@ def test_conjunction_matches_the_plain_and(seed_db: sqlite_utils.Database, cheap
     fenced = conjunction(cheap, costly)
     assert rowids(seed_db, fenced) == rowids(seed_db, " AND ".join(cheap + costly)) != []
     assert ('NOT ""' in fenced) == (len(cheap) > 1 and bool(costly))
+
+
+def _retriever(db: sqlite_utils.Database, titles_table: bool, **plan: object) -> CandidateRetriever:
+    return CandidateRetriever(db, RetrievalPlan(**plan), titles_table=titles_table)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '"framework" AND "reasoning"',
+        '"speculative decoding"',
+        '("kv" AND "cache") OR "attention" OR "discrete"',
+        '"framework" OR "benchmark" OR "fine tuning"',
+        '(("a" AND "framework") NOT "") AND "formal logic"',
+    ],
+)
+def test_the_titles_table_finds_what_a_title_filter_finds(seed_db: sqlite_utils.Database, body: str) -> None:
+    assert seed_db[index.TITLES_FTS].exists()
+    for cap in (0, 1, 3, 60):
+        plain = rowids(seed_db, f"{{title}} : ({body})")[: cap + 1]
+        fast, slow = _retriever(seed_db, True).in_titles(body, cap), _retriever(seed_db, False).in_titles(body, cap)
+        assert fast == slow == plain
+    assert _retriever(seed_db, True).in_titles(body, 60)  # the cases find something
+
+
+def test_title_queries_with_authors_or_exclusions_read_the_whole_index(seed_db: sqlite_utils.Database) -> None:
+    plain = _retriever(seed_db, False, authors=['"chen"']).in_titles('"model"', 60)
+    assert _retriever(seed_db, True, authors=['"chen"']).in_titles('"model"', 60) == plain
+    seed_db.execute(f"DROP TABLE {index.TITLES_FTS}")  # an index built before the table: nothing asks it
+    assert _retriever(seed_db, False).in_titles('"model"', 60) == rowids(seed_db, '{title} : ("model")')
