@@ -29,6 +29,7 @@ FILTER_COUNT = 4000  # ...and for the total
 FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
 WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
+FEW_TITLES = 120  # titles the titles table may hand papers_fts to check one rowid at a time
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
 
@@ -103,6 +104,27 @@ class CandidateRetriever:
         if body and self.titles_table and not (plan.filtered or plan.authors or exclusions(plan)):
             return self.rowids(body, cap, table=index.TITLES_FTS)
         return self.rowids(self.restricted(fts.in_columns(("title",), f"({body})") if body else body) or "", cap)
+
+    def in_titles_and_text(self, in_title: list[TermGroup], in_text: list[TermGroup], cap: int) -> list[int]:
+        """Up to cap+1 rowids, in rowid order, of papers whose titles hold `in_title` and whose text holds `in_text`.
+        When the titles table finds only a few such titles, papers_fts checks just those rowids (FTS5 answers one
+        rowid in ~15 us); otherwise one papers_fts query with a title filter, as without the table."""
+        title = self.expression(in_title, title_only=True)
+        rest = self.expression(in_text)
+        if not title or not rest:
+            return []
+        plan = self.plan
+        if self.titles_table and not (plan.filtered or plan.authors or exclusions(plan)):
+            titled = self.rowids(self.title_body(in_title), FEW_TITLES, table=index.TITLES_FTS)
+            if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest
+                if not titled:
+                    return []
+                marks = ",".join("?" * len(titled))
+                sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
+                held = {rowid for (rowid,) in self.db.execute(sql, [rest, *titled])}
+                return [rowid for rowid in titled if rowid in held][: cap + 1]
+        # (the ones in the title are in the paper: FTS5 need not check them twice)
+        return self.rowids(f"{fenced(title)} AND {rest}", cap)
 
     def restricted(self, body: str) -> str | None:
         """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
@@ -203,12 +225,9 @@ class CandidateRetriever:
             else:
                 # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
                 # the two rarest words in the title, and the rest anywhere.
-                # (One query: checking the titles table's rows against the rest costs FTS5 a search per row.)
                 rare = sorted(groups, key=lambda g: g.df)[:2]
-                title = self.expression(rare, title_only=True)
-                rest = self.expression([g for g in groups if all(g is not r for r in rare)])
-                if title and rest:  # (the rare ones in the title are in the paper: FTS5 need not check them twice)
-                    self.add(self.rowids(f"{fenced(title)} AND {rest}", CAP_TITLE), n, 2, CAP_TITLE)
+                others = [g for g in groups if all(g is not r for r in rare)]
+                self.add(self.in_titles_and_text(rare, others, CAP_TITLE), n, 2, CAP_TITLE)
             if phrase and len(seq) <= 3:
                 self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
             self.deeper = _DeepScan(expr, rows[cap - 1])  # later pages continue the rowid scan from here

@@ -6,7 +6,9 @@ import pytest
 import sqlite_utils
 
 from bot.papers import index
-from bot.search.plan import RetrievalPlan
+from bot.search import retrieve
+from bot.search.matching import Alternative
+from bot.search.plan import RetrievalPlan, TermGroup
 from bot.search.retrieve import CandidateRetriever, conjunction
 
 
@@ -65,3 +67,35 @@ def test_title_queries_with_authors_or_exclusions_read_the_whole_index(seed_db: 
     assert _retriever(seed_db, True, authors=['"chen"']).in_titles('"model"', 60) == plain
     seed_db.execute(f"DROP TABLE {index.TITLES_FTS}")  # an index built before the table: nothing asks it
     assert _retriever(seed_db, False).in_titles('"model"', 60) == rowids(seed_db, '{title} : ("model")')
+
+
+def _groups(*words: str) -> list[TermGroup]:
+    return [TermGroup(w, [Alternative(tuple(w.split()))]) for w in words]
+
+
+@pytest.mark.parametrize(
+    ("in_title", "in_text"),
+    [
+        (("framework",), ("reasoning",)),
+        (("a", "framework"), ("model",)),
+        (("a",), ("training", "language model")),
+        (("a",), ("reasoning",)),  # the rest keeps some of the titles' papers
+        (("speculative",), ("zebra",)),  # titles hold it, no paper holds the rest
+    ],
+)
+@pytest.mark.parametrize("few", [0, 2, 120])  # the titles table hands over at most `few` titles, else one query
+def test_titles_and_text_finds_what_one_query_finds(
+    seed_db: sqlite_utils.Database,
+    monkeypatch: pytest.MonkeyPatch,
+    in_title: tuple[str, ...],
+    in_text: tuple[str, ...],
+    few: int,
+) -> None:
+    monkeypatch.setattr(retrieve, "FEW_TITLES", few)
+    titled, text = _groups(*in_title), _groups(*in_text)
+    for cap in (0, 1, 60):
+        fast = _retriever(seed_db, True).in_titles_and_text(titled, text, cap)
+        slow = _retriever(seed_db, False).in_titles_and_text(titled, text, cap)
+        title = " AND ".join(f'"{w}"' for w in in_title)
+        rest = " AND ".join(f'"{w}"' for w in in_text)
+        assert fast == slow == rowids(seed_db, f"({{title}} : ({title})) AND {rest}")[: cap + 1]
