@@ -72,59 +72,58 @@ class CandidateRetriever:
 
     def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles_table: bool = False) -> None:
         self.db, self.plan = db, plan
-        self.titles_table = titles_table  # the index has titles_fts (index.rebuild_titles)
+        # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper.
+        self.titles_answer = titles_table and not (plan.filtered or plan.authors or exclusions(plan))
         self.found: dict[int, Candidate] = {}
         self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
 
     def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
         if title_only:
-            body = self.title_body(groups)
-            return self.restricted(fts.in_columns(("title",), "(" + body + ")") if body else body)
-        # Rarest first: FTS5 steps through an AND's first child row by row and seeks the others (same matches).
-        ordered = sorted(groups, key=lambda g: g.df)
-        cheap = [g.expression() for g in ordered if not _costly(g)]
-        costly = [g.fielded_expression() for g in ordered if _costly(g)]
-        return self.restricted(conjunction(cheap, costly))
+            return self.in_title_column(self.body(groups, title_only=True))
+        return self.restricted(self.body(groups))
 
     @staticmethod
-    def title_body(groups: list[TermGroup]) -> str:
-        """The FTS5 expression requiring these groups, for a title (no column filter: in_titles adds what it needs)."""
+    def body(groups: list[TermGroup], title_only: bool = False) -> str:
+        """These groups ANDed, rarest first: FTS5 steps through an AND's first child row by row and seeks the
+        others (same matches). `title_only`: without `title:` column filters (the caller limits the whole)."""
         ordered = sorted(groups, key=lambda g: g.df)
         cheap = [g.expression() for g in ordered if not _costly(g)]
-        costly = [g.expression() for g in ordered if _costly(g)]
+        costly = [g.expression() if title_only else g.fielded_expression() for g in ordered if _costly(g)]
         return conjunction(cheap, costly)
+
+    def in_title_column(self, body: str) -> str | None:
+        """restricted() of `body` asked of the title column of papers_fts."""
+        return self.restricted(fts.in_columns(("title",), f"({body})") if body else body)
 
     def in_titles(self, body: str, cap: int) -> list[int]:
         """Up to cap+1 rowids, in rowid order, of papers whose titles match `body`, with the author terms,
-        exclusions and filters. The titles table answers when the index has one and nothing else is asked (a title
-        word's postings there are a fraction of its postings in papers_fts: 3x faster at 110,000 papers);
-        otherwise a {title} filter on papers_fts finds the same papers."""
-        plan = self.plan
-        if body and self.titles_table and not (plan.filtered or plan.authors or exclusions(plan)):
+        exclusions and filters. The titles table answers when it can (a title word's postings there are a fraction
+        of its postings in papers_fts: 3x faster at 110,000 papers); otherwise a {title} filter on papers_fts finds
+        the same papers."""
+        if body and self.titles_answer:
             return self.rowids(body, cap, table=index.TITLES_FTS)
-        return self.rowids(self.restricted(fts.in_columns(("title",), f"({body})") if body else body) or "", cap)
+        return self.rowids(self.in_title_column(body) or "", cap)
 
     def in_titles_and_text(self, in_title: list[TermGroup], in_text: list[TermGroup], cap: int) -> list[int]:
         """Up to cap+1 rowids, in rowid order, of papers whose titles hold `in_title` and whose text holds `in_text`.
         When the titles table finds only a few such titles, papers_fts checks just those rowids (FTS5 answers one
         rowid in ~15 us); otherwise one papers_fts query with a title filter, as without the table."""
-        title = self.expression(in_title, title_only=True)
         rest = self.expression(in_text)
-        if not title or not rest:
+        if not in_title or not rest:
             return []
-        plan = self.plan
-        if self.titles_table and not (plan.filtered or plan.authors or exclusions(plan)):
-            titled = self.rowids(self.title_body(in_title), FEW_TITLES, table=index.TITLES_FTS)
+        body = self.body(in_title, title_only=True)
+        if self.titles_answer:
+            titled = self.rowids(body, FEW_TITLES, table=index.TITLES_FTS)
+            if not titled:
+                return []
             if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest
-                if not titled:
-                    return []
                 marks = ",".join("?" * len(titled))
                 sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
                 held = {rowid for (rowid,) in self.db.execute(sql, [rest, *titled])}
                 return [rowid for rowid in titled if rowid in held][: cap + 1]
         # (the ones in the title are in the paper: FTS5 need not check them twice)
-        return self.rowids(f"{fenced(title)} AND {rest}", cap)
+        return self.rowids(f"{fenced(self.in_title_column(body) or '')} AND {rest}", cap)
 
     def restricted(self, body: str) -> str | None:
         """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
@@ -156,10 +155,16 @@ class CandidateRetriever:
                     break
         return out
 
-    def count(self, groups: list[TermGroup]) -> Total:
-        """Matches for a query that read more than CAP rows, counted with each group's first alternative only
-        (phrase alternatives such as "key value" make FTS5 check positions in every common document)."""
-        expr = self.expression([TermGroup(g.label, g.alts[:1], g.scope) for g in groups])
+    def count(self, groups: list[TermGroup], at_least: int) -> Total:
+        """Matches for a query that read more than `at_least` rows, counted with each group's first alternative
+        only (phrase alternatives such as "key value" make FTS5 check positions in every common document). When
+        a first alternative is itself a phrase (large language models, title:...), counting would read positions
+        in up to TOTAL_CAP papers, more than the rest of the search costs at 110,000 papers: the answer says
+        "at_least+" instead."""
+        firsts = [TermGroup(g.label, g.alts[:1], g.scope) for g in groups]
+        if any(_costly(g) for g in firsts):
+            return Total(at_least, False)
+        expr = self.expression(firsts)
         if expr is None:
             return Total(0, True)
         if not self.plan.filtered:
@@ -219,9 +224,9 @@ class CandidateRetriever:
             simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
             phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
             if phrase:
-                self.add(self.in_titles(self.title_body([phrase]), CAP_TITLE), n, 0, CAP_TITLE)
+                self.add(self.in_titles(self.body([phrase], title_only=True), CAP_TITLE), n, 0, CAP_TITLE)
             if n <= 2:
-                self.add(self.in_titles(self.title_body(groups), CAP_TITLE), n, 1, CAP_TITLE)
+                self.add(self.in_titles(self.body(groups, title_only=True), CAP_TITLE), n, 1, CAP_TITLE)
             else:
                 # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
                 # the two rarest words in the title, and the rest anywhere.
@@ -248,12 +253,7 @@ class CandidateRetriever:
                     break
         if complete:
             return Retrieval(len(self.found), True, partial)
-        if any(_costly(TermGroup(g.label, g.alts[:1], g.scope)) for g in groups):
-            # Counting a phrase's matches means reading positions in up to TOTAL_CAP papers, which costs more than
-            # the rest of the search at 110,000 papers: more than `cap` match, and the answer says "cap+".
-            total = Total(cap, False)
-        else:
-            total = self.count(groups)
+        total = self.count(groups, cap)
         return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
 
     def titles_with_every_idea(self) -> bool:
@@ -284,7 +284,7 @@ class CandidateRetriever:
         """Papers whose titles hold every group but one: few papers match a long query's every word as FTS5 stems
         them (theory is not theoretical to FTS5), and ranking, which reads crude stems, may still find the one."""
         for skip in sorted(range(len(groups)), key=lambda i: -groups[i].df)[:MISSING_ONE_TRIES]:
-            body = self.title_body([g for i, g in enumerate(groups) if i != skip])
+            body = self.body([g for i, g in enumerate(groups) if i != skip], title_only=True)
             self.add(self.in_titles(body, CAP_TITLE), len(groups) - 1, 2, CAP_TITLE)
 
     def next_block(self) -> list[int]:
