@@ -71,8 +71,9 @@ class People:
 
     def __init__(self, db: sqlite_utils.Database, cache: IndexCache | None = None) -> None:
         self.db = db
-        self.parts = (cache or index_cache(db)).name_parts(db)
-        self.available = self.parts is not None
+        parts = (cache or index_cache(db)).name_parts(db)
+        self.available = parts is not None
+        self.parts = parts or frozenset()  # every given name and surname (folded); none without a people table
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
@@ -88,7 +89,7 @@ class People:
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
         folded = fold_name(word)
-        return self.parts is not None and len(folded) == 1 and folded[0] in self.parts
+        return len(folded) == 1 and folded[0] in self.parts
 
     def find(
         self,
@@ -113,7 +114,7 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
-        names = {w for parts in folded for w in parts} & (self.parts or frozenset())
+        names = {w for parts in folded for w in parts} & self.parts
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
         # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then typos anywhere.
@@ -141,7 +142,7 @@ class People:
 
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
-        parts = self.parts or frozenset()  # a key's first and last words are a given name and a surname
+        parts = self.parts  # a key's first and last words are a given name and a surname
         keys = [" ".join(k) for k in dict.fromkeys((key, (*key[1:], key[0]))) if k[0] in parts and k[-1] in parts]
         found = self._rows(f"key IN ({','.join('?' * len(keys))})", keys) if keys else []
         if found:  # as typed first: `Yi Dong` and `Dong Yi` may be two people
@@ -184,7 +185,7 @@ class People:
             return None
         for first, last in ((key[0], key[1]), (key[1], key[0])):
             for known, typed, column, at in ((first, last, "first", -1), (last, first, "last", 0)):
-                if len(typed) < 4 or len(known) < 2 or known not in (self.parts or ()):
+                if len(typed) < 4 or len(known) < 2 or known not in self.parts:
                     continue
                 if df is not None and df(typed) > TYPO_MAX_DF:
                     continue
