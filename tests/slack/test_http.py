@@ -6,15 +6,19 @@ import dataclasses
 import json
 import logging
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot import search as search_module
+from bot.papers import index
 from bot.papers.reader import Papers
 from bot.slack import blocks
 from bot.slack.errors import APOLOGY
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
+from tests.support.paths import SEEDS
 from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import block_action_payload, mention_event
 
@@ -371,3 +375,37 @@ def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:
     assert slack_http.post(b"x=1", FORM).status == 404  # signed, but nothing Slack would send
     unsigned_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
     assert unsigned_elsewhere.status == 401
+
+
+# --------------------------------------------------------------------------- very common phrases
+
+
+@pytest.fixture
+def quokka_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+    """The app serving the seeds plus 200 papers on "quokka vision": more than a phrase's matches are counted."""
+    source = tmp_path / "quokka.jsonl"
+    with source.open("w", encoding="utf-8") as out:
+        for n in range(200):
+            paper = {"id": f"quokka{n}", "title": f"Quokka vision, study {n}", "abstract": f"Quokka vision {n}. " * 8}
+            out.write(json.dumps(paper) + "\n")
+    path = tmp_path / "papers.db"
+    db = index.connect(path)
+    index.load(db, [SEEDS, source])
+    db.conn.close()
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    yield served
+    served.stop()
+
+
+def test_a_very_common_phrase_says_at_least_and_pages_to_its_end(quokka_http: SlackHttp, fake: FakeSlack) -> None:
+    first = quokka_http.command('"quokka vision"').json()
+    footer = first["blocks"][-1]
+    assert re.fullmatch(r"1-5 of \d+\+ for \*\"quokka vision\"\*", footer["text"]["text"]), footer["text"]["text"]
+    assert footer["accessory"]["text"]["text"] == "More results"  # a lower bound: there are more
+    value = json.loads(footer["accessory"]["value"])
+    value["o"] = 200  # the end of the list, as the last More results button would ask
+    end = block_action_payload(blocks.ACTION_PAGE, json.dumps(value), response_url=fake.response_url("end"))
+    assert quokka_http.action(end).status == 200
+    (call,) = fake.wait_for("response")
+    assert 'No more papers for *"quokka vision"* (200 in all).' in texts(call.params)
+    assert problems(call.params) == []
