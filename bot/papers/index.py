@@ -101,6 +101,20 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
     return db
 
 
+@contextmanager
+def snapshot(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One read transaction: every query inside sees the same version of the index, even while it is rebuilt, and
+    SQLite takes its locks once instead of once per statement. A transaction already open is the caller's."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.commit()  # nothing was written: this ends the read (and does nothing if it has ended)
+
+
 def ensure_schema(db: sqlite_utils.Database) -> None:
     """Create the tables on first use; rebuildable paper tables only, never what users create (see state.py)."""
     if not db["papers"].exists():

@@ -3,14 +3,13 @@ plus the few queries they need beyond search (similar, random, the distinctive w
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
 import random
 import re
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,18 +82,9 @@ class Papers:
         self._local.db, self._local.file = fresh, before
         return fresh
 
-    @contextmanager
-    def snapshot(self) -> Iterator[sqlite_utils.Database]:
-        """One read transaction: every query inside sees the same version of the index, even while it is rebuilt."""
-        db = self.db
-        if db.conn.in_transaction:
-            yield db
-            return
-        db.conn.execute("BEGIN")
-        try:
-            yield db
-        finally:
-            db.conn.execute("COMMIT")
+    def snapshot(self) -> contextlib.AbstractContextManager[sqlite_utils.Database]:
+        """One read transaction on this thread's connection (index.snapshot)."""
+        return index.snapshot(self.db)
 
     def search(self, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""

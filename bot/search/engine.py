@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
 
 import sqlite_utils
 from rapidfuzz import fuzz, process
 
+from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import query as ql
@@ -45,7 +44,7 @@ def search(
     )
     response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
-        with _snapshot(db.conn):
+        with index.snapshot(db):  # (the app's Papers has opened one already; other callers get it here)
             _run(db, parsed, response, limit, offset, scope or Scope(everything=True))
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
@@ -148,20 +147,6 @@ def _run(
             response.notes.append("Searched the default venues only; add venue:all to search every venue.")
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
-
-
-@contextlib.contextmanager
-def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
-    """One read transaction for the whole search: every statement sees the same index (a rebuild landing midway
-    cannot mix two versions), and SQLite takes its locks once instead of once per statement (~10% of a search)."""
-    if conn.in_transaction:  # the caller's own transaction (a test writing and searching on one connection)
-        yield
-        return
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        conn.commit()  # nothing was written: this only ends the read (and does nothing if it has ended)
 
 
 class _Stages:
