@@ -147,6 +147,9 @@ class Ranker:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
         lead, in full-score order); the same candidates always come out in the same order."""
         groups = self.plan.groups
+        if not groups:  # only a person or filters: nothing to score, so named papers first, then in index order
+            order = sorted(found, key=lambda rowid: (rowid not in pinned, rowid))
+            return [ScoredPaper(r, NAME_BONUS, pinned=pinned[r]) if r in pinned else ScoredPaper(r, 0.0) for r in order]
         query_words = sum(len(g.alts[0].words) for g in groups)
         if self.titles is not None:
             every = self.titles
