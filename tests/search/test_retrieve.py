@@ -84,15 +84,19 @@ def _groups(*words: str) -> list[TermGroup]:
     ],
 )
 @pytest.mark.parametrize("few", [0, 2, 120])  # the titles table hands over at most `few` titles, else one query
+@pytest.mark.parametrize("df", [1, 10**9])  # the rest is rare (its matches are read) or common (titles checked)
 def test_titles_and_text_finds_what_one_query_finds(
     seed_db: sqlite_utils.Database,
     monkeypatch: pytest.MonkeyPatch,
     in_title: tuple[str, ...],
     in_text: tuple[str, ...],
     few: int,
+    df: int,
 ) -> None:
     monkeypatch.setattr(retrieve, "FEW_TITLES", few)
     titled, text = _groups(*in_title), _groups(*in_text)
+    for group in text:
+        group.df = df
     for cap in (0, 1, 60):
         fast = _retriever(seed_db, True).in_titles_and_text(titled, text, cap)
         slow = _retriever(seed_db, False).in_titles_and_text(titled, text, cap)
