@@ -187,26 +187,32 @@ def first_query_ms(path: Path, query: str) -> float:
 
 
 def measure(path: Path, rounds: int) -> dict[str, float]:
-    """p50/p99 of search over all queries (`rounds` times each) and of the baseline (once each, interleaved with
-    the first round so machine load hits both alike; at 110,000 papers it takes ~0.1-1 s a query)."""
+    """p50/p99 of search and of the baseline over all queries, each run `rounds` times, interleaved so machine load
+    hits both alike: over every run, and over each query's best run (at 110,000 papers the baseline takes
+    ~0.1-1 s a query)."""
     db = index.connect(path, readonly=True)
     qs = queries()
     for q in qs:  # warm the OS cache and the per-index state once
         search.search(db, q)
     ours, base, cpu = [], [], []
+    best_ours: dict[int, float] = {}
+    best_base: dict[int, float] = {}
     stages: dict[str, float] = {}
-    for r in range(rounds):
-        for q in qs:
+    for _ in range(rounds):
+        for i, q in enumerate(qs):
             t, c = time.perf_counter(), time.thread_time()
             response = search.search(db, q)
-            ours.append((time.perf_counter() - t) * 1000)
-            for stage, ms in response.stages.items():
-                stages[stage] = stages.get(stage, 0.0) + ms
+            ms = (time.perf_counter() - t) * 1000
             cpu.append((time.thread_time() - c) * 1000)
-            if r == 0:
-                t = time.perf_counter()
-                baseline(db, q)
-                base.append((time.perf_counter() - t) * 1000)
+            ours.append(ms)
+            best_ours[i] = min(ms, best_ours.get(i, ms))
+            for stage, spent in response.stages.items():
+                stages[stage] = stages.get(stage, 0.0) + spent
+            t = time.perf_counter()
+            baseline(db, q)
+            ms = (time.perf_counter() - t) * 1000
+            base.append(ms)
+            best_base[i] = min(ms, best_base.get(i, ms))
     papers = db.execute("SELECT count(*) FROM papers").fetchone()[0]
     db.conn.close()
     runs = max(1, len(ours))
@@ -219,6 +225,10 @@ def measure(path: Path, rounds: int) -> dict[str, float]:
         "cpu_p99": percentile(cpu, 0.99),
         "base_p50": statistics.median(base),
         "base_p99": percentile(base, 0.99),
+        "best_p50": statistics.median(best_ours.values()),
+        "best_p99": percentile(list(best_ours.values()), 0.99),
+        "best_base_p50": statistics.median(best_base.values()),
+        "best_base_p99": percentile(list(best_base.values()), 0.99),
     }
 
 
@@ -249,25 +259,39 @@ def main() -> None:
             verdict = ""
             if target:
                 p99_target, first_target = target
-                verdict = f"p99 < {p99_target:.0f} ms: {'ok' if r['p99'] < p99_target else 'MISSED'}"
+                verdict = f"p99 < {p99_target:.0f} ms: {_ok(r['p99'] < p99_target, r['best_p99'] < p99_target)}"
                 if first_target:  # the 5,863-paper list: no slower than the plain FTS5 OR query at the median
-                    verdict += f"; p50 <= bm25 OR p50: {'ok' if r['p50'] <= r['base_p50'] else 'MISSED'}"
-                if first_target:
+                    p50_ok = _ok(r["p50"] <= r["base_p50"], r["best_p50"] <= r["best_base_p50"])
+                    verdict += f"; p50 <= bm25 OR p50: {p50_ok}"
                     verdict += f"; open+1st < {first_target:.0f} ms: {'ok' if first < first_target else 'MISSED'}"
             print(
                 f"{label:22} {r['papers']:>7} {r['queries']:>7} {r['p50']:>7.2f} {r['p99']:>7.2f} "
                 f"{r['cpu_p99']:>7.2f} {r['base_p50']:>11.2f} {r['base_p99']:>6.2f} {first:>11.0f}  {verdict}"
             )
+            print(
+                f"{'':22} best of {args.rounds} per query: p50 {r['best_p50']:.2f} ms, p99 {r['best_p99']:.2f} ms; "
+                f"baseline p50 {r['best_base_p50']:.2f}, p99 {r['best_base_p99']:.2f}; "
+                f"p50 {r['best_p50'] / r['best_base_p50']:.2f}x the baseline's, "
+                f"p99 {r['best_p99'] / r['best_base_p99']:.2f}x"
+            )
             stages = {k.removeprefix("stage "): v for k, v in r.items() if k.startswith("stage ")}
             spent = sum(stages.values()) or 1.0
             print(
-                f"{'':22} p50 {r['p50'] / r['base_p50']:.2f}x the baseline's, p99 {r['p99'] / r['base_p99']:.2f}x; "
-                "mean ms per stage: " + ", ".join(f"{k} {v:.3f} ({v / spent:.0%})" for k, v in stages.items())
+                f"{'':22} all runs: p50 {r['p50'] / r['base_p50']:.2f}x the baseline's, "
+                f"p99 {r['p99'] / r['base_p99']:.2f}x; mean ms per stage: "
+                + ", ".join(f"{k} {v:.3f} ({v / spent:.0%})" for k, v in stages.items())
             )
     print(
-        "p50/p99: wall time of the whole search() call; cpu p99: its thread CPU time (what load on a shared "
-        "machine does not inflate); bm25 OR: the baseline query; open+1st: connect + first search, fresh process."
+        "p50/p99: wall time of the whole search() call over every run; cpu p99: its thread CPU time; best of N: each"
+        " query's fastest run, what a quiet machine gives (a neighbour's burst on these shared machines slows single"
+        " runs); targets: all runs / best runs; bm25 OR: the baseline query, run as often, interleaved; open+1st:"
+        " connect + first search, fresh process."
     )
+
+
+def _ok(every_run: bool, best_runs: bool) -> str:
+    """A target's verdict over every run and over each query's best run."""
+    return "/".join("ok" if met else "MISSED" for met in (every_run, best_runs))
 
 
 if __name__ == "__main__":
