@@ -58,7 +58,7 @@ class SearchResponse:
     partial: bool = False  # some results match only some of the words
     person: str | None = None  # the author the query named (`Mohit Bansal`), as the index lists them
     venues: int = 1  # venues in the searched scope: with several, each result names its own
-    stages: dict[str, float] = field(default_factory=dict)  # ms per stage: parse, plan, retrieve, rank, snippets
+    stages: dict[str, float] = field(default_factory=dict)  # ms per stage, parse to snippets (engine._run)
 
     def to_json(self) -> dict[str, Any]:
         """One line of `icml-bot search --batch --json`."""
