@@ -27,6 +27,7 @@ from bot.text.stopwords import FUNCTION_WORDS
 
 RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
+CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 
 
@@ -253,7 +254,12 @@ class QueryPlanner:
         ]
         if not context:
             return options[0]
-        rest = " AND ".join(fts.phrase((w,)) for w in context[:4])
+        # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
+        # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
+        df = {w: self.df([w])[w] for w in context}
+        telling = [w for w in context if idf(df[w], self.cache.papers) >= CONTEXT_IDF]
+        telling = telling or [min(context, key=lambda w: df[w])]
+        rest = " AND ".join(fts.phrase((w,)) for w in telling[:4])
         sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
         best, best_n = options[0], -1
         for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search

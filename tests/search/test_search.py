@@ -460,6 +460,27 @@ def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> N
     assert ids(search.search(seed_db, "mixture-of-experts"))[0] == SOFTMOE
 
 
+def test_a_correction_is_chosen_by_the_telling_words_beside_it(tmp_path: Path) -> None:
+    """`wheather forecasting model`: whether and weather are one edit away and whether is more frequent, but
+    weather is the one papers use with *forecasting*; *model*, in every paper, is not asked (it tells nothing and
+    makes FTS5 read its whole posting list at 110,000 papers)."""
+    weather = [(f"W{i}", f"Weather Forecasting {i}", f"A weather forecasting model, region {i}.") for i in range(2)]
+    whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether model size matters, case {i}.") for i in range(5)]
+    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in weather + whether]
+    source = tmp_path / "weather2026.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    db = index.connect(tmp_path / "weather.db")
+    index.load(db, [source])
+    asked: list[str] = []
+    db.conn.set_trace_callback(asked.append)
+    response = search.search(db, "wheather forecasting model")
+    assert response.corrected == "weather forecasting model"
+    assert {r.paper["source_id"] for r in response.results[:2]} == {"W0", "W1"}
+    counts = [sql for sql in asked if "count(*)" in sql and "whether" in sql]
+    assert counts
+    assert all("forecasting" in sql and "model" not in sql for sql in counts)
+
+
 def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> None:
     vocab = typos.Vocabulary()
     words = {"learning": 2469, "leaning": 3, "cache": 105, "cace": 1, "models": 800, "modles": 1, "kv": 95}
