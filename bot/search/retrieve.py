@@ -72,8 +72,9 @@ class CandidateRetriever:
 
     def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles_table: bool = False) -> None:
         self.db, self.plan = db, plan
-        # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper.
-        self.titles_answer = titles_table and not (plan.filtered or plan.authors or exclusions(plan))
+        # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper's
+        # text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
+        self.titles_answer = titles_table and not (plan.authors or exclusions(plan))
         self.found: dict[int, Candidate] = {}
         self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
 

@@ -62,6 +62,21 @@ def test_the_titles_table_finds_what_a_title_filter_finds(seed_db: sqlite_utils.
     assert _retriever(seed_db, True).in_titles(body, 60)  # the cases find something
 
 
+def test_the_titles_table_answers_filtered_queries_too(seed_db: sqlite_utils.Database) -> None:
+    """status:, has:, venues and people filter the rowids either table returns: the same papers pass."""
+    every = [r for (r,) in seed_db.execute("SELECT rowid FROM papers ORDER BY rowid")]
+    allowed, denied = frozenset(every[::2]), frozenset({every[2]})
+    filters = {"allowed": allowed, "denied": denied, "filtered": True}
+    assert _retriever(seed_db, True, **filters).titles_answer
+    for body in ('"a" OR "the" OR "model"', '"framework" OR "benchmark"'):
+        for cap in (0, 1, 60):
+            fast = _retriever(seed_db, True, **filters).in_titles(body, cap)
+            slow = _retriever(seed_db, False, **filters).in_titles(body, cap)
+            assert fast == slow
+        assert fast
+        assert set(fast) <= allowed - denied
+
+
 def test_title_queries_with_authors_or_exclusions_read_the_whole_index(seed_db: sqlite_utils.Database) -> None:
     plain = _retriever(seed_db, False, authors=['"chen"']).in_titles('"model"', 60)
     assert _retriever(seed_db, True, authors=['"chen"']).in_titles('"model"', 60) == plain
