@@ -1,6 +1,6 @@
 """Retrieval: candidate papers from a few bounded FTS5 queries, built only from words we quoted ourselves.
 
-Each query reads at most a few hundred rowids in rowid order: every group anywhere; when that is too many, the
+Each query reads at most CAP (120) rowids in rowid order: every group anywhere; when that is too many, the
 stricter ones pick instead (the query as a phrase in the title, every group in the title, the phrase anywhere);
 when it is too few, subsets of the groups. FTS5's own bm25 is never asked for: it counts every document holding
 each term, ~100 ms for "language model" at 110,000 papers.
