@@ -90,9 +90,12 @@ def _run(
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
     retriever = CandidateRetriever(db, plan, cache.titles_table(db))
-    total, exact, partial = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever)
+    theirs = tuple(r for p in person.match.everyone for r in p.rowids) if person and person.match else ()
+    if plan.groups or plan.authors:
+        total, exact, partial = retriever.run()
+    else:
+        total, exact, partial = filter_only(db, plan, retriever, first=theirs)
     if person and person.match and person.from_text and plan.groups:
-        theirs = tuple(r for p in person.match.everyone for r in p.rowids)
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     for rowid in pinned:

@@ -14,6 +14,7 @@ import sqlite_utils
 from bot import search
 from bot.papers import index
 from bot.papers.venues import Scope
+from bot.search import retrieve
 from bot.search.people import INITIALS_SQL, person_card
 
 ML = "We study {t}. Experiments on standard benchmarks show consistent gains over strong baselines."
@@ -211,3 +212,15 @@ def test_initials_read_only_the_surnames_with_that_first_letter(db: sqlite_utils
     plan = " ".join(row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {INITIALS_SQL}", ["bansal", "m", "n"]))
     assert "(last=? AND first>? AND first<?)" in plan
     assert set(ids(search.search(db, "M. Bansal", limit=10, scope=ICML2026))[:4]) == MOHIT
+
+
+def test_the_person_who_leads_keeps_all_their_papers_however_many_others_fit(
+    db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Papers are listed up to TOTAL_CAP; the cut comes after the person the answer names, not in index order
+    (`Y. Wang` at 110,000 papers said '44 papers by Yu Wang' of his 192, the rest cut off by others' papers)."""
+    monkeypatch.setattr(retrieve, "TOTAL_CAP", 6)
+    response = search.search(db, "M. Bansal", limit=6, scope=Scope(everything=True))
+    assert response.person == "Manish Bansal"
+    assert set(ids(response)) == {"MN1", "MN2", "MN3", "MN4", "MN5", "MN6"}
+    assert response.notes[0].startswith("6 papers by *Manish Bansal*")
