@@ -147,9 +147,9 @@ class Ranker:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
         lead, in full-score order); the same candidates always come out in the same order."""
         groups = self.plan.groups
-        if not groups:  # only a person or filters: nothing to score, so named papers first, then in index order
-            order = sorted(found, key=lambda rowid: (rowid not in pinned, rowid))
-            return [ScoredPaper(r, NAME_BONUS, pinned=pinned[r]) if r in pinned else ScoredPaper(r, 0.0) for r in order]
+        if not groups:  # only a person or filters: nothing to score, so named papers first, then in the order found
+            named = [ScoredPaper(r, NAME_BONUS, pinned=pinned[r]) for r in sorted(pinned) if r in found]
+            return named + [ScoredPaper(r, 0.0) for r in found if r not in pinned]
         query_words = sum(len(g.alts[0].words) for g in groups)
         if self.titles is not None:
             every = self.titles
