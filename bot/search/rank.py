@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -47,6 +48,7 @@ class TitleFacts(NamedTuple):
     ideas: list[float]
 
 
+_ROWID, _SCORE = operator.attrgetter("rowid"), operator.attrgetter("score")
 Cover = tuple[float, int, list[int], TitleFacts]  # title score, ideas present, alternative per group, the rest
 
 
@@ -173,7 +175,8 @@ class Ranker:
                 first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))
             else:
                 first.append(ScoredPaper(rowid, pre, level))
-        first.sort(key=lambda s: (s.score, -s.rowid), reverse=True)
+        first.sort(key=_ROWID)  # then by score, highest first: equal scores stay in rowid order (the sort is stable)
+        first.sort(key=_SCORE, reverse=True)
         head = RERANK if len(groups) <= 3 else RERANK // 2
         top, rest = first[:head], first[head:]
         # Abstracts as their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
