@@ -76,10 +76,7 @@ class Ranker:
         """The title part of the first score for many titles at once (one regex pass per alternative over them
         all): the squared share of the groups found (with several ideas, how much of each), how many ideas, and
         which alternative of each group each title holds (-1: none), and the rest the full score reads of it."""
-        groups = self.plan.groups
-        if not groups:  # only a person or filters: no title holds anything
-            nothing = TitleFacts(0.0, 0, [])
-            return [(0.0, 0, [], nothing) for _ in texts]
+        groups = self.plan.groups  # (never empty: rank() orders queries without words before asking)
         starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
         blob = b"\x01".join(texts)
         n = len(groups)
