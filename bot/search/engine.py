@@ -90,7 +90,7 @@ def _run(
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
     retriever = CandidateRetriever(db, plan, cache.titles_table(db))
-    theirs = tuple(r for p in person.match.everyone for r in p.rowids) if person and person.match else ()
+    theirs = person.match.papers if person and person.match else ()
     if plan.groups or plan.authors:
         total, exact, partial = retriever.run()
     else:

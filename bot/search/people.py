@@ -62,6 +62,11 @@ class NameMatch:
         """The person and those listed after them, in the answer's order."""
         return (self.person, *self.others) if self.shared else (self.person,)
 
+    @property
+    def papers(self) -> tuple[int, ...]:
+        """The rowids of everyone's papers, person by person in the answer's order (a paper may repeat)."""
+        return tuple(r for p in self.everyone for r in p.rowids)
+
 
 _Found = tuple[list[Person], bool]  # the people a run of words fits, and whether it was typed as listed
 InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abstracts use these words as a phrase
@@ -224,11 +229,6 @@ def _typed(parsed: ql.ParsedQuery, term: ql.Term) -> str:
     return parsed.text[start:end] + (after if after in ".," else "")
 
 
-def _rowids(match: NameMatch) -> frozenset[int]:
-    """The papers a name stands for: the person's, and with initials those of everyone else who fits."""
-    return frozenset(r for p in match.everyone for r in p.rowids)
-
-
 def people_in(
     parsed: ql.ParsedQuery,
     people: People,
@@ -248,7 +248,7 @@ def people_in(
         if term.field == "author" and len(term.words) >= 2:
             found = people.find([term.text], df, whole=True, within=within)
             if found:
-                rowids = _rowids(found)
+                rowids = frozenset(found.papers)
                 if term.negated:
                     denied |= rowids
                 else:
@@ -264,7 +264,7 @@ def people_in(
         drop.update(named)
         start, end = parsed.terms[named[0]].span[0], parsed.terms[named[-1]].span[1]
         typed = parsed.text[start:end] + ("." if parsed.text[end : end + 1] == "." else "")
-        rowids = _rowids(match)
+        rowids = frozenset(match.papers)
         allowed = rowids if allowed is None else allowed & rowids
     if not drop:
         return None
