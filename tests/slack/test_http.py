@@ -409,3 +409,36 @@ def test_a_very_common_phrase_says_at_least_and_pages_to_its_end(quokka_http: Sl
     (call,) = fake.wait_for("response")
     assert 'No more papers for *"quokka vision"* (200 in all).' in texts(call.params)
     assert problems(call.params) == []
+
+
+# --------------------------------------------------------------------------- initials several people fit
+
+
+def test_initials_list_all_of_the_lead_persons_papers_however_many_others_fit(
+    fake: FakeSlack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/icml M. Bansal` leads with the person with the most papers and says how many; the cap on papers listed
+    (here 5, 1,000 in production) comes after that order, so others' papers earlier in the index never cut theirs."""
+    source = tmp_path / "bansal.jsonl"
+    people = [("Mohit Bansal", f"Verified Reasoning Chains, part {n}") for n in range(3)]
+    people += [("Manish Bansal", f"Integer Programming Cuts, part {n}") for n in range(4)]
+    with source.open("w", encoding="utf-8") as out:
+        for n, (author, title) in enumerate(people):
+            paper = {"id": f"b{n}", "title": title, "abstract": f"{title}: study number {n}.", "authors": [author]}
+            out.write(json.dumps(paper) + "\n")
+    path = tmp_path / "papers.db"
+    db = index.connect(path)
+    index.load(db, [source])
+    db.conn.close()
+    monkeypatch.setattr("bot.search.retrieve.TOTAL_CAP", 5)
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    try:
+        body = served.command("M. Bansal").json()
+    finally:
+        served.stop()
+    shown = texts(body)
+    assert "4 papers by *Manish Bansal* (you typed *M. Bansal*)" in shown
+    assert "Mohit Bansal (3)" in shown
+    in_order = re.findall(r"Integer Programming Cuts|Verified Reasoning Chains", shown)  # fallback text first
+    assert in_order[:5] == ["Integer Programming Cuts"] * 4 + ["Verified Reasoning Chains"]
+    assert problems(body) == []
