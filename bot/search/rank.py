@@ -126,12 +126,6 @@ class Ranker:
         words = sum(len(g.alts[h].words) for g, h in zip(groups, hits, strict=True) if h >= 0)
         return TitleFacts(self.share(hits), words, self.ideas.shares(hits, held) if self.several else [])
 
-    def read_facts(self, text: bytes) -> tuple[list[int], TitleFacts]:
-        """Which alternative of each group one `norm` title holds, and its TitleFacts."""
-        hits = [found_alt(g.counters, text) for g in self.plan.groups]
-        held = {i for i, alt in enumerate(self.ideas.words) if pattern(alt).search(text)}
-        return hits, self.facts(hits, held)
-
     def lead(self, level: int, ideas: int) -> float:
         """What orders papers first: how many groups they match, or with several ideas, how many ideas they are about
         (the groups then only break ties)."""
@@ -196,7 +190,10 @@ class Ranker:
         """Coverage × 10 (of groups, or of ideas), then title (squared share: the whole topic in the title counts),
         abstract, phrase, focus. `title`: what covers() found in `ttext` (else it is read here)."""
         groups = self.plan.groups
-        hits, facts = self.read_facts(ttext) if title is None else title
+        if title is None:  # one title on its own, read as covers() reads many
+            _, _, hits, facts = self.covers([ttext])[0]
+        else:
+            hits, facts = title
         cover = facts.share
         scored.in_title = hits
         atext = norm(abstract)
