@@ -28,6 +28,7 @@ from bot.text.stopwords import FUNCTION_WORDS
 RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
 CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
+CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 
 
@@ -259,7 +260,9 @@ class QueryPlanner:
         df = {w: self.df([w])[w] for w in context}
         telling = [w for w in context if idf(df[w], self.cache.papers) >= CONTEXT_IDF]
         telling = telling or [min(context, key=lambda w: df[w])]
-        rest = " AND ".join(fts.phrase((w,)) for w in telling[:4])
+        # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
+        # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
+        rest = " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
         sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
         best, best_n = options[0], -1
         for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search

@@ -481,6 +481,32 @@ def test_a_correction_is_chosen_by_the_telling_words_beside_it(tmp_path: Path) -
     assert all("forecasting" in sql and "model" not in sql for sql in counts)
 
 
+def test_a_correction_asks_only_the_rarest_two_telling_words(tmp_path: Path) -> None:
+    """`wheather forecasting storm radar`: of three telling words, the two rarest (radar, storm) choose weather;
+    forecasting, the most common of them, is not asked (each further word makes FTS5 read every paper the others
+    share before it can stop)."""
+    weather = [
+        ("W0", "Weather Forecasting 0", "A weather forecasting model with storm radar data."),
+        ("W1", "Weather Forecasting 1", "A weather forecasting model for storm tracks."),
+        ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
+    ]
+    whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)]
+    filler = [(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)]
+    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in weather + whether + filler]
+    source = tmp_path / "storm2026.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    db = index.connect(tmp_path / "storm.db")
+    index.load(db, [source])
+    asked: list[str] = []
+    db.conn.set_trace_callback(asked.append)
+    response = search.search(db, "wheather forecasting storm radar")
+    assert response.corrected == "weather forecasting storm radar"
+    assert response.results[0].paper["source_id"] == "W0"
+    counts = [sql for sql in asked if "count(*)" in sql and "whether" in sql]
+    assert counts
+    assert all('"radar"' in sql and '"storm"' in sql and "forecasting" not in sql for sql in counts)
+
+
 def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> None:
     vocab = typos.Vocabulary()
     words = {"learning": 2469, "leaning": 3, "cache": 105, "cace": 1, "models": 800, "modles": 1, "kv": 95}
