@@ -29,7 +29,16 @@ RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache â†
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
 CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
+HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
+
+
+class Hint(NamedTuple):
+    """Words every match of a group's phrases holds (the rarest of each phrase, ORed), and about how many papers use
+    them (the raw words' counts: an estimate of its cost, never of what it matches)."""
+
+    expression: str
+    papers: int
 
 
 @dataclass
@@ -47,6 +56,7 @@ class TermGroup:
     word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
     quoted: bool = False  # typed in quotes: only the phrase itself
     concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" â€¦ separate ideas
+    hint: Hint | None = None  # for phrase alternatives: a cheap expression every match also holds (QueryPlanner.hint)
 
     def expression(self) -> str:
         """The FTS5 expression matching any alternative."""
@@ -438,3 +448,23 @@ class QueryPlanner:
             group.word_weights = tuple(0.0 if w in FUNCTION_WORDS else idf(dfs[w], n) for w in first.words)
             if len(first.words) == 1 and not first.prefix:
                 group.exact = counter(Alternative(first.words, exact=True))
+            group.hint = self.hint(group)
+
+    def hint(self, group: TermGroup) -> Hint | None:
+        """For a group with phrase alternatives (vision language models, VLM): the rarest word of each one, ORed
+        (vision OR vlm). Every paper the group matches holds it, and FTS5 checks it with a seek where a phrase costs
+        a read of positions, so retrieval asks the phrases only of the papers holding it."""
+        if all(len(a.words) == 1 for a in group.alts) or any(a.prefix for a in group.alts):
+            return None
+        rarest: dict[str, int] = {}
+        for alt in group.alts:
+            words = [w for w in alt.words if w not in FUNCTION_WORDS]
+            if not words:
+                return None
+            dfs = self.df(words)
+            word = min(words, key=lambda w: dfs[w])
+            rarest[word] = dfs[word]
+        if idf(sum(rarest.values()), self.cache.papers) < HINT_IDF:
+            return None  # a word most papers use narrows nothing and costs FTS5 a seek per row
+        parts = [fts.phrase((word,)) for word in rarest]
+        return Hint(parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")", sum(rarest.values()))

@@ -90,6 +90,10 @@ class CandidateRetriever:
         others (same matches). `title_only`: without `title:` column filters (the caller limits the whole)."""
         ordered = sorted(groups, key=lambda g: g.df)
         cheap = [g.expression() for g in ordered if not _costly(g)]
+        if cheap:  # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
+            # rarer than every cheap group stays out: its phrase is quick for FTS5 already, and each child costs.
+            fewest = min(g.df for g in ordered if not _costly(g))
+            cheap += [g.hint.expression for g in ordered if _costly(g) and g.hint and g.hint.papers >= fewest]
         costly = [g.expression() if title_only else g.fielded_expression() for g in ordered if _costly(g)]
         return conjunction(cheap, costly)
 

@@ -6,9 +6,12 @@ import pytest
 import sqlite_utils
 
 from bot.papers import index
+from bot.search import plan as plan_module
+from bot.search import query as ql
 from bot.search import retrieve
+from bot.search.cache import index_cache
 from bot.search.matching import Alternative
-from bot.search.plan import RetrievalPlan, TermGroup
+from bot.search.plan import QueryPlanner, RetrievalPlan, TermGroup
 from bot.search.retrieve import CandidateRetriever, conjunction
 
 
@@ -118,3 +121,47 @@ def test_titles_and_text_finds_what_one_query_finds(
         title = " AND ".join(f'"{w}"' for w in in_title)
         rest = " AND ".join(f'"{w}"' for w in in_text)
         assert fast == slow == rowids(seed_db, f"({{title}} : ({title})) AND {rest}")[: cap + 1]
+
+
+def test_a_phrase_of_common_words_is_read_only_where_its_rarest_word_is(seed_db: sqlite_utils.Database) -> None:
+    """`mixture of experts routing`: the long form's rarest word (or its acronym) joins the fence, so FTS5 reads the
+    phrase's positions only in papers holding it; the same papers match."""
+    plan = QueryPlanner(seed_db, index_cache(seed_db), ql.parse("mixture of experts routing")).build()
+    moe, routing = plan.groups
+    assert moe.hint
+    assert moe.hint.expression == '("mixture" OR "moe")'
+    assert routing.hint is None
+    body = CandidateRetriever.body(plan.groups)
+    fence, _ = body.split('NOT ""')
+    assert '"mixture" OR "moe"' in fence
+    assert '"routing"' in fence
+    assert rowids(seed_db, body) == rowids(seed_db, f"{moe.expression()} AND {routing.expression()}") != []
+    routing.df = moe.hint.papers + 1  # a hint rarer than the fence: its phrase is cheap already, and it would cost
+    assert CandidateRetriever.body(plan.groups) == conjunction([routing.expression()], [moe.expression()])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "mixture of experts routing",
+        "MoE layers",
+        "kv cache memory",
+        "reasoning with large language models",
+        "title:speculative decoding attention",
+        '"language model" reasoning',
+    ],
+)
+def test_hints_never_change_the_matches(
+    seed_db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    """Every phrase gets a hint here, however common its words: a hint is words every match holds, so nothing
+    changes but the work."""
+    monkeypatch.setattr(plan_module, "HINT_IDF", 0.0)
+    plan = QueryPlanner(seed_db, index_cache(seed_db), ql.parse(query)).build()
+    plain = " AND ".join(g.fielded_expression() for g in plan.groups)
+    assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain) != []
+    for group in plan.groups:
+        group.df = 10**9 if group.hint else 1  # every hint as common as can be: all of them join the fence
+    assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain)
+    if any(len(a.words) > 1 for g in plan.groups for a in g.alts if not a.prefix):
+        assert any(g.hint for g in plan.groups)
