@@ -460,23 +460,31 @@ def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> N
     assert ids(search.search(seed_db, "mixture-of-experts"))[0] == SOFTMOE
 
 
+def _choosing(
+    tmp_path: Path, papers: list[tuple[str, str, str]], query: str
+) -> tuple[search.SearchResponse, list[str]]:
+    """Search an index of these (id, title, abstract) papers; also the counts that chose between corrections of
+    wheather (whether or weather)."""
+    source = tmp_path / "weather2026.jsonl"
+    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in papers]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    db = index.connect(tmp_path / "weather.db")
+    index.load(db, [source])
+    asked: list[str] = []
+    db.conn.set_trace_callback(asked.append)
+    response = search.search(db, query)
+    return response, [sql for sql in asked if "count(*)" in sql and "whether" in sql]
+
+
 def test_a_correction_is_chosen_by_the_telling_words_beside_it(tmp_path: Path) -> None:
     """`wheather forecasting model`: whether and weather are one edit away and whether is more frequent, but
     weather is the one papers use with *forecasting*; *model*, in every paper, is not asked (it tells nothing and
     makes FTS5 read its whole posting list at 110,000 papers)."""
     weather = [(f"W{i}", f"Weather Forecasting {i}", f"A weather forecasting model, region {i}.") for i in range(2)]
     whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether model size matters, case {i}.") for i in range(5)]
-    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in weather + whether]
-    source = tmp_path / "weather2026.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    db = index.connect(tmp_path / "weather.db")
-    index.load(db, [source])
-    asked: list[str] = []
-    db.conn.set_trace_callback(asked.append)
-    response = search.search(db, "wheather forecasting model")
+    response, counts = _choosing(tmp_path, weather + whether, "wheather forecasting model")
     assert response.corrected == "weather forecasting model"
     assert {r.paper["source_id"] for r in response.results[:2]} == {"W0", "W1"}
-    counts = [sql for sql in asked if "count(*)" in sql and "whether" in sql]
     assert counts
     assert all("forecasting" in sql and "model" not in sql for sql in counts)
 
@@ -492,17 +500,9 @@ def test_a_correction_asks_only_the_rarest_two_telling_words(tmp_path: Path) -> 
     ]
     whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)]
     filler = [(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)]
-    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in weather + whether + filler]
-    source = tmp_path / "storm2026.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    db = index.connect(tmp_path / "storm.db")
-    index.load(db, [source])
-    asked: list[str] = []
-    db.conn.set_trace_callback(asked.append)
-    response = search.search(db, "wheather forecasting storm radar")
+    response, counts = _choosing(tmp_path, weather + whether + filler, "wheather forecasting storm radar")
     assert response.corrected == "weather forecasting storm radar"
     assert response.results[0].paper["source_id"] == "W0"
-    counts = [sql for sql in asked if "count(*)" in sql and "whether" in sql]
     assert counts
     assert all('"radar"' in sql and '"storm"' in sql and "forecasting" not in sql for sql in counts)
 
