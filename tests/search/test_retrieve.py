@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 import sqlite_utils
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bot import search
 from bot.papers import index
 from bot.search import plan as plan_module
 from bot.search import query as ql
@@ -165,3 +171,63 @@ def test_hints_never_change_the_matches(
     assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain)
     if any(len(a.words) > 1 for g in plan.groups for a in g.alts if not a.prefix):
         assert any(g.hint for g in plan.groups)
+
+
+@pytest.fixture(scope="module")
+def seeds(seed_index_path: Path) -> Iterator[sqlite_utils.Database]:
+    """The seed index, read-only and shared by every example."""
+    db = index.connect(seed_index_path, readonly=True)
+    yield db
+    db.conn.close()
+
+
+# Words and phrases the seed abstracts use (long forms and their acronyms among them), function words and syntax.
+SEED_TERMS = [
+    "mixture of experts",
+    "MoE",
+    "large language models",
+    "LLM",
+    "kv cache",
+    "KV-cache",
+    "reinforcement learning",
+    "RL",
+    "state space",
+    "chain of thought",
+    "speculative decoding",
+    "attention",
+    "reasoning",
+    "inference",
+    "optimization",
+    "tokens",
+    "framework",
+    "selection",
+    "tuning",
+    "benchmarks",
+    "memory",
+    "routing",
+    "layers",
+    "for",
+    "of",
+    "with",
+    "the",
+    '"language model"',
+    '"key value"',
+    "title:reasoning",
+    "-attention",
+    "token*",
+]
+
+
+@given(st.lists(st.sampled_from(SEED_TERMS), min_size=1, max_size=6))
+def test_any_query_finds_the_same_papers_with_or_without_hints(seeds: sqlite_utils.Database, terms: list[str]) -> None:
+    """Hints on every phrase (HINT_IDF 0) or on none (infinite): the same papers, order, total and notes."""
+    query = " ".join(terms)
+    answers, original = [], plan_module.HINT_IDF
+    try:
+        for threshold in (0.0, float("inf")):
+            plan_module.HINT_IDF = threshold
+            response = search.search(seeds, query, limit=10)
+            answers.append(([r.paper["id"] for r in response.results], response.total, response.notes))
+    finally:
+        plan_module.HINT_IDF = original
+    assert answers[0] == answers[1]
