@@ -434,12 +434,8 @@ class QueryPlanner:
                 if alt.prefix:
                     total += n // 20
                     continue
-                dfs = self.df(alt.words)
-                total += (
-                    min(dfs[w] for w in alt.words if w not in FUNCTION_WORDS)
-                    if any(w not in FUNCTION_WORDS for w in alt.words)
-                    else n
-                )
+                rarest = self.rarest(alt)
+                total += rarest[1] if rarest else n
             group.df = min(total, n)
             group.weight = idf(group.df, n)
             group.counters = [counter(a) for a in group.alts]
@@ -456,15 +452,21 @@ class QueryPlanner:
         a read of positions, so retrieval asks the phrases only of the papers holding it."""
         if all(len(a.words) == 1 for a in group.alts) or any(a.prefix for a in group.alts):
             return None
-        rarest: dict[str, int] = {}
-        for alt in group.alts:
-            words = [w for w in alt.words if w not in FUNCTION_WORDS]
-            if not words:
-                return None
-            dfs = self.df(words)
-            word = min(words, key=lambda w: dfs[w])
-            rarest[word] = dfs[word]
-        if idf(sum(rarest.values()), self.cache.papers) < HINT_IDF:
+        rarest = [self.rarest(alt) for alt in group.alts]
+        if not all(rarest):
+            return None
+        words = dict(r for r in rarest if r)
+        if idf(sum(words.values()), self.cache.papers) < HINT_IDF:
             return None  # a word most papers use narrows nothing and costs FTS5 a seek per row
-        parts = [fts.phrase((word,)) for word in rarest]
-        return Hint(parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")", sum(rarest.values()))
+        parts = [fts.phrase((word,)) for word in words]
+        return Hint(parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")", sum(words.values()))
+
+    def rarest(self, alt: Alternative) -> tuple[str, int] | None:
+        """An alternative's rarest word other than function words, and how many papers use it (None: it has only
+        function words): what its document frequency is taken from, and what a hint asks for it."""
+        words = [w for w in alt.words if w not in FUNCTION_WORDS]
+        if not words:
+            return None
+        dfs = self.df(words)
+        word = min(words, key=lambda w: dfs[w])
+        return word, dfs[word]
