@@ -89,12 +89,13 @@ class CandidateRetriever:
         """These groups ANDed, rarest first: FTS5 steps through an AND's first child row by row and seeks the
         others (same matches). `title_only`: without `title:` column filters (the caller limits the whole)."""
         ordered = sorted(groups, key=lambda g: g.df)
-        cheap = [g.expression() for g in ordered if not _costly(g)]
-        if cheap:  # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
-            # rarer than every cheap group stays out: its phrase is quick for FTS5 already, and each child costs.
-            fewest = min(g.df for g in ordered if not _costly(g))
-            cheap += [g.hint.expression for g in ordered if _costly(g) and g.hint and g.hint.papers >= fewest]
-        costly = [g.expression() if title_only else g.fielded_expression() for g in ordered if _costly(g)]
+        plain = [g for g in ordered if not _costly(g)]
+        phrases = [g for g in ordered if _costly(g)]
+        cheap = [g.expression() for g in plain]
+        if plain:  # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
+            # rarer than every plain group stays out: its phrase is quick for FTS5 already, and each child costs.
+            cheap += [g.hint.expression for g in phrases if g.hint and g.hint.papers >= plain[0].df]
+        costly = [g.expression() if title_only else g.fielded_expression() for g in phrases]
         return conjunction(cheap, costly)
 
     def in_title_column(self, body: str) -> str | None:
