@@ -11,6 +11,7 @@ fit several people (`J. Li`): the answer lists all their papers, one person at a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -62,9 +63,10 @@ class NameMatch:
         """The person and those listed after them, in the answer's order."""
         return (self.person, *self.others) if self.shared else (self.person,)
 
-    @property
+    @functools.cached_property
     def papers(self) -> tuple[int, ...]:
-        """The rowids of everyone's papers, person by person in the answer's order (a paper may repeat)."""
+        """The rowids of everyone's papers, person by person in the answer's order (a paper may repeat); worked out
+        once, though the filter and the listing both ask (4,900 rowids for `Y. Wang` at 110,000 papers)."""
         return tuple(r for p in self.everyone for r in p.rowids)
 
 
