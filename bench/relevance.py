@@ -336,7 +336,7 @@ def multiconcept_ceilings(db: Any) -> dict[str, dict[str, float]]:
     cache = index_cache(db)
     out: dict[str, dict[str, float]] = {}
     for half in HALVES:
-        sums = {"all papers": 0.0, "papers holding a word of every idea": 0.0, "papers holding every word": 0.0}
+        sums = dict.fromkeys(("all papers", "papers holding a word of every idea", "papers holding every word"), 0.0)
         queries = [(q, rx) for q, h, rx in multiconcept() if h == half]
         for query, about in queries:
             accepted = {rowid for rowid, title in titles.items() if about.search(title)}
@@ -346,14 +346,10 @@ def multiconcept_ceilings(db: Any) -> dict[str, dict[str, float]]:
                 ideas.setdefault(group.concept, []).append(group.expression())
             each_idea = " AND ".join("(" + " OR ".join(parts) + ")" for parts in ideas.values())
             every_word = " AND ".join(g.expression() for g in plan.groups)
-            for name, expression in (
-                ("papers holding a word of every idea", each_idea),
-                ("papers holding every word", every_word),
-            ):
-                sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?"
-                found = {rowid for (rowid,) in db.execute(sql, [expression])}
-                sums[name] += min(5, len(accepted & found)) / 5
-            sums["all papers"] += min(5, len(accepted)) / 5
+            sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?"
+            among = [set(titles)] + [{rowid for (rowid,) in db.execute(sql, [e])} for e in (each_idea, every_word)]
+            for name, papers in zip(sums, among, strict=True):
+                sums[name] += min(5, len(accepted & papers)) / 5
         out[half] = {name: total / max(1, len(queries)) for name, total in sums.items()}
     return out
 
