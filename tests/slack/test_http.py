@@ -442,3 +442,37 @@ def test_initials_list_all_of_the_lead_persons_papers_however_many_others_fit(
     in_order = re.findall(r"Integer Programming Cuts|Verified Reasoning Chains", shown)  # fallback text first
     assert in_order[:5] == ["Integer Programming Cuts"] * 4 + ["Verified Reasoning Chains"]
     assert problems(body) == []
+
+
+# --------------------------------------------------------------------------- a typo two words could mean
+
+
+def test_a_typo_is_read_as_the_word_papers_use_with_the_rest_of_the_query(fake: FakeSlack, tmp_path: Path) -> None:
+    """`/icml wheather forecasting storm radar`: whether and weather are both one edit away and whether is the more
+    frequent, but papers use weather with the query's rarest other words, so the answer reads it so and leads with
+    the paper that holds them all."""
+    weather = [
+        ("W0", "Weather Forecasting 0", "A weather forecasting model with storm radar data."),
+        ("W1", "Weather Forecasting 1", "A weather forecasting model for storm tracks."),
+        ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
+    ]
+    whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)]
+    filler = [(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)]
+    source = tmp_path / "weather2026.jsonl"
+    with source.open("w", encoding="utf-8") as out:
+        for paper_id, title, abstract in weather + whether + filler:
+            out.write(json.dumps({"id": paper_id, "title": title, "abstract": abstract}) + "\n")
+    path = tmp_path / "papers.db"
+    db = index.connect(path)
+    index.load(db, [source])
+    db.conn.close()
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    try:
+        body = served.command("wheather forecasting storm radar").json()
+    finally:
+        served.stop()
+    shown = texts(body)
+    typed = "wheather forecasting storm radar"
+    assert f"Showing results for *weather forecasting storm radar* (you typed *{typed}*)" in shown
+    assert re.findall(r"Weather Forecasting \d|Does Size Matter \d", shown)[0] == "Weather Forecasting 0"
+    assert problems(body) == []
