@@ -22,6 +22,8 @@ from bot.search.plan import TermGroup
 from bot.search.snippets import MARKUP_RE
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
+from tests.support.sources import WEATHER_OR_WHETHER
+from tests.support.venue_index import index_of
 
 # Seed paper ids (deterministic, see tests/papers/test_index.py).
 VEGAS, DEFENSIVE_KV, TOKSUITE, SOFTMOE = "yg1gm3", "txyyds", "y681dq", "mehwh5"
@@ -460,16 +462,10 @@ def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> N
     assert ids(search.search(seed_db, "mixture-of-experts"))[0] == SOFTMOE
 
 
-def _choosing(
-    tmp_path: Path, papers: list[tuple[str, str, str]], query: str
-) -> tuple[search.SearchResponse, list[str]]:
-    """Search an index of these (id, title, abstract) papers; also the counts that chose between corrections of
-    wheather (whether or weather)."""
-    source = tmp_path / "weather2026.jsonl"
-    rows = [{"id": i, "title": t, "abstract": a} for i, t, a in papers]
-    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    db = index.connect(tmp_path / "weather.db")
-    index.load(db, [source])
+def _choosing(tmp_path: Path, papers: list[dict[str, str]], query: str) -> tuple[search.SearchResponse, list[str]]:
+    """Search an index of these papers; also the counts that chose between corrections of wheather (whether or
+    weather)."""
+    db = index.connect(index_of(tmp_path, papers, "weather2026.jsonl"))
     asked: list[str] = []
     db.conn.set_trace_callback(asked.append)
     response = search.search(db, query)
@@ -482,7 +478,8 @@ def test_a_correction_is_chosen_by_the_telling_words_beside_it(tmp_path: Path) -
     makes FTS5 read its whole posting list at 110,000 papers)."""
     weather = [(f"W{i}", f"Weather Forecasting {i}", f"A weather forecasting model, region {i}.") for i in range(2)]
     whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether model size matters, case {i}.") for i in range(5)]
-    response, counts = _choosing(tmp_path, weather + whether, "wheather forecasting model")
+    papers = [{"id": i, "title": t, "abstract": a} for i, t, a in weather + whether]
+    response, counts = _choosing(tmp_path, papers, "wheather forecasting model")
     assert response.corrected == "weather forecasting model"
     assert {r.paper["source_id"] for r in response.results[:2]} == {"W0", "W1"}
     assert counts
@@ -493,14 +490,7 @@ def test_a_correction_asks_only_the_rarest_two_telling_words(tmp_path: Path) -> 
     """`wheather forecasting storm radar`: of three telling words, the two rarest (radar, storm) choose weather;
     forecasting, the most common of them, is not asked (each further word makes FTS5 read every paper the others
     share before it can stop)."""
-    weather = [
-        ("W0", "Weather Forecasting 0", "A weather forecasting model with storm radar data."),
-        ("W1", "Weather Forecasting 1", "A weather forecasting model for storm tracks."),
-        ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
-    ]
-    whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)]
-    filler = [(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)]
-    response, counts = _choosing(tmp_path, weather + whether + filler, "wheather forecasting storm radar")
+    response, counts = _choosing(tmp_path, WEATHER_OR_WHETHER, "wheather forecasting storm radar")
     assert response.corrected == "weather forecasting storm radar"
     assert response.results[0].paper["source_id"] == "W0"
     assert counts

@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,8 @@ from tests.support.fake_slack import FakeSlack
 from tests.support.paths import SEEDS
 from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import block_action_payload, mention_event
+from tests.support.sources import WEATHER_OR_WHETHER
+from tests.support.venue_index import index_of
 
 DEFENSIVE_KV = "txyyds"
 VEGAS = "yg1gm3"
@@ -411,6 +414,19 @@ def test_a_very_common_phrase_says_at_least_and_pages_to_its_end(quokka_http: Sl
     assert problems(call.params) == []
 
 
+# --------------------------------------------------------------------------- an index a test writes
+
+
+def _answer(fake: FakeSlack, index_path: Path, text: str) -> dict[str, Any]:
+    """The answer to one signed `/icml text`, from the app served over this index (state beside it)."""
+    served = SlackHttp(slack_config(fake, index_path, index_path.with_name("state.db")))
+    try:
+        reply: dict[str, Any] = served.command(text).json()
+        return reply
+    finally:
+        served.stop()
+
+
 # --------------------------------------------------------------------------- initials several people fit
 
 
@@ -419,23 +435,15 @@ def test_initials_list_all_of_the_lead_persons_papers_however_many_others_fit(
 ) -> None:
     """`/icml M. Bansal` leads with the person with the most papers and says how many; the cap on papers listed
     (here 5, 1,000 in production) comes after that order, so others' papers earlier in the index never cut theirs."""
-    source = tmp_path / "bansal.jsonl"
     people = [("Mohit Bansal", f"Verified Reasoning Chains, part {n}") for n in range(3)]
     people += [("Manish Bansal", f"Integer Programming Cuts, part {n}") for n in range(4)]
-    with source.open("w", encoding="utf-8") as out:
-        for n, (author, title) in enumerate(people):
-            paper = {"id": f"b{n}", "title": title, "abstract": f"{title}: study number {n}.", "authors": [author]}
-            out.write(json.dumps(paper) + "\n")
-    path = tmp_path / "papers.db"
-    db = index.connect(path)
-    index.load(db, [source])
-    db.conn.close()
+    papers = [
+        {"id": f"b{n}", "title": title, "abstract": f"{title}: study number {n}.", "authors": [author]}
+        for n, (author, title) in enumerate(people)
+    ]
+    path = index_of(tmp_path, papers, "bansal.jsonl")
     monkeypatch.setattr("bot.search.retrieve.TOTAL_CAP", 5)
-    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
-    try:
-        body = served.command("M. Bansal").json()
-    finally:
-        served.stop()
+    body = _answer(fake, path, "M. Bansal")
     shown = texts(body)
     assert "4 papers by *Manish Bansal* (you typed *M. Bansal*)" in shown
     assert "Mohit Bansal (3)" in shown
@@ -451,28 +459,9 @@ def test_a_typo_is_read_as_the_word_papers_use_with_the_rest_of_the_query(fake: 
     """`/icml wheather forecasting storm radar`: whether and weather are both one edit away and whether is the more
     frequent, but papers use weather with the query's rarest other words, so the answer reads it so and leads with
     the paper that holds them all."""
-    weather = [
-        ("W0", "Weather Forecasting 0", "A weather forecasting model with storm radar data."),
-        ("W1", "Weather Forecasting 1", "A weather forecasting model for storm tracks."),
-        ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
-    ]
-    whether = [(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)]
-    filler = [(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)]
-    source = tmp_path / "weather2026.jsonl"
-    with source.open("w", encoding="utf-8") as out:
-        for paper_id, title, abstract in weather + whether + filler:
-            out.write(json.dumps({"id": paper_id, "title": title, "abstract": abstract}) + "\n")
-    path = tmp_path / "papers.db"
-    db = index.connect(path)
-    index.load(db, [source])
-    db.conn.close()
-    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
-    try:
-        body = served.command("wheather forecasting storm radar").json()
-    finally:
-        served.stop()
-    shown = texts(body)
     typed = "wheather forecasting storm radar"
+    body = _answer(fake, index_of(tmp_path, WEATHER_OR_WHETHER, "weather2026.jsonl"), typed)
+    shown = texts(body)
     assert f"Showing results for *weather forecasting storm radar* (you typed *{typed}*)" in shown
     assert re.findall(r"Weather Forecasting \d|Does Size Matter \d", shown)[0] == "Weather Forecasting 0"
     assert problems(body) == []

@@ -7,7 +7,24 @@ from pathlib import Path
 
 from tests.support.paths import ROOT, SEED_FILE
 
-__all__ = ["ROOT", "large_jsonl", "seed_abstracts"]
+__all__ = ["ROOT", "WEATHER_OR_WHETHER", "large_jsonl", "seed_abstracts"]
+
+
+def _papers(rows: list[tuple[str, str, str]]) -> list[dict[str, str]]:
+    return [{"id": paper_id, "title": title, "abstract": abstract} for paper_id, title, abstract in rows]
+
+
+# `wheather` is one edit from whether (five papers use it) and from weather (two, beside forecasting, storm and radar;
+# forecasting is in a third, storm in the two, radar in one); twenty more papers make those words rare enough to tell.
+WEATHER_OR_WHETHER = _papers(
+    [
+        ("W0", "Weather Forecasting 0", "A weather forecasting model with storm radar data."),
+        ("W1", "Weather Forecasting 1", "A weather forecasting model for storm tracks."),
+        ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
+        *[(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)],
+        *[(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)],
+    ]
+)
 
 
 def seed_abstracts() -> list[str]:

@@ -1,6 +1,7 @@
 """Indexes built by the production loader for venue and swap tests: build_venue_index (the 19 ICML 2026 seeds, ICML
-2024 papers whose titles match `kv cache` better than any seed's, an ICML 2026 position and a workshop paper), and
-build (the seeds plus a few papers, e.g. NEW_PAPER, to rename in over an index being served)."""
+2024 papers whose titles match `kv cache` better than any seed's, an ICML 2026 position and a workshop paper),
+build (the seeds plus a few papers, e.g. NEW_PAPER, to rename in over an index being served), and index_of (just
+the papers a test writes)."""
 
 from __future__ import annotations
 
@@ -74,5 +75,15 @@ def build(folder: Path, extra: list[dict[str, str]]) -> Path:
         (folder / "extra.jsonl").write_text("".join(json.dumps(p) + "\n" for p in extra), encoding="utf-8")
         sources.append(folder / "extra.jsonl")
     index.load(db, sources)
+    db.conn.close()
+    return path
+
+
+def index_of(folder: Path, papers: list[dict[str, Any]], source: str = "papers.jsonl") -> Path:
+    """An index of just these papers (from one source file named `source`), built by the production loader."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "papers.db"
+    db = index.connect(path)
+    index.load(db, [write_jsonl(folder / source, papers)])
     db.conn.close()
     return path
