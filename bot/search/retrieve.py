@@ -124,16 +124,16 @@ class CandidateRetriever:
             if not titled:
                 return []
             if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest
-                held = self.holding(in_text, titled)
+                held = self.holding(in_text, rest, titled)
                 return [rowid for rowid in titled if rowid in held][: cap + 1]
         # (the ones in the title are in the paper: FTS5 need not check them twice)
         return self.rowids(f"{fenced(self.in_title_column(body) or '')} AND {rest}", cap)
 
-    def holding(self, groups: list[TermGroup], rowids: list[int]) -> set[int]:
-        """Which of these rowids (ascending) hold every group. FTS5 checks one rowid by setting up every term again
-        (15-90 us a rowid), and reads a match in rowid order for well under a microsecond: when the rarest group is
-        in fewer than SCAN_RATIO papers per term to check, all matches between the first and last rowid are read."""
-        expr = self.expression(groups) or ""
+    def holding(self, groups: list[TermGroup], expr: str, rowids: list[int]) -> set[int]:
+        """Which of these rowids (ascending) hold every group (`expr`: their expression). FTS5 checks one rowid by
+        setting up every term again (15-90 us a rowid), and reads a match in rowid order for well under a
+        microsecond: when the rarest group is in fewer than SCAN_RATIO papers per term to check, all matches between
+        the first and last rowid are read."""
         terms = sum(len(alt.words) for g in groups for alt in g.alts)
         if min(g.df for g in groups) <= SCAN_RATIO * len(rowids) * terms:
             sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid BETWEEN ? AND ?"
