@@ -32,9 +32,24 @@ _SUFFIXES = (
 )
 
 
+# Endings of nouns made from adjectives and verbs, tried first, each with the shortest stem it may leave: so a query
+# typed as a noun finds titles with the adjective (robustness → robust, explainability → explain, causality →
+# causal), as FTS5's Porter stemmer already does when it retrieves them. Shorter stems would join unrelated words
+# (probability → prob, activity → activ, priority → prior); -unity words keep theirs (community is not communication).
+_DERIVED = (("abilities", 5), ("ibilities", 5), ("ability", 5), ("ibility", 5), ("ities", 6), ("ity", 6), ("ness", 4))
+
+
 @functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A crude stem whose prefix matches the usual inflections (caching → cach, learning → learn)."""
+    """A crude stem whose prefix matches the usual inflections and a noun's adjective (caching → cach, learning →
+    learn, robustness → robust, positional → position)."""
+    for suffix, shortest in _DERIVED:
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            if len(base) >= shortest and not base.endswith("un"):
+                return base
+    if word.endswith("ional") and len(word) >= 9:  # positional → position (rational stays apart from ration)
+        return word[:-2]
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]

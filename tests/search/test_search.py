@@ -387,6 +387,22 @@ def test_paging_deep_shows_each_paper_once_in_one_order_under_one_total(full_ind
     assert len(paged) == min(400, pages[0].total) or not pages[0].total_exact
 
 
+def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> None:
+    """`robustness of graph neural networks`: the paper titled *Robust ... Graph Neural Networks* is about both
+    ideas and comes first, above a graph paper that mentions robustness in passing; its snippet shows *robust*."""
+    fillers = [(f"F{i}", f"Protein Folding Study {i}", f"Protein structure, case {i}.") for i in range(6)]
+    papers = [
+        ("R", "Robust Training of Graph Neural Networks", "We make graph neural networks more robust to edge attacks."),
+        ("C", "Graph Neural Networks for Chemistry", "Graph neural networks for molecules; robustness is future work."),
+        *fillers,
+    ]
+    db = index.connect(index_of(tmp_path, [{"id": i, "title": t, "abstract": a} for i, t, a in papers]))
+    found = search.search(db, "robustness of graph neural networks").results
+    assert [r.paper["source_id"] for r in found[:2]] == ["R", "C"]
+    assert "title:robustness" in found[0].matched
+    assert "*robust*" in found[0].snippet
+
+
 def test_result_json_shape(seed_db) -> None:  # type: ignore[no-untyped-def]
     result = search.search(seed_db, "kv cache").results[0]
     data = result.to_json()
@@ -600,7 +616,7 @@ def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  
     assert "*cache entries*" in found[0].snippet
     assert [r.score for r in found] == sorted((r.score for r in found), reverse=True)
     assert search.similar(seed_db, "nosuchpaper") == []
-    assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [MULTI_ANSWER, HIDE]
+    assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [MULTI_ANSWER, CALIBRATION]
 
 
 def test_similar_reads_the_neighbours_the_index_stored(seed_db) -> None:  # type: ignore[no-untyped-def]
