@@ -42,14 +42,13 @@ _DERIVED = (("abilities", 5), ("ibilities", 5), ("ability", 5), ("ibility", 5), 
 @functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A crude stem whose prefix matches the usual inflections and a noun's adjective (caching → cach, learning →
-    learn, robustness → robust, positional → position)."""
+    learn, robustness → robust). Adjectives in -ional keep theirs: positional → position would match every
+    "Position:" paper of ICML's position track."""
     for suffix, shortest in _DERIVED:
         if word.endswith(suffix):
             base = word[: -len(suffix)]
             if len(base) >= shortest and not base.endswith("un"):
                 return base
-    if word.endswith("ional") and len(word) >= 9:  # positional → position (rational stays apart from ration)
-        return word[:-2]
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]

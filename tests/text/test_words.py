@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import text
-from bot.text.words import WORD_RE, word_set
+from bot.text.words import WORD_RE, stem, word_set
 
 
 def test_word_pattern_splits_on_underscore_and_punctuation_in_any_script() -> None:
@@ -28,3 +28,29 @@ def test_valid_text_replaces_lone_surrogates_only() -> None:
     assert text.valid_text("paper \ud800 id") == "paper ? id"
     assert text.valid_text("naïve 東京 🚀") == "naïve 東京 🚀"
     assert text.valid_text("") == ""
+
+
+def test_stem_joins_a_noun_with_its_adjective_and_keeps_unrelated_words_apart() -> None:
+    """Ranking matches a query word by its stem as a prefix: the noun typed finds titles using the adjective."""
+    joined = [
+        ("robustness", "robust"),
+        ("faithfulness", "faithful"),
+        ("explainability", "explainable"),
+        ("interpretability", "interpretable"),
+        ("causality", "causal"),
+        ("diversity", "diverse"),
+        ("heterogeneity", "heterogeneous"),
+        ("learning", "learns"),
+    ]
+    for noun, adjective in joined:
+        assert adjective.startswith(stem(noun)), (noun, stem(noun))
+    apart = [
+        ("probability", "problem"),
+        ("activity", "activation"),
+        ("priority", "prior"),
+        ("community", "communication"),
+        ("quantity", "quantization"),
+        ("positional", "position"),  # ICML's position papers are titled "Position: ..."
+    ]
+    for word, other in apart:
+        assert not other.startswith(stem(word)), (word, stem(word))
