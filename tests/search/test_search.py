@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot import search
@@ -262,6 +262,7 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db, text: str) -> None:  # type
         max_size=12,
     )
 )
+@example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
 def test_operator_soup_is_searched_as_text(seed_db, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
     for text in ("".join(parts), " ".join(parts)):
         response = search.search(seed_db, text)
