@@ -181,8 +181,8 @@ class QueryPlanner:
                         display = re.sub(re.escape(old), _recased(new), display, count=1, flags=re.I)
                         plan.corrections[old] = new
                 rewrites.append(_Rewrite(term.span, display))
-            if len(fixed) == 1 and fixed[0] in FUNCTION_WORDS and not only_stop:
-                slots.append(Slot(None, fixed[0]))
+            if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
+                slots += [Slot(None, w) for w in fixed]
                 continue
             alts = [Alternative(tuple(fixed))]
             if len(fixed) == 1:

@@ -289,12 +289,8 @@ class CandidateRetriever:
             parts += [(WORD_WEIGHT, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
         asked = []
         for parts in ideas.values():
-            if not parts:  # an idea of function words alone (`AND-AND`): nothing a title could be asked for
-                continue
             rare = [expr for weight, expr in parts if weight >= WORD_WEIGHT]
             asked.append(rare or [max(parts)[1]])
-        if not asked:
-            return False
         body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in asked)
         before = len(self.found)
         self.add(self.in_titles(body, CAP_TITLE), 0, 2, CAP_TITLE)

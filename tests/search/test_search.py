@@ -271,6 +271,14 @@ def test_operator_soup_is_searched_as_text(seed_db, parts: list[str]) -> None:  
             assert all(r.matched for r in response.results)  # each result shows which of kv, cache, ... it holds
 
 
+def test_a_compound_of_function_words_is_read_as_function_words(seed_db) -> None:  # type: ignore[no-untyped-def]
+    """`and-or` joins nothing a paper could hold: it separates ideas like `and` does, it is not a word to match."""
+    response = search.search(seed_db, "kv and-or cache")
+    assert ids(response) == ids(search.search(seed_db, "kv and cache")) == [DEFENSIVE_KV, VEGAS]
+    assert not response.partial
+    assert not response.notes
+
+
 def test_sql_and_fts_syntax_in_text_are_just_words(seed_db) -> None:  # type: ignore[no-untyped-def]
     assert (
         ids(search.search(seed_db, "kv AND cache")) == ids(search.search(seed_db, "kv cache")) == [DEFENSIVE_KV, VEGAS]
