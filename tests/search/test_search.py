@@ -22,7 +22,7 @@ from bot.search.plan import TermGroup
 from bot.search.snippets import MARKUP_RE
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
-from tests.support.sources import WEATHER_OR_WHETHER
+from tests.support.sources import ROBUST_OR_ROBUSTNESS, WEATHER_OR_WHETHER
 from tests.support.venue_index import index_of
 
 # Seed paper ids (deterministic, see tests/papers/test_index.py).
@@ -399,13 +399,7 @@ def test_paging_deep_shows_each_paper_once_in_one_order_under_one_total(full_ind
 def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> None:
     """`robustness of graph neural networks`: the paper titled *Robust ... Graph Neural Networks* is about both
     ideas and comes first, above a graph paper that mentions robustness in passing; its snippet shows *robust*."""
-    fillers = [(f"F{i}", f"Protein Folding Study {i}", f"Protein structure, case {i}.") for i in range(6)]
-    papers = [
-        ("R", "Robust Training of Graph Neural Networks", "We make graph neural networks more robust to edge attacks."),
-        ("C", "Graph Neural Networks for Chemistry", "Graph neural networks for molecules; robustness is future work."),
-        *fillers,
-    ]
-    db = index.connect(index_of(tmp_path, [{"id": i, "title": t, "abstract": a} for i, t, a in papers]))
+    db = index.connect(index_of(tmp_path, ROBUST_OR_ROBUSTNESS))
     found = search.search(db, "robustness of graph neural networks").results
     assert [r.paper["source_id"] for r in found[:2]] == ["R", "C"]
     assert "title:robustness" in found[0].matched

@@ -22,7 +22,7 @@ from tests.support.fake_slack import FakeSlack
 from tests.support.paths import SEEDS
 from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import block_action_payload, mention_event
-from tests.support.sources import WEATHER_OR_WHETHER
+from tests.support.sources import ROBUST_OR_ROBUSTNESS, WEATHER_OR_WHETHER
 from tests.support.venue_index import index_of
 
 DEFENSIVE_KV = "txyyds"
@@ -464,4 +464,16 @@ def test_a_typo_is_read_as_the_word_papers_use_with_the_rest_of_the_query(fake: 
     shown = texts(body)
     assert f"Showing results for *weather forecasting storm radar* (you typed *{typed}*)" in shown
     assert re.findall(r"Weather Forecasting \d|Does Size Matter \d", shown)[0] == "Weather Forecasting 0"
+    assert problems(body) == []
+
+
+def test_a_noun_finds_the_title_with_its_adjective_and_bolds_it(fake: FakeSlack, tmp_path: Path) -> None:
+    """`/icml robustness of graph neural networks`: the answer leads with the paper titled *Robust ... Graph Neural
+    Networks* and its snippet bolds *robust*, though the query said robustness."""
+    path = index_of(tmp_path, ROBUST_OR_ROBUSTNESS, "robust.jsonl")
+    body = _answer(fake, path, "robustness of graph neural networks")
+    shown = texts(body)
+    titles = re.findall(r"Robust Training of Graph Neural Networks|Graph Neural Networks for Chemistry", shown)
+    assert titles[0] == "Robust Training of Graph Neural Networks"
+    assert "*robust*" in shown
     assert problems(body) == []

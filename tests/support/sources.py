@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.support.paths import ROOT, SEED_FILE
 
-__all__ = ["ROOT", "WEATHER_OR_WHETHER", "large_jsonl", "seed_abstracts"]
+__all__ = ["ROBUST_OR_ROBUSTNESS", "ROOT", "WEATHER_OR_WHETHER", "large_jsonl", "seed_abstracts"]
 
 
 def _papers(rows: list[tuple[str, str, str]]) -> list[dict[str, str]]:
@@ -23,6 +23,17 @@ WEATHER_OR_WHETHER = _papers(
         ("F0", "Sales Forecasting", "Forecasting sales from receipts."),
         *[(f"H{i}", f"Does Size Matter {i}", f"We ask whether scale matters, case {i}.") for i in range(5)],
         *[(f"X{i}", f"Unrelated Study {i}", f"An unrelated study of topic {i}.") for i in range(20)],
+    ]
+)
+
+
+# `robustness of graph neural networks`: R's title says Robust, C's abstract says robustness in passing; six fillers
+# make graph, neural and networks rare enough to weigh.
+ROBUST_OR_ROBUSTNESS = _papers(
+    [
+        ("R", "Robust Training of Graph Neural Networks", "We make graph neural networks more robust to edge attacks."),
+        ("C", "Graph Neural Networks for Chemistry", "Graph neural networks for molecules; robustness is future work."),
+        *[(f"F{i}", f"Protein Folding Study {i}", f"Protein structure, case {i}.") for i in range(6)],
     ]
 )
 
