@@ -102,7 +102,7 @@ def _run(
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
     ranker = Ranker(db, plan, cache.titles(db))
-    ranked = ranker.rank(retriever.found, pinned) if retriever.found else []
+    ranked = ranker.rank(retriever.found, pinned, need) if retriever.found else []
     total = max(total, len(ranked))
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
         block = retriever.next_block()

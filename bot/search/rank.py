@@ -66,6 +66,9 @@ class Ranker:
         self.ideas = Ideas(plan.groups)
         self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
+        # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
+        # idea found, the abstract's evidence (below 1) and the query as a phrase in it (at most 2).
+        self.ceiling = self.lead(len(plan.groups), len(self.ideas)) + 1.0 + (2.0 if self.phrase else 0.0)
 
     def share(self, hits: list[int]) -> float:
         """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
@@ -136,9 +139,12 @@ class Ranker:
         n = len(shares)
         return IDEAS_WEIGHT * self.ideas.present(shares) / n + IDEAS_SHARE_WEIGHT * sum(shares) / n
 
-    def rank(self, found: dict[int, Candidate], pinned: dict[int, str]) -> list[ScoredPaper]:
+    def rank(self, found: dict[int, Candidate], pinned: dict[int, str], need: int | None = None) -> list[ScoredPaper]:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
-        lead, in full-score order); the same candidates always come out in the same order."""
+        lead, in full-score order); the same candidates always come out in the same order.
+
+        With `need`, only the first `need` are sure to be in full-score order (the rest follow in some order): full
+        scores are then worked out only for candidates whose title leaves them a chance of those places."""
         groups = self.plan.groups
         if not groups:  # only a person or filters: nothing to score, so named papers first, then in the order found
             named = [ScoredPaper(r, NAME_BONUS, pinned=pinned[r]) for r in sorted(pinned) if r in found]
@@ -170,14 +176,59 @@ class Ranker:
         first.sort(key=_SCORE, reverse=True)
         head = RERANK if len(groups) <= 3 else RERANK // 2
         top, rest = first[:head], first[head:]
+        titled = {s.rowid: self.title_score(texts[s.rowid], cover[s.rowid][3], s.pinned) for s in top}
+        order = sorted(top, key=lambda s: (-titled[s.rowid], s.rowid))  # most promising first
+        places = len(order) if need is None else min(max(1, need), len(order))
+        done = order[:places]
+        self._score_all(done, texts, cover, titled)
+        unscored: list[ScoredPaper] = []
+        if places < len(order):
+            # An abstract adds at most `ceiling` to its title's part: a candidate that cannot pass the need-th full
+            # score so far cannot reach the page. Those that can are a prefix of the rest (most promising first),
+            # and scoring them only raises the bar, so one more round settles the page.
+            bar = sorted((s.score for s in done), reverse=True)[places - 1] - 1e-9
+            rest_of_top = order[places:]
+            more = sum(1 for s in rest_of_top if titled[s.rowid] + self.ceiling >= bar)
+            self._score_all(rest_of_top[:more], texts, cover, titled)
+            done += rest_of_top[:more]
+            unscored = rest_of_top[more:]  # in title-score order, after every scored candidate
+        done.sort(key=lambda s: (-s.score, s.rowid))
+        return done + unscored + rest
+
+    def _score_all(
+        self,
+        batch: list[ScoredPaper],
+        texts: dict[int, bytes],
+        cover: dict[int, Cover],
+        titled: dict[int, float],
+    ) -> None:
+        """Full scores for a batch of candidates, reading their abstracts in one query."""
         # Abstracts as their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
-        abstracts = read_columns(self.db, "CAST(abstract AS BLOB), authors", [s.rowid for s in top])
-        for scored in top:
+        abstracts = read_columns(self.db, "CAST(abstract AS BLOB), authors", [s.rowid for s in batch])
+        for scored in batch:
             abstract, authors = abstracts.get(scored.rowid, ("", ""))
             _, _, hits, facts = cover[scored.rowid]
-            scored.score = self.score(scored, texts[scored.rowid], abstract or b"", authors or "", (hits, facts))
-        top.sort(key=lambda s: (-s.score, s.rowid))
-        return top + rest
+            title = (hits, facts, titled[scored.rowid])
+            scored.score = self.score(scored, texts[scored.rowid], abstract or b"", authors or "", title)
+
+    def title_score(self, ttext: bytes, facts: TitleFacts, pinned: str | None = None) -> float:
+        """The part of the full score a title fixes: its share of the groups (squared: the whole topic in the title
+        counts) and of its words, the ideas it holds, exact words, the query as a phrase, a near-identical title."""
+        words = max(1, ttext.count(b" ") - 1)
+        score = TITLE_WEIGHT * facts.share**2 + 0.5 * min(1.0, facts.words / words)
+        if self.several:  # how much of each idea the title holds
+            score += self.ideas_in_title(facts.ideas)
+        if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
+            score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
+        if self.phrase:
+            score += 1.5 * min(1, self.phrase(ttext))
+        if self.lookup:
+            similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
+            if similarity >= 80:
+                score += 20 + (similarity - 80)
+        if pinned:
+            score += NAME_BONUS
+        return score
 
     def score(
         self,
@@ -185,16 +236,16 @@ class Ranker:
         ttext: bytes,
         abstract: str | bytes,
         authors: str,
-        title: tuple[list[int], TitleFacts] | None = None,
+        title: tuple[list[int], TitleFacts, float] | None = None,
     ) -> float:
-        """Coverage × 10 (of groups, or of ideas), then title (squared share: the whole topic in the title counts),
-        abstract, phrase, focus. `title`: what covers() found in `ttext` (else it is read here)."""
+        """Coverage × 10 (of groups, or of ideas), then the title's part (title_score), the abstract's evidence and
+        the query as a phrase in it. `title`: what covers() and title_score() found in `ttext` (else read here)."""
         groups = self.plan.groups
         if title is None:  # one title on its own, read as covers() reads many
             _, _, hits, facts = self.covers([ttext])[0]
+            score = self.title_score(ttext, facts, scored.pinned)
         else:
-            hits, facts = title
-        cover = facts.share
+            hits, facts, score = title
         scored.in_title = hits
         atext = norm(abstract)
         lnorm = len(atext) / 1300
@@ -211,24 +262,13 @@ class Ranker:
                     continue
             matched += 1
         scored.level = max(scored.level, matched)
-        words = max(1, ttext.count(b" ") - 1)
-        score = TITLE_WEIGHT * cover * cover + 0.5 * min(1.0, facts.words / words)
-        if self.several:  # how many ideas the paper is about leads, then how much of each its title holds
-            titled = facts.ideas
-            anywhere = [max(t, a) for t, a in zip(titled, self.ideas.read(atext, in_abstract), strict=True)]
-            score += self.lead(scored.level, self.ideas.present(anywhere)) + self.ideas_in_title(titled)
+        if self.several:  # how many ideas the paper is about leads
+            anywhere = [max(t, a) for t, a in zip(facts.ideas, self.ideas.read(atext, in_abstract), strict=True)]
+            score += self.lead(scored.level, self.ideas.present(anywhere))
         else:
             score += self.lead(scored.level, 0)
-        if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
-            score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
-        score += s_abs / self.total_weight
+        score += s_abs / self.total_weight  # (below 1: each group's term is below its weight)
         if self.phrase:
             phrases = self.phrase(atext)
-            score += 1.5 * min(1, self.phrase(ttext)) + (1.0 + 0.5 * min(2, phrases - 1) if phrases else 0)
-        if self.lookup:
-            similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
-            if similarity >= 80:
-                score += 20 + (similarity - 80)
-        if scored.pinned:
-            score += NAME_BONUS
+            score += 1.0 + 0.5 * min(2, phrases - 1) if phrases else 0  # (at most 2)
         return score

@@ -7,6 +7,7 @@ import re
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -19,6 +20,7 @@ from bot.search import query as ql
 from bot.search import typos
 from bot.search.matching import Alternative
 from bot.search.plan import TermGroup
+from bot.search.rank import RERANK, Ranker, ScoredPaper
 from bot.search.snippets import MARKUP_RE
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
@@ -394,6 +396,47 @@ def test_paging_deep_shows_each_paper_once_in_one_order_under_one_total(full_ind
     assert paged[:50] == ids(search.search(db, query, limit=50))
     assert len({page.total for page in pages}) == 1
     assert len(paged) == min(400, pages[0].total) or not pages[0].total_exact
+
+
+PAGED_QUERIES = [
+    "diffusion",
+    "language model",
+    "kv cache",
+    "weather forecasting with machine learning",
+    "membership inference attacks on diffusion models",
+    "Mohit Bansal reasoning",
+    "speculative decodng",
+]
+
+
+@needs_shared_data()
+def test_a_short_page_scores_fewer_papers_but_shows_the_places_of_the_whole_order(
+    full_index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ranking works out full scores only for candidates whose title leaves them a chance of the page: each page
+    must still show exactly the papers, scores and order of those places when every candidate is scored."""
+    db = index.connect(full_index_path, readonly=True)
+    scored: list[int] = []
+    full_score = Ranker.score
+
+    def counted(self: Ranker, paper: ScoredPaper, *rest: Any) -> float:
+        scored.append(paper.rowid)
+        return full_score(self, paper, *rest)
+
+    monkeypatch.setattr(Ranker, "score", counted)
+    spared = 0
+    for query in PAGED_QUERIES:
+        whole = search.search(db, query, limit=RERANK)
+        every = len(scored)
+        for offset in (0, 1, 5, 10, 20):
+            scored.clear()
+            page = search.search(db, query, limit=5, offset=offset)
+            assert [(r.paper["id"], r.score, r.snippet) for r in page.results] == [
+                (r.paper["id"], r.score, r.snippet) for r in whole.results[offset : offset + 5]
+            ], (query, offset)
+            spared += every - len(scored)
+        scored.clear()
+    assert spared > 0  # some pages did leave candidates unscored: the test saw the shortcut at work
 
 
 def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> None:
