@@ -12,7 +12,10 @@ the targets.
 The people set is drawn at run time (random.Random(PEOPLE_SEED)) from the ICML 2026 authors with at least three
 papers, so nothing derived from ../shared is committed; every other person is held out. The multi-concept set
 (tests/relevance/icml2026_multiconcept.tsv) was written before tuning for it, half held out; its "typo" rows are the
-same queries with one dropped or swapped letter in the longest word (fixed seed), judged alike.
+same queries with one dropped or swapped letter in the longest word (fixed seed), judged alike. Its "asked" rows
+(and "topics asked") are the same queries wrapped in the ways researchers ask for papers in words
+(tests/relevance/question_frames.tsv: "papers on {q}", "what's new in {q}?"), tune frames for the tune half and
+held-out frames for the held-out half and the topics.
 """
 
 from __future__ import annotations
@@ -75,6 +78,17 @@ HALVES = ("tune", "held-out")
 def multiconcept() -> list[tuple[str, str, re.Pattern[str]]]:
     """(query, half, title regex) for the ICML 2026 multi-concept set."""
     return [(q, h, re.compile(rx, re.IGNORECASE)) for q, h, rx in _rows(SETS / "icml2026_multiconcept.tsv")]
+
+
+def frames() -> list[tuple[str, str]]:
+    """(frame with {q}, half): ways of asking for papers in words."""
+    return [(frame, half) for frame, half in _rows(SETS / "question_frames.tsv")]
+
+
+def asked(queries: list[tuple[str, re.Pattern[str]]], half: str) -> list[tuple[str, re.Pattern[str]]]:
+    """Each query wrapped in the next frame of `half`, in turn: the question a researcher would type for it."""
+    wrapped = [frame for frame, h in frames() if h == half]
+    return [(wrapped[i % len(wrapped)].replace("{q}", q), about) for i, (q, about) in enumerate(queries)]
 
 
 @dataclass(frozen=True)
@@ -296,6 +310,12 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
             qs = [(typo_query(q), rx) for q, h, rx in mc if h == half]
             label = f"multi-concept typo, {half}"
             out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        for half in HALVES:
+            qs = asked([(q, rx) for q, h, rx in mc if h == half], half)
+            label = f"multi-concept asked, {half}"
+            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        qs = asked([(q, rx) for q, _, rx in topics()], "held-out")
+        out.append(("topics asked, held-out frames", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         persons = people()
         for form in name_forms("A B"):
             for half in HALVES:
