@@ -10,6 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from bot.search.questions import topic_span
 from bot.text.words import WORD_RE
 
 MAX_CHARS = 500
@@ -189,6 +190,9 @@ def parse(raw: str) -> ParsedQuery:
                 span=(token_start, token_start + len(display)),
             )
         )
+    plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
+    start, end = topic_span(plain)  # "papers on grokking?": the topic, not the request around it
+    query.terms = query.terms[start:end]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))
     query.status = tuple(dict.fromkeys(statuses))

@@ -250,6 +250,20 @@ def test_a_longer_question_with_typos_is_answered_in_its_thread(slack_http: Slac
     assert problems(call.params) == []
 
 
+def test_a_question_asked_in_words_is_answered_by_its_topic(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    """ "any recent papers on KV cache?" in a thread lists what `/icml kv cache` lists: "any", "recent" and "papers"
+    ask for papers, they are not words every paper must hold."""
+    topic = slack_http.command("kv cache").json()
+    event = mention_event("any recent papers on KV cache?", ts="1700000008.000200", thread_ts="1700000000.0002")
+    assert slack_http.event(event).status == 200
+    (call,) = fake.wait_for("chat.postMessage")
+    assert call.params["thread_ts"] == "1700000000.0002"
+    assert result_ids(call.params) == result_ids(topic)
+    assert result_ids(call.params)[0] == DEFENSIVE_KV
+    assert "every word" not in texts(call.params)  # no "No paper matches every word" for the request's words
+    assert problems(call.params) == []
+
+
 def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.set_thread(
         "C1",
