@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.search.questions import topic_span
+from bot.search.questions import topic_span, venue_word
 from bot.text.words import WORD_RE
 
 MAX_CHARS = 500
@@ -192,6 +192,8 @@ def parse(raw: str) -> ParsedQuery:
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
     start, end = topic_span(plain)  # "papers on grokking?": the topic, not the request around it
+    for word in (w for term in query.terms[:start] for w in term.words if venue_word(w)):  # "ICML 2024 papers on"
+        _venue_field(query, "year" if word.isdigit() else "venue", word, False)
     query.terms = query.terms[start:end]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))

@@ -4,13 +4,17 @@ query words it would make every result hold "papers", "best" or "anyone".
 
 Only a request before the topic is left out, and only when it names what is wanted (papers, work, methods), asks
 (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study): "best arm
-identification", "new benchmarks" and "research agents" stay topics. A trailing "papers" ("grokking papers") goes too.
+identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
+I", "do you") goes too, as does a trailing "papers" ("grokking papers"). A conference or year the request names
+("any ICML 2024 papers on ...") becomes a venue or year filter (bot.search.query).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from bot.papers.venues import CONFERENCES, venue_filter
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
 
@@ -37,14 +41,26 @@ LEADS_IN = word_set(
     "improves"
 )
 TRAILING = word_set("paper papers")
+# Words that open a question: with only asking and function words after them ("how can I", "do you"), the
+# question's opening ends where another word starts.
+OPENING = word_set("what which who how why where when can could do does is are should would will")
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def venue_word(word: str) -> bool:
+    """A conference or a year, which a request may name ("any ICML 2024 papers on ..."): a filter, not a topic."""
+    if _YEAR.fullmatch(word):
+        return True
+    wanted = venue_filter(word)
+    return wanted is not None and wanted[0] in CONFERENCES and wanted[2] is None
 
 
 def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted, negated or fielded
     term, which is always topic): everything when no request is found, or when nothing else would be left."""
     lead = 0
-    while lead < len(terms) and (words := terms[lead]) is not None and all(w in _REQUEST for w in words):
+    while lead < len(terms) and (words := terms[lead]) is not None and all(_requests(w) for w in words):
         lead += 1
     start = 0
     for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
@@ -52,6 +68,13 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
         if asked[-1] in LEADS_IN and any(w in WANTED or w in ASKING for w in asked):
             start = i
             break
+    first = terms[0] if terms else None
+    if start == 0 and first is not None and first[0] in OPENING:  # "how can I speed up ...", "do you know ..."
+        opening = 0
+        while opening < lead and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
+            opening += 1
+        if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
+            start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = len(terms)
     last = terms[end - 1] if terms else None
     if last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start:
@@ -60,3 +83,7 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
     return start, end
+
+
+def _requests(word: str) -> bool:
+    return word in _REQUEST or venue_word(word)

@@ -26,6 +26,8 @@ def topic(text: str) -> list[str]:
         ("papers on new benchmarks", ["new", "benchmarks"]),  # the request ends at "on"; "new" is the topic's
         ("grokking papers", ["grokking"]),
         ("papers by Mohit Bansal", ["Mohit", "Bansal"]),
+        ("how can I speed up LLM inference?", ["speed", "up", "LLM", "inference"]),  # an opening, then the topic
+        ("do you know any work on grokking", ["grokking"]),
     ],
 )
 def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> None:
@@ -47,6 +49,14 @@ def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> No
 )
 def test_a_topic_that_looks_like_a_request_is_left_whole(text: str) -> None:
     assert len(topic(text)) == len(text.split())
+
+
+def test_a_venue_or_year_in_the_request_becomes_a_filter() -> None:
+    asked = ql.parse("any ICML 2024 papers on tokenizers?")
+    assert ([t.text for t in asked.terms], asked.venues, asked.years) == (["tokenizers"], ("icml",), (2024,))
+    assert ql.parse("icml2026 papers about grokking").venues == ("icml2026",)
+    typed = ql.parse("ICML 2026")  # no request: the words themselves
+    assert ([t.text for t in typed.terms], typed.venues, typed.years) == (["ICML", "2026"], (), ())
 
 
 def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:

@@ -66,6 +66,20 @@ def test_venue_year_and_track_filters(db: sqlite_utils.Database) -> None:
     assert {r.paper["source_id"] for r in listed} == {"kv2024a", "kv2024b", "kv2024c"}
 
 
+def test_a_question_naming_a_venue_or_year_searches_it(db: sqlite_utils.Database) -> None:
+    """ "any ICML 2024 papers on kv cache?" is `kv cache venue:icml year:2024`, not a search for the words icml and
+    2024; an index without the venue says what it has."""
+    asked = search(db, "any ICML 2024 papers on kv cache?", limit=10, scope=AUTO)
+    assert [r.paper["source_id"] for r in asked.results] == [
+        r.paper["source_id"] for r in search(db, "kv cache venue:icml year:2024", limit=10, scope=AUTO).results
+    ]
+    assert set(venues_of(db, "any ICML 2024 papers on kv cache?")) == {"icml2024/main"}
+    assert set(venues_of(db, "2026 work on kv cache", limit=30)) == set(venues_of(db, "kv cache year:2026", limit=30))
+    missing = search(db, "NeurIPS papers about kv cache", scope=AUTO)
+    assert missing.results == []
+    assert "no papers for venue:neurips" in missing.notes[0]
+
+
 def test_unknown_venue_names_what_the_index_has(db: sqlite_utils.Database) -> None:
     response = search(db, "kv cache venue:neurips2025", scope=AUTO)
     assert response.results == []
