@@ -21,13 +21,14 @@ from bot.text.words import word_set
 # What is wanted: these words name the answer, not its topic.
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
-    "method methods approach approaches technique techniques advances progress developments trends ideas results"
+    "method methods approach approaches technique techniques advances progress developments trends ideas results "
+    "overview overviews summary introduction tutorial"
 )
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
-    "want need know tell point share seen worked working done"
+    "want need know tell point share seen worked working done explain summarize summarise describe compare"
 )
 # How the wanted things are described.
 DESCRIBED = word_set(
@@ -41,9 +42,12 @@ LEADS_IN = word_set(
     "improves"
 )
 TRAILING = word_set("paper papers")
-# Words that open a question: with only asking and function words after them ("how can I", "do you"), the
-# question's opening ends where another word starts.
-OPENING = word_set("what which who how why where when can could do does is are should would will")
+# Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
+# "explain"), the opening ends where another word starts.
+OPENING = word_set(
+    "what which who how why where when can could do does is are should would will explain summarize summarise "
+    "describe compare find list recommend suggest show tell give"
+)
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
