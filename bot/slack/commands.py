@@ -68,8 +68,8 @@ class Subcommand:
 
 SEARCH_HELP = (
     "<words>",
-    "search papers: topics, acronyms (MoE, RAG), paper names, people; venue:icml2024, year:, track:position, "
-    "venue:all; typos are fine",
+    "search papers: topics, questions (any papers on grokking?), acronyms (MoE, RAG), paper names, people; "
+    "venue:icml2024, year:, track:position, venue:all; typos are fine",
 )
 
 

@@ -22,8 +22,9 @@ from bot.state import ERRORS, is_locked, is_unreachable
 EVENTS = ("app_mention",)
 DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
 USAGE = (
-    "Mention me with a few words, e.g. `@icml-bot kv cache`, or mention me inside a thread to get papers "
-    f"related to the discussion. `{COMMAND} help` shows everything I can do."
+    "Mention me with a few words, e.g. `@icml-bot kv cache`, or a question (`@icml-bot any recent papers on "
+    "grokking?`), or mention me inside a thread to get papers related to the discussion. "
+    f"`{COMMAND} help` shows everything I can do."
 )
 
 
