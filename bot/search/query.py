@@ -192,8 +192,9 @@ def parse(raw: str) -> ParsedQuery:
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
     start, end = topic_span(plain)  # "papers on grokking?": the topic, not the request around it
-    for word in (w for term in query.terms[:start] for w in term.words if venue_word(w)):  # "ICML 2024 papers on"
-        _venue_field(query, "year" if word.isdigit() else "venue", word, False)
+    for term in query.terms[:start] + query.terms[end:]:  # "ICML 2024 papers on", "at ICML 2024"
+        for word in filter(venue_word, term.words):
+            _venue_field(query, "year" if word.isdigit() else "venue", word, False)
     query.terms = query.terms[start:end]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))

@@ -6,7 +6,7 @@ Only a request before the topic is left out, and only when it names what is want
 (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study): "best arm
 identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
 I", "do you") goes too, as does a trailing "papers" ("grokking papers"). A conference or year the request names
-("any ICML 2024 papers on ...") becomes a venue or year filter (bot.search.query).
+("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter (bot.search.query).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ LEADS_IN = word_set(
     "improves"
 )
 TRAILING = word_set("paper papers")
+AT_VENUE = {("at",), ("in",), ("from",)}  # what leads into a venue or year after the topic
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts.
 OPENING = word_set(
@@ -79,13 +80,19 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
             opening += 1
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
-    end = len(terms)
+    end = tail = len(terms)
+    while tail > start + 1 and (words := terms[tail - 1]) is not None and all(venue_word(w) for w in words):
+        tail -= 1  # "... at ICML 2024": where to look, after the topic
+    if tail < end and terms[tail - 1] in AT_VENUE and tail - 1 > start:
+        end = tail - 1
     last = terms[end - 1] if terms else None
     if last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start:
         end -= 1
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
+    if all(venue_word(w) for w in topic) and (start or end < len(terms)):
+        return start, start  # "ICML 2024 papers": where to look is all that is asked
     return start, end
 
 

@@ -58,6 +58,10 @@ def test_a_venue_or_year_in_the_request_becomes_a_filter() -> None:
     asked = ql.parse("any ICML 2024 papers on tokenizers?")
     assert ([t.text for t in asked.terms], asked.venues, asked.years) == (["tokenizers"], ("icml",), (2024,))
     assert ql.parse("icml2026 papers about grokking").venues == ("icml2026",)
+    after = ql.parse("grokking papers at ICML 2024")
+    assert ([t.text for t in after.terms], after.venues, after.years) == (["grokking"], ("icml",), (2024,))
+    listing = ql.parse("ICML 2024 papers")  # where to look is all that is asked: a filter alone lists its papers
+    assert (listing.terms, listing.venues, listing.years) == ([], ("icml",), (2024,))
     typed = ql.parse("ICML 2026")  # no request: the words themselves
     assert ([t.text for t in typed.terms], typed.venues, typed.years) == (["ICML", "2026"], (), ())
 

@@ -75,6 +75,9 @@ def test_a_question_naming_a_venue_or_year_searches_it(db: sqlite_utils.Database
     ]
     assert set(venues_of(db, "any ICML 2024 papers on kv cache?")) == {"icml2024/main"}
     assert set(venues_of(db, "2026 work on kv cache", limit=30)) == set(venues_of(db, "kv cache year:2026", limit=30))
+    assert set(venues_of(db, "kv cache papers from ICML 2024")) == {"icml2024/main"}
+    listed = search(db, "ICML 2024 papers", limit=10, scope=AUTO).results
+    assert {r.paper["source_id"] for r in listed} == {"kv2024a", "kv2024b", "kv2024c"}
     missing = search(db, "NeurIPS papers about kv cache", scope=AUTO)
     assert missing.results == []
     assert "no papers for venue:neurips" in missing.notes[0]
