@@ -172,9 +172,13 @@ class QueryPlanner:
                 slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
                 continue
             started = time.perf_counter()
-            fixed = [self.correct(w) for w in term.words]
+            joined = self.rejoined(term.words)
+            fixed = [joined] if joined else [self.correct(w) for w in term.words]
             self.correcting_ms += (time.perf_counter() - started) * 1000
-            if fixed != list(term.words):
+            if joined:
+                plan.corrections[term.text.lower()] = joined
+                rewrites.append(_Rewrite(term.span, same_case(term.text, joined)))
+            elif fixed != list(term.words):
                 display = term.text
                 for old, new in zip(term.words, fixed, strict=True):
                     if old != new:
@@ -241,6 +245,14 @@ class QueryPlanner:
     def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:
         """A group, scoped to titles when the term was typed as title:."""
         return TermGroup(label, alts, "title" if fieldname == "title" else None)
+
+    def rejoined(self, words: tuple[str, ...]) -> str | None:
+        """A compound whose hyphen slipped ("finet-uned", "fin-etuning"): the word its letters make, when a part is
+        unknown and the letters together are a word the index has (correcting each part made "fine-used")."""
+        if len(words) < 2 or all(self.df([w])[w] or self.is_name(w) for w in words):
+            return None
+        joined = "".join(words)
+        return joined if joined.isalpha() and self.df([joined])[joined] else None
 
     def correct(self, word: str) -> str:
         """The word, or its correction when the index has never seen it (British spellings are not typos)."""

@@ -524,6 +524,21 @@ def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> N
     assert ids(search.search(seed_db, "mixture-of-experts"))[0] == SOFTMOE
 
 
+def test_a_compound_whose_hyphen_slipped_is_read_as_the_word_its_letters_make(tmp_path: Path) -> None:
+    """`fin-etuning`: correcting each part made *fin-tuning* (or *fine-used* for finet-uned), which no paper holds;
+    the letters together are a word the index has."""
+    papers = [
+        {"id": "F1", "title": "Finetuning Large Models Cheaply", "abstract": "We study finetuning of models."},
+        {"id": "F2", "title": "Tuning Fins of Fish Robots", "abstract": "Fin tuning for swimming robots."},
+        {"id": "F3", "title": "Fine Grained Vision", "abstract": "Fine grained recognition, often used."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "hyphens2026.jsonl"))
+    response = search.search(db, "Fin-etuning")
+    assert response.corrected == "Finetuning"
+    assert [r.paper["source_id"] for r in response.results] == ["F1"]
+    assert search.search(db, "fin-tuning").corrected is None  # every part known: the compound as typed
+
+
 def _choosing(tmp_path: Path, papers: list[dict[str, str]], query: str) -> tuple[search.SearchResponse, list[str]]:
     """Search an index of these papers; also the counts that chose between corrections of wheather (whether or
     weather)."""
