@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.search.questions import topic_span, venue_word
+from bot.search.questions import CODE_WORDS, STATUS_WORDS, topic_span, venue_word
 from bot.text.words import WORD_RE
 
 MAX_CHARS = 500
@@ -178,6 +178,8 @@ def parse(raw: str) -> ParsedQuery:
             continue
         # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
         display = value.strip("'\".,;:!?()[]{}<>*^")
+        if len(words) > 1 and words[-1] == "s" and display.lower().endswith("'s"):  # Bansal's papers: Bansal
+            words, display = words[:-1], display[:-2]
         if len(words) == 1:
             display = words[0] if not any(c.isalnum() for c in display) else display
         token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
@@ -192,9 +194,14 @@ def parse(raw: str) -> ParsedQuery:
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
     start, end = topic_span(plain)  # "papers on grokking?": the topic, not the request around it
-    for term in query.terms[:start] + query.terms[end:]:  # "ICML 2024 papers on", "at ICML 2024"
-        for word in filter(venue_word, term.words):
-            _venue_field(query, "year" if word.isdigit() else "venue", word, False)
+    for term in query.terms[:start] + query.terms[end:]:  # "any oral ICML 2024 papers on", "... with code"
+        for word in term.words:
+            if word in STATUS_WORDS:
+                statuses.append(STATUS_WORDS[word])
+            elif word in CODE_WORDS:
+                query.has_code = True
+            elif venue_word(word):
+                _venue_field(query, "year" if word.isdigit() else "venue", word, False)
     query.terms = query.terms[start:end]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))

@@ -6,7 +6,8 @@ Only a request before the topic is left out, and only when it names what is want
 (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study): "best arm
 identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
 I", "do you") goes too, as does a trailing "papers" ("grokking papers"). A conference or year the request names
-("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter (bot.search.query).
+("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter, and so do orals,
+spotlights and code ("any oral papers on ...", "... with code"): bot.search.query applies them.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ WANTED = word_set(
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
-    "want need know tell point share seen worked working done explain summarize summarise describe compare"
+    "want need know tell point share seen worked working done explain summarize summarise describe compare wrote "
+    "written authored published"
 )
 # How the wanted things are described.
 DESCRIBED = word_set(
@@ -41,8 +43,12 @@ LEADS_IN = word_set(
     "discusses address addresses tackle tackles explore explores investigate investigates propose proposes improve "
     "improves"
 )
-TRAILING = word_set("paper papers")
-AT_VENUE = {("at",), ("in",), ("from",)}  # what leads into a venue or year after the topic
+TRAILING = word_set("paper papers published")
+AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
+# Filters a request may name in words: how a paper is presented, and whether it has code ("any oral papers on ...",
+# "papers with code on ...", "is there code for ...").
+STATUS_WORDS = {"oral": "Oral", "orals": "Oral", "spotlight": "Spotlight", "spotlights": "Spotlight"}
+CODE_WORDS = word_set("code github implementation implementations")
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts.
 OPENING = word_set(
@@ -51,6 +57,11 @@ OPENING = word_set(
 )
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 _YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def filter_word(word: str) -> bool:
+    """A venue, year, status or code, which a request may name: a filter, not a topic."""
+    return word in STATUS_WORDS or word in CODE_WORDS or venue_word(word)
 
 
 def venue_word(word: str) -> bool:
@@ -81,9 +92,9 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = tail = len(terms)
-    while tail > start + 1 and (words := terms[tail - 1]) is not None and all(venue_word(w) for w in words):
-        tail -= 1  # "... at ICML 2024": where to look, after the topic
-    if tail < end and terms[tail - 1] in AT_VENUE and tail - 1 > start:
+    while tail > start + 1 and (words := terms[tail - 1]) is not None and all(filter_word(w) for w in words):
+        tail -= 1  # "... at ICML 2024", "... with code": filters, after the topic
+    if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
     last = terms[end - 1] if terms else None
     if last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start:
@@ -91,10 +102,10 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
-    if all(venue_word(w) for w in topic) and (start or end < len(terms)):
-        return start, start  # "ICML 2024 papers": where to look is all that is asked
+    if all(filter_word(w) for w in topic) and (start or end < len(terms)):
+        return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
     return start, end
 
 
 def _requests(word: str) -> bool:
-    return word in _REQUEST or venue_word(word)
+    return word in _REQUEST or filter_word(word)

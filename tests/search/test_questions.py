@@ -32,6 +32,9 @@ def topic(text: str) -> list[str]:
         ("summarize recent progress in LLM agents", ["LLM", "agents"]),
         ("overview of graph transformers", ["graph", "transformers"]),
         ("show me grokking papers", ["grokking"]),
+        ("who wrote Knapsack RL", ["Knapsack", "RL"]),
+        ("Mohit Bansal's papers", ["Mohit", "Bansal"]),  # a possessive is the name
+        ("what has Sergey Levine published?", ["what", "has", "Sergey", "Levine"]),  # (function words: no topic)
     ],
 )
 def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> None:
@@ -47,6 +50,8 @@ def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> No
         "papers",  # nothing would be left
         "on the convergence of adam",  # function words only: no request
         "using LLMs for theorem proving",
+        "LLMs for code",  # code is the topic here, not a request for papers with code
+        "oral cancer detection",
         "Which Heads Matter for Reasoning?",
     ],
 )
@@ -64,6 +69,15 @@ def test_a_venue_or_year_in_the_request_becomes_a_filter() -> None:
     assert (listing.terms, listing.venues, listing.years) == ([], ("icml",), (2024,))
     typed = ql.parse("ICML 2026")  # no request: the words themselves
     assert ([t.text for t in typed.terms], typed.venues, typed.years) == (["ICML", "2026"], (), ())
+
+
+def test_orals_spotlights_and_code_in_the_request_become_filters() -> None:
+    oral = ql.parse("any oral papers on diffusion?")
+    assert ([t.text for t in oral.terms], oral.status, oral.has_code) == (["diffusion"], ("Oral",), None)
+    coded = ql.parse("diffusion papers with code")
+    assert ([t.text for t in coded.terms], coded.status, coded.has_code) == (["diffusion"], (), True)
+    topic_words = ql.parse("papers on code generation")
+    assert ([t.text for t in topic_words.terms], topic_words.has_code) == (["code", "generation"], None)
 
 
 def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:

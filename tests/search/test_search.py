@@ -363,6 +363,22 @@ def test_filters_author_status_and_code(tiny_db) -> None:  # type: ignore[no-unt
     assert "status:Oral" in oral.results[0].matched
 
 
+def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> None:  # type: ignore[no-untyped-def]
+    """ "any oral papers on attention?" is `attention status:oral`: the words ask for orals, no paper need hold them."""
+    asked = {
+        "any oral papers on attention?": "attention status:oral",
+        "spotlight papers about attention": "attention status:spotlight",
+        "papers with code on attention": "attention has:code",
+        "attention papers with code": "attention has:code",
+        "is there code for attention papers?": "attention has:code",
+        "Alan Turing's papers": "author:turing",
+    }
+    for question, filtered in asked.items():
+        expected = sorted(source_ids(search.search(tiny_db, filtered)))
+        assert sorted(source_ids(search.search(tiny_db, question))) == expected, question
+        assert 0 < len(expected) < 4, filtered  # the filter keeps some papers and leaves out others
+
+
 def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db) -> None:  # type: ignore[no-untyped-def]
     response = search.search(seed_db, "kv cache status:oral")  # the seed file has no statuses
     assert not response.results
