@@ -108,4 +108,5 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
 
 
 def _requests(word: str) -> bool:
+    """Whether a word may be part of a request (what is wanted, asking, describing, a filter, a function word)."""
     return word in _REQUEST or filter_word(word)
