@@ -10,7 +10,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.search.questions import CODE_WORDS, STATUS_WORDS, topic_span, venue_word
+from bot.papers.venues import CONFERENCES, venue_filter
+from bot.search.questions import topic_span
+from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE
 
 MAX_CHARS = 500
@@ -26,6 +28,15 @@ FIELDS = {
 }  # fmt: skip
 TRACK_VALUES = ("main", "position", "datasets", "workshop")  # bot.papers.venues.TRACKS
 HAS_VALUES = {"code": "code", "github": "code", "repo": "code", "link": "code"}
+# Filters a question names in words instead of as fields ("any oral papers on ...", "kv cache papers with code"):
+# the field and value each word stands for. Most papers are posters, so "poster" stays a word.
+_SAID = {
+    "oral": ("status", "oral"), "orals": ("status", "oral"),
+    "spotlight": ("status", "spotlight"), "spotlights": ("status", "spotlight"),
+    "code": ("has", "code"), "github": ("has", "code"),
+    "implementation": ("has", "code"), "implementations": ("has", "code"),
+}  # fmt: skip
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _QUOTES = str.maketrans(
     {
         "“": '"',
@@ -134,8 +145,6 @@ def parse(raw: str) -> ParsedQuery:
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
         query.truncated = True
     query.text = text
-    statuses: list[str] = []
-    excluded: list[str] = []
     for m in _TOKEN_RE.finditer(text):
         negated = bool(m["neg"])
         fname = (m["field"] or "").lower()
@@ -146,24 +155,8 @@ def parse(raw: str) -> ParsedQuery:
         if m["field"] and kind is None:
             # An unknown "field:" is just text (year:2020 searches for "year 2020").
             value = f"{m['field']} {value}"
-        if kind == "has":
-            target = HAS_VALUES.get(value.strip().lower())
-            if target:
-                query.has_code = not negated
-            else:
-                query.notes.append(f"has:{value} is not a filter; try has:code")
-            continue
-        if kind == "status":
-            wanted = [s for s in STATUSES if s in WORD_RE.findall(value.lower())]
-            if wanted:
-                (excluded if negated else statuses).extend(s.capitalize() for s in wanted)
-            else:
-                query.notes.append(
-                    f"status:{value} is not a status; use status:oral, status:spotlight or status:poster"
-                )
-            continue
-        if kind in ("venue", "year", "track"):
-            _venue_field(query, kind, value.strip().lower(), negated)
+        if kind in ("has", "status", "venue", "year", "track"):
+            _filter_field(query, kind, value, negated)
             continue
         words = tuple(w.lower() for w in WORD_RE.findall(value))
         if not words:
@@ -178,8 +171,9 @@ def parse(raw: str) -> ParsedQuery:
             continue
         # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
         display = value.strip("'\".,;:!?()[]{}<>*^")
-        if len(words) > 1 and words[-1] == "s" and display.lower().endswith("'s"):  # Bansal's papers: Bansal
-            words, display = words[:-1], display[:-2]
+        if display.endswith("'s"):  # Bansal's papers: Bansal, as the vocabulary reads it
+            display = drop_possessives(display)
+            words = tuple(w.lower() for w in WORD_RE.findall(display)) or words
         if len(words) == 1:
             display = words[0] if not any(c.isalnum() for c in display) else display
         token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
@@ -193,25 +187,52 @@ def parse(raw: str) -> ParsedQuery:
             )
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
-    start, end = topic_span(plain)  # "papers on grokking?": the topic, not the request around it
+    start, end = topic_span(plain, lambda w: said_field(w) is not None)  # "papers on grokking?": the topic
     for term in query.terms[:start] + query.terms[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
-            if word in STATUS_WORDS:
-                statuses.append(STATUS_WORDS[word])
-            elif word in CODE_WORDS:
-                query.has_code = True
-            elif venue_word(word):
-                _venue_field(query, "year" if word.isdigit() else "venue", word, False)
+            said = said_field(word)
+            if said:
+                _filter_field(query, *said, negated=False)
     query.terms = query.terms[start:end]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))
-    query.status = tuple(dict.fromkeys(statuses))
-    query.status_excluded = tuple(dict.fromkeys(excluded))
+    query.status = tuple(dict.fromkeys(query.status))
+    query.status_excluded = tuple(dict.fromkeys(query.status_excluded))
     if query.truncated:
         query.notes.insert(
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
         )
     return query
+
+
+def said_field(word: str) -> tuple[str, str] | None:
+    """The filter a word of a question stands for, as (field, value): orals, spotlights and code, a conference or
+    a year ("any ICML 2024 papers on ..."); None for a topic word."""
+    if word in _SAID:
+        return _SAID[word]
+    if _YEAR.fullmatch(word):
+        return "year", word
+    wanted = venue_filter(word)
+    return ("venue", word) if wanted and wanted[0] in CONFERENCES and wanted[2] is None else None
+
+
+def _filter_field(query: ParsedQuery, kind: str, value: str, negated: bool) -> None:
+    """has:, status:, venue:, year: and track: onto the query, or a note saying why not."""
+    if kind == "has":
+        if HAS_VALUES.get(value.strip().lower()):
+            query.has_code = not negated
+        else:
+            query.notes.append(f"has:{value} is not a filter; try has:code")
+    elif kind == "status":
+        wanted = tuple(s.capitalize() for s in STATUSES if s in WORD_RE.findall(value.lower()))
+        if not wanted:
+            query.notes.append(f"status:{value} is not a status; use status:oral, status:spotlight or status:poster")
+        elif negated:
+            query.status_excluded += wanted
+        else:
+            query.status += wanted
+    else:
+        _venue_field(query, kind, value.strip().lower(), negated)
 
 
 def _venue_field(query: ParsedQuery, kind: str, value: str, negated: bool) -> None:

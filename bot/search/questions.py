@@ -7,15 +7,13 @@ Only a request before the topic is left out, and only when it names what is want
 identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
 I", "do you") goes too, as does a trailing "papers" ("grokking papers"). A conference or year the request names
 ("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter, and so do orals,
-spotlights and code ("any oral papers on ...", "... with code"): bot.search.query applies them.
+spotlights and code ("any oral papers on ...", "... with code"): bot.search.query knows and applies them.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.papers.venues import CONFERENCES, venue_filter
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
 
@@ -45,10 +43,6 @@ LEADS_IN = word_set(
 )
 TRAILING = word_set("paper papers published")
 AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
-# Filters a request may name in words: how a paper is presented, and whether it has code ("any oral papers on ...",
-# "papers with code on ...", "is there code for ...").
-STATUS_WORDS = {"oral": "Oral", "orals": "Oral", "spotlight": "Spotlight", "spotlights": "Spotlight"}
-CODE_WORDS = word_set("code github implementation implementations")
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts.
 OPENING = word_set(
@@ -56,27 +50,14 @@ OPENING = word_set(
     "describe compare find list recommend suggest show tell give"
 )
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
-_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
-def filter_word(word: str) -> bool:
-    """A venue, year, status or code, which a request may name: a filter, not a topic."""
-    return word in STATUS_WORDS or word in CODE_WORDS or venue_word(word)
-
-
-def venue_word(word: str) -> bool:
-    """A conference or a year, which a request may name ("any ICML 2024 papers on ..."): a filter, not a topic."""
-    if _YEAR.fullmatch(word):
-        return True
-    wanted = venue_filter(word)
-    return wanted is not None and wanted[0] in CONFERENCES and wanted[2] is None
-
-
-def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
+def topic_span(terms: Sequence[tuple[str, ...] | None], is_filter: Callable[[str], bool]) -> tuple[int, int]:
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted, negated or fielded
-    term, which is always topic): everything when no request is found, or when nothing else would be left."""
+    term, which is always topic) and which words name a filter (`oral`, `2024`: the query language knows them):
+    everything when no request is found, or when nothing else would be left."""
     lead = 0
-    while lead < len(terms) and (words := terms[lead]) is not None and all(_requests(w) for w in words):
+    while lead < len(terms) and _may_ask(terms[lead], is_filter):
         lead += 1
     start = 0
     for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
@@ -92,7 +73,7 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = tail = len(terms)
-    while tail > start + 1 and (words := terms[tail - 1]) is not None and all(filter_word(w) for w in words):
+    while tail > start + 1 and (words := terms[tail - 1]) is not None and all(map(is_filter, words)):
         tail -= 1  # "... at ICML 2024", "... with code": filters, after the topic
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
@@ -102,11 +83,12 @@ def topic_span(terms: Sequence[tuple[str, ...] | None]) -> tuple[int, int]:
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
-    if all(filter_word(w) for w in topic) and (start or end < len(terms)):
+    if all(map(is_filter, topic)) and (start or end < len(terms)):
         return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
     return start, end
 
 
-def _requests(word: str) -> bool:
-    """Whether a word may be part of a request (what is wanted, asking, describing, a filter, a function word)."""
-    return word in _REQUEST or filter_word(word)
+def _may_ask(words: tuple[str, ...] | None, is_filter: Callable[[str], bool]) -> bool:
+    """Whether a term may be part of a request: every word asks, names what is wanted, describes it, leads into the
+    topic, names a filter or is a function word."""
+    return words is not None and all(w in _REQUEST or is_filter(w) for w in words)

@@ -11,12 +11,17 @@ from bot.text.words import WORD_RE
 _POSSESSIVE_RE = re.compile(r"(?<=\w)['’]s\b")
 
 
+def drop_possessives(text: str) -> str:
+    """Text without possessive 's (Bansal's → Bansal), as the vocabulary reads it, so queries read it alike."""
+    return _POSSESSIVE_RE.sub("", text)
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercase word tokens (hyphenated words split, possessives dropped) for the vocabulary and topic matching."""
     if not text:
         return []
     s = to_plain_text(text) if any(c in text for c in "\\$*_&{`") else text
-    return WORD_RE.findall(_POSSESSIVE_RE.sub("", s).lower())
+    return WORD_RE.findall(drop_possessives(s).lower())
 
 
 def normalize_title(title: str) -> str:
