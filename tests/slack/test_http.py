@@ -264,6 +264,16 @@ def test_a_question_asked_in_words_is_answered_by_its_topic(slack_http: SlackHtt
     assert problems(call.params) == []
 
 
+def test_a_compound_whose_hyphen_slipped_is_answered_as_the_word(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    """`/icml toke-nizer`: correcting each part made *token-nizer*, which no paper holds; the answer reads the letters
+    as *tokenizer* and says so."""
+    body = slack_http.command("toke-nizer").json()
+    assert "Showing results for *tokenizer*" in texts(body)
+    assert result_ids(body) == result_ids(slack_http.command("tokenizer").json())
+    assert result_ids(body)[0] == "y681dq"  # TokSuite
+    assert problems(body) == []
+
+
 def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.set_thread(
         "C1",
@@ -439,6 +449,41 @@ def _answer(fake: FakeSlack, index_path: Path, text: str) -> dict[str, Any]:
         return reply
     finally:
         served.stop()
+
+
+# --------------------------------------------------------------------------- filters said in a question
+
+
+def test_a_question_naming_orals_code_or_a_person_is_answered_with_those_papers(
+    fake: FakeSlack, tmp_path: Path
+) -> None:
+    """`/icml any oral papers on attention?`, `/icml attention papers with code`, `/icml Alan Turing's papers`: the
+    request's words are filters and a name, not words every paper must hold."""
+    papers = [
+        {"id": "A1", "title": "Sparse Attention for Long Contexts", "authors": ["Ada Lovelace", "Alan Turing"],
+         "status": "Oral", "code_url": "https://github.com/x/sparse"},
+        {"id": "B2", "title": "Dense Attention Revisited", "authors": ["Grace Hopper"], "status": "Poster"},
+        {"id": "C3", "title": "Attention Sinks in Streaming Models", "authors": ["Alan Turing"],
+         "status": "Spotlight", "code_url": "https://github.com/x/sinks"},
+        {"id": "D4", "title": "Gradient Descent without Tears", "authors": ["Edsger Dijkstra"], "status": "Poster"},
+    ]  # fmt: skip
+    for paper in papers:
+        paper["abstract"] = f"We study {paper['title'].lower()} in depth, on many benchmarks."
+    path = index_of(tmp_path, papers, "asked2026.jsonl")
+
+    def titles(text: str) -> list[str]:
+        body = _answer(fake, path, text)
+        assert problems(body) == []
+        assert "every word" not in texts(body), text
+        return sorted(p["title"] for p in papers if p["title"] in texts(body))
+
+    assert titles("any oral papers on attention?") == ["Sparse Attention for Long Contexts"]
+    assert titles("attention papers with code") == [
+        "Attention Sinks in Streaming Models",
+        "Sparse Attention for Long Contexts",
+    ]
+    turing = _answer(fake, path, "Alan Turing's papers")
+    assert "2 papers by *Alan Turing*" in texts(turing)
 
 
 # --------------------------------------------------------------------------- initials several people fit

@@ -133,3 +133,15 @@ def test_a_digest_over_several_venues_names_each_papers_venue(app: SlackHttp, fa
     assert len(lines) == 5
     assert ["ICML 2024" in line for line in lines] == [True, True, True, False, False]  # the best kv cache matches
     assert all("ICML 2026" in line for line in lines[3:])
+
+
+def test_a_question_naming_a_venue_and_year_answers_from_it(app: SlackHttp, venue_index_path: Path) -> None:
+    """`/icml any ICML 2024 papers on kv cache?` answers from ICML 2024, as `kv cache venue:icml year:2024` does,
+    instead of looking for the words icml and 2024 in ICML 2026 papers."""
+    asked = app.command("any ICML 2024 papers on kv cache?").json()
+    filtered = app.command("kv cache venue:icml year:2024").json()
+    assert venues_shown(asked, venue_index_path) == venues_shown(filtered, venue_index_path)
+    assert set(venues_shown(asked, venue_index_path)) == {"icml2024"}
+    after = app.command("kv cache papers from ICML 2024").json()
+    assert set(venues_shown(after, venue_index_path)) == {"icml2024"}
+    assert problems(asked) == []
