@@ -187,10 +187,10 @@ def parse(raw: str) -> ParsedQuery:
             )
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
-    start, end = topic_span(plain, lambda w: said_field(w) is not None)  # "papers on grokking?": the topic
+    start, end = topic_span(plain, lambda w: _said_field(w) is not None)  # "papers on grokking?": the topic
     for term in query.terms[:start] + query.terms[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
-            said = said_field(word)
+            said = _said_field(word)
             if said:
                 _filter_field(query, *said, negated=False)
     query.terms = query.terms[start:end]
@@ -205,7 +205,7 @@ def parse(raw: str) -> ParsedQuery:
     return query
 
 
-def said_field(word: str) -> tuple[str, str] | None:
+def _said_field(word: str) -> tuple[str, str] | None:
     """The filter a word of a question stands for, as (field, value): orals, spotlights and code, a conference or
     a year ("any ICML 2024 papers on ..."); None for a topic word."""
     if word in _SAID:
