@@ -187,7 +187,7 @@ def parse(raw: str) -> ParsedQuery:
             )
         )
     plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
-    start, end = topic_span(plain, lambda w: _said_field(w) is not None)  # "papers on grokking?": the topic
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0])  # "papers on grokking?": the topic
     for term in query.terms[:start] + query.terms[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)

@@ -5,9 +5,10 @@ query words it would make every result hold "papers", "best" or "anyone".
 Only a request before the topic is left out, and only when it names what is wanted (papers, work, methods), asks
 (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study): "best arm
 identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
-I", "do you") goes too, as does a trailing "papers" ("grokking papers"). A conference or year the request names
-("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter, and so do orals,
-spotlights and code ("any oral papers on ...", "... with code"): bot.search.query knows and applies them.
+I", "do you") goes too, as does a trailing "papers" ("grokking papers"), and with it a lead that only says which
+papers ("any recent kv cache papers"). A conference or year the request names ("any ICML 2024 papers on ...",
+"grokking papers at ICML 2024") becomes a venue or year filter, and so do orals, spotlights and code ("any oral
+papers on ...", "... with code"): bot.search.query knows and applies them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bot.text.words import word_set
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
-    "overview overviews summary introduction tutorial"
+    "overview overviews summary introduction tutorial way ways"
 )
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
@@ -42,6 +43,13 @@ LEADS_IN = word_set(
     "improves"
 )
 TRAILING = word_set("paper papers published")
+# Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
+# these words is the request; anywhere else "new", "good" or "find" may begin a topic.
+PAPERS = word_set("papers articles publications")
+WHICH = word_set(
+    "any anyone some recent latest new newest good great interesting important notable cool nice please show me "
+    "find list give recommend suggest i we you there"
+)
 AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts.
@@ -52,10 +60,14 @@ OPENING = word_set(
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 
 
-def topic_span(terms: Sequence[tuple[str, ...] | None], is_filter: Callable[[str], bool]) -> tuple[int, int]:
+def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str], str | None]) -> tuple[int, int]:
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted, negated or fielded
-    term, which is always topic) and which words name a filter (`oral`, `2024`: the query language knows them):
-    everything when no request is found, or when nothing else would be left."""
+    term, which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
+    language knows them): everything when no request is found, or when nothing else would be left."""
+
+    def is_filter(word: str) -> bool:
+        return field_of(word) is not None
+
     lead = 0
     while lead < len(terms) and _may_ask(terms[lead], is_filter):
         lead += 1
@@ -78,14 +90,31 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], is_filter: Callable[[str
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
     last = terms[end - 1] if terms else None
-    if last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start:
-        end -= 1
+    trailing = last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start
+    end -= trailing
+    start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
     if all(map(is_filter, topic)) and (start or end < len(terms)):
         return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
     return start, end
+
+
+def _which_papers(
+    terms: Sequence[tuple[str, ...] | None], lead: int, trailing: bool, field_of: Callable[[str], str | None]
+) -> int:
+    """Where the topic starts after a lead that only says which papers ("any recent", "recent ICML 2024 ...", not
+    "any code ...": code begins topics), when "papers" ends that lead or, `trailing`, the query (0: no such lead)."""
+    said = 0
+    while said < min(lead, len(terms) - 1) and all(
+        w in WHICH or w in OPENING or w in FUNCTION_WORDS or field_of(w) not in (None, "has") for w in terms[said] or ()
+    ):
+        said += 1
+    if said < lead and said + 1 < len(terms) and (words := terms[said]) is not None and words[-1] in PAPERS:
+        return said + 1  # "recent papers grokking"
+    which = [w for t in terms[:said] for w in t or () if w not in FUNCTION_WORDS]
+    return said if trailing and any(w in WHICH or w in OPENING for w in which) else 0  # not "oral cancer papers"
 
 
 def _may_ask(words: tuple[str, ...] | None, is_filter: Callable[[str], bool]) -> bool:

@@ -35,6 +35,15 @@ def topic(text: str) -> list[str]:
         ("who wrote Knapsack RL", ["Knapsack", "RL"]),
         ("Mohit Bansal's papers", ["Mohit", "Bansal"]),  # a possessive is the name
         ("what has Sergey Levine published?", ["what", "has", "Sergey", "Levine"]),  # (function words: no topic)
+        ("any code generation papers", ["code", "generation"]),  # "papers" at the end: the lead says which papers
+        ("are there any good RL papers?", ["RL"]),
+        ("recent papers grokking", ["grokking"]),  # ...or "papers" ends the lead
+        ("papers grokking", ["grokking"]),
+        ("what is the best way to quantize llms", ["quantize", "llms"]),
+        ("working memory papers", ["working", "memory"]),  # only which papers: "working" is the topic's
+        ("point cloud papers", ["point", "cloud"]),
+        ("best arm identification papers", ["best", "arm", "identification"]),
+        ("oral cancer detection papers", ["oral", "cancer", "detection"]),  # a filter word alone says no request
     ],
 )
 def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> None:
@@ -69,6 +78,13 @@ def test_a_venue_or_year_in_the_request_becomes_a_filter() -> None:
     assert (listing.terms, listing.venues, listing.years) == ([], ("icml",), (2024,))
     typed = ql.parse("ICML 2026")  # no request: the words themselves
     assert ([t.text for t in typed.terms], typed.venues, typed.years) == (["ICML", "2026"], (), ())
+
+
+def test_filters_in_a_lead_that_says_which_papers_become_filters() -> None:
+    recent = ql.parse("recent ICML 2024 kv cache papers")
+    assert ([t.text for t in recent.terms], recent.venues, recent.years) == (["kv", "cache"], ("icml",), (2024,))
+    oral = ql.parse("any oral diffusion papers with code")
+    assert ([t.text for t in oral.terms], oral.status, oral.has_code) == (["diffusion"], ("Oral",), True)
 
 
 def test_orals_spotlights_and_code_in_the_request_become_filters() -> None:
