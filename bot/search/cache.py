@@ -31,8 +31,9 @@ class IndexCache:
     """Look-ups that would each cost a full read per query (names, acronym table, filter rowids) or many small
     reads (word frequencies), kept for one index version and shared by every thread's connection."""
 
-    def __init__(self, papers: int) -> None:
+    def __init__(self, papers: int, version: IndexVersion | None = None) -> None:
         self.papers = max(papers, 1)
+        self.version = version
         self.vocab = typos.Vocabulary()
         self._lock = threading.Lock()
         self._names: dict[str, list[tuple[int, str]]] | None = None
@@ -44,6 +45,13 @@ class IndexCache:
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
         self._people_checked = False
+
+    def index_file(self) -> tuple[str, IndexVersion] | None:
+        """The index's file and version, for a connection of another thread (None: an index in memory)."""
+        version = self.version
+        if version is None or version.path.startswith("memory:"):
+            return None
+        return version.path, version
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
@@ -170,5 +178,5 @@ def index_cache(db: sqlite_utils.Database) -> IndexCache:
                 del _CACHES[old]
             while len(_CACHES) >= 16:
                 del _CACHES[next(iter(_CACHES))]
-            cache = _CACHES[version] = IndexCache(seq)
+            cache = _CACHES[version] = IndexCache(seq, version)
     return cache

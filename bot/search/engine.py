@@ -89,12 +89,10 @@ def _run(
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
-    retriever = CandidateRetriever(db, plan, cache.titles_table(db))
+    retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
     theirs = person.match.papers if person and person.match else ()
-    if plan.groups or plan.authors:
-        total, exact, partial = retriever.run()
-    else:
-        total, exact, partial = filter_only(db, plan, retriever, first=theirs)
+    # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
+    retrieval = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever, first=theirs)
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
@@ -103,13 +101,13 @@ def _run(
     clock.lap("retrieve")
     ranker = Ranker(db, plan, cache.titles(db))
     ranked = ranker.rank(retriever.found, pinned, need) if retriever.found else []
-    total = max(total, len(ranked))
+    candidates = len(ranked)
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
         block = retriever.next_block()
         if not block:
             break
         ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
-    lead_count = total
+    lead_count: int | None = None
     if person and person.match and person.match.shared:  # initials several people fit: one person at a time
         on_topic = len(plan.groups)
         person, ranked, lead_count = one_person_at_a_time(
@@ -129,15 +127,17 @@ def _run(
             scored.score = order_score
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
-    response.total, response.total_exact = total, exact
     clock.lap("snippets")
+    total, response.total_exact = retrieval.settled()
+    response.total = total = max(total, candidates)
+    clock.lap("count")  # (waiting for the count beside, when ranking and snippets took less)
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
-        response.notes.insert(0, person_note(person, lead_count, topic))
+        response.notes.insert(0, person_note(person, total if lead_count is None else lead_count, topic))
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
-    response.partial = partial and any(s.level < len(plan.groups) for s in page)
+    response.partial = retrieval.partial and any(s.level < len(plan.groups) for s in page)
     if response.partial:
         full = sum(1 for s in ranked if s.level >= len(plan.groups))
         verb = "papers match" if full > 1 else "paper matches"

@@ -9,13 +9,14 @@ each term, ~100 ms for "language model" at 110,000 papers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import sqlite_utils
 
 from bot.papers import fts, index
 from bot.papers.row import PaperRow
+from bot.search import counting
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
 
@@ -52,11 +53,20 @@ class Total(NamedTuple):
 
 
 class Retrieval(NamedTuple):
-    """What a retrieval run tells the response: the total, and whether some candidates match only some words."""
+    """What a retrieval run tells the response: the total, and whether some candidates match only some words.
+    `counting`: the count of every match, still running beside (the total is at least `total`)."""
 
     total: int
     exact: bool
     partial: bool
+    counting: Callable[[], Total] | None = None
+
+    def settled(self) -> Total:
+        """The total, waiting for the count beside when there is one."""
+        if self.counting is None:
+            return Total(self.total, self.exact)
+        beside = self.counting()
+        return Total(max(self.total, beside.papers), beside.exact)
 
 
 class _DeepScan(NamedTuple):
@@ -70,8 +80,15 @@ class CandidateRetriever:
     """Candidate rowids from a few bounded FTS5 queries, strictest first: the work per query stays bounded however
     common its words are, and nothing depends on the page asked for, so paging shows each paper once."""
 
-    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles_table: bool = False) -> None:
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        plan: RetrievalPlan,
+        titles_table: bool = False,
+        index_file: tuple[str, Hashable] | None = None,
+    ) -> None:
         self.db, self.plan = db, plan
+        self.index_file = index_file  # (path, version): the total may be counted beside (bot.search.counting)
         # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper's
         # text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
         self.titles_answer = titles_table and not (plan.authors or exclusions(plan))
@@ -171,22 +188,24 @@ class CandidateRetriever:
                     break
         return out
 
-    def count(self, groups: list[TermGroup], at_least: int) -> Total:
+    def count(self, groups: list[TermGroup], at_least: int, early: Callable[[], int] | None = None) -> Retrieval:
         """Matches for a query that read more than `at_least` rows, counted with each group's first alternative
         only (phrase alternatives such as "key value" make FTS5 check positions in every common document). When
         a first alternative is itself a phrase (large language models, title:...), counting would read positions
         in up to TOTAL_CAP papers, more than the rest of the search costs at 110,000 papers: the answer says
-        "at_least+" instead."""
-        firsts = [TermGroup(g.label, g.alts[:1], g.scope) for g in groups]
-        if any(_costly(g) for g in firsts):
-            return Total(at_least, False)
-        expr = self.expression(firsts)
+        "at_least+" instead. `early`: that count, started by count_early. (`partial` is the caller's.)"""
+        expr = self.count_expression(groups)
         if expr is None:
-            return Total(0, True)
+            return Retrieval(at_least, False, False) if groups else Retrieval(0, True, False)
         if not self.plan.filtered:
-            sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
-            n = self.db.execute(sql, [expr, TOTAL_CAP]).fetchone()[0]
-            return Total(n, n < TOTAL_CAP and all(len(g.alts) == 1 for g in groups))
+            single = all(len(g.alts) == 1 for g in groups)
+            now = None if early else counting.count_matches(self.db.conn, expr, TOTAL_CAP)
+
+            def total() -> Total:
+                n = early() if early else now or 0
+                return Total(n, n < TOTAL_CAP and single)
+
+            return Retrieval(at_least, False, False, total)
         scanned = kept = 0
         passes = self.plan.passes_filters
         for (rowid,) in self.db.execute(
@@ -194,7 +213,21 @@ class CandidateRetriever:
         ):
             scanned += 1
             kept += passes(rowid)
-        return Total(min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP)
+        return Retrieval(min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP, False)
+
+    def count_expression(self, groups: list[TermGroup]) -> str | None:
+        """What count() asks FTS5: each group's first alternative (None when one is a phrase, or nothing is asked)."""
+        firsts = [TermGroup(g.label, g.alts[:1], g.scope) for g in groups]
+        return None if any(_costly(g) for g in firsts) else self.expression(firsts)
+
+    def count_early(self, groups: list[TermGroup]) -> Callable[[], int] | None:
+        """The count of every match, started on another core before the candidates are read when it will be slow
+        (bot.search.counting): it runs while this thread waits on FTS5, which lets go of the GIL, and while ranking
+        holds it. When the candidates turn out to be every match, it is left to finish unread."""
+        if self.index_file is None or self.plan.filtered or _seeks(groups) < counting.BESIDE_FROM:
+            return None
+        expr = self.count_expression(groups)
+        return counting.beside(self.db.conn, self.index_file, expr, TOTAL_CAP) if expr else None
 
     def add(self, rowids: list[int], level: int, tier: int, cap: int = CAP) -> None:
         """Record candidates; a paper keeps the first (strictest) way it was found."""
@@ -231,6 +264,7 @@ class CandidateRetriever:
         expr = self.expression(groups)
         if expr is None:
             return Retrieval(0, True, False)
+        early = self.count_early(groups)
         # In rowid order, which says nothing of relevance: beyond CAP the strict queries below add the candidates
         # that matter (reading 400 for long queries changed no judged result, at a fifth of the slowest searches).
         rows = self.rowids(expr, CAP)
@@ -269,8 +303,8 @@ class CandidateRetriever:
                     break
         if complete:
             return Retrieval(len(self.found), True, partial)
-        total = self.count(groups, CAP)
-        return Retrieval(max(total.papers, len(self.found)), total.exact, partial)
+        whole = self.count(groups, CAP, early)
+        return whole._replace(total=max(whole.total, len(self.found)), partial=partial)
 
     def titles_with_every_idea(self) -> bool:
         """Papers whose titles hold part of every idea of the query ("transformers for time series forecasting":
@@ -313,6 +347,12 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
+
+
+def _seeks(groups: list[TermGroup]) -> int:
+    """About how many posting-list seeks FTS5 makes to count these groups' matches: the rarest one's papers for
+    each other group."""
+    return min(g.df for g in groups) * max(1, len(groups) - 1) if groups else 0
 
 
 def _costly(group: TermGroup) -> bool:

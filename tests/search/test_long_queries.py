@@ -73,7 +73,7 @@ def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_d
 @pytest.mark.parametrize("query", ["transformers expressivity", "transfomers expressivty"])
 def test_every_answer_says_where_its_time_went(theory_db, query: str) -> None:  # type: ignore[no-untyped-def]
     response = search.search(theory_db, query)
-    stages = ["parse", "people", "correction", "plan", "retrieve", "rank", "snippets"]
+    stages = ["parse", "people", "correction", "plan", "retrieve", "rank", "snippets", "count"]
     assert list(response.stages) == stages
     assert all(ms >= 0 for ms in response.stages.values())
     assert sum(response.stages.values()) <= response.took_ms
