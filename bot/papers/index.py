@@ -518,7 +518,10 @@ def compact_fts(db: sqlite_utils.Database) -> None:
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:
-    """Indexes for search's status: and has:code filters, so they never read whole paper rows."""
+    """Indexes for search's status: and has:code filters, so they never read whole paper rows, and for pasted links
+    (a scan of the links reads every row: 0.2 s at 110,000 papers)."""
+    db.table("papers").create_index(["site_url"], if_not_exists=True)
+    db.table("papers").create_index(["url"], if_not_exists=True)
     db.table("papers").create_index(["status"], if_not_exists=True)
     db.table("papers").create_index(["code_url"], if_not_exists=True)
     db.table("papers").create_index(["venue", "track"], if_not_exists=True)

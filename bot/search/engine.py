@@ -21,7 +21,7 @@ from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
-from bot.search.retrieve import Candidate, CandidateRetriever, exclusions, filter_only, read_papers
+from bot.search.retrieve import Candidate, CandidateRetriever, Retrieval, exclusions, filter_only, read_papers
 from bot.search.scope import in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
@@ -59,7 +59,7 @@ def search(
 def _run(
     db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int, scope: Scope
 ) -> None:
-    if not parsed.terms and not parsed.has_filters:
+    if not parsed.terms and not parsed.has_filters and not parsed.links:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         return
     clock = _Stages(response.stages)
@@ -92,7 +92,12 @@ def _run(
     retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
     theirs = person.match.papers if person and person.match else ()
     # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
-    retrieval = retriever.run() if plan.groups or plan.authors else filter_only(db, plan, retriever, first=theirs)
+    if plan.groups or plan.authors:
+        retrieval = retriever.run()
+    elif parsed.links:  # a pasted link and no words: the paper it names (pinned below), if it passes the filters
+        retrieval = Retrieval(0, True, False)
+    else:
+        retrieval = filter_only(db, plan, retriever, first=theirs)
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
@@ -146,6 +151,9 @@ def _run(
             if full
             else "No paper matches every word; showing papers that match some of them."
         )
+    if not response.results and offset == 0 and parsed.links:
+        narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
+        response.notes.append(f"No paper in the index has the link {', '.join(parsed.links)}{narrowed}.")
     if not response.results and offset == 0:
         if scoped is not None and not named_venues:
             response.notes.append("Searched the default venues only; add venue:all to search every venue.")

@@ -3,6 +3,8 @@ ranking of the words would say, but still obey the query's filters and exclusion
 
 from __future__ import annotations
 
+import re
+
 import sqlite_utils
 
 from bot.search import query as ql
@@ -12,24 +14,25 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.retrieve import read_columns
 
 MAX_PINNED = 20
+_OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)")
+_REFERENCE_SQL = (
+    "SELECT rowid FROM papers WHERE id = ? UNION ALL "
+    "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
+    "SELECT papers.rowid FROM paper_keys JOIN papers ON papers.id = paper_keys.paper_id WHERE key = ?"
+)
 
 
 def pinned_papers(
     db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
 ) -> dict[int, str]:
     """Rowids of the papers the query names, with why (`id:…`, `name:…`), in the order they go first."""
-    out: dict[int, str] = {}
+    out = linked_papers(db, parsed.links)
     positive = parsed.positive
     if not positive:
-        return out
+        return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
     if len(positive) == 1 and len(positive[0].text) >= 4:
         ref = positive[0].text.strip()
-        row = db.execute(
-            "SELECT rowid FROM papers WHERE id = ? UNION ALL "
-            "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
-            "SELECT papers.rowid FROM paper_keys JOIN papers ON papers.id = paper_keys.paper_id WHERE key = ?",
-            [ref.lower(), ref.lower(), f"id:{ref}"],
-        ).fetchone()
+        row = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchone()
         if row:
             out[row[0]] = f"id:{ref}"
     names = cache.names(db)
@@ -55,8 +58,35 @@ def pinned_papers(
             if len(name_key(term.text)) >= 3:
                 for rowid in named(term.text, 3):
                     out.setdefault(rowid, f"name:{term.text}")
-    if out and (plan.filtered or plan.negatives or plan.authors or plan.neg_authors):
-        out = _obeying_filters(db, plan, out)
+    return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
+
+
+def _narrowed(plan: RetrievalPlan) -> bool:
+    """Whether filters, exclusions or author: terms narrow the query (named papers obey them too)."""
+    return bool(plan.filtered or plan.negatives or plan.authors or plan.neg_authors)
+
+
+def linked_papers(db: sqlite_utils.Database, links: tuple[str, ...]) -> dict[int, str]:
+    """The papers pasted links name: an OpenReview link by its id, any other by the paper's page on the conference
+    site or its main link, with or without https://, www. or a trailing slash."""
+    out: dict[int, str] = {}
+    for link in links:
+        openreview = _OPENREVIEW_ID.search(link)
+        if openreview:
+            ref = openreview["id"]
+            rows = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchall()
+        else:
+            bare = re.sub(r"^(?:https?://)?(?:www\.)?", "", link.split("#")[0]).rstrip("/")
+            forms = [f"{scheme}{www}{bare}{slash}" for scheme in ("https://", "http://") for www in ("", "www.")
+                     for slash in ("", "/")]  # fmt: skip
+            marks = ",".join("?" * len(forms))
+            rows = db.execute(
+                f"SELECT rowid FROM papers WHERE site_url IN ({marks}) UNION SELECT rowid FROM papers WHERE url IN "
+                f"({marks})",
+                forms + forms,
+            ).fetchall()
+        for (rowid,) in rows[:MAX_PINNED]:
+            out.setdefault(rowid, f"link:{link}")
     return out
 
 

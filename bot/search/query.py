@@ -37,6 +37,10 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# A pasted link (Slack wraps links as <url> or <url|label>): it names a paper, it is not words to search for.
+_LINK = re.compile(
+    r"<?(?P<url>(?:https?://|www\.)[^\s<>|]+|(?:openreview\.net|icml\.cc|arxiv\.org)/[^\s<>|]+)(?:\|[^>]*)?>?"
+)
 _QUOTES = str.maketrans(
     {
         "“": '"',
@@ -85,6 +89,7 @@ class ParsedQuery:
     venues: tuple[str, ...] = ()  # venue: values as typed, lowercased (`icml2024`, `icml`, `all`); bot.search.scope
     years: tuple[int, ...] = ()
     tracks: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()  # pasted links (OpenReview, the conference site), looked up as the papers they name
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -146,6 +151,10 @@ def parse(raw: str) -> ParsedQuery:
         query.truncated = True
     query.text = text
     for m in _TOKEN_RE.finditer(text):
+        link = _LINK.fullmatch(m.group(0))
+        if link:
+            query.links += (link["url"],)
+            continue
         negated = bool(m["neg"])
         fname = (m["field"] or "").lower()
         kind = FIELDS.get(fname)

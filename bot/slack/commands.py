@@ -68,7 +68,7 @@ class Subcommand:
 
 SEARCH_HELP = (
     "<words>",
-    "search papers: topics, questions (any papers on grokking?), acronyms (MoE, RAG), paper names, people; "
+    "search papers: topics, questions (any papers on grokking?), acronyms (MoE, RAG), paper names, links, people; "
     "venue:icml2024, year:, track:position, venue:all; typos are fine",
 )
 
