@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
@@ -37,6 +38,7 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_JOINED = re.compile(r"(?<=[^\W_]{2})[+/]+(?=[^\W_]{2})")
 # A pasted link (Slack wraps links as <url> or <url|label>): it names a paper, it is not words to search for.
 _LINK = re.compile(
     r"<?(?P<url>(?:https?://|www\.)[^\s<>|]+|(?:openreview\.net|icml\.cc|arxiv\.org)/[^\s<>|]+)(?:\|[^>]*)?>?"
@@ -150,7 +152,7 @@ def parse(raw: str) -> ParsedQuery:
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
         query.truncated = True
     query.text = text
-    for m in _TOKEN_RE.finditer(text):
+    for m in _tokens(text):
         link = _LINK.fullmatch(m.group(0))
         if link:
             query.links += (link["url"],)
@@ -212,6 +214,18 @@ def parse(raw: str) -> ParsedQuery:
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
         )
     return query
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """The tokens of the text; words joined by + or / are tokens of their own (LoRA+DoRA, LLM/VLM safety), not one
+    compound whose words must be adjacent. Single letters stay joined (w/o, A/B), and so do links."""
+    for m in _TOKEN_RE.finditer(text):
+        bare = m["bare"]
+        if bare and not (m["field"] or m["neg"]) and _JOINED.search(bare) and not _LINK.fullmatch(m.group(0)):
+            spaced = text[: m.start()] + _JOINED.sub(" ", m.group(0)) + text[m.end() :]  # (the same length)
+            yield from _TOKEN_RE.finditer(spaced, m.start(), m.end())
+        else:
+            yield m
 
 
 def _said_field(word: str) -> tuple[str, str] | None:

@@ -116,6 +116,21 @@ def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
     assert q.notes == ["status:nonsense is not a status; use status:oral, status:spotlight or status:poster"]
 
 
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("LoRA+DoRA", [("lora",), ("dora",)]),  # two methods, not a phrase no paper holds
+        ("LLM/VLM safety", [("llm",), ("vlm",), ("safety",)]),
+        ("w/o A/B c++", [("w", "o"), ("a", "b"), ("c",)]),  # single letters stay joined
+        ('"LoRA+DoRA" -LoRA+DoRA', [("lora", "dora"), ("lora", "dora")]),  # quoted and excluded: as typed
+    ],
+)
+def test_words_joined_by_plus_or_slash_are_words_of_their_own(text: str, terms: list[tuple[str, ...]]) -> None:
+    q = ql.parse(text)
+    assert [t.words for t in q.terms] == terms
+    assert all(q.text[t.span[0] : t.span[1]] == t.text for t in q.terms if not t.quoted)
+
+
 def test_parse_caps_long_input_and_says_so() -> None:
     q = ql.parse("attention " * 2000)
     assert q.truncated
