@@ -2,13 +2,13 @@
 read as their topic: the request around it says what the researcher wants, not what the papers are about, and as
 query words it would make every result hold "papers", "best" or "anyone".
 
-Only a request before the topic is left out, and only when it names what is wanted (papers, work, methods), asks
-(what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study): "best arm
-identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words ("how can
-I", "do you") goes too, as does a trailing "papers" ("grokking papers"), and with it a lead that only says which
-papers ("any recent kv cache papers"). A conference or year the request names ("any ICML 2024 papers on ...",
-"grokking papers at ICML 2024") becomes a venue or year filter, and so do orals, spotlights and code ("any oral
-papers on ...", "... with code"): bot.search.query knows and applies them.
+Only a request before the topic is left out, and only when it names what is wanted (papers, work, methods, a
+survey), asks (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study):
+"best arm identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words
+("how can I", "do you", "how do I make") goes too, as does a trailing "papers" or "survey" ("grokking papers"), and
+with it a lead that only says which papers ("any recent kv cache papers"). A conference or year the request names
+("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter, and so do orals,
+spotlights and code ("any oral papers on ...", "... with code"): bot.search.query knows and applies them.
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ from bot.text.words import word_set
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
-    "overview overviews summary introduction tutorial way ways"
+    "overview overviews summary introduction tutorial way ways survey surveys review reviews difference differences "
+    "something anything"
 )
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
     "want need know tell point share seen worked working done explain summarize summarise describe compare wrote "
-    "written authored published"
+    "written authored published start should"
 )
 # How the wanted things are described.
 DESCRIBED = word_set(
@@ -38,11 +39,11 @@ DESCRIBED = word_set(
 )
 # Where the topic starts: after a preposition, or after a verb of what papers do with it.
 LEADS_IN = word_set(
-    "on about for in of to into by from regarding concerning around with using via study studies use uses discuss "
-    "discusses address addresses tackle tackles explore explores investigate investigates propose proposes improve "
-    "improves"
+    "on about for in of to into by from regarding concerning around with using via between study studies use uses "
+    "discuss discusses address addresses tackle tackles explore explores investigate investigates propose proposes "
+    "improve improves"
 )
-TRAILING = word_set("paper papers published")
+TRAILING = word_set("paper papers published survey surveys")
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
 # these words is the request; anywhere else "new", "good" or "find" may begin a topic.
 PAPERS = word_set("papers articles publications")
@@ -52,11 +53,12 @@ WHICH = word_set(
 )
 AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
-# "explain"), the opening ends where another word starts.
+# "explain"), the opening ends where another word starts. A light verb may end it ("how do I make ...").
 OPENING = word_set(
     "what which who how why where when can could do does is are should would will explain summarize summarise "
     "describe compare find list recommend suggest show tell give"
 )
+LIGHT_VERBS = word_set("make get")
 _REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 
 
@@ -82,6 +84,8 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
         opening = 0
         while opening < lead and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
             opening += 1
+        if opening < len(terms) - 1 and (verb := terms[opening]) is not None and verb[0] in LIGHT_VERBS:
+            opening += 1
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = tail = len(terms)
@@ -89,9 +93,9 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
         tail -= 1  # "... at ICML 2024", "... with code": filters, after the topic
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
-    last = terms[end - 1] if terms else None
-    trailing = last is not None and len(last) == 1 and last[0] in TRAILING and end - 1 > start
-    end -= trailing
+    trailing = False
+    while end - 1 > start and (last := terms[end - 1]) is not None and len(last) == 1 and last[0] in TRAILING:
+        end, trailing = end - 1, True  # "grokking papers", "RLHF survey paper"
     start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
