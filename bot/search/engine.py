@@ -16,7 +16,15 @@ from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
-from bot.search.people import People, PersonFilter, author_of, one_person_at_a_time, people_in, person_note
+from bot.search.people import (
+    People,
+    PersonFilter,
+    author_of,
+    one_person_at_a_time,
+    people_in,
+    person_note,
+    unknown_person,
+)
 from bot.search.pinned import pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
@@ -74,6 +82,12 @@ def _run(
     planner = QueryPlanner(db, cache, parsed)
     scoped = in_scope(db, venues, cache)
     person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
+    nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w])
+    if nobody:
+        response.notes.append(f'No author here is called *{nobody}*. To search the words instead: "{nobody}".')
+        if scoped is not None and not named_venues:
+            response.notes.append("Searched the default venues only; add venue:all to search every venue.")
+        return
     if person:
         parsed = planner.parsed = person.rest
     clock.lap("people")

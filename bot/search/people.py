@@ -276,6 +276,21 @@ def people_in(
     return PersonFilter(rest, match, typed, match is not None, allowed, denied)
 
 
+def unknown_person(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) -> str | None:
+    """The name a query is, when it is only the name of someone no author here is (`Dan Hendrycks`): two or three
+    capitalised words, the first a given name some author has, the last a word no title or abstract uses. Read
+    as words, it would list other Dans' papers or correct the surname into a word (Olah into Olaf)."""
+    terms = parsed.terms
+    if not people.available or not 2 <= len(terms) <= 3 or parsed.has_filters or parsed.links:
+        return None
+    if any(t.quoted or t.negated or t.field or len(t.words) != 1 or not t.text.istitle() for t in terms):
+        return None
+    first = fold_name(terms[0].text)
+    if len(first) != 1 or first[0] not in people.parts or df(terms[-1].words[0]):
+        return None
+    return " ".join(t.text for t in terms)
+
+
 def person_note(found: PersonFilter, count: int, topic: str) -> str:
     """What the answer says about the person it found: `4 papers by *Mohit Bansal*`, and how the name was read."""
     match = found.match

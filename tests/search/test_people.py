@@ -112,6 +112,17 @@ def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:
     assert search.search(people_db, "basal gangila").corrected == "basal ganglia"
 
 
+def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db) -> None:  # type: ignore[no-untyped-def]
+    # "Mohit" is a given name here and "Basel" is in no title or abstract: someone who is not an author here.
+    response = search.search(people_db, "Mohit Basel")
+    assert (response.results, response.corrected, response.person) == ([], None, None)
+    assert response.notes == ['No author here is called *Mohit Basel*. To search the words instead: "Mohit Basel".']
+    assert found(people_db, '"Mohit Basel"') == []  # quoted: the words, which no paper holds
+    assert set(found(people_db, "Mohit Bansl")) == MOHIT  # a typo of an author's name is still that author
+    assert search.search(people_db, "Bo Spiking").person is None  # a word the papers use: a topic
+    assert "BG2" in found(people_db, "Bo Spiking")
+
+
 def test_an_index_built_before_people_were_kept_still_searches(people_db) -> None:  # type: ignore[no-untyped-def]
     people_db.execute("DROP TABLE people")
     assert not People(people_db).available
