@@ -17,6 +17,7 @@ from bot.text.acronyms import AcronymPair, long_key, short_key
 # Common ML acronyms whose expansion is not in doubt; learned pairs add the rest.
 BUILTIN: dict[str, tuple[str, ...]] = {
     "AE": ("autoencoder",),
+    "AGI": ("artificial general intelligence",),
     "ASR": ("automatic speech recognition",),
     "BO": ("bayesian optimization",),
     "CNN": ("convolutional neural network",),
@@ -45,8 +46,9 @@ BUILTIN: dict[str, tuple[str, ...]] = {
     "MCTS": ("monte carlo tree search",),
     "MDP": ("markov decision process",),
     "MLLM": ("multimodal large language model",),
-    "MLP": ("multilayer perceptron",),
+    "MLP": ("multilayer perceptron", "multi layer perceptron"),
     "MoE": ("mixture of experts",),
+    "MSE": ("mean squared error",),
     "NAS": ("neural architecture search",),
     "NeRF": ("neural radiance field",),
     "NLP": ("natural language processing",),
@@ -68,6 +70,7 @@ BUILTIN: dict[str, tuple[str, ...]] = {
     "SFT": ("supervised fine tuning",),
     "SGD": ("stochastic gradient descent",),
     "SNN": ("spiking neural network",),
+    "SVD": ("singular value decomposition",),
     "SSM": ("state space model",),
     "VAE": ("variational autoencoder",),
     "ViT": ("vision transformer",),

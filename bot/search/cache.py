@@ -45,6 +45,7 @@ class IndexCache:
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
         self._people_checked = False
+        self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
 
     def index_file(self) -> tuple[str, IndexVersion] | None:
         """The index's file and version, for a connection of another thread (None: an index in memory)."""

@@ -30,6 +30,7 @@ _TOGETHER = 50  # papers using a correction with the query's other words: enough
 CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
+SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 
 
@@ -340,17 +341,33 @@ class QueryPlanner:
                 break
         return out
 
-    def acronyms_for(self, long: str) -> list[str]:
-        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much)."""
+    def acronyms_for(self, long: str) -> list[str] | None:
+        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much; the
+        built-in ones are not in doubt, whatever else papers write them for);
+        None when it is no long form worth merging. A mined acronym that papers mostly use without writing this
+        long form means something else to them (MAE: mean absolute error, not masked autoencoder; ADD: the verb):
+        the long form stays one idea, searched without it."""
         table = self.cache.acronyms(self.db)
         out = []
         for key, _form, papers, builtin in table.by_long.get(long, []):
             if len(key) < 3:
                 continue
             share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
-            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
-                out.append(key)
-        return out[:2]
+            if builtin or (share >= 0.67 and papers >= 2 and self.df([key])[key] <= 25 * papers):
+                out.append((key, builtin))
+        if not out:
+            return None
+        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= SPELLED_OUT][:2]
+
+    def spelled_out(self, key: str, long: str) -> float:
+        """The share of the papers using an acronym that also write this long form (once per index version)."""
+        memo = self.cache.spelled_out
+        if (key, long) not in memo:
+            df = self.df([key])[key]
+            both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
+            n = self.db.execute("SELECT count(*) FROM papers_fts WHERE papers_fts MATCH ?", [both]).fetchone()[0]
+            memo[(key, long)] = n / df if df else 1.0
+        return memo[(key, long)]
 
     def short_forms(self, positive: list[ql.Term]) -> None:
         """Single-word groups that are acronyms also match their long forms."""
@@ -380,7 +397,7 @@ class QueryPlanner:
                 if used & set(gids) or not self._whole_groups(span, slots):
                     continue
                 shorts = self.acronyms_for(long_key(s.word for s in span))
-                if not shorts:
+                if shorts is None:
                     continue
                 words = tuple(s.word for s in span)
                 target = self.plan.groups[gids[0]]

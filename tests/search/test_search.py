@@ -674,6 +674,33 @@ def test_acronym_finds_its_long_form_and_back(seed_db) -> None:  # type: ignore[
     assert grpo.results[0].matched == ["title:grpo", "abstract:group relative policy optimization"]
 
 
+METRIC_USES = ["traffic", "solar", "wind", "retail", "energy", "weather", "sales", "river"]
+
+
+def test_a_long_form_skips_an_acronym_papers_use_for_something_else(tmp_path: Path) -> None:
+    # Two papers define MAE as masked autoencoders; eight report MAE, the error metric, without spelling it out.
+    def paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
+        return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
+
+    papers = [
+        paper("M1", "Masked Autoencoders for Video", "We pretrain masked autoencoders (MAE) on video clips."),
+        paper("M2", "Scaling Masked Autoencoders", "Masked autoencoders (MAE) scale with data and model size."),
+        *(
+            paper(f"E{i}", f"Forecasting {use.title()} Demand", f"On {use} demand our regressor lowers MAE and RMSE.")
+            for i, use in enumerate(METRIC_USES)
+        ),
+        paper("R1", "Rotary Position Embedding Revisited", "Rotary position embedding (RoPE) encodes positions."),
+        paper("R2", "Rotary Position Embedding for Images", "We extend rotary position embedding (RoPE) to 2D."),
+        paper("R3", "Scaling RoPE to Long Context", "We scale RoPE frequencies to extend context length."),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    masked = search.search(db, "masked autoencoders", limit=10)
+    assert {r.paper["source_id"] for r in masked.results} == {"M1", "M2"}  # not the error metric
+    rope = search.search(db, "rotary position embedding", limit=10)
+    assert {r.paper["source_id"] for r in rope.results} == {"R1", "R2", "R3"}  # spelled out by 2 of its 3 papers
+    db.conn.close()
+
+
 @needs_shared_data()
 def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
