@@ -152,12 +152,17 @@ def parse(raw: str) -> ParsedQuery:
         text = text[: cut if cut > MAX_CHARS // 2 else MAX_CHARS]
         query.truncated = True
     query.text = text
+    after_word = excluding = False  # "diffusion NOT video": an exclusion, as search engines read it
     for m in _tokens(text):
+        if m.group(0) == "NOT" and after_word:
+            after_word, excluding = False, True
+            continue
+        after_word = m.group(0)[-1].isalnum() or m.group(0)[-1] in '")'  # (not "Models, NOT Abused")
         link = _LINK.fullmatch(m.group(0))
         if link:
             query.links += (link["url"],)
             continue
-        negated = bool(m["neg"])
+        negated, excluding = bool(m["neg"]) or excluding, False
         fname = (m["field"] or "").lower()
         kind = FIELDS.get(fname)
         value = m["quoted"] if m["quoted"] is not None else (m["bare"] or "")

@@ -131,6 +131,21 @@ def test_words_joined_by_plus_or_slash_are_words_of_their_own(text: str, terms: 
     assert all(q.text[t.span[0] : t.span[1]] == t.text for t in q.terms if not t.quoted)
 
 
+def test_not_between_words_excludes_like_a_minus(seed_db) -> None:  # type: ignore[no-untyped-def]
+    assert [(t.words, t.negated) for t in ql.parse("diffusion NOT video").terms] == [
+        (("diffusion",), False),
+        (("video",), True),
+    ]
+    title = "Position: RL Should Be Used to Adjust Foundation Models, NOT Abused"  # prose: after a comma
+    assert not any(t.negated for t in ql.parse(title).terms)
+    assert [t.words for t in ql.parse("NOT video").terms] == [("not",), ("video",)]  # nothing to exclude from
+    for query in ("kv cache NOT eviction", "language models NOT reasoning"):
+        with_not = search.search(seed_db, query)
+        with_minus = search.search(seed_db, query.replace("NOT ", "-"))
+        assert ids(with_not) == ids(with_minus)
+        assert with_not.total == with_minus.total
+
+
 def test_parse_caps_long_input_and_says_so() -> None:
     q = ql.parse("attention " * 2000)
     assert q.truncated
