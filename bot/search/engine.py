@@ -165,9 +165,10 @@ def _run(
             if full
             else "No paper matches every word; showing papers that match some of them."
         )
-    if not response.results and offset == 0 and parsed.links:
+    unknown = [link for link in parsed.links if f"link:{link}" not in pinned.values()]
+    if unknown and offset == 0:
         narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
-        response.notes.append(f"No paper in the index has the link {', '.join(parsed.links)}{narrowed}.")
+        response.notes.append(f"No paper in the index has the link {', '.join(unknown)}{narrowed}.")
     if not response.results and offset == 0:
         if scoped is not None and not named_venues:
             response.notes.append("Searched the default venues only; add venue:all to search every venue.")

@@ -4,6 +4,7 @@ ranking of the words would say, but still obey the query's filters and exclusion
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import sqlite_utils
 
@@ -14,7 +15,8 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.retrieve import read_columns
 
 MAX_PINNED = 20
-_OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)")
+_OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
+_LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.index.ensure_search_indexes)
 _REFERENCE_SQL = (
     "SELECT rowid FROM papers WHERE id = ? UNION ALL "
     "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
@@ -68,7 +70,8 @@ def _narrowed(plan: RetrievalPlan) -> bool:
 
 def linked_papers(db: sqlite_utils.Database, links: tuple[str, ...]) -> dict[int, str]:
     """The papers pasted links name: an OpenReview link by its id, any other by the paper's page on the conference
-    site or its main link, with or without https://, www. or a trailing slash."""
+    site, its main link or its code, whatever the case of the host, with or without https://, www., a query or a
+    trailing slash."""
     out: dict[int, str] = {}
     for link in links:
         openreview = _OPENREVIEW_ID.search(link)
@@ -76,14 +79,15 @@ def linked_papers(db: sqlite_utils.Database, links: tuple[str, ...]) -> dict[int
             ref = openreview["id"]
             rows = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchall()
         else:
-            bare = re.sub(r"^(?:https?://)?(?:www\.)?", "", link.split("#")[0]).rstrip("/")
-            forms = [f"{scheme}{www}{bare}{slash}" for scheme in ("https://", "http://") for www in ("", "www.")
+            parts = urlsplit(link if "://" in link else f"https://{link}")
+            host = parts.netloc.lower().removeprefix("www.")
+            path = parts.path.rstrip("/")
+            forms = [f"{scheme}{www}{host}{path}{slash}" for scheme in ("https://", "http://") for www in ("", "www.")
                      for slash in ("", "/")]  # fmt: skip
             marks = ",".join("?" * len(forms))
             rows = db.execute(
-                f"SELECT rowid FROM papers WHERE site_url IN ({marks}) UNION SELECT rowid FROM papers WHERE url IN "
-                f"({marks})",
-                forms + forms,
+                " UNION ".join(f"SELECT rowid FROM papers WHERE {column} IN ({marks})" for column in _LINK_COLUMNS),
+                forms * len(_LINK_COLUMNS),
             ).fetchall()
         for (rowid,) in rows[:MAX_PINNED]:
             out.setdefault(rowid, f"link:{link}")

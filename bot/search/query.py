@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
 from bot.search.questions import topic_span
+from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
-from bot.text.words import WORD_RE
+from bot.text.words import WORD_RE, word_set
 
 MAX_CHARS = 500
 MAX_TERMS = 32
@@ -39,10 +40,17 @@ _SAID = {
 }  # fmt: skip
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _JOINED = re.compile(r"(?<=[^\W_]{2})[+/]+(?=[^\W_]{2})")
-# A pasted link (Slack wraps links as <url> or <url|label>): it names a paper, it is not words to search for.
+# A pasted link (Slack wraps links as <url> or <url|label>; prose wraps them in brackets, quotes and a full stop): it
+# names a paper, it is not words to search for.
 _LINK = re.compile(
-    r"<?(?P<url>(?:https?://|www\.)[^\s<>|]+|(?:openreview\.net|icml\.cc|arxiv\.org)/[^\s<>|]+)(?:\|[^>]*)?>?"
+    r"""[("'\[]*<?(?P<url>(?:https?://|www\.)[^\s<>|"]+?|(?:openreview\.net|icml\.cc|arxiv\.org)/[^\s<>|"]+?)"""
+    r"""(?:\|[^>]*)?>?[)"'\].,;:!?]*""",
+    re.IGNORECASE,
 )
+_AROUND_LINKS = FUNCTION_WORDS | word_set(
+    "see like this that these paper papers check out look what about here link links please similar related more same "
+    "any anything"
+)  # words around a pasted link that only point at it
 _QUOTES = str.maketrans(
     {
         "“": '"',
@@ -210,6 +218,9 @@ def parse(raw: str) -> ParsedQuery:
             if said:
                 _filter_field(query, *said, negated=False)
     query.terms = query.terms[start:end]
+    plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
+    if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
+        query.terms = [t for t in query.terms if t not in plain_terms]
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))
     query.status = tuple(dict.fromkeys(query.status))

@@ -35,7 +35,7 @@ def is_from_bot(event: dict[str, Any]) -> bool:
 
 def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
     """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
-    query = slack_to_plain(event.get("text"))
+    query = slack_to_plain(event.get("text"), keep_links=True)
     if len(query) > MAX_INPUT_CHARS:
         return too_long(len(query), "@icml-bot kv cache")
     if query:

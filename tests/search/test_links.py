@@ -13,6 +13,7 @@ from bot.papers import index
 from bot.search import query as ql
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, slack_config
+from tests.support.slack_requests import mention_event
 from tests.support.venue_index import index_of
 
 ABSTRACT = "We study {} for language models and release code. Experiments on standard benchmarks show gains."
@@ -64,6 +65,8 @@ def linked(linked_path: Path) -> Iterator[sqlite_utils.Database]:
         "https://icml.cc/virtual/2026/poster/615",
         "http://www.icml.cc/virtual/2026/poster/615/",
         "icml.cc/virtual/2026/poster/615#details",
+        "see (https://ICML.cc/virtual/2026/poster/615?session=2).",  # in prose: brackets, a query, a full stop
+        '"https://openreview.net/forum?id=kz7n1D8Y1o"',
     ],
 )
 def test_a_pasted_link_finds_its_paper_and_nothing_else(linked: sqlite_utils.Database, text: str) -> None:
@@ -78,13 +81,19 @@ def test_a_link_is_not_words() -> None:
     parsed = ql.parse("<https://openreview.net/forum?id=kz7n1D8Y1o> kv cache")
     assert parsed.links == ("https://openreview.net/forum?id=kz7n1D8Y1o",)
     assert [t.text for t in parsed.terms] == ["kv", "cache"]
-    quoted = ql.parse('"https://icml.cc"')  # quoted: the words themselves
-    assert (quoted.links, [t.words for t in quoted.terms]) == ((), [("https", "icml", "cc")])
+    phrase = ql.parse('"see https://icml.cc"')  # a link inside a quoted phrase: the phrase, as typed
+    assert (phrase.links, [t.words for t in phrase.terms]) == ((), [("see", "https", "icml", "cc")])
 
 
 def test_a_link_with_words_leads_the_papers_the_words_find(linked: sqlite_utils.Database) -> None:
     response = search.search(linked, "https://icml.cc/virtual/2026/poster/616 paged attention")
     assert [r.paper["source_id"] for r in response.results] == ["Q2xyWv9aBc", "kz7n1D8Y1o"]
+
+
+def test_a_link_no_paper_has_says_so_beside_the_words_results(linked: sqlite_utils.Database) -> None:
+    response = search.search(linked, "paged attention https://example.com/x")
+    assert [r.paper["source_id"] for r in response.results] == ["kz7n1D8Y1o"]
+    assert response.notes == ["No paper in the index has the link https://example.com/x."]
 
 
 def test_a_link_no_paper_has_says_so(linked: sqlite_utils.Database) -> None:
@@ -101,8 +110,15 @@ def test_a_link_pasted_into_slack_answers_with_its_paper(fake: FakeSlack, linked
     served = SlackHttp(slack_config(fake, linked_path, tmp_path / "state.db"))
     try:
         reply = served.command("<https://openreview.net/forum?id=kz7n1D8Y1o>").json()
+        # A mention: Slack wraps the link, with the label it shows (`&` escaped as it sends it).
+        linked = "<https://icml.cc/virtual/2026/poster/616?x=1&amp;y=2|this paper>"
+        assert served.event(mention_event(f"what about {linked}?", ts="1700000008.000200")).status == 200
+        (call,) = fake.wait_for("chat.postMessage")
     finally:
         served.stop()
     shown = str(reply["blocks"])
     assert "Paged Attention for Serving" in shown
     assert "Forum Posters" not in shown
+    in_thread = str(call.params["blocks"])
+    assert "Forum Posters and Virtual Forms" in in_thread
+    assert "Paged Attention" not in in_thread
