@@ -82,9 +82,9 @@ def _run(
     planner = QueryPlanner(db, cache, parsed)
     scoped = in_scope(db, venues, cache)
     person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
-    nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w])
+    nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w], planner.is_typo)
     if nobody:
-        response.notes.append(f'No author here is called *{nobody}*. To search the words instead: "{nobody}".')
+        response.notes.append(f"No author here is called *{nobody}*, and no paper mentions *{nobody.split()[-1]}*.")
         if scoped is not None and not named_venues:
             response.notes.append("Searched the default venues only; add venue:all to search every venue.")
         return

@@ -96,6 +96,10 @@ class People:
         sql = "SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 1"
         return self.db.execute(sql, [expression]).fetchone() is not None
 
+    def is_given_name(self, folded: str) -> bool:
+        """Whether some author's given name is this (folded) word."""
+        return self.db.execute("SELECT 1 FROM people WHERE first = ? LIMIT 1", [folded]).fetchone() is not None
+
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
         folded = fold_name(word)
@@ -276,17 +280,23 @@ def people_in(
     return PersonFilter(rest, match, typed, match is not None, allowed, denied)
 
 
-def unknown_person(parsed: ql.ParsedQuery, people: People, df: Callable[[str], int]) -> str | None:
+def unknown_person(
+    parsed: ql.ParsedQuery, people: People, df: Callable[[str], int], typo: Callable[[str], bool]
+) -> str | None:
     """The name a query is, when it is only the name of someone no author here is (`Dan Hendrycks`): two or three
-    capitalised words, the first a given name some author has, the last a word no title or abstract uses. Read
-    as words, it would list other Dans' papers or correct the surname into a word (Olah into Olaf)."""
+    capitalised words, the first some author's given name, the last a word no title, abstract or author uses and no
+    typo of a word they use (`typo`). Read as words, it would list other Dans' papers or correct the surname into a
+    word (Olah into Olaf). A surname some author has is left to people search (`Dave Blei` is David Blei's)."""
     terms = parsed.terms
-    if not people.available or not 2 <= len(terms) <= 3 or parsed.has_filters or parsed.links:
+    if not people.available or not 2 <= len(terms) <= 3 or parsed.links:
         return None
     if any(t.quoted or t.negated or t.field or len(t.words) != 1 or not t.text.istitle() for t in terms):
         return None
-    first = fold_name(terms[0].text)
-    if len(first) != 1 or first[0] not in people.parts or df(terms[-1].words[0]):
+    first, last = fold_name(terms[0].text), fold_name(terms[-1].text)
+    if len(first) != 1 or len(last) != 1 or first[0] not in people.parts or last[0] in people.parts:
+        return None
+    surname = terms[-1].words[0]
+    if df(surname) or typo(surname) or not people.is_given_name(first[0]):
         return None
     return " ".join(t.text for t in terms)
 

@@ -30,6 +30,7 @@ _TOGETHER = 50  # papers using a correction with the query's other words: enough
 CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
+TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 
@@ -266,6 +267,12 @@ class QueryPlanner:
                 self.plan.unknown.append(word)
             return word
         return fixed
+
+    def is_typo(self, word: str) -> bool:
+        """Whether an unknown word is a typo of a word papers use more than in passing (samplng: sampling), not
+        merely near a rare one (olah: olaf)."""
+        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        return any(self.df([o])[o] > TYPO_OF_A_WORD for o in options)
 
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
