@@ -3,8 +3,9 @@ read as their topic: the request around it says what the researcher wants, not w
 query words it would make every result hold "papers", "best" or "anyone".
 
 Only a request before the topic is left out, and only when it names what is wanted (papers, work, methods, a
-survey), asks (what, anyone, find, show) and ends where the topic starts (on, about, for, in, related to, study):
-"best arm identification", "new benchmarks" and "research agents" stay topics. A question's opening of asking words
+survey, the difference between), asks (what, anyone, find, show) and ends where the topic starts (on, about, for,
+in, related to, study): "best arm identification", "new benchmarks", "research agents" and "code review with LLMs"
+stay topics. A question's opening of asking words
 ("how can I", "do you", "how do I make") goes too, as does a trailing "papers" or "survey" ("grokking papers"), and
 with it a lead that only says which papers ("any recent kv cache papers"). A conference or year the request names
 ("any ICML 2024 papers on ...", "grokking papers at ICML 2024") becomes a venue or year filter, and so do orals,
@@ -22,9 +23,10 @@ from bot.text.words import word_set
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
-    "overview overviews summary introduction tutorial way ways survey surveys review reviews difference differences "
-    "something anything"
+    "overview overviews summary introduction tutorial way ways survey surveys something anything"
 )
+# Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
+COMPARING = word_set("difference differences")
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
@@ -59,7 +61,7 @@ OPENING = word_set(
     "describe compare find list recommend suggest show tell give"
 )
 LIGHT_VERBS = word_set("make get")
-_REQUEST = WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
+_REQUEST = COMPARING | WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 
 
 def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str], str | None]) -> tuple[int, int]:
@@ -76,7 +78,9 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
     start = 0
     for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
         asked = [w for words in terms[:i] for w in words or ()]
-        if asked[-1] in LEADS_IN and any(w in WANTED or w in ASKING for w in asked):
+        if asked[-1] in LEADS_IN and any(
+            w in WANTED or w in ASKING or (w in COMPARING and asked[-1] == "between") for w in asked
+        ):
             start = i
             break
     first = terms[0] if terms else None
@@ -85,7 +89,9 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
         while opening < lead and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
             opening += 1
         if opening < len(terms) - 1 and (verb := terms[opening]) is not None and verb[0] in LIGHT_VERBS:
-            opening += 1
+            opening += 1  # "how do I make (my) ..."
+            while opening < len(terms) - 1 and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
+                opening += 1
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = tail = len(terms)
