@@ -349,8 +349,7 @@ class QueryPlanner:
         return out
 
     def acronyms_for(self, long: str) -> list[str] | None:
-        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much; the
-        built-in ones are not in doubt, whatever else papers write them for);
+        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much);
         None when it is no long form worth merging. A mined acronym that papers mostly use without writing this
         long form means something else to them (MAE: mean absolute error, not masked autoencoder; ADD: the verb):
         the long form stays one idea, searched without it."""
@@ -360,7 +359,7 @@ class QueryPlanner:
             if len(key) < 3:
                 continue
             share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
-            if builtin or (share >= 0.67 and papers >= 2 and self.df([key])[key] <= 25 * papers):
+            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
                 out.append((key, builtin))
         if not out:
             return None
