@@ -39,7 +39,7 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_JOINED = re.compile(r"(?<=[^\W_]{2})[+/]+(?=[^\W_]{2})")
+_JOINERS = re.compile(r"[+/]")
 # A pasted link (Slack wraps links as <url> or <url|label>; prose wraps them in brackets, quotes and a full stop): it
 # names a paper, it is not words to search for.
 _LINK = re.compile(
@@ -233,15 +233,22 @@ def parse(raw: str) -> ParsedQuery:
 
 
 def _tokens(text: str) -> Iterator[re.Match[str]]:
-    """The tokens of the text; words joined by + or / are tokens of their own (LoRA+DoRA, LLM/VLM safety), not one
-    compound whose words must be adjacent. Single letters stay joined (w/o, A/B), and so do links."""
+    """The tokens of the text; words joined by + or / are tokens of their own (LoRA+DoRA, LLM/VLM safety,
+    GPT-4/GPT-5, pre-/post-training), not one compound whose words must be adjacent. Pieces of a single letter or
+    digit keep the token whole (w/o, A/B, c++, GPT-4/5), and so do links."""
     for m in _TOKEN_RE.finditer(text):
         bare = m["bare"]
-        if bare and not (m["field"] or m["neg"]) and _JOINED.search(bare) and not _LINK.fullmatch(m.group(0)):
-            spaced = text[: m.start()] + _JOINED.sub(" ", m.group(0)) + text[m.end() :]  # (the same length)
+        if bare and not (m["field"] or m["neg"]) and _joined(bare) and not _LINK.fullmatch(m.group(0)):
+            spaced = text[: m.start()] + _JOINERS.sub(" ", m.group(0)) + text[m.end() :]  # (the same length)
             yield from _TOKEN_RE.finditer(spaced, m.start(), m.end())
         else:
             yield m
+
+
+def _joined(token: str) -> bool:
+    """Whether + or / joins pieces of two letters or digits or more."""
+    pieces = _JOINERS.split(token)
+    return len(pieces) > 1 and all(sum(map(str.isalnum, piece)) >= 2 for piece in pieces)
 
 
 def _said_field(word: str) -> tuple[str, str] | None:

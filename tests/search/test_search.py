@@ -121,7 +121,8 @@ def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
     [
         ("LoRA+DoRA", [("lora",), ("dora",)]),  # two methods, not a phrase no paper holds
         ("LLM/VLM safety", [("llm",), ("vlm",), ("safety",)]),
-        ("w/o A/B c++", [("w", "o"), ("a", "b"), ("c",)]),  # single letters stay joined
+        ("GPT-4/GPT-5 pre-/post-training", [("gpt", "4"), ("gpt", "5"), ("pre",), ("post", "training")]),
+        ("w/o A/B c++ GPT-4/5", [("w", "o"), ("a", "b"), ("c",), ("gpt", "4", "5")]),  # single characters: joined
         ('"LoRA+DoRA" -LoRA+DoRA', [("lora", "dora"), ("lora", "dora")]),  # quoted and excluded: as typed
     ],
 )
