@@ -15,6 +15,7 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.retrieve import read_columns
 
 MAX_PINNED = 20
+NAME_AMONG_WORDS = 4  # most query terms among which one paper's name pins that paper
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
 _LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.index.ensure_search_indexes)
 _REFERENCE_SQL = (
@@ -54,8 +55,9 @@ def pinned_papers(
     for text in dict.fromkeys((typed, plan.free_text)):
         for rowid in named(text, MAX_PINNED):
             out.setdefault(rowid, f"name:{text}")
-    if len(positive) > 1:
-        # One distinctive name among other words ("TokSuite tokenizer"): that paper first.
+    if 1 < len(positive) <= NAME_AMONG_WORDS:
+        # One distinctive name among other words ("TokSuite tokenizer"): that paper first. (A longer query is a
+        # title or a sentence: "Dynamic Fractal Mamba: ..." is not about the paper called FRACTAL.)
         for term in positive:
             if len(name_key(term.text)) >= 3:
                 for rowid in named(term.text, 3):

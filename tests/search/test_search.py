@@ -690,6 +690,18 @@ def test_acronym_finds_its_long_form_and_back(seed_db) -> None:  # type: ignore[
     assert grpo.results[0].matched == ["title:grpo", "abstract:group relative policy optimization"]
 
 
+def test_a_title_typed_whole_is_not_taken_over_by_a_paper_named_by_one_of_its_words(tmp_path: Path) -> None:
+    def paper(pid: str, title: str) -> dict[str, Any]:
+        abstract = f"{title}. We study state space models for long sequences and report results on benchmarks."
+        return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
+
+    titled = "Dynamic Fractal Mamba: A Neural Renormalization Group Flow for Scale-Invariant Sequence Modeling"
+    db = index.connect(index_of(tmp_path, [paper("F", "FRACTAL: State Space Models"), paper("D", titled)]))
+    assert search.search(db, titled).results[0].paper["source_id"] == "D"
+    assert search.search(db, "fractal sequence models").results[0].paper["source_id"] == "F"  # its name, named
+    db.conn.close()
+
+
 METRIC_USES = ["traffic", "solar", "wind", "retail", "energy", "weather", "sales", "river"]
 
 
