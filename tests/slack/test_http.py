@@ -536,3 +536,49 @@ def test_a_noun_finds_the_title_with_its_adjective_and_bolds_it(fake: FakeSlack,
     assert titles[0] == "Robust Training of Graph Neural Networks"
     assert "*robust*" in shown
     assert problems(body) == []
+
+
+# --------------------------------------------------------------------------- today's query forms, as served
+
+
+def test_not_joined_words_a_lead_that_says_which_papers_and_an_unknown_name_through_the_app(
+    fake: FakeSlack, tmp_path: Path
+) -> None:
+    """`/icml diffusion NOT video`, `/icml LoRA+DoRA`, `/icml any diffusion papers`, a title typed whole that holds
+    another paper's name, and `/icml Ada Hendrycks` (a given name here, a surname no paper holds), as a user sees
+    them: each answer lists what the query means, not what its words would match."""
+    long_title = "Dynamic Fractal Mamba: A Neural Renormalization Group Flow for Scale-Invariant Sequence Modeling"
+    papers = [
+        {"id": "V1", "title": "Diffusion Models for Video Generation", "authors": ["Ada Lovelace"],
+         "abstract": "We generate video clips with diffusion models trained on video."},
+        {"id": "I1", "title": "Diffusion Models for Image Denoising", "authors": ["Grace Hopper"],
+         "abstract": "We denoise images with diffusion models and study their samplers."},
+        {"id": "L1", "title": "Low-Rank Adapters Compared", "authors": ["Alan Turing"],
+         "abstract": "We compare LoRA and DoRA adapters for fine-tuning large models."},
+        {"id": "F1", "title": "FRACTAL: State Space Models", "authors": ["Edsger Dijkstra"],
+         "abstract": "Fractal state space models for long sequences."},
+        {"id": "F2", "title": long_title, "authors": ["Barbara Liskov"],
+         "abstract": "A renormalization group flow for scale-invariant sequence modeling with state space models."},
+    ]  # fmt: skip
+    path = index_of(tmp_path, papers, "forms2026.jsonl")
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    try:
+
+        def shown(text: str) -> tuple[list[str], str]:
+            body: dict[str, Any] = served.command(text).json()
+            assert problems(body) == []
+            said = texts(body)
+            return [p["title"] for p in papers if f"*{p['title'][:40]}" in said], said
+
+        assert shown("diffusion NOT video")[0] == ["Diffusion Models for Image Denoising"]
+        assert shown("LoRA+DoRA")[0] == ["Low-Rank Adapters Compared"]
+        which, said = shown("any diffusion papers")
+        assert which == ["Diffusion Models for Video Generation", "Diffusion Models for Image Denoising"]
+        assert "every word" not in said
+        titled = served.command(long_title).json()
+        assert result_ids(titled)[0] == result_ids(served.command("renormalization group flow").json())[0]
+        nobody, said = shown("Ada Hendrycks")
+        assert nobody == []
+        assert "No author here is called *Ada Hendrycks*, and no paper mentions *Hendrycks*." in said
+    finally:
+        served.stop()
