@@ -47,12 +47,10 @@ class IndexCache:
         self._people_checked = False
         self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
 
-    def index_file(self) -> tuple[str, IndexVersion] | None:
-        """The index's file and version, for a connection of another thread (None: an index in memory)."""
+    def index_file(self) -> IndexVersion | None:
+        """The index's file at this version, for a connection of another thread (None: an index in memory)."""
         version = self.version
-        if version is None or version.path.startswith("memory:"):
-            return None
-        return version.path, version
+        return None if version is None or version.path.startswith("memory:") else version
 
     def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.

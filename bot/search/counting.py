@@ -13,8 +13,10 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+
+from bot.search.cache import IndexVersion
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +35,9 @@ def count_matches(conn: sqlite3.Connection, expression: str, cap: int) -> int:
     return int(conn.execute(COUNT_SQL, [expression, cap]).fetchone()[0])
 
 
-def beside(conn: sqlite3.Connection, index_file: tuple[str, Hashable], expression: str, cap: int) -> Callable[[], int]:
-    """The count of `expression`'s matches up to `cap`, started on a worker's connection to the index file (its path
-    and version), as a call that waits for it. The call counts on `conn` after all when the worker could not open
+def beside(conn: sqlite3.Connection, index_file: IndexVersion, expression: str, cap: int) -> Callable[[], int]:
+    """The count of `expression`'s matches up to `cap`, started on a worker's connection to the index file at that
+    version, as a call that waits for it. The call counts on `conn` after all when the worker could not open
     the file."""
     future = _executor().submit(_count_in_worker, index_file, expression, cap)
 
@@ -56,13 +58,13 @@ def _executor() -> ThreadPoolExecutor:
     return _pool[1]
 
 
-def _count_in_worker(index_file: tuple[str, Hashable], expression: str, cap: int) -> int | None:
+def _count_in_worker(index_file: IndexVersion, expression: str, cap: int) -> int | None:
     """In a worker thread: the count on its own read-only connection to the index at that version (reopened when
     the index has changed), or None when the file cannot be opened."""
-    path, version = index_file
-    conns: dict[str, tuple[Hashable, sqlite3.Connection]] = _local.__dict__.setdefault("conns", {})
+    path = index_file.path
+    conns: dict[str, tuple[IndexVersion, sqlite3.Connection]] = _local.__dict__.setdefault("conns", {})
     held = conns.get(path)
-    if held is None or held[0] != version:
+    if held is None or held[0] != index_file:
         if held is not None:
             held[1].close()
             del conns[path]
@@ -74,5 +76,5 @@ def _count_in_worker(index_file: tuple[str, Hashable], expression: str, cap: int
         conn.execute("PRAGMA busy_timeout=5000")
         while len(conns) >= KEPT:  # indexes no longer searched (tests open many) do not keep their files open
             conns.pop(next(iter(conns)))[1].close()
-        held = conns[path] = (version, conn)
+        held = conns[path] = (index_file, conn)
     return count_matches(held[1], expression, cap)

@@ -9,7 +9,7 @@ each term, ~100 ms for "language model" at 110,000 papers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import sqlite_utils
@@ -17,6 +17,7 @@ import sqlite_utils
 from bot.papers import fts, index
 from bot.papers.row import PaperRow
 from bot.search import counting
+from bot.search.cache import IndexVersion
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
 
@@ -54,19 +55,20 @@ class Total(NamedTuple):
 
 class Retrieval(NamedTuple):
     """What a retrieval run tells the response: the total, and whether some candidates match only some words.
-    `counting`: the count of every match, still running beside (the total is at least `total`)."""
+    `counted`: every match, counted up to TOTAL_CAP (perhaps still running beside); the total is then at least
+    `total`, and exact when the count stays under the cap and `exact` says every group had one alternative."""
 
     total: int
     exact: bool
     partial: bool
-    counting: Callable[[], Total] | None = None
+    counted: Callable[[], int] | None = None
 
     def settled(self) -> Total:
         """The total, waiting for the count beside when there is one."""
-        if self.counting is None:
+        if self.counted is None:
             return Total(self.total, self.exact)
-        beside = self.counting()
-        return Total(max(self.total, beside.papers), beside.exact)
+        n = self.counted()
+        return Total(max(self.total, n), self.exact and n < TOTAL_CAP)
 
 
 class _DeepScan(NamedTuple):
@@ -85,10 +87,10 @@ class CandidateRetriever:
         db: sqlite_utils.Database,
         plan: RetrievalPlan,
         titles_table: bool = False,
-        index_file: tuple[str, Hashable] | None = None,
+        index_file: IndexVersion | None = None,
     ) -> None:
         self.db, self.plan = db, plan
-        self.index_file = index_file  # (path, version): the total may be counted beside (bot.search.counting)
+        self.index_file = index_file  # the total may be counted beside on this file (bot.search.counting)
         # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper's
         # text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
         self.titles_answer = titles_table and not (plan.authors or exclusions(plan))
@@ -199,13 +201,10 @@ class CandidateRetriever:
             return Retrieval(at_least, False, False) if groups else Retrieval(0, True, False)
         if not self.plan.filtered:
             single = all(len(g.alts) == 1 for g in groups)
-            now = None if early else counting.count_matches(self.db.conn, expr, TOTAL_CAP)
-
-            def total() -> Total:
-                n = early() if early else now or 0
-                return Total(n, n < TOTAL_CAP and single)
-
-            return Retrieval(at_least, False, False, total)
+            if early:
+                return Retrieval(at_least, single, False, early)
+            n = counting.count_matches(self.db.conn, expr, TOTAL_CAP)
+            return Retrieval(n, single and n < TOTAL_CAP, False)
         scanned = kept = 0
         passes = self.plan.passes_filters
         for (rowid,) in self.db.execute(

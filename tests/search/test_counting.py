@@ -13,6 +13,7 @@ import sqlite_utils
 from bot import search
 from bot.papers import index
 from bot.search import counting
+from bot.search.cache import IndexVersion
 
 FILLER = "We report experiments on standard benchmarks."
 # Papers told apart by words, not numbers (the index takes "Paper 1" and "Paper 2" for one paper).
@@ -108,5 +109,5 @@ def test_an_index_in_memory_is_counted_at_once(monkeypatch: pytest.MonkeyPatch, 
 
 def test_a_worker_that_cannot_open_the_file_leaves_the_count_to_the_caller(many: sqlite_utils.Database) -> None:
     expression = '"cache" AND "compression"'
-    later = counting.beside(many.conn, ("/nonexistent/dir/index.db", 1), expression, 1000)
+    later = counting.beside(many.conn, IndexVersion("/nonexistent/dir/index.db", None, 1), expression, 1000)
     assert later() == counting.count_matches(many.conn, expression, 1000) == 134
