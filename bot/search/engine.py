@@ -34,6 +34,7 @@ from bot.search.scope import in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
+DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
 def search(
@@ -86,7 +87,7 @@ def _run(
     if nobody:
         response.notes.append(f"No author here is called *{nobody}*, and no paper mentions *{nobody.split()[-1]}*.")
         if scoped is not None and not named_venues:
-            response.notes.append("Searched the default venues only; add venue:all to search every venue.")
+            response.notes.append(DEFAULT_VENUES_ONLY)
         return
     if person:
         parsed = planner.parsed = person.rest
@@ -171,7 +172,7 @@ def _run(
         response.notes.append(f"No paper in the index has the link {', '.join(unknown)}{narrowed}.")
     if not response.results and offset == 0:
         if scoped is not None and not named_venues:
-            response.notes.append("Searched the default venues only; add venue:all to search every venue.")
+            response.notes.append(DEFAULT_VENUES_ONLY)
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
 

@@ -85,13 +85,9 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
             break
     first = terms[0] if terms else None
     if start == 0 and first is not None and first[0] in OPENING:  # "how can I speed up ...", "do you know ..."
-        opening = 0
-        while opening < lead and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
-            opening += 1
+        opening = _asking(terms, 0, lead)
         if opening < len(terms) - 1 and (verb := terms[opening]) is not None and verb[0] in LIGHT_VERBS:
-            opening += 1  # "how do I make (my) ..."
-            while opening < len(terms) - 1 and all(w in ASKING or w in FUNCTION_WORDS for w in terms[opening] or ()):
-                opening += 1
+            opening = _asking(terms, opening + 1, len(terms) - 1)  # "how do I make (my) ..."
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
     end = tail = len(terms)
@@ -125,6 +121,13 @@ def _which_papers(
         return said + 1  # "recent papers grokking"
     which = [w for t in terms[:said] for w in t or () if w not in FUNCTION_WORDS]
     return said if trailing and any(w in WHICH or w in OPENING for w in which) else 0  # not "oral cancer papers"
+
+
+def _asking(terms: Sequence[tuple[str, ...] | None], i: int, stop: int) -> int:
+    """Where a run of asking and function words from term i ends (at most at `stop`)."""
+    while i < stop and all(w in ASKING or w in FUNCTION_WORDS for w in terms[i] or ()):
+        i += 1
+    return i
 
 
 def _may_ask(words: tuple[str, ...] | None, is_filter: Callable[[str], bool]) -> bool:
