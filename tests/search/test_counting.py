@@ -14,6 +14,8 @@ from bot import search
 from bot.papers import index
 from bot.search import counting
 from bot.search.cache import IndexVersion
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import SlackHttp, slack_config
 
 FILLER = "We report experiments on standard benchmarks."
 # Papers told apart by words, not numbers (the index takes "Paper 1" and "Paper 2" for one paper).
@@ -111,3 +113,19 @@ def test_a_worker_that_cannot_open_the_file_leaves_the_count_to_the_caller(many:
     expression = '"cache" AND "compression"'
     later = counting.beside(many.conn, IndexVersion("/nonexistent/dir/index.db", None, 1), expression, 1000)
     assert later() == counting.count_matches(many.conn, expression, 1000) == 134
+
+
+def test_a_count_beside_reaches_the_footer_of_the_app_as_served(
+    many: sqlite_utils.Database, fake: FakeSlack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(counting, "BESIDE_FROM", 0)
+    counted_on = _threads_that_counted(monkeypatch)
+    path = Path(many.execute("PRAGMA database_list").fetchone()[2])
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    try:
+        body = served.command("cache compression").json()
+    finally:
+        served.stop()
+    assert body["blocks"][-1]["text"]["text"] == "1-5 of 134 for *cache compression*"
+    assert counted_on
+    assert all(name.startswith("icml-bot-count") for name in counted_on)
