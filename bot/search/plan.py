@@ -33,6 +33,15 @@ HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 pa
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
+# Words that name the field itself: at ICML an idea made only of them ("with machine learning", "of neural networks")
+# says nothing about which papers, beside an idea that does.
+FIELD_WORDS = frozenset(
+    ("machine", "learning", "deep", "neural", "network", "networks", "net", "nets", "artificial", "intelligence",
+     "ai", "ml", "dl", "dnn", "dnns", "nn", "nns")
+)  # fmt: skip
+FIELD_ACRONYMS = frozenset(("ai", "ml", "dl", "dnn", "dnns", "nn", "nns"))  # ...the words that name it alone
+FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
+_BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
 
 
 class Hint(NamedTuple):
@@ -208,6 +217,7 @@ class QueryPlanner:
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
+        self.drop_field_ideas()
         for term in parsed.negative:
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
@@ -243,6 +253,45 @@ class QueryPlanner:
                 self.plan.groups[group].concept = concept
                 numbered.add(group)
             started = True
+
+    def drop_field_ideas(self) -> None:
+        """`weather forecasting with machine learning` is `weather forecasting` at a machine learning conference: an
+        idea of field words only is dropped beside a far rarer idea. It stays beside a common one (`theory of deep
+        learning`), and where the query sets the two side by side (`neural networks and kernels`)."""
+        groups = self.plan.groups
+        if any(w in _BOTH for t in self.parsed.positive for w in t.words):
+            return
+        ideas: dict[int, list[TermGroup]] = {}
+        for g in groups:
+            ideas.setdefault(g.concept, []).append(g)
+        if len(ideas) < 2:
+            return
+
+        def field_only(members: list[TermGroup]) -> bool:  # (`learning` alone is no field: `learning to rank`)
+            words = [w for g in members for w in g.alts[0].words]
+            plain = all(not g.quoted and g.scope is None for g in members)
+            return plain and set(words) <= FIELD_WORDS and (len(words) > 1 or words[0] in FIELD_ACRONYMS)
+
+        def papers(members: list[TermGroup]) -> int:  # about how many papers hold every word of the idea
+            return min(self._alts_df(g.alts) for g in members)
+
+        field = [c for c, members in ideas.items() if field_only(members)]
+        others = [papers(members) for c, members in ideas.items() if c not in field]
+        if not field or not others:
+            return
+        specific = min(others)
+        drop = {c for c in field if specific <= FIELD_IDEA_RARER * papers(ideas[c]) or not papers(ideas[c])}
+        if drop:
+            self.plan.groups = [g for g in groups if g.concept not in drop]
+            number = {c: i for i, c in enumerate(sorted({g.concept for g in self.plan.groups}))}
+            for g in self.plan.groups:  # (ideas stay numbered from 0: a query of one idea has only concept 0)
+                g.concept = number[g.concept]
+
+    def _alts_df(self, alts: list[Alternative]) -> int:
+        """About how many papers hold any of these alternatives (ML or machine learning): the most of any, each
+        counted by its rarest word."""
+        counts = [self.df([w for w in alt.words if w not in FUNCTION_WORDS]).values() for alt in alts]
+        return max((min(c) for c in counts if c), default=0)
 
     def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:
         """A group, scoped to titles when the term was typed as title:."""

@@ -185,3 +185,80 @@ def test_one_idea_alone_ranks_as_before(forecasting_db) -> None:  # type: ignore
 def test_function_words_split_a_query_into_ideas(forecasting_db, query: str, ideas: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
     plan = QueryPlanner(forecasting_db, index_cache(forecasting_db), ql.parse(query)).build()
     assert {g.label: g.concept for g in plan.groups} == ideas
+
+
+# At a machine learning conference many papers say "machine learning" or "neural networks" in passing; few are about
+# the weather, and those rarely say so.
+FIELD = [
+    *(
+        {
+            "id": f"WX{i}",
+            "title": f"{name}: Global Weather Forecasting at Kilometre Scale",
+            "abstract": f"{name} forecasts the weather ten days ahead from reanalysis data." + FILLER,
+        }
+        for i, name in enumerate(["Aurora", "Pangu", "GraphCast"])
+    ),
+    *(
+        {
+            "id": f"ML{i}",
+            "title": f"{topic.capitalize()} for Demand Forecasting",
+            "abstract": f"Machine learning forecasting of demand with {topic}; holidays are one covariate among many. "
+            "Our theory covers deep learning, neural networks and machine learning models alike." + FILLER,
+        }
+        for i, topic in enumerate(TOPICS[:6])
+    ),
+    *(
+        {
+            "id": f"TH{i}",
+            "title": f"A Theory of {topic.capitalize()}",
+            "abstract": f"We develop a theory of {topic} and test it on deep learning, neural networks and machine "
+            "learning models." + FILLER,
+        }
+        for i, topic in enumerate(TOPICS[6:])
+    ),
+    *(
+        {
+            "id": f"DL{i}",
+            "title": f"Deep Learning Theory of {topic.capitalize()}",
+            "abstract": f"A theory of deep learning explains {topic} in neural networks and other machine learning "
+            "models." + FILLER,
+        }
+        for i, topic in enumerate(TOPICS[:2])
+    ),
+]
+
+
+@pytest.fixture
+def field_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    yield from _indexed(tmp_path, "field", FIELD)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["weather forecasting with machine learning", "deep learning for weather forecasting", "ML for weather forecasting",
+     "weather forecsting with machine learning"],
+)  # fmt: skip
+def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(field_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    # Every ML paper holds "machine learning" and "forecasting"; no weather paper says machine learning, so none
+    # matches every word. At ICML the field idea says nothing: the weather forecasting papers lead.
+    response = search.search(field_db, query, limit=3)
+    assert [str(r.paper["source_id"])[:2] for r in response.results] == ["WX"] * 3
+    assert not response.partial
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "kept"),
+    [
+        ("theory of deep learning", "deep learning", True),  # theory is as common as deep learning: both the topic
+        ("weather and machine learning", "machine learning", True),  # set side by side, both are asked for
+        ("machine learning", "machine learning", True),  # the field idea alone
+        ("learning to forecast weather", "learning", True),  # `learning` alone names no field (learning to rank)
+        ("weather forecasting with machine learning", "machine learning", False),
+        ("neural networks for weather forecasting", "neural networks", False),
+    ],
+)
+def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(field_db, query: str, field: str, kept: bool) -> None:  # type: ignore[no-untyped-def]
+    plan = QueryPlanner(field_db, index_cache(field_db), ql.parse(query)).build()
+    labels = {g.label for g in plan.groups}
+    assert set(field.split()) <= labels if kept else not set(field.split()) & labels
+    assert {g.concept for g in plan.groups} == set(range(len({g.concept for g in plan.groups})))  # numbered from 0
