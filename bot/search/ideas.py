@@ -13,7 +13,8 @@ class Ideas:
     """A query's ideas; none when it holds only one (then ranking is by words alone, as it always was).
 
     A group counts whole when a text holds any of its alternatives; a long form (time series forecasting) also
-    counts in part by the words of it the text holds (a paper on "time series" is half about it)."""
+    counts in part by the words of it the text holds (a paper on "time series" is half about it), a quoted phrase
+    not (a paper on gradients is not about "gradient-free" in part)."""
 
     def __init__(self, groups: list[TermGroup]) -> None:
         by_concept: dict[int, list[int]] = {}
@@ -27,7 +28,7 @@ class Ideas:
             weights = [(w, wt) for w, wt in zip(g.alts[0].words, g.word_weights, strict=True) if wt]
             total = sum(wt for _, wt in weights) or 1.0
             parts = []
-            if self.members and len(g.alts[0].words) > 1:
+            if self.members and len(g.alts[0].words) > 1 and not g.quoted:  # a quoted phrase counts whole
                 for word, wt in weights:
                     parts.append((len(self.words), wt / total))
                     self.words.append(Alternative((word,)))

@@ -41,6 +41,9 @@ FIELD_WORDS = frozenset(
 )  # fmt: skip
 FIELD_ACRONYMS = frozenset(("ai", "ml", "dl", "dnn", "dnns", "nn", "nns"))  # ...the words that name it alone
 FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
+_ARTICLES = frozenset(("a", "an", "the", "any"))  # between *without* and what is not wanted
+FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
+_FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
 _BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
 
 
@@ -212,6 +215,7 @@ class QueryPlanner:
                 same = len(plan.groups) - 1
             for w in fixed:
                 slots.append(Slot(same, w))
+        slots = self.without(slots)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         self.concepts(slots)
         self.join_neighbours(slots)
@@ -238,6 +242,42 @@ class QueryPlanner:
             plan.corrected = text
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan
+
+    def without(self, slots: list[Slot]) -> list[Slot]:
+        """`image editing without training` asks for training-free image editing, not for papers about training: the
+        word after *without* becomes its -free form when papers write one (training-free, reward-free), and the words
+        after *without* are otherwise not required (a query of nothing else keeps them)."""
+        groups = self.plan.groups
+        unwanted: set[int] = set()
+        for i, slot in enumerate(slots):
+            if slot.group is not None or slot.word != "without":
+                continue
+            after = list(itertools.takewhile(lambda s: s.word in _ARTICLES, slots[i + 1 :]))
+            unwanted.update(s.group for s in after if s.group is not None)  # ("any" is no function word)
+            words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 + len(after) :])
+            run = [s.group for s in words if s.group is not None]
+            if len(run) == 1 and len(groups[run[0]].alts[0].words) == 1 and not groups[run[0]].quoted:
+                group, word = groups[run[0]], groups[run[0]].alts[0].words[0]
+                if word.endswith("s") and self.df([word[:-1]])[word[:-1]]:
+                    word = word[:-1]  # without labels: label-free
+                free = Alternative((word, "free"))
+                if self.db.execute(_FREE_PAPERS, [fts.phrase(free.words)]).fetchone()[0] >= FREE_FORM_PAPERS:
+                    group.label, group.alts, group.quoted = f"{word}-free", [free], True  # (not in part)
+                    continue
+            unwanted.update(run)
+        if not unwanted or len(unwanted) == len(groups):
+            return slots
+        keep = [g for g in range(len(groups)) if g not in unwanted]
+        where = {old: new for new, old in enumerate(keep)}
+        self.plan.groups = [groups[g] for g in keep]
+        out = []
+        for s in slots:  # an unwanted word stays in the sequence as a function word does: between ideas
+            if s.group in unwanted:
+                out.append(Slot(None, s.word))
+            else:
+                index = None if s.group is None else where[s.group]
+                out.append(Slot(index, s.word, None if s.quoted is None else where[s.quoted]))
+        return out
 
     def concepts(self, slots: list[Slot]) -> None:
         """Number the query's ideas: a function word between words starts a new one ("transformers for | time series

@@ -262,3 +262,52 @@ def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(field_db, query: st
     labels = {g.label for g in plan.groups}
     assert set(field.split()) <= labels if kept else not set(field.split()) & labels
     assert {g.concept for g in plan.groups} == set(range(len({g.concept for g in plan.groups})))  # numbered from 0
+
+
+EDITING = [
+    *(
+        {
+            "id": f"FREE{i}",
+            "title": f"Training-Free Image Editing with {method}",
+            "abstract": f"We edit images with {method} and no training at all." + FILLER,
+        }
+        for i, method in enumerate(["Attention Injection", "Latent Inversion", "Prompt Mixing"])
+    ),
+    *(
+        {
+            "id": f"TUNED{i}",
+            "title": f"Learning Precise Image Editing from {method} Training Data",
+            "abstract": f"Training {method} on paired images and masks makes image editing precise; training takes a "
+            "day." + FILLER,
+        }
+        for i, method in enumerate(["Instruction", "Adapter", "Diffusion", "Reward"])
+    ),
+    {
+        "id": "OTHER",
+        "title": "Training-Free Video Retrieval",
+        "abstract": "Retrieval of clips with no training." + FILLER,
+    },
+]
+
+
+@pytest.fixture
+def editing_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    yield from _indexed(tmp_path, "editing", EDITING)
+
+
+def test_without_a_word_asks_for_its_free_form(editing_db) -> None:  # type: ignore[no-untyped-def]
+    # "without training" is training-free, never a wish for papers about training (which every TUNED title holds).
+    response = search.search(editing_db, "image editing without training", limit=10)
+    assert [str(r.paper["source_id"])[:4] for r in response.results[:3]] == ["FREE"] * 3
+    assert "title:training free" in response.results[0].matched
+    assert "Only 3 papers match every word; the rest match some." in response.notes  # (a set this small widens)
+
+
+def test_without_words_no_paper_writes_free_are_not_required(editing_db) -> None:  # type: ignore[no-untyped-def]
+    # No paper is mask-free: "without masks" asks for nothing papers can hold, so it narrows nothing.
+    response = search.search(editing_db, "image editing without any masks", limit=10)
+    assert {str(r.paper["source_id"])[:4] for r in response.results} == {"FREE", "TUNE"}
+    assert response.total == 7
+    assert not response.partial
+    alone = QueryPlanner(editing_db, index_cache(editing_db), ql.parse("without masks")).build()
+    assert [g.label for g in alone.groups] == ["masks"]  # nothing else to search: the word stays
