@@ -210,14 +210,19 @@ def parse(raw: str) -> ParsedQuery:
                 span=(token_start, token_start + len(display)),
             )
         )
-    plain = [t.words if not (t.quoted or t.negated or t.field) else None for t in query.terms]
+    # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
+    # author:Levine") is about diffusion.
+    aside = [t for t in query.terms if t.negated or t.field == "author"]
+    wanted = [t for t in query.terms if t not in aside]
+    plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0])  # "papers on grokking?": the topic
-    for term in query.terms[:start] + query.terms[end:]:  # "any oral ICML 2024 papers on", "... with code"
+    for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)
             if said:
                 _filter_field(query, *said, negated=False)
-    query.terms = query.terms[start:end]
+    kept = {id(t) for t in aside + wanted[start:end]}
+    query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
         query.terms = [t for t in query.terms if t not in plain_terms]

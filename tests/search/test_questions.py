@@ -113,3 +113,18 @@ def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:
     assert topic("-papers on grokking") == ["papers", "on", "grokking"]
     assert topic("author:papers on grokking") == ["papers", "on", "grokking"]
     assert topic("status:oral papers on grokking") == ["grokking"]  # filters are not terms: the request still leads
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("diffusion papers NOT video", ["diffusion", "video"]),
+        ("diffusion papers -video", ["diffusion", "video"]),
+        ("any papers on grokking -llm", ["grokking", "llm"]),
+        ("diffusion papers author:Levine", ["diffusion", "Levine"]),
+        ('papers by author:"Sergey Levine" on offline RL', ["Sergey Levine", "offline", "RL"]),
+    ],
+)
+def test_exclusions_and_authors_anywhere_leave_the_request_readable(query: str, words: list[str]) -> None:
+    # An exclusion or author: typed after "papers" used to hide the request, so every result had to hold "papers".
+    assert topic(query) == words
