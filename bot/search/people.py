@@ -3,7 +3,8 @@
 
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
-the given names (bot.search.initials), or with one typo in a word the papers' text does not use. One surname alone
+the given names (bot.search.initials), with a short form of the given name (Dave: David), or with one typo in a
+word the papers' text does not use. One surname alone
 names nobody (there are hundreds of Zhangs): it stays a word that also matches the authors column. Initials often
 fit several people (`J. Li`): the answer lists all their papers, one person at a time, and says who else fits.
 """
@@ -25,6 +26,7 @@ from bot.papers import fts
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
+from bot.text.nicknames import full_names
 from bot.text.person_names import fold_name
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
@@ -137,7 +139,7 @@ class People:
             for n in sorted({j - i for i, j in spans}, reverse=True)
             for tier in ("exact", "initials")
         ]
-        for tier, run in [*rounds, ("typo", spans)]:
+        for tier, run in [*rounds, ("nickname", spans), ("typo", spans)]:
             for i, j in run:
                 key = tuple(w for parts in folded[i:j] for w in parts)
                 if not 2 <= len(key) <= MAX_NAME_WORDS + 1 or not (key[0] in names or key[-1] in names):
@@ -147,7 +149,13 @@ class People:
                     if fitting:
                         return NameMatch(fitting[0], i, j, False, tuple(fitting[1:]), shared=True)
                     continue
-                found = self._exact(key) if tier == "exact" else self._typo(key, df)
+                found = (
+                    self._exact(key)
+                    if tier == "exact"
+                    else self._nickname(key)
+                    if tier == "nickname"
+                    else self._typo(key, df)
+                )
                 if found:
                     people, exact = found
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
@@ -191,6 +199,18 @@ class People:
         if not found and name.marked and len(name.initials) > 1:
             found = fitting(strict=False)
         return sorted(found, key=lambda p: (-len(p.rowids), p.name))
+
+    def _nickname(self, key: tuple[str, ...]) -> _Found | None:
+        """A short form of a given name and a surname, either order (`Dave Blei`: David Blei)."""
+        if len(key) != 2:
+            return None
+        for short, last in ((key[0], key[1]), (key[1], key[0])):
+            names = [n for n in full_names(short) if n in self.parts]
+            if names and last in self.parts:
+                found = self._rows(f"last = ? AND first IN ({','.join('?' * len(names))})", [last, *names])
+                if found:
+                    return found, False
+        return None
 
     def _typo(self, key: tuple[str, ...], df: Callable[[str], int] | None) -> _Found | None:
         """A given name and a surname, either order, one of them typed exactly and the other one edit away

@@ -36,6 +36,8 @@ PAPERS = [
     _paper("YZ2", "Reasoning Benchmarks for Math", REASONING, ["Yu Zhang"]),
     _paper("JS1", "Compression Progress and Curiosity", VISION, ["Jürgen Schmidhuber"]),
     _paper("HG1", "Functional Data Analysis", VISION, ["Hans-Georg Müller"]),
+    _paper("DB1", "Stochastic Variational Inference Revisited", "Posterior inference for {t}.", ["David Blei"]),
+    _paper("DB2", "Topic Models of Scientific Text", "Latent structure in {t}.", ["David Blei", "Dave Lee"]),
 ]
 
 
@@ -73,6 +75,15 @@ def test_a_typo_or_initial_says_how_the_name_was_read(people_db) -> None:  # typ
     note = search.search(people_db, "M. Bansal").notes[0]
     assert note.startswith("4 papers by *Mohit Bansal* (you typed *M. Bansal*)")
     assert "Manish Bansal (1)" in note
+
+
+@pytest.mark.parametrize("query", ["Dave Blei", "dave blei", "Blei, Dave"])
+def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    # Dave is David here, not the other Dave: "Dave Blei" used to search the words and list Dave Lee's paper.
+    response = search.search(people_db, query)
+    assert response.person == "David Blei"
+    assert {r.paper["source_id"] for r in response.results} == {"DB1", "DB2"}
+    assert response.notes[0] == f"2 papers by *David Blei* (you typed *{query}*)"
 
 
 def test_diacritics_are_optional_both_ways(people_db) -> None:  # type: ignore[no-untyped-def]

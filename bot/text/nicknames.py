@@ -1,0 +1,28 @@
+"""Common English short forms of given names (Dave: David), so `Dave Blei` finds the author listed as David Blei.
+
+Folded as names are (bot.text.person_names.fold_name); a short form may stand for several names (Alex).
+"""
+
+from __future__ import annotations
+
+_PAIRS = """
+abby abigail; al albert alan alfred; alex alexander alexandra alexandre alexei; andy andrew andreas; ben benjamin;
+bill william; billy william; bob robert; bobby robert; brad bradley; cathy catherine; charlie charles; chris
+christopher christian christina christine; chuck charles; dan daniel; danny daniel; dave david; dick richard; dima
+dmitry dmitrii; don donald; doug douglas; ed edward edwin; eddie edward; fred frederick; gabe gabriel; greg gregory;
+jake jacob; jeff jeffrey; jen jennifer; jim james; jimmy james; joe joseph; jon jonathan; josh joshua; kate
+katherine kathryn catherine; katie katherine kathryn; ken kenneth; larry lawrence; liz elizabeth; matt matthew;
+max maximilian maxim; meg margaret; mike michael; misha mikhail; nate nathan nathaniel; nick nicholas nikolaos;
+pat patrick patricia; pete peter; phil philip phillip; rob robert; ron ronald; sam samuel samantha; sasha
+alexander aleksandr; steve steven stephen; sue susan; ted edward theodore; tim timothy; tom thomas; tony anthony;
+vicky victoria; vlad vladimir; will william; zach zachary
+"""
+
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    short: tuple(names) for pair in _PAIRS.split(";") if pair.strip() for short, *names in [pair.split()]
+}
+
+
+def full_names(given: str) -> tuple[str, ...]:
+    """The given names a (folded) short form stands for; none for a name that is no short form."""
+    return NICKNAMES.get(given, ())
