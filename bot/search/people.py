@@ -4,9 +4,9 @@
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
 the given names (bot.search.initials), with a short form of the given name (Dave: David), or with one typo in a
-word the papers' text does not use. One surname alone
-names nobody (there are hundreds of Zhangs): it stays a word that also matches the authors column. Initials often
-fit several people (`J. Li`): the answer lists all their papers, one person at a time, and says who else fits.
+word the papers' text does not use. One surname alone names nobody (there are hundreds of Zhangs): it stays a word
+that also matches the authors column. Initials often fit several people (`J. Li`): the answer lists all their
+papers, one person at a time, and says who else fits.
 """
 
 from __future__ import annotations
@@ -133,13 +133,14 @@ class People:
         names = {w for parts in folded for w in parts} & self.parts
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
-        # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then typos anywhere.
+        # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then a short form of the
+        # given name or a typo, anywhere.
         rounds = [
             (tier, [(i, j) for i, j in spans if j - i == n])
             for n in sorted({j - i for i, j in spans}, reverse=True)
             for tier in ("exact", "initials")
         ]
-        for tier, run in [*rounds, ("nickname", spans), ("typo", spans)]:
+        for tier, run in [*rounds, ("nickname or typo", spans)]:
             for i, j in run:
                 key = tuple(w for parts in folded[i:j] for w in parts)
                 if not 2 <= len(key) <= MAX_NAME_WORDS + 1 or not (key[0] in names or key[-1] in names):
@@ -149,13 +150,7 @@ class People:
                     if fitting:
                         return NameMatch(fitting[0], i, j, False, tuple(fitting[1:]), shared=True)
                     continue
-                found = (
-                    self._exact(key)
-                    if tier == "exact"
-                    else self._nickname(key)
-                    if tier == "nickname"
-                    else self._typo(key, df)
-                )
+                found = self._exact(key) if tier == "exact" else self._nickname(key) or self._typo(key, df)
                 if found:
                     people, exact = found
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))

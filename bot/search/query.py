@@ -213,7 +213,7 @@ def parse(raw: str) -> ParsedQuery:
     # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
     # author:Levine") is about diffusion.
     aside = [t for t in query.terms if t.negated or t.field == "author"]
-    wanted = [t for t in query.terms if t not in aside]
+    wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0])  # "papers on grokking?": the topic
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
