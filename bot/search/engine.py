@@ -25,7 +25,7 @@ from bot.search.people import (
     person_note,
     unknown_person,
 )
-from bot.search.pinned import pinned_papers
+from bot.search.pinned import found_links, pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
@@ -166,7 +166,8 @@ def _run(
             if full
             else "No paper matches every word; showing papers that match some of them."
         )
-    unknown = [link for link in parsed.links if f"link:{link}" not in pinned.values()]
+    found = found_links(pinned)
+    unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
         narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
         response.notes.append(f"No paper in the index has the link {', '.join(unknown)}{narrowed}.")

@@ -92,8 +92,13 @@ def linked_papers(db: sqlite_utils.Database, links: tuple[str, ...]) -> dict[int
                 forms * len(_LINK_COLUMNS),
             ).fetchall()
         for (rowid,) in rows[:MAX_PINNED]:
-            out.setdefault(rowid, f"link:{link}")
+            out[rowid] = f"{out[rowid]} {link}" if rowid in out else f"link:{link}"  # (every link that found it)
     return out
+
+
+def found_links(pinned: dict[int, str]) -> set[str]:
+    """The pasted links that found a paper (which passed the filters), read off pinned_papers' labels."""
+    return {link for label in pinned.values() if label.startswith("link:") for link in label[5:].split(" ")}
 
 
 def _obeying_filters(db: sqlite_utils.Database, plan: RetrievalPlan, pinned: dict[int, str]) -> dict[int, str]:

@@ -96,6 +96,14 @@ def test_a_link_no_paper_has_says_so_beside_the_words_results(linked: sqlite_uti
     assert response.notes == ["No paper in the index has the link https://example.com/x."]
 
 
+def test_two_links_to_one_paper_are_both_found(linked: sqlite_utils.Database) -> None:
+    # Its OpenReview page and its conference page: the second link used to be reported as unknown.
+    text = "https://openreview.net/forum?id=kz7n1D8Y1o https://icml.cc/virtual/2026/poster/615 https://example.com/x"
+    response = search.search(linked, text)
+    assert [r.paper["source_id"] for r in response.results] == ["kz7n1D8Y1o"]
+    assert response.notes == ["No paper in the index has the link https://example.com/x."]
+
+
 def test_a_link_no_paper_has_says_so(linked: sqlite_utils.Database) -> None:
     unknown = search.search(linked, "https://openreview.net/forum?id=NOPE123456")
     assert unknown.results == []
