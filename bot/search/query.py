@@ -215,7 +215,7 @@ def parse(raw: str) -> ParsedQuery:
     aside = [t for t in query.terms if t.negated or t.field == "author"]
     wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
-    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0])  # "papers on grokking?": the topic
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=bool(aside))  # the topic
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)

@@ -46,6 +46,7 @@ LEADS_IN = word_set(
     "improve improves"
 )
 TRAILING = word_set("paper papers published survey surveys")
+_TRAILING = {(w,) for w in TRAILING}  # as one term's words
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
 # these words is the request; anywhere else "new", "good" or "find" may begin a topic.
 PAPERS = word_set("papers articles publications")
@@ -64,10 +65,13 @@ LIGHT_VERBS = word_set("make get")
 _REQUEST = COMPARING | WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 
 
-def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str], str | None]) -> tuple[int, int]:
-    """The [start, end) of the terms that are the topic, given each term's words (None: a quoted, negated or fielded
-    term, which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
-    language knows them): everything when no request is found, or when nothing else would be left."""
+def topic_span(
+    terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str], str | None], beside: bool = False
+) -> tuple[int, int]:
+    """The [start, end) of the terms that are the topic, given each term's words (None: a quoted or fielded term,
+    which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
+    language knows them): everything when no request is found, or when nothing else would be left. `beside`: other
+    terms (an author:, an exclusion) stand beside these, so the words may all be request (`papers author:Finn`)."""
 
     def is_filter(word: str) -> bool:
         return field_of(word) is not None
@@ -96,12 +100,12 @@ def topic_span(terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str]
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
     trailing = False
-    while end - 1 > start and (last := terms[end - 1]) is not None and len(last) == 1 and last[0] in TRAILING:
+    while end > start + (0 if beside else 1) and (last := terms[end - 1]) is not None and last in _TRAILING:
         end, trailing = end - 1, True  # "grokking papers", "RLHF survey paper"
     start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
-        return 0, len(terms)
+        return (start, start) if beside else (0, len(terms))
     if all(map(is_filter, topic)) and (start or end < len(terms)):
         return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
     return start, end

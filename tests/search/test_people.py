@@ -86,6 +86,14 @@ def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) ->
     assert response.notes[0] == f"2 papers by *David Blei* (you typed *{query}*)"
 
 
+@pytest.mark.parametrize("query", ['papers author:"Mohit Bansal"', 'papers by author:"Mohit Bansal"'])
+def test_papers_beside_an_author_filter_is_the_request(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    # "papers" is what is asked for, not a word the papers must hold.
+    response = search.search(people_db, query)
+    assert {r.paper["source_id"] for r in response.results} == MOHIT
+    assert response.notes[0] == "4 papers by *Mohit Bansal*"
+
+
 def test_diacritics_are_optional_both_ways(people_db) -> None:  # type: ignore[no-untyped-def]
     assert found(people_db, "Jurgen Schmidhuber") == ["JS1"]
     assert found(people_db, "JÜRGEN SCHMIDHUBER") == ["JS1"]

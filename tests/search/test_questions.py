@@ -123,6 +123,10 @@ def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:
         ("any papers on grokking -llm", ["grokking", "llm"]),
         ("diffusion papers author:Levine", ["diffusion", "Levine"]),
         ('papers by author:"Sergey Levine" on offline RL', ["Sergey Levine", "offline", "RL"]),
+        ("papers author:Finn", ["Finn"]),  # the request may be all the words beside them
+        ("author:Finn papers", ["Finn"]),
+        ('papers by author:"Chelsea Finn"', ["Chelsea Finn"]),
+        ("papers -llm", ["llm"]),
     ],
 )
 def test_exclusions_and_authors_anywhere_leave_the_request_readable(query: str, words: list[str]) -> None:
