@@ -41,9 +41,10 @@ FIELD_WORDS = frozenset(
 )  # fmt: skip
 FIELD_ACRONYMS = frozenset(("ai", "ml", "dl", "dnn", "dnns", "nn", "nns"))  # ...the words that name it alone
 FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
-_ARTICLES = frozenset(("a", "an", "the", "any"))  # between *without* and what is not wanted
 FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
 _FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
+_BY_MEANS = frozenset(("with", "using", "via", "by", "through"))  # "X with machine learning": ML is the means
+_MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
 _BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
 
 
@@ -215,13 +216,13 @@ class QueryPlanner:
                 same = len(plan.groups) - 1
             for w in fixed:
                 slots.append(Slot(same, w))
-        slots = self.without(slots)
+        self.without(slots)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         self.concepts(slots)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
-        self.drop_field_ideas()
+        self.drop_field_ideas(slots)
         for term in parsed.negative:
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
@@ -243,41 +244,26 @@ class QueryPlanner:
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan
 
-    def without(self, slots: list[Slot]) -> list[Slot]:
-        """`image editing without training` asks for training-free image editing, not for papers about training: the
-        word after *without* becomes its -free form when papers write one (training-free, reward-free), and the words
-        after *without* are otherwise not required (a query of nothing else keeps them)."""
+    def without(self, slots: list[Slot]) -> None:
+        """`image editing without training` asks for training-free image editing, not for papers about training: a
+        word after *without* that papers write as its -free form (training-free, reward-free) matches that form or
+        "without <word>". Any other word after *without* stays a plain word: `learning without forgetting` and
+        `sampling without replacement` are topics, and papers without X mostly say X."""
         groups = self.plan.groups
-        unwanted: set[int] = set()
         for i, slot in enumerate(slots):
             if slot.group is not None or slot.word != "without":
                 continue
-            after = list(itertools.takewhile(lambda s: s.word in _ARTICLES, slots[i + 1 :]))
-            unwanted.update(s.group for s in after if s.group is not None)  # ("any" is no function word)
-            words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 + len(after) :])
-            run = [s.group for s in words if s.group is not None]
-            if len(run) == 1 and len(groups[run[0]].alts[0].words) == 1 and not groups[run[0]].quoted:
-                group, word = groups[run[0]], groups[run[0]].alts[0].words[0]
-                if word.endswith("s") and self.df([word[:-1]])[word[:-1]]:
-                    word = word[:-1]  # without labels: label-free
-                free = Alternative((word, "free"))
-                if self.db.execute(_FREE_PAPERS, [fts.phrase(free.words)]).fetchone()[0] >= FREE_FORM_PAPERS:
-                    group.label, group.alts, group.quoted = f"{word}-free", [free], True  # (not in part)
-                    continue
-            unwanted.update(run)
-        if not unwanted or len(unwanted) == len(groups):
-            return slots
-        keep = [g for g in range(len(groups)) if g not in unwanted]
-        where = {old: new for new, old in enumerate(keep)}
-        self.plan.groups = [groups[g] for g in keep]
-        out = []
-        for s in slots:  # an unwanted word stays in the sequence as a function word does: between ideas
-            if s.group in unwanted:
-                out.append(Slot(None, s.word))
-            else:
-                index = None if s.group is None else where[s.group]
-                out.append(Slot(index, s.word, None if s.quoted is None else where[s.quoted]))
-        return out
+            words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 :])
+            run = list(dict.fromkeys(s.group for s in words if s.group is not None))
+            if len(run) != 1 or len(groups[run[0]].alts[0].words) != 1 or groups[run[0]].quoted:
+                continue
+            group, word = groups[run[0]], groups[run[0]].alts[0].words[0]
+            if word.endswith("s") and self.df([word[:-1]])[word[:-1]]:
+                word = word[:-1]  # without labels: label-free
+            free = Alternative((word, "free"))
+            if self.db.execute(_FREE_PAPERS, [fts.phrase(free.words)]).fetchone()[0] >= FREE_FORM_PAPERS:
+                alts = [free, Alternative(("without", *group.alts[0].words))]
+                group.label, group.alts, group.quoted = f"{word}-free", alts, True  # (whole, not in part)
 
     def concepts(self, slots: list[Slot]) -> None:
         """Number the query's ideas: a function word between words starts a new one ("transformers for | time series
@@ -294,9 +280,10 @@ class QueryPlanner:
                 numbered.add(group)
             started = True
 
-    def drop_field_ideas(self) -> None:
+    def drop_field_ideas(self, slots: list[Slot]) -> None:
         """`weather forecasting with machine learning` is `weather forecasting` at a machine learning conference: an
-        idea of field words only is dropped beside a far rarer idea. It stays beside a common one (`theory of deep
+        idea of field words only, named as the means (*with*/*using* ML, *ML for*), is dropped beside a far rarer
+        idea. It stays as the object (`watermarking of neural networks`), beside a common idea (`theory of deep
         learning`), and where the query sets the two side by side (`neural networks and kernels`)."""
         groups = self.plan.groups
         if any(w in _BOTH for t in self.parsed.positive for w in t.words):
@@ -307,6 +294,13 @@ class QueryPlanner:
         if len(ideas) < 2:
             return
 
+        def means(concept: int) -> bool:  # "with/using ML", or "ML for/in ..." opening the query
+            at = [i for i, s in enumerate(slots) if s.group is not None and groups[s.group].concept == concept]
+            before = slots[at[0] - 1].word if at[0] > 0 else None
+            after = slots[at[-1] + 1].word if at[-1] + 1 < len(slots) else None
+            opens = all(s.group is None for s in slots[: at[0]])
+            return before in _BY_MEANS or (opens and after in _MEANS_FOR)
+
         def field_only(members: list[TermGroup]) -> bool:  # (`learning` alone is no field: `learning to rank`)
             words = [w for g in members for w in g.alts[0].words]
             plain = all(not g.quoted and g.scope is None for g in members)
@@ -315,7 +309,7 @@ class QueryPlanner:
         def papers(members: list[TermGroup]) -> int:  # about how many papers hold every word of the idea
             return min(self._alts_df(g.alts) for g in members)
 
-        field = [c for c, members in ideas.items() if field_only(members)]
+        field = [c for c, members in ideas.items() if field_only(members) and means(c)]
         others = [papers(members) for c, members in ideas.items() if c not in field]
         if not field or not others:
             return
