@@ -3,7 +3,7 @@
 
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
-the given names (bot.search.initials), with a short form of the given name (Dave: David), or with one typo in a
+the given names (bot.search.initials), with another form of the given name (Dave: David), or with one typo in a
 word the papers' text does not use. One surname alone names nobody (there are hundreds of Zhangs): it stays a word
 that also matches the authors column. Initials often fit several people (`J. Li`): the answer lists all their
 papers, one person at a time, and says who else fits.
@@ -26,7 +26,7 @@ from bot.papers import fts
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
-from bot.text.nicknames import full_names
+from bot.text.nicknames import same_names
 from bot.text.person_names import fold_name
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
@@ -196,11 +196,12 @@ class People:
         return sorted(found, key=lambda p: (-len(p.rowids), p.name))
 
     def _nickname(self, key: tuple[str, ...]) -> _Found | None:
-        """A short form of a given name and a surname, either order (`Dave Blei`: David Blei)."""
+        """A given name as another form of it and a surname, either order (`Dave Blei`: David Blei, `Philip Torr`:
+        Phil Torr)."""
         if len(key) != 2:
             return None
-        for short, last in ((key[0], key[1]), (key[1], key[0])):
-            names = [n for n in full_names(short) if n in self.parts]
+        for given, last in ((key[0], key[1]), (key[1], key[0])):
+            names = [n for n in same_names(given) if n in self.parts]
             if names and last in self.parts:
                 found = self._rows(f"last = ? AND first IN ({','.join('?' * len(names))})", [last, *names])
                 if found:

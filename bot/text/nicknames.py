@@ -1,4 +1,5 @@
-"""Common English short forms of given names (Dave: David), so `Dave Blei` finds the author listed as David Blei.
+"""Common English short forms of given names (Dave: David), so `Dave Blei` finds the author listed as David Blei
+and `Philip Torr` the one listed as Phil Torr.
 
 Folded as names are (bot.text.person_names.fold_name); a short form may stand for several names (Alex).
 """
@@ -11,11 +12,11 @@ bill william; billy william; bob robert; bobby robert; brad bradley; cathy cathe
 christopher christian christina christine; chuck charles; dan daniel; danny daniel; dave david; dick richard; dima
 dmitry dmitrii; don donald; doug douglas; ed edward edwin; eddie edward; fred frederick; gabe gabriel; greg gregory;
 jake jacob; jeff jeffrey; jen jennifer; jim james; jimmy james; joe joseph; jon jonathan; josh joshua; kate
-katherine kathryn catherine; katie katherine kathryn; ken kenneth; larry lawrence; liz elizabeth; matt matthew;
-max maximilian maxim; meg margaret; mike michael; misha mikhail; nate nathan nathaniel; nick nicholas nikolaos;
-pat patrick patricia; pete peter; phil philip phillip; rob robert; ron ronald; sam samuel samantha; sasha
-alexander aleksandr; steve steven stephen; sue susan; ted edward theodore; tim timothy; tom thomas; tony anthony;
-vicky victoria; vlad vladimir; will william; zach zachary
+katherine kathryn catherine; katie katherine kathryn; ken kenneth; larry lawrence; liz elizabeth; matt matthew; max
+maximilian maxim; meg margaret; mike michael; misha mikhail; nate nathan nathaniel; nick nicholas nikolaos; pat
+patrick patricia; pete peter; phil philip phillip; rich richard; rick richard; rob robert; ron ronald; sam samuel
+samantha; sasha alexander aleksandr; sandy alexander sandra; steve steven stephen; sue susan; ted edward theodore;
+tim timothy; tom thomas; tony anthony; vicky victoria; vlad vladimir; will william; zach zachary
 """
 
 NICKNAMES: dict[str, tuple[str, ...]] = {
@@ -23,6 +24,15 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-def full_names(given: str) -> tuple[str, ...]:
-    """The given names a (folded) short form stands for; none for a name that is no short form."""
-    return NICKNAMES.get(given, ())
+_SHORT_FORMS: dict[str, set[str]] = {}
+for _short, _names in NICKNAMES.items():
+    for _name in _names:
+        _SHORT_FORMS.setdefault(_name, set()).add(_short)
+
+
+def same_names(given: str) -> tuple[str, ...]:
+    """The other given names a (folded) given name may be written as: its full forms, its short forms, and the other
+    short forms of its full forms (Sandy: Alexander, Alex, Sasha); none for a name with no other form."""
+    full = set(NICKNAMES.get(given, ()))
+    shorts = _SHORT_FORMS.get(given, set()) | {s for name in full for s in _SHORT_FORMS.get(name, ())}
+    return tuple(sorted((full | shorts) - {given}))

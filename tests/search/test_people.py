@@ -86,6 +86,12 @@ def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) ->
     assert response.notes[0] == f"2 papers by *David Blei* (you typed *{query}*)"
 
 
+def test_a_full_given_name_finds_the_person_listed_by_a_short_form(people_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(people_db, "David Lee")  # listed as Dave Lee
+    assert (response.person, found(people_db, "David Lee")) == ("Dave Lee", ["DB2"])
+    assert response.notes[0] == "1 paper by *Dave Lee* (you typed *David Lee*)"
+
+
 @pytest.mark.parametrize("query", ['papers author:"Mohit Bansal"', 'papers by author:"Mohit Bansal"'])
 def test_papers_beside_an_author_filter_is_the_request(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
     # "papers" is what is asked for, not a word the papers must hold.
