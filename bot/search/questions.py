@@ -23,7 +23,7 @@ from bot.text.words import word_set
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
-    "overview overviews summary introduction tutorial way ways survey surveys something anything"
+    "overview overviews summary introduction intro tutorial way ways survey surveys something anything"
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
 COMPARING = word_set("difference differences")

@@ -63,6 +63,16 @@ def _spellings(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def singulars(word: str) -> list[str]:
+    """The singular a plural may have (parities → parity, boxes → box, priors → prior): FTS5's stemmer matches a
+    plural the index never spelled out, so such a word is no typo."""
+    if len(word) < 5 or not word.endswith("s") or word.endswith("ss"):
+        return []
+    forms = [word[:-3] + "y"] if word.endswith("ies") else []
+    forms += [word[:-2]] if word.endswith("es") else []
+    return list(dict.fromkeys([*forms, word[:-1]]))
+
+
 class Vocabulary:
     """Raw words of one index and their document frequencies, loaded lazily and shared across threads.
 

@@ -25,6 +25,7 @@ def topic(text: str) -> list[str]:
         ("can you find papers related to speculative decoding?", ["speculative", "decoding"]),
         ("papers on new benchmarks", ["new", "benchmarks"]),  # the request ends at "on"; "new" is the topic's
         ("grokking papers", ["grokking"]),
+        ("intro to diffusion models", ["diffusion", "models"]),  # not corrected into "into to diffusion models"
         ("papers by Mohit Bansal", ["Mohit", "Bansal"]),
         ("how can I speed up LLM inference?", ["speed", "up", "LLM", "inference"]),  # an opening, then the topic
         ("do you know any work on grokking", ["grokking"]),

@@ -560,6 +560,23 @@ def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_
     assert search.search(seed_db, query).corrected is None
 
 
+def test_a_plural_the_index_never_spelled_out_is_no_typo(tmp_path: Path) -> None:
+    # Papers write "parity"; FTS5's stemmer finds it for "parities", which used to be corrected into "parties".
+    papers = [
+        {"id": "P1", "title": "Learning Sparse Parity Functions", "abstract": "Gradient descent learns a parity."},
+        {"id": "P2", "title": "Political Parties as Agents", "abstract": "We simulate parties in elections."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "parity2026.jsonl"))
+    response = search.search(db, "learning parities")
+    assert response.corrected is None
+    assert [r.paper["source_id"] for r in response.results] == ["P1"]
+    assert (typos.singulars("boxes"), typos.singulars("priors"), typos.singulars("loss")) == (
+        ["box", "boxe"],
+        ["prior"],
+        [],
+    )
+
+
 def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
     assert ids(search.search(seed_db, "tokeniser"))[0] == TOKSUITE
     assert typos.spellings("tokeniser") == ["tokenizer"]
