@@ -168,6 +168,17 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
+def unescape_json_columns(db: sqlite_utils.Database) -> None:
+    """Rewrite lists stored with \\u escapes (by versions before 2026-12) as written, so that the full-text index, which
+    load() rebuilds, finds accented names (`author:Schölkopf`)."""
+    columns = ("authors", "keywords", "institutions")
+    escaped = " OR ".join(f"instr({c}, '\\u') > 0" for c in columns)
+    rows = db.execute(f"SELECT rowid, {', '.join(columns)} FROM papers WHERE {escaped}").fetchall()
+    for rowid, *values in rows:
+        written = [json.dumps(json.loads(v), ensure_ascii=False) if v else v for v in values]
+        db.execute(f"UPDATE papers SET {', '.join(f'{c} = ?' for c in columns)} WHERE rowid = ?", [*written, rowid])
+
+
 def add_later_columns(db: sqlite_utils.Database) -> None:
     """Give an index built by an older version the newer columns, so it keeps working without a rebuild."""
     have = set(db["papers"].columns_dict)
@@ -275,10 +286,10 @@ def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
         id=paper_id,
         seq=seq,
         title_derived=int(paper.title_derived),
-        authors=json.dumps(paper.authors),
-        keywords=json.dumps(paper.keywords),
-        institutions=json.dumps(paper.institutions),
-        schedule=json.dumps(paper.schedule),
+        authors=json.dumps(paper.authors, ensure_ascii=False),  # as written: FTS5 reads Schölkopf, not "u00f6lkopf"
+        keywords=json.dumps(paper.keywords, ensure_ascii=False),
+        institutions=json.dumps(paper.institutions, ensure_ascii=False),
+        schedule=json.dumps(paper.schedule, ensure_ascii=False),
         sources=json.dumps([paper.source]),
     )
     return row
@@ -317,6 +328,7 @@ def load(
     files = corpus.plan(corpus.expand_sources(paths))
     with db.atomic():
         ensure_schema(db)
+        unescape_json_columns(db)
         loader = _Loader(db)
         for path, companions in files:
             size = path.stat().st_size

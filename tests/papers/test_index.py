@@ -183,3 +183,28 @@ def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: P
     assert sorted((r["title"], tuple(r["authors"])) for r in papers(other)) == sorted(
         (r["title"], tuple(r["authors"])) for r in before
     )
+
+
+def test_accented_author_names_are_searchable_words(tmp_path: Path) -> None:
+    # Lists were stored with \u escapes, so FTS5 read "Sch", "u00f6lkopf" and no surname query found Schölkopf.
+    from bot import search
+
+    record = {"id": "BS1", "title": "Causal Representation Learning", "abstract": "We learn causal variables.",
+              "authors": ["Bernhard Schölkopf", "Zhijing Jin"], "keywords": ["causalité"]}  # fmt: skip
+    first = tmp_path / "a2026.jsonl"
+    first.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    db = index.connect(tmp_path / "names.db")
+    index.load(db, [first])
+    assert "Schölkopf" in db.execute("SELECT authors FROM papers").fetchone()[0]
+    for query in ("Schölkopf", "Scholkopf", "author:Scholkopf", "author:Schölkopf"):
+        assert [r.paper["source_id"] for r in search.search(db, query).results] == ["BS1"], query
+    assert papers(db)[0]["authors"] == ["Bernhard Schölkopf", "Zhijing Jin"]
+    # An index written before: escaped lists are rewritten by the next load, whose full-text index then finds them.
+    db.execute("UPDATE papers SET authors = ?", [json.dumps(record["authors"])])
+    db.table("papers").rebuild_fts()
+    assert search.search(db, "author:Scholkopf").results == []
+    second = tmp_path / "b2026.jsonl"
+    second.write_text(json.dumps({"id": "X1", "title": "Other", "abstract": "Other words."}) + "\n", encoding="utf-8")
+    index.load(db, [first, second])
+    assert [r.paper["source_id"] for r in search.search(db, "author:Scholkopf").results] == ["BS1"]
+    db.conn.close()
