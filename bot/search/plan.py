@@ -219,10 +219,11 @@ class QueryPlanner:
         self.without(slots)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         self.concepts(slots)
+        means = self.means(slots)  # (before long forms merge groups: slots index the groups as typed)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
-        self.drop_field_ideas(slots)
+        self.drop_field_ideas(means)
         for term in parsed.negative:
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
@@ -280,7 +281,20 @@ class QueryPlanner:
                 numbered.add(group)
             started = True
 
-    def drop_field_ideas(self, slots: list[Slot]) -> None:
+    def means(self, slots: list[Slot]) -> set[int]:
+        """The ideas the query names as a means: after *with*, *using*, *via*, *by*, *through* ("... with machine
+        learning"), or opening it before *for*, *in*, *to* ("ML for ...")."""
+        groups, out = self.plan.groups, set()
+        for concept in {g.concept for g in groups}:
+            at = [i for i, s in enumerate(slots) if s.group is not None and groups[s.group].concept == concept]
+            before = slots[at[0] - 1].word if at[0] > 0 else None
+            after = slots[at[-1] + 1].word if at[-1] + 1 < len(slots) else None
+            opens = all(s.group is None for s in slots[: at[0]])
+            if before in _BY_MEANS or (opens and after in _MEANS_FOR):
+                out.add(concept)
+        return out
+
+    def drop_field_ideas(self, means: set[int]) -> None:
         """`weather forecasting with machine learning` is `weather forecasting` at a machine learning conference: an
         idea of field words only, named as the means (*with*/*using* ML, *ML for*), is dropped beside a far rarer
         idea. It stays as the object (`watermarking of neural networks`), beside a common idea (`theory of deep
@@ -294,13 +308,6 @@ class QueryPlanner:
         if len(ideas) < 2:
             return
 
-        def means(concept: int) -> bool:  # "with/using ML", or "ML for/in ..." opening the query
-            at = [i for i, s in enumerate(slots) if s.group is not None and groups[s.group].concept == concept]
-            before = slots[at[0] - 1].word if at[0] > 0 else None
-            after = slots[at[-1] + 1].word if at[-1] + 1 < len(slots) else None
-            opens = all(s.group is None for s in slots[: at[0]])
-            return before in _BY_MEANS or (opens and after in _MEANS_FOR)
-
         def field_only(members: list[TermGroup]) -> bool:  # (`learning` alone is no field: `learning to rank`)
             words = [w for g in members for w in g.alts[0].words]
             plain = all(not g.quoted and g.scope is None for g in members)
@@ -309,7 +316,7 @@ class QueryPlanner:
         def papers(members: list[TermGroup]) -> int:  # about how many papers hold every word of the idea
             return min(self._alts_df(g.alts) for g in members)
 
-        field = [c for c, members in ideas.items() if field_only(members) and means(c)]
+        field = [c for c, members in ideas.items() if field_only(members) and c in means]
         others = [papers(members) for c, members in ideas.items() if c not in field]
         if not field or not others:
             return
