@@ -40,14 +40,15 @@ def pinned_papers(
             out[row[0]] = f"id:{ref}"
     names = cache.names(db)
 
-    def named(text: str, most: int) -> list[int]:
+    def named(text: str, most: int, among: bool = False) -> list[int]:
         """Papers called `text`: typed as the name is written (HiDe, REAL), or a name that is no common word
-        (a paper called "Learning" must not take over the query "learning")."""
+        (a paper called "Learning" must not take over the query "learning"). `among` other words, a name in
+        capitals that papers use as a term is that term (`PAC Bayesian bounds`, not the papers called PAC)."""
         key = name_key(text)
         entries = names.get(key, [])
         if not entries or len(entries) > most:
             return []
-        exact = [rowid for rowid, name in entries if name == text and coined(name)]
+        exact = [rowid for rowid, name in entries if name == text and coined(name) and not (among and name.isupper())]
         rare = not key.isalpha() or planner.df([key])[key] <= max(5, 3 * len(entries))
         return [rowid for rowid, _ in entries] if rare else exact
 
@@ -60,7 +61,7 @@ def pinned_papers(
         # title or a sentence: "Dynamic Fractal Mamba: ..." is not about the paper called FRACTAL.)
         for term in positive:
             if len(name_key(term.text)) >= 3:
-                for rowid in named(term.text, 3):
+                for rowid in named(term.text, 3, among=True):
                     out.setdefault(rowid, f"name:{term.text}")
     return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
 

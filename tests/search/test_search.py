@@ -719,6 +719,25 @@ def test_a_title_typed_whole_is_not_taken_over_by_a_paper_named_by_one_of_its_wo
     db.conn.close()
 
 
+def test_a_name_in_capitals_that_papers_use_as_a_term_pins_nothing_among_other_words(tmp_path: Path) -> None:
+    def paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
+        return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
+
+    papers = [
+        paper("N1", "PAC: Safe Reachability for Control", "We call our method PAC. It certifies controllers."),
+        paper("N2", "PAC: Learning Theory Meets OOD Detection", "We call our method PAC for detection."),
+        *(
+            paper(f"B{i}", f"PAC-Bayesian Bounds for {topic}", f"We prove PAC-Bayesian bounds for {topic}.")
+            for i, topic in enumerate(["Transformers", "Policies", "Ensembles", "Kernels", "Meta Learning"])
+        ),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    bounds = search.search(db, "PAC Bayesian bounds")
+    assert all(str(r.paper["source_id"]).startswith("B") for r in bounds.results)  # the term, not papers called PAC
+    assert {r.paper["source_id"] for r in search.search(db, "PAC").results[:2]} == {"N1", "N2"}  # the name alone
+    db.conn.close()
+
+
 METRIC_USES = ["traffic", "solar", "wind", "retail", "energy", "weather", "sales", "river"]
 
 
