@@ -196,11 +196,9 @@ class People:
         return sorted(found, key=lambda p: (-len(p.rowids), p.name))
 
     def _nickname(self, key: tuple[str, ...]) -> _Found | None:
-        """A given name as another form of it and a surname, either order (`Dave Blei`: David Blei, `Philip Torr`:
-        Phil Torr)."""
-        if len(key) != 2:
-            return None
-        for given, last in ((key[0], key[1]), (key[1], key[0])):
+        """A given name as another form of it and a surname, either order, middle names skipped (`Dave Blei` and
+        `Dave M. Blei`: David Blei, `Philip Torr`: Phil Torr)."""
+        for given, last in ((key[0], key[-1]), (key[-1], key[0])):
             names = [n for n in same_names(given) if n in self.parts]
             if names and last in self.parts:
                 found = self._rows(f"last = ? AND first IN ({','.join('?' * len(names))})", [last, *names])

@@ -77,7 +77,7 @@ def test_a_typo_or_initial_says_how_the_name_was_read(people_db) -> None:  # typ
     assert "Manish Bansal (1)" in note
 
 
-@pytest.mark.parametrize("query", ["Dave Blei", "dave blei", "Blei, Dave"])
+@pytest.mark.parametrize("query", ["Dave Blei", "dave blei", "Blei, Dave", "Dave M. Blei"])
 def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
     # Dave is David here, not the other Dave: "Dave Blei" used to search the words and list Dave Lee's paper.
     response = search.search(people_db, query)
