@@ -285,8 +285,11 @@ class QueryPlanner:
         """The ideas the query names as a means: after *with*, *using*, *via*, *by*, *through* ("... with machine
         learning"), or opening it before *for*, *in*, *to* ("ML for ...")."""
         groups, out = self.plan.groups, set()
+        typed = [s.group if s.group is not None else s.quoted for s in slots]  # (a quoted phrase's slot: its group)
         for concept in {g.concept for g in groups}:
-            at = [i for i, s in enumerate(slots) if s.group is not None and groups[s.group].concept == concept]
+            at = [i for i, g in enumerate(typed) if g is not None and groups[g].concept == concept]
+            if not at:
+                continue
             before = slots[at[0] - 1].word if at[0] > 0 else None
             after = slots[at[-1] + 1].word if at[-1] + 1 < len(slots) else None
             opens = all(s.group is None for s in slots[: at[0]])

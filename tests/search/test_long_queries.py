@@ -236,7 +236,8 @@ def field_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
 @pytest.mark.parametrize(
     "query",
     ["weather forecasting with machine learning", "deep learning for weather forecasting", "ML for weather forecasting",
-     "weather forecsting with machine learning"],
+     "weather forecsting with machine learning", '"weather forecasting" with machine learning',
+     'On "weather forecasting" with machine learning'],
 )  # fmt: skip
 def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(field_db, query: str) -> None:  # type: ignore[no-untyped-def]
     # Every ML paper holds "machine learning" and "forecasting"; no weather paper says machine learning, so none
