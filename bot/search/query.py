@@ -47,6 +47,7 @@ _LINK = re.compile(
     r"""(?:\|[^>]*)?>?[)"'\].,;:!?]*""",
     re.IGNORECASE,
 )
+_NOT_ABOUT = frozenset(("about", "on", "regarding", "concerning", "involving"))  # between NOT and its term
 _AROUND_LINKS = FUNCTION_WORDS | word_set(
     "see like this that these paper papers check out look what about here link links please similar related more same "
     "any anything"
@@ -164,6 +165,8 @@ def parse(raw: str) -> ParsedQuery:
     for m in _tokens(text):
         if m.group(0) == "NOT" and after_word:
             after_word, excluding = False, True
+            continue
+        if excluding and m.group(0).lower() in _NOT_ABOUT:  # "papers NOT about LLMs": what follows is excluded
             continue
         after_word = m.group(0)[-1].isalnum() or m.group(0)[-1] in '")'  # (not "Models, NOT Abused")
         link = _LINK.fullmatch(m.group(0))

@@ -140,6 +140,8 @@ def test_not_between_words_excludes_like_a_minus(seed_db) -> None:  # type: igno
     title = "Position: RL Should Be Used to Adjust Foundation Models, NOT Abused"  # prose: after a comma
     assert not any(t.negated for t in ql.parse(title).terms)
     assert [t.words for t in ql.parse("NOT video").terms] == [("not",), ("video",)]  # nothing to exclude from
+    asked = ql.parse("show me papers NOT about LLMs")  # used to exclude "about" and search LLMs
+    assert [(t.words, t.negated) for t in asked.terms] == [(("llms",), True)]
     for query in ("kv cache NOT eviction", "language models NOT reasoning"):
         with_not = search.search(seed_db, query)
         with_minus = search.search(seed_db, query.replace("NOT ", "-"))
