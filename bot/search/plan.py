@@ -353,8 +353,8 @@ class QueryPlanner:
         """The word, or its correction when the index has never seen it (British spellings are not typos)."""
         if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
             return word
-        if any(self.df([v])[v] for v in typos.singulars(word)):  # parities: papers write parity
-            return word
+        if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
+            return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
         fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
         if fixed is None:

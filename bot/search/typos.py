@@ -69,7 +69,7 @@ def singulars(word: str) -> list[str]:
     if len(word) < 5 or not word.endswith("s") or word.endswith("ss"):
         return []
     forms = [word[:-3] + "y"] if word.endswith("ies") else []
-    forms += [word[:-2]] if word.endswith("es") else []
+    forms += [word[:-2]] if word.endswith(("ses", "xes", "zes", "ches", "shes")) else []  # not lab for labes
     return list(dict.fromkeys([*forms, word[:-1]]))
 
 

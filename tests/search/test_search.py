@@ -565,13 +565,22 @@ def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_
 def test_a_plural_the_index_never_spelled_out_is_no_typo(tmp_path: Path) -> None:
     # Papers write "parity"; FTS5's stemmer finds it for "parities", which used to be corrected into "parties".
     papers = [
-        {"id": "P1", "title": "Learning Sparse Parity Functions", "abstract": "Gradient descent learns a parity."},
-        {"id": "P2", "title": "Political Parties as Agents", "abstract": "We simulate parties in elections."},
+        *(
+            {"id": f"P{i}", "title": f"Learning {kind} Parity Functions", "abstract": f"We learn a {kind} parity."}
+            for i, kind in enumerate(["Sparse", "Noisy", "Boolean"])
+        ),
+        {"id": "Q1", "title": "Political Parties as Agents", "abstract": "We simulate parties in elections."},
+        *(
+            {"id": f"L{i}", "title": f"Linear Probes of {part}", "abstract": f"We train linear probes on {part}."}
+            for i, part in enumerate(["Attention", "Residuals", "Embeddings"])
+        ),
+        {"id": "T1", "title": "Typos in Abstracts", "abstract": "One prbe of one word."},  # a one-off typo
     ]
     db = index.connect(index_of(tmp_path, papers, "parity2026.jsonl"))
     response = search.search(db, "learning parities")
     assert response.corrected is None
-    assert [r.paper["source_id"] for r in response.results] == ["P1"]
+    assert {r.paper["source_id"] for r in response.results} == {"P0", "P1", "P2"}
+    assert search.search(db, "linear prbes").corrected == "linear probes"  # "prbe" once is no word to keep
     assert (typos.singulars("boxes"), typos.singulars("priors"), typos.singulars("loss")) == (
         ["box", "boxe"],
         ["prior"],
