@@ -196,8 +196,10 @@ class People:
         return sorted(found, key=lambda p: (-len(p.rowids), p.name))
 
     def _nickname(self, key: tuple[str, ...]) -> _Found | None:
-        """A given name as another form of it and a surname, either order, middle names skipped (`Dave Blei` and
+        """A given name as another form of it and a surname, either order, middle initials skipped (`Dave Blei` and
         `Dave M. Blei`: David Blei, `Philip Torr`: Phil Torr)."""
+        if any(len(middle) > 1 for middle in key[1:-1]):  # (not `Li et al`)
+            return None
         for given, last in ((key[0], key[-1]), (key[-1], key[0])):
             names = [n for n in same_names(given) if n in self.parts]
             if names and last in self.parts:

@@ -30,9 +30,16 @@ for _short, _names in NICKNAMES.items():
         _SHORT_FORMS.setdefault(_name, set()).add(_short)
 
 
+# Short forms that are everyday words too ("et al", "which papers will Zhang present", "rich features"): typed,
+# they stand for themselves only; a full name still finds an author listed by one (Richard Sutton: Rich Sutton).
+WORDS_TOO = frozenset(("al", "bill", "chuck", "dick", "don", "ed", "ken", "max", "pat", "rich", "rob", "sue", "will"))
+
+
 def same_names(given: str) -> tuple[str, ...]:
     """The other given names a (folded) given name may be written as: its full forms, its short forms, and the other
     short forms of its full forms (Sandy: Alexander, Alex, Sasha); none for a name with no other form."""
+    if given in WORDS_TOO:
+        return ()
     full = set(NICKNAMES.get(given, ()))
     shorts = _SHORT_FORMS.get(given, set()) | {s for name in full for s in _SHORT_FORMS.get(name, ())}
     return tuple(sorted((full | shorts) - {given}))

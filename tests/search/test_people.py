@@ -166,3 +166,20 @@ def test_an_index_built_before_people_were_kept_still_searches(people_db) -> Non
     response = search.search(people_db, "Mohit Bansal reasoning")
     assert response.person is None
     assert {"MB1", "MB3"} <= {r.paper["source_id"] for r in response.results}
+
+
+def test_short_forms_that_are_words_and_words_between_are_no_names(tmp_path: Path) -> None:
+    # "al" (et al), "will" and "rich" are Albert, William and Richard only when typed as the full name.
+    papers = [
+        _paper("AL", "Sparse Attention Kernels", VISION, ["Albert Li"]),
+        _paper("WZ", "Tabular Foundation Models", VISION, ["William Zhang"]),
+        _paper("RZ", "Rich Features in Vision", VISION, ["Richard Zhang"]),
+    ]
+    source = tmp_path / "words2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(tmp_path / "words.db")
+    index.load(db, [source])
+    for query in ("Li et al", "Li et al. sparse attention", "which papers will Zhang present", "rich features Zhang"):
+        assert search.search(db, query).person is None, query
+    assert search.search(db, "Albert Li").person == "Albert Li"
+    db.conn.close()
