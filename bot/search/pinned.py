@@ -12,11 +12,14 @@ from bot.search import query as ql
 from bot.search.cache import IndexCache
 from bot.search.matching import coined, counter, found_alt, name_key, norm
 from bot.search.plan import QueryPlanner, RetrievalPlan
+from bot.search.questions import WANTED
 from bot.search.retrieve import read_columns
+from bot.text.stopwords import FUNCTION_WORDS
 
 MAX_PINNED = 20
 NAME_AMONG_WORDS = 4  # most query terms among which one paper's name pins that paper
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
+_SAYS_WHICH = FUNCTION_WORDS | WANTED  # words beside a name that only say which paper ("the ... method")
 _LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.index.ensure_search_indexes)
 _REFERENCE_SQL = (
     "SELECT rowid FROM papers WHERE id = ? UNION ALL "
@@ -61,7 +64,9 @@ def pinned_papers(
         # title or a sentence: "Dynamic Fractal Mamba: ..." is not about the paper called FRACTAL.)
         for term in positive:
             if len(name_key(term.text)) >= 3:
-                for rowid in named(term.text, 3, among=True):
+                # ("the FOCUS method": request words beside a name leave it alone)
+                among = any(t is not term and not set(t.words) <= _SAYS_WHICH for t in positive)
+                for rowid in named(term.text, 3, among=among):
                     out.setdefault(rowid, f"name:{term.text}")
     return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
 
