@@ -54,6 +54,7 @@ WHICH = word_set(
     "any anyone some recent latest new newest good great interesting important notable cool nice please show me "
     "find list give recommend suggest i we you there"
 )
+KINDS = word_set("survey surveys overview overviews tutorial tutorials")  # kinds of paper: a topic beside -llm
 AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts. A light verb may end it ("how do I make ...").
@@ -71,10 +72,16 @@ def topic_span(
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted or fielded term,
     which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
     language knows them): everything when no request is found, or when nothing else would be left. `beside`: other
-    terms (an author:, an exclusion) stand beside these, so the words may all be request (`papers author:Finn`)."""
+    terms (an author:, an exclusion) stand beside these, so words that only ask for papers may all go (`recent
+    papers author:Finn`; `survey -llm` keeps its topic)."""
 
     def is_filter(word: str) -> bool:
         return field_of(word) is not None
+
+    said = [w for words in terms for w in words or ("",)]
+    only_which = all((w in _REQUEST or w in WHICH) and w not in KINDS for w in said)
+    if beside and only_which and any(w in PAPERS for w in said):
+        return len(terms), len(terms)  # "papers author:Finn", "recent papers -llm": only which papers
 
     lead = 0
     while lead < len(terms) and _may_ask(terms[lead], is_filter):
@@ -100,12 +107,12 @@ def topic_span(
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
         end = tail - 1
     trailing = False
-    while end > start + (0 if beside else 1) and (last := terms[end - 1]) is not None and last in _TRAILING:
+    while end > start + 1 and (last := terms[end - 1]) is not None and last in _TRAILING:
         end, trailing = end - 1, True  # "grokking papers", "RLHF survey paper"
     start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
-        return (start, start) if beside else (0, len(terms))
+        return 0, len(terms)
     if all(map(is_filter, topic)) and (start or end < len(terms)):
         return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
     return start, end

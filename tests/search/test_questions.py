@@ -128,6 +128,10 @@ def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:
         ("author:Finn papers", ["Finn"]),
         ('papers by author:"Chelsea Finn"', ["Chelsea Finn"]),
         ("papers -llm", ["llm"]),
+        ("recent papers author:Finn", ["Finn"]),  # only which papers: no word the papers must hold
+        ("new papers author:Levine", ["Levine"]),
+        ("survey -llm", ["survey", "llm"]),  # a kind of paper is what is searched
+        ("survey papers -llm", ["survey", "llm"]),
     ],
 )
 def test_exclusions_and_authors_anywhere_leave_the_request_readable(query: str, words: list[str]) -> None:
