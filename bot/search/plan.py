@@ -33,17 +33,15 @@ HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 pa
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
-# Words that name the field itself: at ICML an idea made only of them ("with machine learning", "of neural networks")
-# says nothing about which papers, beside an idea that does.
-FIELD_WORDS = frozenset(
-    ("machine", "learning", "deep", "neural", "network", "networks", "net", "nets", "artificial", "intelligence",
-     "ai", "ml", "dl", "dnn", "dnns", "nn", "nns")
-)  # fmt: skip
-FIELD_ACRONYMS = frozenset(("ai", "ml", "dl", "dnn", "dnns", "nn", "nns"))  # ...the words that name it alone
+# Words that name the field itself: at ICML an idea made only of them ("with machine learning", "ML for") says
+# nothing about which papers, beside an idea that does. (Deep learning and neural networks name a kind of method:
+# `deep learning for tabular data` is not `tabular data`.)
+FIELD_WORDS = frozenset(("machine", "learning", "artificial", "intelligence", "ai", "ml"))
+FIELD_ACRONYMS = frozenset(("ai", "ml"))  # ...the words that name it alone
 FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
 FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
 _FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
-_BY_MEANS = frozenset(("with", "using", "via", "by", "through"))  # "X with machine learning": ML is the means
+_BY_MEANS = frozenset(("with", "using", "via", "through"))  # "X with machine learning": ML is the means
 _MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
 _BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
 
@@ -254,6 +252,8 @@ class QueryPlanner:
         for i, slot in enumerate(slots):
             if slot.group is not None or slot.word != "without":
                 continue
+            if [s.word for s in slots[max(0, i - 2) : i]] == ["with", "and"]:  # "with and without training": both
+                continue
             words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 :])
             run = list(dict.fromkeys(s.group for s in words if s.group is not None))
             if len(run) != 1 or len(groups[run[0]].alts[0].words) != 1 or groups[run[0]].quoted:
@@ -282,7 +282,7 @@ class QueryPlanner:
             started = True
 
     def means(self, slots: list[Slot]) -> set[int]:
-        """The ideas the query names as a means: after *with*, *using*, *via*, *by*, *through* ("... with machine
+        """The ideas the query names as a means: after *with*, *using*, *via*, *through* ("... with machine
         learning"), or opening it before *for*, *in*, *to* ("ML for ...")."""
         groups, out = self.plan.groups, set()
         typed = [s.group if s.group is not None else s.quoted for s in slots]  # (a quoted phrase's slot: its group)
@@ -300,8 +300,8 @@ class QueryPlanner:
     def drop_field_ideas(self, means: set[int]) -> None:
         """`weather forecasting with machine learning` is `weather forecasting` at a machine learning conference: an
         idea of field words only, named as the means (*with*/*using* ML, *ML for*), is dropped beside a far rarer
-        idea. It stays as the object (`watermarking of neural networks`), beside a common idea (`theory of deep
-        learning`), and where the query sets the two side by side (`neural networks and kernels`)."""
+        idea. It stays as the object (`fairness of machine learning`), beside a common idea (`theory of machine
+        learning`), and where the query sets the two side by side (`machine learning and physics`)."""
         groups = self.plan.groups
         if any(w in _BOTH for t in self.parsed.positive for w in t.words):
             return
