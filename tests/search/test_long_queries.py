@@ -187,45 +187,29 @@ def test_function_words_split_a_query_into_ideas(forecasting_db, query: str, ide
     assert {g.label: g.concept for g in plan.groups} == ideas
 
 
+def _each(prefix: str, title: str, abstract: str, values: Iterable[str]) -> list[dict[str, str]]:
+    """One paper per value (ids prefix0, prefix1, ...): `{v}` in the title and abstract is the value, `{V}` it
+    capitalised."""
+    return [
+        {"id": f"{prefix}{i}", "title": title.format(v=v, V=v.capitalize()), "abstract": abstract.format(v=v) + FILLER}
+        for i, v in enumerate(values)
+    ]
+
+
 # At a machine learning conference many papers say "machine learning" or "neural networks" in passing; few are about
 # the weather, and those rarely say so.
 FIELD = [
-    *(
-        {
-            "id": f"WX{i}",
-            "title": f"{name}: Global Weather Forecasting at Kilometre Scale",
-            "abstract": f"{name} forecasts the weather ten days ahead from reanalysis data." + FILLER,
-        }
-        for i, name in enumerate(["Aurora", "Pangu", "GraphCast"])
-    ),
-    *(
-        {
-            "id": f"ML{i}",
-            "title": f"{topic.capitalize()} for Demand Forecasting",
-            "abstract": f"Machine learning forecasting of demand with {topic}; holidays are one covariate among many. "
-            "Our theory covers deep learning, neural networks and machine learning models alike." + FILLER,
-        }
-        for i, topic in enumerate(TOPICS[:6])
-    ),
-    *(
-        {
-            "id": f"TH{i}",
-            "title": f"A Theory of {topic.capitalize()}",
-            "abstract": f"We develop a theory of {topic} and test it on deep learning, neural networks and machine "
-            "learning models." + FILLER,
-        }
-        for i, topic in enumerate(TOPICS[6:])
-    ),
-    *(
-        {
-            "id": f"DL{i}",
-            "title": f"Deep Learning Theory of {topic.capitalize()}",
-            "abstract": f"A theory of deep learning explains {topic} in neural networks and other machine learning "
-            "models." + FILLER,
-        }
-        for i, topic in enumerate(TOPICS[:2])
-    ),
-]
+    *_each("WX", "{v}: Global Weather Forecasting at Kilometre Scale",
+           "{v} forecasts the weather ten days ahead from reanalysis data.", ["Aurora", "Pangu", "GraphCast"]),
+    *_each("ML", "{V} for Demand Forecasting",
+           "Machine learning forecasting of demand with {v}; holidays are one covariate among many. Our theory covers "
+           "deep learning, neural networks and machine learning models alike.", TOPICS[:6]),
+    *_each("TH", "A Theory of {V}",
+           "We develop a theory of {v} and test it on deep learning, neural networks and machine learning models.",
+           TOPICS[6:]),
+    *_each("DL", "Deep Learning Theory of {V}",
+           "A theory of deep learning explains {v} in neural networks and other machine learning models.", TOPICS[:2]),
+]  # fmt: skip
 
 
 @pytest.fixture
@@ -269,22 +253,17 @@ def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(field_db, query: st
 
 
 EDITING = [
-    *(
-        {
-            "id": f"FREE{i}",
-            "title": f"Training-Free Image Editing with {method}",
-            "abstract": f"We edit images with {method} and no training at all." + FILLER,
-        }
-        for i, method in enumerate(["Attention Injection", "Latent Inversion", "Prompt Mixing"])
+    *_each(
+        "FREE",
+        "Training-Free Image Editing with {v}",
+        "We edit images with {v} and no training at all.",
+        ["Attention Injection", "Latent Inversion", "Prompt Mixing"],
     ),
-    *(
-        {
-            "id": f"TUNED{i}",
-            "title": f"Learning Precise Image Editing from {method} Training Data",
-            "abstract": f"Training {method} on paired images and masks makes image editing precise; training takes a "
-            "day." + FILLER,
-        }
-        for i, method in enumerate(["Instruction", "Adapter", "Diffusion", "Reward"])
+    *_each(
+        "TUNED",
+        "Learning Precise Image Editing from {v} Training Data",
+        "Training {v} on paired images and masks makes image editing precise; training takes a day.",
+        ["Instruction", "Adapter", "Diffusion", "Reward"],
     ),
     {
         "id": "FREE3",

@@ -85,6 +85,11 @@ def tiny_db(tmp_path: Path):  # type: ignore[no-untyped-def]
     db.conn.close()
 
 
+def _paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
+    """A source record by one author, for the small indexes tests build."""
+    return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
+
+
 def source_ids(response: search.SearchResponse) -> list[str]:
     return [r.paper["source_id"] for r in response.results]
 
@@ -731,14 +736,11 @@ def test_a_title_typed_whole_is_not_taken_over_by_a_paper_named_by_one_of_its_wo
 
 
 def test_a_name_in_capitals_that_papers_use_as_a_term_pins_nothing_among_other_words(tmp_path: Path) -> None:
-    def paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
-        return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
-
     papers = [
-        paper("N1", "PAC: Safe Reachability for Control", "We call our method PAC. It certifies controllers."),
-        paper("N2", "PAC: Learning Theory Meets OOD Detection", "We call our method PAC for detection."),
+        _paper("N1", "PAC: Safe Reachability for Control", "We call our method PAC. It certifies controllers."),
+        _paper("N2", "PAC: Learning Theory Meets OOD Detection", "We call our method PAC for detection."),
         *(
-            paper(f"B{i}", f"PAC-Bayesian Bounds for {topic}", f"We prove PAC-Bayesian bounds for {topic}.")
+            _paper(f"B{i}", f"PAC-Bayesian Bounds for {topic}", f"We prove PAC-Bayesian bounds for {topic}.")
             for i, topic in enumerate(["Transformers", "Policies", "Ensembles", "Kernels", "Meta Learning"])
         ),
     ]
@@ -756,19 +758,16 @@ METRIC_USES = ["traffic", "solar", "wind", "retail", "energy", "weather", "sales
 
 def test_a_long_form_skips_an_acronym_papers_use_for_something_else(tmp_path: Path) -> None:
     # Two papers define MAE as masked autoencoders; eight report MAE, the error metric, without spelling it out.
-    def paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
-        return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
-
     papers = [
-        paper("M1", "Masked Autoencoders for Video", "We pretrain masked autoencoders (MAE) on video clips."),
-        paper("M2", "Scaling Masked Autoencoders", "Masked autoencoders (MAE) scale with data and model size."),
+        _paper("M1", "Masked Autoencoders for Video", "We pretrain masked autoencoders (MAE) on video clips."),
+        _paper("M2", "Scaling Masked Autoencoders", "Masked autoencoders (MAE) scale with data and model size."),
         *(
-            paper(f"E{i}", f"Forecasting {use.title()} Demand", f"On {use} demand our regressor lowers MAE and RMSE.")
+            _paper(f"E{i}", f"Forecasting {use.title()} Demand", f"On {use} demand our regressor lowers MAE and RMSE.")
             for i, use in enumerate(METRIC_USES)
         ),
-        paper("R1", "Rotary Position Embedding Revisited", "Rotary position embedding (RoPE) encodes positions."),
-        paper("R2", "Rotary Position Embedding for Images", "We extend rotary position embedding (RoPE) to 2D."),
-        paper("R3", "Scaling RoPE to Long Context", "We scale RoPE frequencies to extend context length."),
+        _paper("R1", "Rotary Position Embedding Revisited", "Rotary position embedding (RoPE) encodes positions."),
+        _paper("R2", "Rotary Position Embedding for Images", "We extend rotary position embedding (RoPE) to 2D."),
+        _paper("R3", "Scaling RoPE to Long Context", "We scale RoPE frequencies to extend context length."),
     ]
     db = index.connect(index_of(tmp_path, papers), readonly=True)
     masked = search.search(db, "masked autoencoders", limit=10)
