@@ -19,9 +19,10 @@ import sqlite_utils
 
 from bot.papers import fts
 from bot.search import query as ql
-from bot.search import typos
+from bot.search import typos, wording
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, TextCounter, counter, same_case
+from bot.search.wording import FREE_FORM_PAPERS
 from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -33,17 +34,7 @@ HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 pa
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
-# Words that name the field itself: at ICML an idea made only of them ("with machine learning", "ML for") says
-# nothing about which papers, beside an idea that does. (Deep learning and neural networks name a kind of method:
-# `deep learning for tabular data` is not `tabular data`.)
-FIELD_WORDS = frozenset(("machine", "learning", "artificial", "intelligence", "ai", "ml"))
-FIELD_ACRONYMS = frozenset(("ai", "ml"))  # ...the words that name it alone
-FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
-FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
 _FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
-_BY_MEANS = frozenset(("with", "using", "via", "through"))  # "X with machine learning": ML is the means
-_MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
-_BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
 
 
 class Hint(NamedTuple):
@@ -214,14 +205,15 @@ class QueryPlanner:
                 same = len(plan.groups) - 1
             for w in fixed:
                 slots.append(Slot(same, w))
-        self.without(slots)
+        wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.free_papers)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
-        self.concepts(slots)
-        means = self.means(slots)  # (before long forms merge groups: slots index the groups as typed)
+        wording.number_ideas(plan.groups, slots, _BREAK)
+        means = wording.means(plan.groups, slots)  # (before long forms merge groups)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
-        self.drop_field_ideas(means)
+        typed = [w for t in positive for w in t.words]
+        plan.groups = wording.without_field_ideas(plan.groups, typed, means, self.alts_df)
         for term in parsed.negative:
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
@@ -243,99 +235,14 @@ class QueryPlanner:
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan
 
-    def without(self, slots: list[Slot]) -> None:
-        """`image editing without training` asks for training-free image editing, not for papers about training: a
-        word after *without* that papers write as its -free form (training-free, reward-free) matches that form or
-        "without <word>". Any other word after *without* stays a plain word: `learning without forgetting` and
-        `sampling without replacement` are topics, and papers without X mostly say X."""
-        groups = self.plan.groups
-        for i, slot in enumerate(slots):
-            if slot.group is not None or slot.word != "without":
-                continue
-            if [s.word for s in slots[max(0, i - 2) : i]] == ["with", "and"]:  # "with and without training": both
-                continue
-            words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 :])
-            run = list(dict.fromkeys(s.group for s in words if s.group is not None))
-            if len(run) != 1 or len(groups[run[0]].alts[0].words) != 1 or groups[run[0]].quoted:
-                continue
-            group, word = groups[run[0]], groups[run[0]].alts[0].words[0]
-            if word.endswith("s") and self.df([word[:-1]])[word[:-1]]:
-                word = word[:-1]  # without labels: label-free
-            free = Alternative((word, "free"))
-            if self.db.execute(_FREE_PAPERS, [fts.phrase(free.words)]).fetchone()[0] >= FREE_FORM_PAPERS:
-                alts = [free, Alternative(("without", *group.alts[0].words))]
-                group.label, group.alts, group.quoted = f"{word}-free", alts, True  # (whole, not in part)
+    def free_papers(self, phrase: Alternative) -> int:
+        """How many papers hold a phrase, counted up to FREE_FORM_PAPERS (what "without X" asks of X-free)."""
+        return int(self.db.execute(_FREE_PAPERS, [fts.phrase(phrase.words)]).fetchone()[0])
 
-    def concepts(self, slots: list[Slot]) -> None:
-        """Number the query's ideas: a function word between words starts a new one ("transformers for | time series
-        forecasting"), so ranking can prefer papers about every idea to papers about one of them at length."""
-        concept, started, numbered = 0, False, set()
-        for slot in slots:
-            group = slot.quoted if slot.word == _BREAK else slot.group
-            if group is None:  # a function word
-                if started:
-                    concept, started = concept + 1, False
-                continue
-            if group not in numbered:
-                self.plan.groups[group].concept = concept
-                numbered.add(group)
-            started = True
-
-    def means(self, slots: list[Slot]) -> set[int]:
-        """The ideas the query names as a means: after *with*, *using*, *via*, *through* ("... with machine
-        learning"), or opening it before *for*, *in*, *to* ("ML for ...")."""
-        groups, out = self.plan.groups, set()
-        typed = [s.group if s.group is not None else s.quoted for s in slots]  # (a quoted phrase's slot: its group)
-        for concept in {g.concept for g in groups}:
-            at = [i for i, g in enumerate(typed) if g is not None and groups[g].concept == concept]
-            if not at:
-                continue
-            before = slots[at[0] - 1].word if at[0] > 0 else None
-            after = slots[at[-1] + 1].word if at[-1] + 1 < len(slots) else None
-            opens = all(s.group is None for s in slots[: at[0]])
-            if before in _BY_MEANS or (opens and after in _MEANS_FOR):
-                out.add(concept)
-        return out
-
-    def drop_field_ideas(self, means: set[int]) -> None:
-        """`weather forecasting with machine learning` is `weather forecasting` at a machine learning conference: an
-        idea of field words only, named as the means (*with*/*using* ML, *ML for*), is dropped beside a far rarer
-        idea. It stays as the object (`fairness of machine learning`), beside a common idea (`theory of machine
-        learning`), and where the query sets the two side by side (`machine learning and physics`)."""
-        groups = self.plan.groups
-        if any(w in _BOTH for t in self.parsed.positive for w in t.words):
-            return
-        ideas: dict[int, list[TermGroup]] = {}
-        for g in groups:
-            ideas.setdefault(g.concept, []).append(g)
-        if len(ideas) < 2:
-            return
-
-        def field_only(members: list[TermGroup]) -> bool:  # (`learning` alone is no field: `learning to rank`)
-            words = [w for g in members for w in g.alts[0].words]
-            plain = all(not g.quoted and g.scope is None for g in members)
-            return plain and set(words) <= FIELD_WORDS and (len(words) > 1 or words[0] in FIELD_ACRONYMS)
-
-        def papers(members: list[TermGroup]) -> int:  # about how many papers hold every word of the idea
-            return min(self._alts_df(g.alts) for g in members)
-
-        field = [c for c, members in ideas.items() if field_only(members) and c in means]
-        others = [papers(members) for c, members in ideas.items() if c not in field]
-        if not field or not others:
-            return
-        specific = min(others)
-        drop = {c for c in field if specific <= FIELD_IDEA_RARER * papers(ideas[c]) or not papers(ideas[c])}
-        if drop:
-            self.plan.groups = [g for g in groups if g.concept not in drop]
-            number = {c: i for i, c in enumerate(sorted({g.concept for g in self.plan.groups}))}
-            for g in self.plan.groups:  # (ideas stay numbered from 0: a query of one idea has only concept 0)
-                g.concept = number[g.concept]
-
-    def _alts_df(self, alts: list[Alternative]) -> int:
+    def alts_df(self, alts: list[Alternative]) -> int:
         """About how many papers hold any of these alternatives (ML or machine learning): the most of any, each
         counted by its rarest word."""
-        counts = [self.df([w for w in alt.words if w not in FUNCTION_WORDS]).values() for alt in alts]
-        return max((min(c) for c in counts if c), default=0)
+        return max((found[1] for found in map(self.rarest, alts) if found), default=0)
 
     def group(self, label: str, alts: list[Alternative], fieldname: str | None) -> TermGroup:
         """A group, scoped to titles when the term was typed as title:."""
