@@ -582,3 +582,49 @@ def test_not_joined_words_a_lead_that_says_which_papers_and_an_unknown_name_thro
         assert "No author here is called *Ada Hendrycks*, and no paper mentions *Hendrycks*." in said
     finally:
         served.stop()
+
+
+def test_machine_learning_as_means_without_names_forms_and_not_about_through_the_app(
+    fake: FakeSlack, tmp_path: Path
+) -> None:
+    """`/icml weather forecasting with machine learning`, `image editing without training`, `Dave Blei`,
+    `author:Scholkopf` and `show me papers NOT about LLMs`, as a user sees them."""
+    ml = "Machine learning forecasting of {} demand; our machine learning models beat baselines."
+    papers = [
+        {"id": "W1", "title": "Global Weather Forecasting at Kilometre Scale", "authors": ["Ada Lovelace"],
+         "abstract": "We forecast the weather ten days ahead from reanalysis data."},
+        *({"id": f"M{i}", "title": f"{kind.title()} Demand Forecasting", "authors": ["Grace Hopper"],
+           "abstract": ml.format(kind)} for i, kind in enumerate(["retail", "energy", "traffic", "water", "cloud"])),
+        {"id": "E1", "title": "Training-Free Image Editing by Attention", "authors": ["David Blei"],
+         "abstract": "We edit images with a frozen diffusion model, with no training at all."},
+        {"id": "E2", "title": "Image Editing Models Need Training Data", "authors": ["Alan Turing"],
+         "abstract": "Training image editing models on paired data; training-free baselines fall short."},
+        {"id": "E3", "title": "Training-Free Video Retrieval", "authors": ["Alan Turing"],
+         "abstract": "Training-free retrieval of clips."},
+        {"id": "C1", "title": "Causal Representation Learning", "authors": ["Bernhard Schölkopf"],
+         "abstract": "We learn causal variables from images."},
+        {"id": "L1", "title": "Reasoning in LLMs", "authors": ["Alan Turing"],
+         "abstract": "LLMs reason step by step."},
+    ]  # fmt: skip
+    path = index_of(tmp_path, papers, "wording2026.jsonl")
+    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
+    try:
+
+        def shown(text: str) -> tuple[list[str], str]:
+            body: dict[str, Any] = served.command(text).json()
+            assert problems(body) == []
+            said = texts(body)
+            listed = [p for p in papers if f"*{p['title'][:40]}" in said]  # in the order shown
+            return [p["id"] for p in sorted(listed, key=lambda p: said.index(f"*{p['title'][:40]}"))], said
+
+        assert shown("weather forecasting with machine learning")[0][0] == "W1"  # not a demand forecast
+        assert shown("image editing without training")[0][0] == "E1"
+        found, said = shown("Dave Blei")
+        assert found == ["E1"]
+        assert "1 paper by *David Blei* (you typed *Dave Blei*)" in said
+        assert shown("author:Scholkopf")[0] == ["C1"]
+        not_about = shown("show me papers NOT about LLMs")[0]
+        assert "L1" not in not_about
+        assert not_about
+    finally:
+        served.stop()
