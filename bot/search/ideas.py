@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.plan import TermGroup
+from bot.search.wording import GENERIC_WORDS as GENERIC
 
 PRESENT = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
+BROAD = 0.5  # an idea of generic words beside a specific one counts this much: papers about the specific idea alone
+# come after papers about both, before papers about the broad one alone
 
 
 class Ideas:
@@ -29,10 +32,26 @@ class Ideas:
             total = sum(wt for _, wt in weights) or 1.0
             parts = []
             if self.members and len(g.alts[0].words) > 1 and not g.quoted:  # a quoted phrase counts whole
+                told = sum(wt for w, wt in weights if w not in GENERIC)  # the specific words' weight
                 for word, wt in weights:
-                    parts.append((len(self.words), wt / total))
+                    share = wt / total if not told else (0.0 if word in GENERIC else wt / told)
+                    parts.append((len(self.words), share))
                     self.words.append(Alternative((word,)))
             self.parts.append(parts)
+        # Generic words ("neural networks") say nothing of an idea that also holds a specific word ("equivariant"):
+        # physics-informed neural networks are not about equivariant ones. An idea of generic words only is broad:
+        # beside a specific idea it counts less (certified robustness papers need not say "of neural networks").
+        self.counts = [g.weight for g in groups]  # per group: its weight in its idea's share
+        self.broad: list[bool] = []  # per idea
+        for members in self.members:
+            specific = [i for i in members if not set(groups[i].alts[0].words) <= GENERIC]
+            if specific:
+                for i in members:
+                    if i not in specific:
+                        self.counts[i] = 0.0
+            self.broad.append(not specific)
+        if all(self.broad):
+            self.broad = [False] * len(self.broad)
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -44,11 +63,11 @@ class Ideas:
         """How much of each idea a text holds (0..1), from which alternative of each group it holds (-1: none) and
         which long-form words (indexes into `self.words`)."""
         out = []
-        groups, parts = self.groups, self.parts
+        parts, counts = self.parts, self.counts
         for members in self.members:
             got = total = 0.0
             for i in members:
-                weight = groups[i].weight
+                weight = counts[i]
                 total += weight
                 if hits[i] >= 0:
                     got += weight
@@ -64,7 +83,11 @@ class Ideas:
         words = {i for i, alt in enumerate(self.words) if pattern(alt).search(text)}
         return self.shares(hits, words)
 
-    @staticmethod
-    def present(shares: list[float]) -> int:
-        """How many ideas are there."""
-        return sum(s >= PRESENT for s in shares)
+    def present(self, shares: list[float]) -> float:
+        """How many ideas are there (a broad one counts BROAD)."""
+        return sum(BROAD if broad else 1.0 for s, broad in zip(shares, self.broad, strict=True) if s >= PRESENT)
+
+    @property
+    def whole(self) -> float:
+        """present() of a text holding every idea."""
+        return sum(BROAD if broad else 1.0 for broad in self.broad)

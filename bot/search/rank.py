@@ -49,7 +49,7 @@ class TitleFacts(NamedTuple):
 
 
 _ROWID, _SCORE = operator.attrgetter("rowid"), operator.attrgetter("score")
-Cover = tuple[float, int, list[int], TitleFacts]  # title score, ideas present, alternative per group, the rest
+Cover = tuple[float, float, list[int], TitleFacts]  # title score, ideas present, alternative per group, the rest
 
 
 class Ranker:
@@ -68,7 +68,7 @@ class Ranker:
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
         # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
         # idea found, the abstract's evidence (below 1) and the query as a phrase in it (at most 2).
-        self.ceiling = self.lead(len(plan.groups), len(self.ideas)) + 1.0 + (2.0 if self.phrase else 0.0)
+        self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2.0 if self.phrase else 0.0)
 
     def share(self, hits: list[int]) -> float:
         """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
@@ -115,7 +115,7 @@ class Ranker:
         got = known.get(key)
         if got is None:
             facts = self.facts(hits, held)
-            score, present = TITLE_WEIGHT * facts.share**2, 0
+            score, present = TITLE_WEIGHT * facts.share**2, 0.0
             if self.several:
                 score += self.ideas_in_title(facts.ideas)
                 present = self.ideas.present(facts.ideas)
@@ -129,7 +129,7 @@ class Ranker:
         words = sum(len(g.alts[h].words) for g, h in zip(groups, hits, strict=True) if h >= 0)
         return TitleFacts(self.share(hits), words, self.ideas.shares(hits, held) if self.several else [])
 
-    def lead(self, level: int, ideas: int) -> float:
+    def lead(self, level: int, ideas: float) -> float:
         """What orders papers first: how many groups they match, or with several ideas, how many ideas they are about
         (the groups then only break ties)."""
         return ideas * 10 + level * 0.5 if self.several else level * 10
@@ -137,7 +137,7 @@ class Ranker:
     def ideas_in_title(self, shares: list[float]) -> float:
         """With several ideas: a title holding every idea beats one holding part of them, however fully."""
         n = len(shares)
-        return IDEAS_WEIGHT * self.ideas.present(shares) / n + IDEAS_SHARE_WEIGHT * sum(shares) / n
+        return IDEAS_WEIGHT * self.ideas.present(shares) / self.ideas.whole + IDEAS_SHARE_WEIGHT * sum(shares) / n
 
     def rank(self, found: dict[int, Candidate], pinned: dict[int, str], need: int | None = None) -> list[ScoredPaper]:
         """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
@@ -158,7 +158,7 @@ class Ranker:
         covers = self.covers(list(texts.values()))
         cover = dict(zip(texts, covers, strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
-        ideas, all_groups, lead = len(self.ideas), len(groups), self.lead
+        ideas, all_groups, lead = self.ideas.whole, len(groups), self.lead
         for (rowid, text), (title, present, _, _) in zip(texts.items(), covers, strict=True):
             level, tier = found[rowid]
             if tier <= 1:  # found by a title query: every group (so every idea) is in the title

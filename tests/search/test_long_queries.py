@@ -299,3 +299,35 @@ def test_a_word_after_without_that_no_paper_writes_free_stays_a_word(editing_db)
     assert [g.label for g in plan.groups] == ["image", "editing", "masks"]
     both = QueryPlanner(editing_db, index_cache(editing_db), ql.parse("image editing with and without training"))
     assert [g.label for g in both.build().groups] == ["image", "editing", "training"]  # both ways: the word
+
+
+# Certified robustness is mostly studied for neural networks, so its papers need not say so; many more papers make
+# networks robust without certifying anything, and most papers mention robustness.
+ROBUST = [
+    *_each("CERT", "Certified Robustness under {V} Perturbations",
+           "We certify the robustness of regression models to {v} perturbations by randomized smoothing.",
+           ["sparse", "semantic"]),
+    *_each("ALL", "Certified Training for {V}",
+           "Certified robustness of neural networks to {v} attacks, with tighter bounds.", ["patch", "word"]),
+    *_each("NN", "Robust Neural Networks for {V}",
+           "We train neural networks whose accuracy on {v} is robust to noise; robustness improves.", TOPICS),
+    *_each("SCI", "Equivariant Models for Physics of {V}",
+           "Equivariant neural networks respect the symmetries of the physics of {v}.", ["fluids", "particles"]),
+    *_each("PINN", "Physics-Informed Neural Networks for {V}",
+           "Physics-informed neural networks solve the equations of {v}, and stay equivariant where they can.",
+           ["heat", "waves", "elasticity", "plasma"]),
+    *_each("MISC", "A Study of {V}", "We look at {v} from a new angle, with robustness to noise.",
+           [f"topic {i}" for i in range(60)]),
+]  # fmt: skip
+
+
+@pytest.fixture
+def robust_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    yield from _indexed(tmp_path, "robust", ROBUST)
+
+
+def test_generic_words_do_not_make_a_paper_about_a_specific_idea(robust_db) -> None:  # type: ignore[no-untyped-def]
+    # Physics-informed neural networks hold "neural networks", not "equivariant": they are not about the
+    # equivariant networks the query asks for, however many of its words they hold.
+    response = search.search(robust_db, "equivariant neural networks for physics", limit=3)
+    assert [str(r.paper["source_id"])[:3] for r in response.results[:2]] == ["SCI", "SCI"]
