@@ -236,14 +236,23 @@ class CandidateRetriever:
                 self.found[rowid] = candidate
 
     def relaxations(self) -> Iterable[list[TermGroup]]:
-        """Smaller sets of groups to require, largest first: every subset for short queries; for long ones, the
-        rarest groups (words the index does not know go first), halving: long queries are titles or sentences."""
+        """Smaller sets of groups to require: with several ideas, all but one idea first; then largest first, every
+        subset for short queries; for long ones, the rarest groups (words the index does not know go first),
+        halving: long queries are titles or sentences."""
         groups = self.plan.groups
+        ideas: dict[int, float] = {}
+        for g in groups:
+            ideas[g.concept] = ideas.get(g.concept, 0.0) + g.weight
+        by_idea = []
+        if len(ideas) > 1:  # first every idea but one, the broadest left out first (certified robustness | of
+            # neural networks: papers on certified robustness rarely need to say neural networks)
+            by_idea = [[g for g in groups if g.concept != concept] for concept in sorted(ideas, key=ideas.__getitem__)]
+            yield from by_idea
         if len(groups) <= 4:
             for size in range(len(groups) - 1, 0, -1):
                 subsets = [list(c) for c in itertools.combinations(groups, size)]
                 subsets.sort(key=lambda c: -sum(g.weight for g in c if g.df))
-                yield from subsets
+                yield from (c for c in subsets if c not in by_idea)
             return
         order = sorted(groups, key=lambda g: (g.df == 0, g.df))  # rarest known words first
         size = len(groups) - 1
@@ -288,8 +297,12 @@ class CandidateRetriever:
         self.add(rows, n, 3, CAP)
         if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:  # fewer: relaxed below
             self.titles_missing_one(groups)
+        # Papers matching the words: every word (or, below, most of them). Titles found for their ideas do not
+        # count, so that a dozen "Robust Neural Networks" titles do not stop the search from widening to the papers
+        # on certified robustness that never say neural networks.
+        matching = set(self.found)
         partial = self.titles_with_every_idea() if any(g.concept for g in groups) else False
-        if len(self.found) < RELAX_BELOW and n > 1:
+        if len(matching) < RELAX_BELOW and n > 1:
             # Hardly any paper matches every word: papers matching most of the words come next.
             for subset in self.relaxations():
                 sub = self.expression(subset)
@@ -297,8 +310,9 @@ class CandidateRetriever:
                 if sub_rows:
                     partial = partial or any(r not in self.found for r in sub_rows)
                     self.add(sub_rows, len(subset), 4)
+                    matching.update(sub_rows)
                     complete = complete and len(sub_rows) <= CAP
-                if len(self.found) >= RELAX_BELOW:
+                if len(matching) >= RELAX_BELOW:
                     break
         if complete:
             return Retrieval(len(self.found), True, partial)

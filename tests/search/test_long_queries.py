@@ -326,6 +326,15 @@ def robust_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     yield from _indexed(tmp_path, "robust", ROBUST)
 
 
+def test_papers_fully_about_the_rare_idea_are_found_when_few_match_every_word(robust_db) -> None:  # type: ignore[no-untyped-def]
+    # Two papers match every word, and twelve titles hold robustness and neural networks: those twelve must not
+    # stop the search from widening to the papers about certified robustness that never say "neural networks".
+    response = search.search(robust_db, "certified robustness of neural networks", limit=5)
+    got = [str(r.paper["source_id"]) for r in response.results]
+    assert set(got[:2]) == {"ALL0", "ALL1"}
+    assert set(got[2:4]) == {"CERT0", "CERT1"}
+
+
 def test_generic_words_do_not_make_a_paper_about_a_specific_idea(robust_db) -> None:  # type: ignore[no-untyped-def]
     # Physics-informed neural networks hold "neural networks", not "equivariant": they are not about the
     # equivariant networks the query asks for, however many of its words they hold.
