@@ -17,7 +17,8 @@ class Ideas:
 
     A group counts whole when a text holds any of its alternatives; a long form (time series forecasting) also
     counts in part by the words of it the text holds (a paper on "time series" is half about it), a quoted phrase
-    not (a paper on gradients is not about "gradient-free" in part)."""
+    or a typed compound not (a paper on gradients is not about "gradient-free" in part, nor self-evolving models
+    about self-play)."""
 
     def __init__(self, groups: list[TermGroup]) -> None:
         by_concept: dict[int, list[int]] = {}
@@ -31,7 +32,7 @@ class Ideas:
             weights = [(w, wt) for w, wt in zip(g.alts[0].words, g.word_weights, strict=True) if wt]
             total = sum(wt for _, wt in weights) or 1.0
             parts = []
-            if self.members and len(g.alts[0].words) > 1 and not g.quoted:  # a quoted phrase counts whole
+            if self.members and len(g.alts[0].words) > 1 and not (g.quoted or g.compound):  # (those count whole)
                 told = sum(wt for w, wt in weights if w not in GENERIC)  # the specific words' weight
                 for word, wt in weights:
                     share = wt / total if not told else (0.0 if word in GENERIC else wt / told)

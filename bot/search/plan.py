@@ -59,6 +59,7 @@ class TermGroup:
     exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
     word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
     quoted: bool = False  # typed in quotes: only the phrase itself
+    compound: bool = False  # typed as one hyphenated word (self-play): a text holds it whole or not at all
     concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" … separate ideas
     hint: Hint | None = None  # for phrase alternatives: a cheap expression every match also holds (QueryPlanner.hint)
 
@@ -202,6 +203,7 @@ class QueryPlanner:
             same = next((i for i, g in enumerate(plan.groups) if g.alts[0] == alts[0] and g.scope == term.field), None)
             if same is None:  # "diffusion diffusion": one group
                 plan.groups.append(self.group(" ".join(fixed), alts, term.field))
+                plan.groups[-1].compound = len(fixed) > 1
                 same = len(plan.groups) - 1
             for w in fixed:
                 slots.append(Slot(same, w))
@@ -411,6 +413,7 @@ class QueryPlanner:
                 target = self.plan.groups[gids[0]]
                 target.label = " ".join(words)
                 target.alts = [Alternative(words)] + [Alternative((short,)) for short in shorts if (short,) != words]
+                target.compound = target.compound and len(set(gids)) == 1  # (a long form of several counts in part)
                 used |= set(gids)
                 drop |= set(gids[1:])
                 step = n

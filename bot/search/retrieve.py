@@ -329,18 +329,18 @@ class CandidateRetriever:
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
             words = g.alts[0].words
-            if len(words) == 1 or g.quoted:
+            if len(words) == 1 or g.quoted or g.compound:
                 parts.append((WORD_WEIGHT if g.quoted else g.weight, g.alts[0].expression()))
             else:
                 parts += [(wt, fts.phrase((w,))) for w, wt in zip(words, g.word_weights, strict=True) if wt]
             parts += [(WORD_WEIGHT, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
-        asked = []
-        for parts in ideas.values():
-            rare = [expr for weight, expr in parts if weight >= WORD_WEIGHT]
-            asked.append(rare or [max(parts)[1]])
-        body = " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in asked)
+        rare = [[expr for weight, expr in parts if weight >= WORD_WEIGHT] for parts in ideas.values()]
+        asked = [words or [max(parts)[1]] for words, parts in zip(rare, ideas.values(), strict=True)]
         before = len(self.found)
-        self.add(self.in_titles(body, CAP_TITLE), 0, 2, CAP_TITLE)
+        self.add(self.in_titles(_every(asked), CAP_TITLE), 0, 2, CAP_TITLE)
+        if any(rare) and not all(rare):  # an idea of common words only ("language model reasoning") may be
+            # anywhere in a paper whose title is about the rest (Self-Play Alignment of LLMs)
+            self.add(self.in_titles(_every([words for words in rare if words]), CAP_TITLE), 0, 2, CAP_TITLE)
         return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
@@ -360,6 +360,11 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
+
+
+def _every(ideas: list[list[str]]) -> str:
+    """An expression holding one of each idea's expressions."""
+    return " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas)
 
 
 def _seeks(groups: list[TermGroup]) -> int:

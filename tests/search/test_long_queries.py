@@ -340,3 +340,26 @@ def test_generic_words_do_not_make_a_paper_about_a_specific_idea(robust_db) -> N
     # equivariant networks the query asks for, however many of its words they hold.
     response = search.search(robust_db, "equivariant neural networks for physics", limit=3)
     assert [str(r.paper["source_id"])[:3] for r in response.results[:2]] == ["SCI", "SCI"]
+
+
+# Self-play for language models: papers on it need not say reasoning; self-evolving models are not self-play.
+SELF_PLAY = [
+    *_each("ALL", "Self-Play Reasoning for {V}", "Self-play teaches language models reasoning about {v}.", TOPICS[:10]),
+    *_each("SP", "Self-Play Alignment of Language Models {V}", "Self-play fine-tunes language models, {v}.",
+           ["Quickly", "Safely"]),
+    *_each("EV", "Self-Evolving Language Model Reasoning for {V}",
+           "Language models improve their reasoning about {v} by evolving.", TOPICS),
+    *_each("MISC", "A Study of {V}", "We look at {v} with a language model.", [f"topic {i}" for i in range(140)]),
+    *_each("MORE", "A Study of {V}", "We look at {v} by language model reasoning.", [f"topic {i}" for i in range(60)]),
+]  # fmt: skip
+
+
+def test_a_title_about_the_rare_idea_is_found_when_the_common_one_is_only_in_its_text(tmp_path: Path) -> None:
+    # Ten papers match every word, so the search does not widen; the self-play alignment papers never say
+    # reasoning, and only a title query for self-play alone finds them. A typed compound counts whole: self-evolving
+    # is not self-play.
+    for db in _indexed(tmp_path, "selfplay", SELF_PLAY):
+        response = search.search(db, "self-play for language model reasoning", limit=14)
+        got = [str(r.paper["source_id"]) for r in response.results]
+        assert {"SP0", "SP1"} <= set(got[:12])
+        assert all(not s.startswith("EV") for s in got[:12])
