@@ -97,7 +97,7 @@ class Ranker:
         for wi, alt in enumerate(self.ideas.words):
             for m in pattern(alt).finditer(blob):
                 words.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(wi)
-        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, TitleFacts]] = {}  # patterns
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, float, TitleFacts]] = {}  # patterns
         none: list[int] = [-1] * n  # shared by every title holding nothing (never changed)
         out: list[Cover] = [self._cover(none, set(), known)] * len(texts)  # most titles hold nothing
         for i in found.keys() | words.keys():
@@ -109,7 +109,7 @@ class Ranker:
         self,
         hits: list[int],
         held: set[int],
-        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, TitleFacts]],
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, float, TitleFacts]],
     ) -> Cover:
         key = (tuple(hits), frozenset(held))
         got = known.get(key)
