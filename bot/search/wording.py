@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # (plan imports this module: the types are only named here)
 FIELD_WORDS = frozenset(("machine", "learning", "artificial", "intelligence", "ai", "ml"))
 # Words nearly every paper here could use of its method: they say which papers only when nothing more specific is
 # asked (bot.search.ideas).
-GENERIC_WORDS = frozenset(("neural", "network", "networks", "model", "models", "deep", "learning", "method", "methods"))
+GENERIC_WORDS = frozenset(("neural", "network", "networks", "deep", "learning", "method", "methods"))
+GENERIC_WORDS |= {"model", "models", "modeling", "modelling"}  # (one crude stem: reward models are reward modeling)
 FIELD_ACRONYMS = frozenset(("ai", "ml"))  # ...the words that name it alone
 FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
 FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)

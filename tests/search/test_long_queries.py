@@ -16,6 +16,8 @@ from bot import search
 from bot.papers import index
 from bot.search import query as ql
 from bot.search.cache import index_cache
+from bot.search.ideas import Ideas
+from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
 
 TOPICS = ["sharpness", "pruning", "distillation", "calibration", "quantization", "routing", "tokenization",
@@ -363,3 +365,17 @@ def test_a_title_about_the_rare_idea_is_found_when_the_common_one_is_only_in_its
         got = [str(r.paper["source_id"]) for r in response.results]
         assert {"SP0", "SP1"} <= set(got[:12])
         assert all(not s.startswith("EV") for s in got[:12])
+
+
+def test_generic_words_carry_no_share_of_an_idea_beside_a_specific_word(tmp_path: Path) -> None:
+    # "modeling" is "models" to a crude stem: reward models say nothing of generative modeling.
+    papers = [
+        *_each("OT", "Optimal Transport for {V}", "Optimal transport for {v} with generative modeling.",
+               ["Reward Models", "Generative Models"]),
+        *_each("MISC", "A Study of {V}", "We look at {v} with models.", [f"topic {i}" for i in range(30)]),
+    ]  # fmt: skip
+    for db in _indexed(tmp_path, "modeling", papers):
+        plan = QueryPlanner(db, index_cache(db), ql.parse("optimal transport for generative modeling")).build()
+        ideas = Ideas(plan.groups)
+        assert ideas.read(norm("Optimal Transport for Reward Models")) == [1.0, 0.0]
+        assert ideas.read(norm("Optimal Transport for Generative Models")) == [1.0, 1.0]
