@@ -231,3 +231,26 @@ def test_any_query_finds_the_same_papers_with_or_without_hints(seeds: sqlite_uti
     finally:
         plan_module.HINT_IDF = original
     assert answers[0] == answers[1]
+
+
+def _ideas(*ideas: tuple[str, ...]) -> list[TermGroup]:
+    """Groups of one word each, numbered by idea."""
+    return [
+        TermGroup(w, [Alternative((w,))], weight=1.0, df=1, concept=i) for i, words in enumerate(ideas) for w in words
+    ]
+
+
+def test_a_question_widens_by_leaving_out_one_idea_first(seed_db: sqlite_utils.Database) -> None:
+    # certified robustness | of neural networks: the broadest idea (least weight) is left out first.
+    groups = _ideas(("certified", "robustness"), ("networks",))
+    first = next(iter(_retriever(seed_db, False, groups=groups).relaxations()))
+    assert [g.label for g in first] == ["certified", "robustness"]
+
+
+def test_a_long_query_widens_by_its_rarest_words_as_before(seed_db: sqlite_utils.Database) -> None:
+    # Longer than retrieve.IDEAS_RELAXED groups: a title or a sentence, whose rarest words say most.
+    groups = _ideas(("enhancing", "llms"), ("graph", "tasks"), ("aware", "lora", "generation"))
+    groups[5].df = 0  # a word the index does not know (lora) goes last
+    widened = list(_retriever(seed_db, False, groups=groups).relaxations())
+    assert [len(subset) for subset in widened] == [6, 3, 2, 1]
+    assert "lora" not in [g.label for g in widened[0]]
