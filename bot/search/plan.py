@@ -34,6 +34,7 @@ HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 pa
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
+_HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
 _FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
 
 
@@ -99,6 +100,7 @@ class RetrievalPlan:
     unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
     notes_extra: list[str] = field(default_factory=list)  # said only when nothing matched
     also: list[AlsoSearched] = field(default_factory=list)
+    apart: list[str] = field(default_factory=list)  # compounds no paper writes, searched word by word (as typed)
     free_text: str = ""
 
     def passes_filters(self, rowid: int) -> bool:
@@ -193,18 +195,12 @@ class QueryPlanner:
             if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
                 slots += [Slot(None, w) for w in fixed]
                 continue
-            alts = [Alternative(tuple(fixed))]
-            if len(fixed) == 1:
-                alts += self.variants(fixed[0])
-            else:
-                joined = "".join(fixed)
-                if self.worthwhile(self.df([joined])[joined], min(self.df(fixed).values())):
-                    alts.append(Alternative((joined,)))
-            same = next((i for i, g in enumerate(plan.groups) if g.alts[0] == alts[0] and g.scope == term.field), None)
-            if same is None:  # "diffusion diffusion": one group
-                plan.groups.append(self.group(" ".join(fixed), alts, term.field))
-                plan.groups[-1].compound = len(fixed) > 1
-                same = len(plan.groups) - 1
+            if len(fixed) > 1 and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed):  # FlashAttention-3
+                plan.apart.append(term.text)
+                for w in fixed:
+                    slots.append(Slot(None, w) if w in FUNCTION_WORDS else Slot(self.add_group([w], term.field), w))
+                continue
+            same = self.add_group(fixed, term.field)
             for w in fixed:
                 slots.append(Slot(same, w))
         wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.free_papers)
@@ -236,6 +232,32 @@ class QueryPlanner:
             plan.corrected = text
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan
+
+    def add_group(self, words: list[str], scope: str | None) -> int:
+        """The index of the group for these words (a new one unless the query asked them already: "diffusion
+        diffusion" is one group), with other spellings of a word, or a compound's run-together form."""
+        groups = self.plan.groups
+        alts = [Alternative(tuple(words))]
+        if len(words) == 1:
+            alts += self.variants(words[0])
+        else:
+            joined = "".join(words)
+            if self.worthwhile(self.df([joined])[joined], min(self.df(words).values())):
+                alts.append(Alternative((joined,)))
+        same = next((i for i, g in enumerate(groups) if g.alts[0] == alts[0] and g.scope == scope), None)
+        if same is None:
+            groups.append(self.group(" ".join(words), alts, scope))
+            groups[-1].compound = len(words) > 1
+            same = len(groups) - 1
+        return same
+
+    def unwritten(self, words: list[str]) -> bool:
+        """A compound no paper writes, run together or not, though each of its words is known (FlashAttention-3)."""
+        joined = "".join(words)
+        df = self.df([*words, joined])
+        if df[joined] or not all(df[w] for w in words if w not in FUNCTION_WORDS):
+            return False
+        return self.free_papers(Alternative(tuple(words))) == 0
 
     def free_papers(self, phrase: Alternative) -> int:
         """How many papers hold a phrase, counted up to FREE_FORM_PAPERS (what "without X" asks of X-free)."""

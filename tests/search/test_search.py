@@ -966,3 +966,19 @@ def test_similar_answers_the_forty_the_learning_digest_moves(full_index_path: Pa
     assert len(found) == 40  # bot.digest.select.NEIGHBOURS
     assert len({r.paper["id"] for r in found}) == 40
     assert [r.score for r in found] == sorted((r.score for r in found), reverse=True)
+
+
+def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_path: Path) -> None:
+    # FlashAttention-3 is in no paper yet; FlashAttention and -2 are. Nothing found would help nobody.
+    papers = [
+        {"id": "F2", "title": "FlashAttention-2 Kernels for Long Contexts", "abstract": "FlashAttention-2 is fast."},
+        {"id": "F1", "title": "Tiling Attention", "abstract": "We speed up FlashAttention with 3 tricks."},
+        {"id": "K1", "title": "KV-Cache Eviction", "abstract": "We evict entries from the kv-cache."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "flash2026.jsonl"))
+    response = search.search(db, "FlashAttention-3")
+    assert [r.paper["source_id"] for r in response.results] == ["F1", "F2"]
+    assert "No paper writes *FlashAttention-3*: showing papers with its words." in response.notes
+    written = search.search(db, "kv-cache")  # a compound papers write stays one phrase, without a note
+    assert [r.paper["source_id"] for r in written.results] == ["K1"]
+    assert not any("No paper writes" in note for note in written.notes)
