@@ -176,7 +176,7 @@ class Ranker:
         first.sort(key=_SCORE, reverse=True)
         head = RERANK if len(groups) <= 3 else RERANK // 2
         top, rest = first[:head], first[head:]
-        titled = {s.rowid: self.title_score(texts[s.rowid], cover[s.rowid][3], s.pinned) for s in top}
+        titled = {s.rowid: self.title_score(texts[s.rowid], cover[s.rowid], s.pinned) for s in top}
         order = sorted(top, key=lambda s: (-titled[s.rowid], s.rowid))  # most promising first
         places = len(order) if need is None else min(max(1, need), len(order))
         done = order[:places]
@@ -211,13 +211,13 @@ class Ranker:
             title = (hits, facts, titled[scored.rowid])
             scored.score = self.score(scored, texts[scored.rowid], abstract or b"", authors or "", title)
 
-    def title_score(self, ttext: bytes, facts: TitleFacts, pinned: str | None = None) -> float:
-        """The part of the full score a title fixes: its share of the groups (squared: the whole topic in the title
-        counts) and of its words, the ideas it holds, exact words, the query as a phrase, a near-identical title."""
+    def title_score(self, ttext: bytes, cover: Cover, pinned: str | None = None) -> float:
+        """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
+        whole topic in the title counts; the ideas it holds), the share of its words, exact words, the query as a
+        phrase, a near-identical title."""
+        facts = cover[3]
         words = max(1, ttext.count(b" ") - 1)
-        score = TITLE_WEIGHT * facts.share**2 + 0.5 * min(1.0, facts.words / words)
-        if self.several:  # how much of each idea the title holds
-            score += self.ideas_in_title(facts.ideas)
+        score = cover[0] + 0.5 * min(1.0, facts.words / words)
         if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
             score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
         if self.phrase:
@@ -242,8 +242,8 @@ class Ranker:
         the query as a phrase in it. `title`: what covers() and title_score() found in `ttext` (else read here)."""
         groups = self.plan.groups
         if title is None:  # one title on its own, read as covers() reads many
-            _, _, hits, facts = self.covers([ttext])[0]
-            score = self.title_score(ttext, facts, scored.pinned)
+            read = self.covers([ttext])[0]
+            hits, facts, score = read[2], read[3], self.title_score(ttext, read, scored.pinned)
         else:
             hits, facts, score = title
         scored.in_title = hits
