@@ -101,8 +101,8 @@ def _run(
         plan.filtered = True
     response.corrected = plan.corrected
     clock.lap("plan", apart=("correction", planner.correcting_ms))
-    for typed in plan.apart:
-        response.notes.append(f"No paper writes *{typed}*: showing papers with its words.")
+    for typed, words in plan.apart:
+        response.notes.append(f"No paper writes *{typed}*: showing papers with *{words}*.")
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit

@@ -32,6 +32,7 @@ CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the othe
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
+CLOSE_OPTIONS = 5  # corrections of a compound's word tried for a phrase papers write
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 _HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
@@ -75,6 +76,13 @@ class TermGroup:
         return fts.in_columns(("title",), self.expression()) if self.scope == "title" else self.expression()
 
 
+class SearchedApart(NamedTuple):
+    """A hyphenated name no paper writes (as the user will read it), and the words searched instead."""
+
+    typed: str
+    words: str
+
+
 class AlsoSearched(NamedTuple):
     """A rare word searched together with a common one one edit away: the user is told, it may be a typo."""
 
@@ -100,7 +108,7 @@ class RetrievalPlan:
     unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
     notes_extra: list[str] = field(default_factory=list)  # said only when nothing matched
     also: list[AlsoSearched] = field(default_factory=list)
-    apart: list[str] = field(default_factory=list)  # compounds no paper writes, searched word by word (as typed)
+    apart: list[SearchedApart] = field(default_factory=list)
     free_text: str = ""
 
     def passes_filters(self, rowid: int) -> bool:
@@ -179,10 +187,11 @@ class QueryPlanner:
                 slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
                 continue
             started = time.perf_counter()
-            joined = self.rejoined(term.words)
-            fixed = [joined] if joined else [self.correct(w) for w in term.words]
+            rejoined = self.rejoined(term.words)
+            fixed = rejoined or self.corrected_compound([self.correct(w) for w in term.words], term.words)
             self.correcting_ms += (time.perf_counter() - started) * 1000
-            if joined:
+            if rejoined:
+                joined = "-".join(rejoined)
                 plan.corrections[term.text.lower()] = joined
                 rewrites.append(_Rewrite(term.span, same_case(term.text, joined)))
             elif fixed != list(term.words):
@@ -195,10 +204,11 @@ class QueryPlanner:
             if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
                 slots += [Slot(None, w) for w in fixed]
                 continue
-            if len(fixed) > 1 and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed):  # FlashAttention-3
-                plan.apart.append(term.text)
-                for w in fixed:
-                    slots.append(Slot(None, w) if w in FUNCTION_WORDS else Slot(self.add_group([w], term.field), w))
+            telling = [w for w in fixed if w not in FUNCTION_WORDS and not w.isdigit()]  # (a version says little)
+            if telling and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed):  # FlashAttention-3
+                shown = term.text if fixed == list(term.words) else "-".join(fixed)
+                plan.apart.append(SearchedApart(shown, " ".join(telling)))
+                slots += [Slot(self.add_group([w], term.field), w) for w in telling]  # (one idea, as typed)
                 continue
             same = self.add_group(fixed, term.field)
             for w in fixed:
@@ -252,10 +262,11 @@ class QueryPlanner:
         return same
 
     def unwritten(self, words: list[str]) -> bool:
-        """A compound no paper writes, run together or not, though each of its words is known (FlashAttention-3)."""
+        """A compound of two or more words no paper writes, run together or not, though each of its words is known
+        (FlashAttention-3)."""
         joined = "".join(words)
         df = self.df([*words, joined])
-        if df[joined] or not all(df[w] for w in words if w not in FUNCTION_WORDS):
+        if len(words) < 2 or df[joined] or not all(df[w] for w in words if w not in FUNCTION_WORDS):
             return False
         return self.free_papers(Alternative(tuple(words))) == 0
 
@@ -272,13 +283,40 @@ class QueryPlanner:
         """A group, scoped to titles when the term was typed as title:."""
         return TermGroup(label, alts, "title" if fieldname == "title" else None)
 
-    def rejoined(self, words: tuple[str, ...]) -> str | None:
-        """A compound whose hyphen slipped ("finet-uned", "fin-etuning"): the word its letters make, when a part is
-        unknown and the letters together are a word the index has (correcting each part made "fine-used")."""
+    def rejoined(self, words: tuple[str, ...]) -> list[str] | None:
+        """A compound whose hyphen slipped, when a part is unknown: the word its letters make ("finet-uned",
+        "fin-etuning": correcting each part made "fine-used"), or the two words of a compound papers write
+        ("selfp-lay": self-play)."""
         if len(words) < 2 or all(self.df([w])[w] or self.is_name(w) for w in words):
             return None
         joined = "".join(words)
-        return joined if joined.isalpha() and self.df([joined])[joined] else None
+        if not joined.isalpha():
+            return None
+        if self.df([joined])[joined]:
+            return [joined]
+        if len(words) == 2:
+            for cut in range(2, len(joined) - 1):
+                first, second = joined[:cut], joined[cut:]
+                known = self.df([first])[first] and self.df([second])[second]
+                if known and self.free_papers(Alternative((first, second))):
+                    return [first, second]
+        return None
+
+    def corrected_compound(self, fixed: list[str], typed: tuple[str, ...]) -> list[str]:
+        """A typo'd compound's words, each corrected on its own, unless another close correction makes a phrase
+        more papers write ("fine-uning": fine-tuning, which many papers write, not fine-using, which one does)."""
+        if len(fixed) < 2 or fixed == list(typed):
+            return fixed
+        best, most = fixed, self.free_papers(Alternative(tuple(fixed)))
+        for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
+            if word == was or most >= FREE_FORM_PAPERS:
+                continue
+            for option in typos.corrections(was, self.cache.vocab, self.fetch_df, self.fetch_prefix)[:CLOSE_OPTIONS]:
+                tried = [*fixed[:i], option, *fixed[i + 1 :]]
+                papers = self.free_papers(Alternative(tuple(tried))) if option != word else 0
+                if papers > most:
+                    best, most = tried, papers
+        return best
 
     def correct(self, word: str) -> str:
         """The word, or its correction when the index has never seen it (British spellings are not typos)."""

@@ -969,7 +969,8 @@ def test_similar_answers_the_forty_the_learning_digest_moves(full_index_path: Pa
 
 
 def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_path: Path) -> None:
-    # FlashAttention-3 is in no paper yet; FlashAttention and -2 are. Nothing found would help nobody.
+    # FlashAttention-3 is in no paper yet; FlashAttention and -2 are. Nothing found would help nobody, and a
+    # version number alone says nothing: the FlashAttention papers come, the title first.
     papers = [
         {"id": "F2", "title": "FlashAttention-2 Kernels for Long Contexts", "abstract": "FlashAttention-2 is fast."},
         {"id": "F1", "title": "Tiling Attention", "abstract": "We speed up FlashAttention with 3 tricks."},
@@ -977,8 +978,30 @@ def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_pat
     ]
     db = index.connect(index_of(tmp_path, papers, "flash2026.jsonl"))
     response = search.search(db, "FlashAttention-3")
-    assert [r.paper["source_id"] for r in response.results] == ["F1", "F2"]
-    assert "No paper writes *FlashAttention-3*: showing papers with its words." in response.notes
+    assert [r.paper["source_id"] for r in response.results] == ["F2", "F1"]
+    assert "No paper writes *FlashAttention-3*: showing papers with *flashattention*." in response.notes
     written = search.search(db, "kv-cache")  # a compound papers write stays one phrase, without a note
     assert [r.paper["source_id"] for r in written.results] == ["K1"]
     assert not any("No paper writes" in note for note in written.notes)
+
+
+def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_path: Path) -> None:
+    # "modl" is one letter from model (in thirty papers, beside "collapse") and from mode; only mode collapse is a
+    # term papers write. "selfp-lay" is self-play with its hyphen one letter late.
+    papers = [
+        *(
+            {"id": f"M{i}", "title": f"Mode Collapse in GANs {i}", "abstract": f"Mode collapse, case {i}."}
+            for i in range(5)
+        ),
+        *(
+            {"id": f"N{i}", "title": f"Scaling Study {i}", "abstract": f"The model avoids collapse in run {i}."}
+            for i in range(30)
+        ),
+        {"id": "S", "title": "Self-Play for Chess", "abstract": "Agents play against themselves in self-play."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "typos2026.jsonl"))
+    response = search.search(db, "modl-collapse")
+    assert response.corrected == "mode-collapse"
+    assert {r.paper["source_id"] for r in response.results} == {f"M{i}" for i in range(5)}
+    moved = search.search(db, "selfp-lay")
+    assert (moved.corrected, [r.paper["source_id"] for r in moved.results]) == ("self-play", ["S"])
