@@ -20,6 +20,7 @@ from bot.search import counting
 from bot.search.cache import IndexVersion
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
+from bot.search.wording import GENERIC_WORDS
 
 CAP = 120  # rowids read per candidate query: bounded work however common the words are
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
@@ -29,7 +30,7 @@ FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candi
 FILTER_COUNT = 4000  # ...and for the total
 FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
-IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out one idea first (longer ones are titles)
+IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a generic idea first (longer: titles)
 WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
@@ -237,17 +238,16 @@ class CandidateRetriever:
                 self.found[rowid] = candidate
 
     def relaxations(self) -> Iterable[list[TermGroup]]:
-        """Smaller sets of groups to require, largest first: all but one idea first (with several, in a question
+        """Smaller sets of groups to require, largest first: without an idea of generic words first (in a question
         up to IDEAS_RELAXED words); then every subset for short queries; for long ones, the rarest groups (words the
         index does not know go first), halving: long queries are titles or sentences."""
         groups = self.plan.groups
-        ideas: dict[int, float] = {}
-        for g in groups:
-            ideas[g.concept] = ideas.get(g.concept, 0.0) + g.weight
+        broad = {g.concept for g in groups} - {g.concept for g in groups if not set(g.alts[0].words) <= GENERIC_WORDS}
         by_idea = []
-        if len(ideas) > 1 and len(groups) <= IDEAS_RELAXED:  # first every idea but one, the broadest left out
-            # first (certified robustness | of neural networks: papers on it rarely need to say neural networks)
-            by_idea = [[g for g in groups if g.concept != concept] for concept in sorted(ideas, key=ideas.__getitem__)]
+        if broad and len(broad) < len({g.concept for g in groups}) and len(groups) <= IDEAS_RELAXED:
+            # first without an idea of generic words (certified robustness | of neural networks: papers on it need
+            # not say neural networks); leaving out a specific idea would let the other fill the page alone
+            by_idea = [[g for g in groups if g.concept != concept] for concept in sorted(broad)]
             yield from by_idea
         if len(groups) <= 4:
             for size in range(len(groups) - 1, 0, -1):
