@@ -32,11 +32,13 @@ CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the othe
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
-CLOSE_OPTIONS = 5  # corrections of a compound's word tried for a phrase papers write
+COMPOUND_PAPERS = 50  # papers writing a corrected compound, counted up to this to choose the likeliest
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
+# A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
+_VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
 _HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
-_FREE_PAPERS = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {FREE_FORM_PAPERS})"
+_PAPERS_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 
 
 class Hint(NamedTuple):
@@ -190,25 +192,28 @@ class QueryPlanner:
             rejoined = self.rejoined(term.words)
             fixed = rejoined or self.corrected_compound([self.correct(w) for w in term.words], term.words)
             self.correcting_ms += (time.perf_counter() - started) * 1000
+            shown = term.text  # the term as the answer will show it
             if rejoined:
-                joined = "-".join(rejoined)
-                plan.corrections[term.text.lower()] = joined
-                rewrites.append(_Rewrite(term.span, same_case(term.text, joined)))
+                shown = same_case(term.text, "-".join(rejoined))
+                plan.corrections[term.text.lower()] = "-".join(rejoined)
+                rewrites.append(_Rewrite(term.span, shown))
             elif fixed != list(term.words):
-                display = term.text
                 for old, new in zip(term.words, fixed, strict=True):
                     if old != new:
-                        display = re.sub(re.escape(old), _recased(new), display, count=1, flags=re.I)
+                        shown = re.sub(re.escape(old), _recased(new), shown, count=1, flags=re.I)
                         plan.corrections[old] = new
-                rewrites.append(_Rewrite(term.span, display))
+                rewrites.append(_Rewrite(term.span, shown))
             if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
                 slots += [Slot(None, w) for w in fixed]
                 continue
-            telling = [w for w in fixed if w not in FUNCTION_WORDS and not w.isdigit()]  # (a version says little)
-            if telling and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed):  # FlashAttention-3
-                shown = term.text if fixed == list(term.words) else "-".join(fixed)
-                plan.apart.append(SearchedApart(shown, " ".join(telling)))
-                slots += [Slot(self.add_group([w], term.field), w) for w in telling]  # (one idea, as typed)
+            named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
+            if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
+                plan.apart.append(SearchedApart(shown, " ".join(named)))
+                if len(named) > 1 and self.free_papers(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
+                    group = self.add_group(named, term.field)
+                    slots += [Slot(group, w) for w in named]
+                else:  # mixture-of-depths: its words, as one idea
+                    slots += [Slot(self.add_group([w], term.field), w) for w in named]
                 continue
             same = self.add_group(fixed, term.field)
             for w in fixed:
@@ -261,18 +266,19 @@ class QueryPlanner:
             same = len(groups) - 1
         return same
 
-    def unwritten(self, words: list[str]) -> bool:
-        """A compound of two or more words no paper writes, run together or not, though each of its words is known
-        (FlashAttention-3)."""
+    def unwritten(self, words: list[str], named: list[str]) -> bool:
+        """A compound of two or more words no paper writes, run together or not, though each of its `named` words
+        is known (FlashAttention-3: flashattention)."""
         joined = "".join(words)
         df = self.df([*words, joined])
-        if len(words) < 2 or df[joined] or not all(df[w] for w in words if w not in FUNCTION_WORDS):
+        if len(words) < 2 or df[joined] or not all(df[w] for w in named):
             return False
         return self.free_papers(Alternative(tuple(words))) == 0
 
-    def free_papers(self, phrase: Alternative) -> int:
-        """How many papers hold a phrase, counted up to FREE_FORM_PAPERS (what "without X" asks of X-free)."""
-        return int(self.db.execute(_FREE_PAPERS, [fts.phrase(phrase.words)]).fetchone()[0])
+    def free_papers(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
+        """How many papers hold a phrase, counted up to `up_to` (FREE_FORM_PAPERS: what "without X" asks of
+        X-free)."""
+        return int(self.db.execute(_PAPERS_UP_TO, [fts.phrase(phrase.words), up_to]).fetchone()[0])
 
     def alts_df(self, alts: list[Alternative]) -> int:
         """About how many papers hold any of these alternatives (ML or machine learning): the most of any, each
@@ -303,17 +309,20 @@ class QueryPlanner:
         return None
 
     def corrected_compound(self, fixed: list[str], typed: tuple[str, ...]) -> list[str]:
-        """A typo'd compound's words, each corrected on its own, unless another close correction makes a phrase
-        more papers write ("fine-uning": fine-tuning, which many papers write, not fine-using, which one does)."""
-        if len(fixed) < 2 or fixed == list(typed):
+        """A typo'd compound's words, each corrected on its own, unless another close correction (or two letters
+        swapped) makes a phrase more papers write ("modl-collapse": mode collapse, which more papers write than
+        model collapse; "zero-hsot": zero-shot)."""
+        if len(fixed) < 2 or (fixed == list(typed) and all(self.df(fixed).values())):
             return fixed
-        best, most = fixed, self.free_papers(Alternative(tuple(fixed)))
+        best, most = fixed, self.free_papers(Alternative(tuple(fixed)), COMPOUND_PAPERS)
         for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
-            if word == was or most >= FREE_FORM_PAPERS:
+            if word == was and self.df([was])[was]:
                 continue
-            for option in typos.corrections(was, self.cache.vocab, self.fetch_df, self.fetch_prefix)[:CLOSE_OPTIONS]:
+            options = typos.corrections(was, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+            swapped = [was[:j] + was[j + 1] + was[j] + was[j + 2 :] for j in range(len(was) - 1)]  # hsot: shot
+            for option in dict.fromkeys(options + [w for w in swapped if w != was and self.df([w])[w]]):
                 tried = [*fixed[:i], option, *fixed[i + 1 :]]
-                papers = self.free_papers(Alternative(tuple(tried))) if option != word else 0
+                papers = self.free_papers(Alternative(tuple(tried)), COMPOUND_PAPERS) if option != word else 0
                 if papers > most:
                     best, most = tried, papers
         return best

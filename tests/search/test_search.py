@@ -975,11 +975,18 @@ def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_pat
         {"id": "F2", "title": "FlashAttention-2 Kernels for Long Contexts", "abstract": "FlashAttention-2 is fast."},
         {"id": "F1", "title": "Tiling Attention", "abstract": "We speed up FlashAttention with 3 tricks."},
         {"id": "K1", "title": "KV-Cache Eviction", "abstract": "We evict entries from the kv-cache."},
+        {"id": "S1", "title": "Swin Transformers at Scale", "abstract": "A large Swin model for T cells."},
+        {"id": "D1", "title": "Stable Diffusion Edits", "abstract": "We edit images with stable diffusion."},
+        {"id": "D2", "title": "Diffusion Is Stable", "abstract": "Sampling from diffusion models is stable."},
     ]
     db = index.connect(index_of(tmp_path, papers, "flash2026.jsonl"))
     response = search.search(db, "FlashAttention-3")
     assert [r.paper["source_id"] for r in response.results] == ["F2", "F1"]
     assert "No paper writes *FlashAttention-3*: showing papers with *flashattention*." in response.notes
+    # A size or a letter says nothing alone (Swin-T, -large); the rest stays a phrase when papers write it.
+    assert [r.paper["source_id"] for r in search.search(db, "Swin-T").results] == ["S1"]
+    assert [r.paper["source_id"] for r in search.search(db, "Stable-Diffusion-v1.5").results] == ["D1"]
+    assert search.search(db, "i-on").results == []  # nothing telling is left: as typed
     written = search.search(db, "kv-cache")  # a compound papers write stays one phrase, without a note
     assert [r.paper["source_id"] for r in written.results] == ["K1"]
     assert not any("No paper writes" in note for note in written.notes)
@@ -998,6 +1005,7 @@ def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_p
             for i in range(30)
         ),
         {"id": "S", "title": "Self-Play for Chess", "abstract": "Agents play against themselves in self-play."},
+        {"id": "Z", "title": "Zero-Shot Transfer", "abstract": "A zero-shot method, a long shot."},
     ]
     db = index.connect(index_of(tmp_path, papers, "typos2026.jsonl"))
     response = search.search(db, "modl-collapse")
@@ -1005,3 +1013,5 @@ def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_p
     assert {r.paper["source_id"] for r in response.results} == {f"M{i}" for i in range(5)}
     moved = search.search(db, "selfp-lay")
     assert (moved.corrected, [r.paper["source_id"] for r in moved.results]) == ("self-play", ["S"])
+    swapped = search.search(db, "zero-hsot")  # two letters swapped
+    assert (swapped.corrected, [r.paper["source_id"] for r in swapped.results]) == ("zero-shot", ["Z"])
