@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import text
+from bot.search.matching import Alternative, norm, pattern
 from bot.text.words import WORD_RE, stem, word_set
 
 
@@ -54,3 +55,11 @@ def test_stem_joins_a_noun_with_its_adjective_and_keeps_unrelated_words_apart() 
     ]
     for word, other in apart:
         assert not other.startswith(stem(word)), (word, stem(word))
+
+
+def test_a_phrase_finds_the_short_verb_of_its_second_word() -> None:
+    # "fine-tuning" finds Fine-Tune and Fine-Tuned in a title; "tuning" alone must not find tunnels.
+    phrase, alone = pattern(Alternative(("fine", "tuning"))), pattern(Alternative(("tuning",)))
+    assert all(phrase.search(norm(t)) for t in ("How to Fine-Tune a Model", "Fine-tuned LLMs", "Fine Tuning"))
+    assert not alone.search(norm("Quantum Tunneling"))
+    assert alone.search(norm("Prompt Tuning"))
