@@ -330,7 +330,7 @@ class CandidateRetriever:
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
             words = g.alts[0].words
-            if len(words) == 1 or g.quoted or g.compound:
+            if len(words) == 1 or g.quoted:  # (a compound by its words too: ranking counts it only whole)
                 parts.append((WORD_WEIGHT if g.quoted else g.weight, g.alts[0].expression()))
             else:
                 parts += [(wt, fts.phrase((w,))) for w, wt in zip(words, g.word_weights, strict=True) if wt]
