@@ -247,17 +247,25 @@ class HttpServer:
                 wasyncore.dispatcher.close(self.server)  # the listening socket only: open connections carry on
                 closed.set()
 
-            self.server.trigger.pull_trigger(close_listener)
+            self._in_loop(close_listener)
             closed.wait(timeout)
         while self.in_progress() and time.monotonic() < deadline:
             time.sleep(0.02)
         left = self.in_progress()
         self.server.task_dispatcher.shutdown(timeout=max(deadline - time.monotonic(), 0.1))
         # Close the sockets from inside the server's own loop, then wake it so run() returns at once.
-        self.server.trigger.pull_trigger(lambda: _close_all(self.server))
+        self._in_loop(lambda: _close_all(self.server))
         if self._thread is not None:
             self._thread.join(timeout=5)
         return left
+
+    def _in_loop(self, thunk: Callable[[], None]) -> None:
+        """Run `thunk` in the server's loop by waking it; when the loop has closed its own wake-up pipe (a hang-up
+        on it, under load), there is no waking it: run it here."""
+        try:
+            self.server.trigger.pull_trigger(thunk)
+        except OSError:
+            thunk()
 
 
 def _app_secret(app: App) -> str:

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -629,3 +630,21 @@ def test_machine_learning_as_means_without_names_forms_and_not_about_through_the
         assert not_about
     finally:
         served.stop()
+
+
+def test_stopping_a_server_whose_loop_closed_its_wake_up_pipe_still_stops(slack_http: SlackHttp) -> None:
+    # Under load the server's loop can see a hang-up on its wake-up pipe and close it first; stopping must then
+    # close the sockets itself instead of failing to write to the closed pipe (EBADF).
+    assert slack_http.request("GET", "/healthz").status == 200
+    server = slack_http.server.server
+    closed = threading.Event()
+
+    def hang_up() -> None:  # run by the loop, as its handle_close would on a hang-up
+        server.trigger.close()
+        closed.set()
+
+    server.trigger.pull_trigger(hang_up)
+    assert closed.wait(5)
+    slack_http.drain()  # (it raised OSError: Bad file descriptor)
+    with pytest.raises(ConnectionRefusedError):  # nothing listens any more
+        slack_http.request("GET", "/healthz")
