@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.plan import TermGroup
 from bot.search.wording import GENERIC_WORDS as GENERIC
+from bot.search.wording import broad_ideas, generic
 
 PRESENT = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
 BROAD = 0.5  # an idea of generic words beside a specific one counts this much: papers about the specific idea alone
@@ -42,17 +43,13 @@ class Ideas:
         # Generic words ("neural networks") say nothing of an idea that also holds a specific word ("equivariant"):
         # physics-informed neural networks are not about equivariant ones. An idea of generic words only is broad:
         # beside a specific idea it counts less (certified robustness papers need not say "of neural networks").
+        broad = broad_ideas(groups)
+        self.broad = [groups[members[0]].concept in broad for members in self.members]  # per idea
         self.counts = [g.weight for g in groups]  # per group: its weight in its idea's share
-        self.broad: list[bool] = []  # per idea
         for members in self.members:
-            specific = [i for i in members if not set(groups[i].alts[0].words) <= GENERIC]
-            if specific:
+            if not all(generic(groups[i]) for i in members):
                 for i in members:
-                    if i not in specific:
-                        self.counts[i] = 0.0
-            self.broad.append(not specific)
-        if all(self.broad):
-            self.broad = [False] * len(self.broad)
+                    self.counts[i] = 0.0 if generic(groups[i]) else self.counts[i]
 
     def __bool__(self) -> bool:
         return bool(self.members)

@@ -20,7 +20,7 @@ from bot.search import counting
 from bot.search.cache import IndexVersion
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
-from bot.search.wording import GENERIC_WORDS
+from bot.search.wording import broad_ideas
 
 CAP = 120  # rowids read per candidate query: bounded work however common the words are
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
@@ -242,9 +242,9 @@ class CandidateRetriever:
         up to IDEAS_RELAXED words); then every subset for short queries; for long ones, the rarest groups (words the
         index does not know go first), halving: long queries are titles or sentences."""
         groups = self.plan.groups
-        broad = {g.concept for g in groups} - {g.concept for g in groups if not set(g.alts[0].words) <= GENERIC_WORDS}
+        broad = broad_ideas(groups)
         by_idea = []
-        if broad and len(broad) < len({g.concept for g in groups}) and len(groups) <= IDEAS_RELAXED:
+        if broad and len(groups) <= IDEAS_RELAXED:
             # first without an idea of generic words (certified robustness | of neural networks: papers on it need
             # not say neural networks); leaving out a specific idea would let the other fill the page alone
             by_idea = [[g for g in groups if g.concept != concept] for concept in sorted(broad)]

@@ -20,12 +20,12 @@ if TYPE_CHECKING:  # (plan imports this module: the types are only named here)
 # nothing about which papers, beside an idea that does. (Deep learning and neural networks name a kind of method:
 # `deep learning for tabular data` is not `tabular data`.)
 FIELD_WORDS = frozenset(("machine", "learning", "artificial", "intelligence", "ai", "ml"))
-# Words nearly every paper here could use of its method: they say which papers only when nothing more specific is
-# asked (bot.search.ideas).
-GENERIC_WORDS = frozenset(("neural", "network", "networks", "deep", "learning", "method", "methods"))
-GENERIC_WORDS |= {"model", "models", "modeling", "modelling"}  # (one crude stem: reward models are reward modeling)
 FIELD_ACRONYMS = frozenset(("ai", "ml"))  # ...the words that name it alone
 FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
+# Words nearly every paper here could use of its method: they say which papers only when nothing more specific is
+# asked (an idea of them alone is broad, see broad_ideas).
+GENERIC_WORDS = frozenset(("neural", "network", "networks", "deep", "learning", "method", "methods"))
+GENERIC_WORDS |= {"model", "models", "modeling", "modelling"}  # (one crude stem: reward models are reward modeling)
 FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
 _BY_MEANS = frozenset(("with", "using", "via", "through"))  # "X with machine learning": ML is the means
 _MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
@@ -56,6 +56,19 @@ def free_forms(
         if papers(free) >= FREE_FORM_PAPERS:
             alts = [free, Alternative(("without", *group.alts[0].words))]
             group.label, group.alts, group.quoted = f"{word}-free", alts, True  # (whole, not in part)
+
+
+def generic(group: TermGroup) -> bool:
+    """Whether a group is made of generic words only ("neural networks")."""
+    return set(group.alts[0].words) <= GENERIC_WORDS
+
+
+def broad_ideas(groups: list[TermGroup]) -> set[int]:
+    """The ideas made of generic words only (`... of neural networks`), when another idea is specific: they say
+    little of which papers beside it. (With no specific idea, none is broad.)"""
+    ideas = {g.concept for g in groups}
+    broad = ideas - {g.concept for g in groups if not generic(g)}
+    return broad if broad != ideas else set()
 
 
 def number_ideas(groups: list[TermGroup], slots: list[Slot], gap: str) -> None:
