@@ -209,7 +209,7 @@ class QueryPlanner:
             named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
             if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
                 plan.apart.append(SearchedApart(shown, " ".join(named)))
-                if len(named) > 1 and self.free_papers(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
+                if len(named) > 1 and self.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
                     group = self.add_group(named, term.field)
                     slots += [Slot(group, w) for w in named]
                 else:  # mixture-of-depths: its words, as one idea
@@ -218,7 +218,7 @@ class QueryPlanner:
             same = self.add_group(fixed, term.field)
             for w in fixed:
                 slots.append(Slot(same, w))
-        wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.free_papers)
+        wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         wording.number_ideas(plan.groups, slots, _BREAK)
         means = wording.means(plan.groups, slots)  # (before long forms merge groups)
@@ -273,11 +273,11 @@ class QueryPlanner:
         df = self.df([*words, joined])
         if len(words) < 2 or df[joined] or not all(df[w] for w in named):
             return False
-        return self.free_papers(Alternative(tuple(words))) == 0
+        return self.papers_writing(Alternative(tuple(words))) == 0
 
-    def free_papers(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
-        """How many papers hold a phrase, counted up to `up_to` (FREE_FORM_PAPERS: what "without X" asks of
-        X-free)."""
+    def papers_writing(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
+        """How many papers hold a phrase, counted up to `up_to` (by default as many as "without X" asks to write
+        X-free; a compound's checks ask for one paper, or compare counts up to COMPOUND_PAPERS)."""
         return int(self.db.execute(_PAPERS_UP_TO, [fts.phrase(phrase.words), up_to]).fetchone()[0])
 
     def alts_df(self, alts: list[Alternative]) -> int:
@@ -304,7 +304,7 @@ class QueryPlanner:
             for cut in range(2, len(joined) - 1):
                 first, second = joined[:cut], joined[cut:]
                 known = self.df([first])[first] and self.df([second])[second]
-                if known and self.free_papers(Alternative((first, second))):
+                if known and self.papers_writing(Alternative((first, second))):
                     return [first, second]
         return None
 
@@ -314,7 +314,7 @@ class QueryPlanner:
         model collapse; "zero-hsot": zero-shot)."""
         if len(fixed) < 2 or (fixed == list(typed) and all(self.df(fixed).values())):
             return fixed
-        best, most = fixed, self.free_papers(Alternative(tuple(fixed)), COMPOUND_PAPERS)
+        best, most = fixed, self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
         for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
             if word == was and self.df([was])[was]:
                 continue
@@ -322,7 +322,7 @@ class QueryPlanner:
             swapped = [was[:j] + was[j + 1] + was[j] + was[j + 2 :] for j in range(len(was) - 1)]  # hsot: shot
             for option in dict.fromkeys(options + [w for w in swapped if w != was and self.df([w])[w]]):
                 tried = [*fixed[:i], option, *fixed[i + 1 :]]
-                papers = self.free_papers(Alternative(tuple(tried)), COMPOUND_PAPERS) if option != word else 0
+                papers = self.papers_writing(Alternative(tuple(tried)), COMPOUND_PAPERS) if option != word else 0
                 if papers > most:
                     best, most = tried, papers
         return best
