@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -542,9 +543,13 @@ def test_a_noun_finds_the_title_with_its_adjective_and_bolds_it(fake: FakeSlack,
 # --------------------------------------------------------------------------- today's query forms, as served
 
 
-def _shown_by(served: SlackHttp, papers: list[dict[str, Any]], field: str) -> Callable[[str], tuple[list[str], str]]:
-    """`/icml text` through the served app: this field of the papers the answer lists, in the order shown, and all
-    it says (checked for Block Kit problems)."""
+@contextlib.contextmanager
+def _served(
+    fake: FakeSlack, folder: Path, papers: list[dict[str, Any]], field: str
+) -> Iterator[tuple[SlackHttp, Callable[[str], tuple[list[str], str]]]]:
+    """The app serving an index of these papers, and `/icml text` through it: this field of the papers the answer
+    lists, in the order shown, and all it says (checked for Block Kit problems). Stopped afterwards."""
+    served = SlackHttp(slack_config(fake, index_of(folder, papers, "forms2026.jsonl"), folder / "state.db"))
 
     def shown(text: str) -> tuple[list[str], str]:
         body: dict[str, Any] = served.command(text).json()
@@ -553,7 +558,10 @@ def _shown_by(served: SlackHttp, papers: list[dict[str, Any]], field: str) -> Ca
         listed = sorted((p for p in papers if f"*{p['title'][:40]}" in said), key=lambda p: said.index(p["title"][:40]))
         return [p[field] for p in listed], said
 
-    return shown
+    try:
+        yield served, shown
+    finally:
+        served.stop()
 
 
 def test_not_joined_words_a_lead_that_says_which_papers_and_an_unknown_name_through_the_app(
@@ -575,10 +583,7 @@ def test_not_joined_words_a_lead_that_says_which_papers_and_an_unknown_name_thro
         {"id": "F2", "title": long_title, "authors": ["Barbara Liskov"],
          "abstract": "A renormalization group flow for scale-invariant sequence modeling with state space models."},
     ]  # fmt: skip
-    path = index_of(tmp_path, papers, "forms2026.jsonl")
-    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
-    shown = _shown_by(served, papers, "title")
-    try:
+    with _served(fake, tmp_path, papers, "title") as (served, shown):
         assert shown("diffusion NOT video")[0] == ["Diffusion Models for Image Denoising"]
         assert shown("LoRA+DoRA")[0] == ["Low-Rank Adapters Compared"]
         which, said = shown("any diffusion papers")
@@ -589,8 +594,6 @@ def test_not_joined_words_a_lead_that_says_which_papers_and_an_unknown_name_thro
         nobody, said = shown("Ada Hendrycks")
         assert nobody == []
         assert "No author here is called *Ada Hendrycks*, and no paper mentions *Hendrycks*." in said
-    finally:
-        served.stop()
 
 
 def test_machine_learning_as_means_without_names_forms_and_not_about_through_the_app(
@@ -615,10 +618,7 @@ def test_machine_learning_as_means_without_names_forms_and_not_about_through_the
         {"id": "L1", "title": "Reasoning in LLMs", "authors": ["Alan Turing"],
          "abstract": "LLMs reason step by step."},
     ]  # fmt: skip
-    path = index_of(tmp_path, papers, "wording2026.jsonl")
-    served = SlackHttp(slack_config(fake, path, tmp_path / "state.db"))
-    shown = _shown_by(served, papers, "id")
-    try:
+    with _served(fake, tmp_path, papers, "id") as (_, shown):
         assert shown("weather forecasting with machine learning")[0][0] == "W1"  # not a demand forecast
         assert shown("image editing without training")[0][0] == "E1"
         found, said = shown("Dave Blei")
@@ -628,8 +628,27 @@ def test_machine_learning_as_means_without_names_forms_and_not_about_through_the
         not_about = shown("show me papers NOT about LLMs")[0]
         assert "L1" not in not_about
         assert not_about
-    finally:
-        served.stop()
+
+
+def test_hyphenated_terms_and_names_no_paper_writes_through_the_app(fake: FakeSlack, tmp_path: Path) -> None:
+    """`/icml FlashAttention-3` (a name no paper writes yet), `/icml selfp-lay` (the hyphen one letter late) and
+    `/icml self-play for language models` (self-evolving is not self-play), as a user sees them."""
+    papers = [
+        {"id": "F2", "title": "FlashAttention-2 Kernels for Long Contexts", "authors": ["Ada Lovelace"],
+         "abstract": "FlashAttention-2 computes exact attention faster."},
+        {"id": "S1", "title": "Self-Play Fine-Tuning of Language Models", "authors": ["Grace Hopper"],
+         "abstract": "Language models improve by self-play against earlier copies."},
+        {"id": "E1", "title": "Self-Evolving Language Models", "authors": ["Alan Turing"],
+         "abstract": "Language models that evolve by themselves; agents play games."},
+    ]  # fmt: skip
+    with _served(fake, tmp_path, papers, "id") as (_, shown):
+        found, said = shown("FlashAttention-3")
+        assert found == ["F2"]
+        assert "No paper writes *FlashAttention-3*: showing papers with *flashattention*." in said
+        found, said = shown("selfp-lay")
+        assert found == ["S1"]
+        assert "Showing results for *self-play* (you typed *selfp-lay*)" in said
+        assert shown("self-play for language models")[0][0] == "S1"
 
 
 def test_stopping_a_server_whose_loop_closed_its_wake_up_pipe_still_stops(slack_http: SlackHttp) -> None:
