@@ -208,6 +208,7 @@ class HttpServer:
             self.wsgi, host=host, port=port, threads=threads, ident="icml-bot", max_request_body_size=MAX_BODY_BYTES
         )
         self._thread: threading.Thread | None = None
+        self._stopping = False  # set by stop(): the loop may then end on a socket closed under it
 
     @property
     def port(self) -> int:
@@ -221,7 +222,11 @@ class HttpServer:
 
     def run(self) -> None:
         """Serve until stop() (or Ctrl-C)."""
-        self.server.run()
+        try:
+            self.server.run()
+        except OSError:
+            if not self._stopping:  # (stopping, the sockets may close under the loop's select: that ends it too)
+                raise
 
     def start(self) -> HttpServer:
         """Serve in a background thread."""
@@ -240,6 +245,7 @@ class HttpServer:
         Returns how many requests were still unanswered at the deadline (Slack retries events it got no 200 for).
         """
         deadline = time.monotonic() + timeout
+        self._stopping = True
         if self._thread is not None and self._thread.is_alive():
             closed = threading.Event()
 

@@ -651,6 +651,7 @@ def test_hyphenated_terms_and_names_no_paper_writes_through_the_app(fake: FakeSl
         assert shown("self-play for language models")[0][0] == "S1"
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # the loop must end quietly
 def test_stopping_a_server_whose_loop_closed_its_wake_up_pipe_still_stops(slack_http: SlackHttp) -> None:
     # Under load the server's loop can see a hang-up on its wake-up pipe and close it first; stopping must then
     # close the sockets itself instead of failing to write to the closed pipe (EBADF).
