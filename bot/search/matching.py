@@ -7,6 +7,7 @@ alternative and cached.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 import unicodedata
@@ -36,10 +37,24 @@ def coined(name: str) -> bool:
     return not (name.isalpha() and (name.islower() or name.istitle())) and len(name) >= 2
 
 
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def camel_case(typed: str) -> bool:
+    """Whether a word is typed in CamelCase, as names are (ConvNeXt, FlashAttention)."""
+    return _CAMEL.search(typed) is not None
+
+
 def same_case(typed: str, word: str) -> str:
-    """A correction in the user's capitals: Knapsak → Knapsack, CAHCE → CACHE."""
+    """A correction in the user's capitals: Knapsak → Knapsack, CAHCE → CACHE, FlashAtention → FlashAttention."""
     if typed.isupper() and len(typed) > 1:
         return word.upper()
+    if camel_case(typed):  # each letter the two share keeps its case, if the first does
+        out = list(word)
+        for a, b, n in difflib.SequenceMatcher(None, typed.lower(), word, autojunk=False).get_matching_blocks():
+            out[b : b + n] = typed[a : a + n]
+        if out[:1] == [typed[:1]]:
+            return "".join(out)
     return word[:1].upper() + word[1:] if typed[:1].isupper() else word
 
 

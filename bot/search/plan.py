@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import sqlite_utils
+from rapidfuzz.distance import OSA
 
 from bot.papers import fts
 from bot.search import query as ql
 from bot.search import typos, wording
 from bot.search.cache import IndexCache
-from bot.search.matching import Alternative, TextCounter, counter, same_case
+from bot.search.matching import Alternative, TextCounter, camel_case, counter, same_case
 from bot.search.wording import FREE_FORM_PAPERS
 from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS
@@ -33,11 +34,19 @@ CONTEXT_WORDS = 2  # ...and of those, the rarest this many
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
 TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 COMPOUND_PAPERS = 50  # papers writing a corrected compound, counted up to this to choose the likeliest
+WRITTEN_COMPOUND = 3  # ...and at least this many, when the compound as typed was real words no paper writes...
+PART_SHARE = 0.001  # ...one of them a word no more than this share of the papers use (or one paper)...
+PART_RATIO = 50  # ...and the correction a word this many times more papers use
+PART_OPTIONS = 8  # words one edit from a compound's part tried, most used first
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 # A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
 _VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
 _HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
+_WORD = re.compile(r"[^\W_]+")
+_CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # the words of HiddenState, KVCache, RLbased
+_CAPS_THEN_WORD = re.compile(r"([A-Z]{2,})([a-z]{2,})")
+_CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _PAPERS_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 
 
@@ -190,12 +199,22 @@ class QueryPlanner:
                 continue
             started = time.perf_counter()
             rejoined = self.rejoined(term.words)
-            fixed = rejoined or self.corrected_compound([self.correct(w) for w in term.words], term.words)
+            split = None if rejoined else self.split_at_capitals(term)
+            names = frozenset(w.lower() for w in _WORD.findall(term.text) if camel_case(w))  # ConvNeXt
+            fixed = (
+                rejoined
+                or (split and split[0])
+                or self.corrected_compound([self.correct(w, w in names) for w in term.words], term.words, names)
+            )
             self.correcting_ms += (time.perf_counter() - started) * 1000
             shown = term.text  # the term as the answer will show it
             if rejoined:
                 shown = same_case(term.text, "-".join(rejoined))
                 plan.corrections[term.text.lower()] = "-".join(rejoined)
+                rewrites.append(_Rewrite(term.span, shown))
+            elif split:
+                shown = split[1]
+                plan.corrections[term.text.lower()] = " ".join(fixed)
                 rewrites.append(_Rewrite(term.span, shown))
             elif fixed != list(term.words):
                 for old, new in zip(term.words, fixed, strict=True):
@@ -291,8 +310,8 @@ class QueryPlanner:
 
     def rejoined(self, words: tuple[str, ...]) -> list[str] | None:
         """A compound whose hyphen slipped, when a part is unknown: the word its letters make ("finet-uned",
-        "fin-etuning": correcting each part made "fine-used"), or the two words of a compound papers write
-        ("selfp-lay": self-play)."""
+        "fin-etuning": correcting each part made "fine-used"), the two words of a compound papers write
+        ("selfp-lay": self-play), or a part split in two ("mixture-ofexperts": mixture-of-experts)."""
         if len(words) < 2 or all(self.df([w])[w] or self.is_name(w) for w in words):
             return None
         joined = "".join(words)
@@ -306,34 +325,97 @@ class QueryPlanner:
                 known = self.df([first])[first] and self.df([second])[second]
                 if known and self.papers_writing(Alternative((first, second))):
                     return [first, second]
+        for i, word in enumerate(words):  # a hyphen left out inside a part: "mixture-ofexperts", "chain-ofthought"
+            parts = None if self.df([word])[word] else typos.split_compound(word, self.df)
+            if parts and self.papers_writing(Alternative((*words[:i], *parts, *words[i + 1 :]))):
+                return [*words[:i], *parts, *words[i + 1 :]]
         return None
 
-    def corrected_compound(self, fixed: list[str], typed: tuple[str, ...]) -> list[str]:
-        """A typo'd compound's words, each corrected on its own, unless another close correction (or two letters
-        swapped) makes a phrase more papers write ("modl-collapse": mode collapse, which more papers write than
-        model collapse; "zero-hsot": zero-shot)."""
-        if len(fixed) < 2 or (fixed == list(typed) and all(self.df(fixed).values())):
+    def split_at_capitals(self, term: ql.Term) -> tuple[list[str], str] | None:
+        """A term with words no paper uses that run words together, capitals marking where (HiddenState, KVCache,
+        RLbased), split there when papers write the words so: the words, and the term as the answer shows it."""
+        typed = _WORD.findall(term.text)
+        if [w.lower() for w in typed] != list(term.words):
+            return None
+        words: list[str] = []
+        shown = term.text
+        for word in typed:
+            caps_then_word = _CAPS_THEN_WORD.fullmatch(word)  # RLbased: RL based, not R Lbased
+            parts = list(caps_then_word.groups()) if caps_then_word else _CAPITALS.findall(word)
+            if (
+                len(parts) > 1
+                and "".join(parts) == word
+                and _CASE_CHANGE.search(word)
+                and not self.df([word.lower()])[word.lower()]
+            ):
+                words += [p.lower() for p in parts]
+                shown = shown.replace(word, " ".join(parts), 1)
+            else:
+                words.append(word.lower())
+        if len(words) == len(typed) or not self.papers_writing(Alternative(tuple(words))):
+            return None
+        return words, shown
+
+    def corrected_compound(self, fixed: list[str], typed: tuple[str, ...], names: frozenset[str]) -> list[str]:
+        """A typo'd compound's words, each corrected on its own, unless another close correction (two letters
+        swapped, the first letter wrong) makes a phrase more papers write ("modl-collapse": mode collapse, which
+        more papers write than model collapse; "zero-hsot": zero-shot; "multi-sgent": multi-agent). Words typed right
+        that no paper writes together give way to a phrase several papers write, when a part is a rare word one
+        letter from a common one ("meta-leaning": meta-learning; not CamelCase `names`)."""
+        if len(fixed) < 2:
             return fixed
-        best, most = fixed, self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
+        real = fixed == list(typed) and all(self.df(fixed).values())
+        if real and (names or not all(w.isalpha() for w in fixed) or self.papers_writing(Alternative(typed), 1)):
+            return fixed  # words papers write together, a name (DeepSeek-Coder) or a version (Llama-3)
+        if real:
+            most = WRITTEN_COMPOUND - 1
+        elif any(w != t and w in FUNCTION_WORDS for w, t in zip(fixed, typed, strict=True)):
+            most = 0  # a part corrected into a word such as "are" gives way to any phrase papers write (awre: aware)
+        else:
+            most = self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
+        best = fixed
         for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
-            if word == was and self.df([was])[was]:
-                continue
-            options = typos.corrections(was, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-            swapped = [was[:j] + was[j + 1] + was[j] + was[j + 2 :] for j in range(len(was) - 1)]  # hsot: shot
-            for option in dict.fromkeys(options + [w for w in swapped if w != was and self.df([w])[w]]):
+            for option in self.part_options(was, word, real, was in names):
                 tried = [*fixed[:i], option, *fixed[i + 1 :]]
-                papers = self.papers_writing(Alternative(tuple(tried)), COMPOUND_PAPERS) if option != word else 0
+                papers = self.papers_writing(Alternative(tuple(tried)), COMPOUND_PAPERS)
                 if papers > most:
                     best, most = tried, papers
         return best
 
-    def correct(self, word: str) -> str:
-        """The word, or its correction when the index has never seen it (British spellings are not typos)."""
+    def part_options(self, typed: str, fixed: str, real: bool, name: bool) -> list[str]:
+        """What a compound's part may have meant besides `fixed`: for an unknown word its corrections and known words
+        one edit away at the first letter; for a known word of a compound no paper writes (`real`), words one edit
+        away that many times more papers use, when only a paper in a thousand uses it (leaning: learning). A `name`
+        only one edit away."""
+        df = self.df([typed])[typed]
+        if not typed.isalpha() or df > (max(1, PART_SHARE * self.cache.papers) if real else 0):
+            return []
+        if df:  # a rare word, typed right: words one edit away many times more papers use
+            near = typos.one_edit(typed) if len(typed) >= 3 else []
+            counts = self.df(near)
+            found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
+            return [w for w in found if w != fixed][:PART_OPTIONS]
+        swapped = [typed[:j] + typed[j + 1] + typed[j] + typed[j + 2 :] for j in range(len(typed) - 1)]  # hsot: shot
+        first = typos.one_edit(typed, first_only=True) if len(typed) >= typos.MIN_LENGTH else []
+        counts = self.df(swapped + first)
+        found = typos.corrections(typed, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        if name:
+            found = [w for w in found if OSA.distance(w, typed, score_cutoff=1) <= 1]
+        found += [w for w in swapped if counts[w]]
+        first = [w for w in first if counts[w] and len(w) >= 3 and w not in FUNCTION_WORDS]  # not dto: to
+        found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
+        return [w for w in dict.fromkeys(found) if w != fixed]
+
+    def correct(self, word: str, name: bool = False) -> str:
+        """The word, or its correction when the index has never seen it (British spellings are not typos). A `name`
+        typed in CamelCase is corrected only by one letter: `FlashAtention`, but not ConvNeXt into context."""
         if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
             return word
         if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
             return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        if name:
+            options = [o for o in options if OSA.distance(o, word, score_cutoff=1) <= 1]
         fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
         if fixed is None:
             if len(word) >= typos.MIN_LENGTH and not self.df([word])[word]:

@@ -191,6 +191,18 @@ def _closest(
     return [h[0] for h in hits if (h[1], h[0][0] != word[0]) == best]
 
 
+def one_edit(word: str, first_only: bool = False) -> list[str]:
+    """Every string one edit from a word: a letter dropped, two swapped, one changed or one added. `first_only`:
+    edits at the first letter only (`sgent`: agent, `uning`: tuning), which corrections() never makes."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    cuts = [(word[:i], word[i:]) for i in range(1 if first_only else len(word) + 1)]
+    out = [a + b[1:] for a, b in cuts if b]
+    out += [a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1]
+    out += [a + c + b[1:] for a, b in cuts if b for c in letters]
+    out += [a + c + b for a, b in cuts for c in letters]
+    return [w for w in dict.fromkeys(out) if w != word]
+
+
 def split_compound(
     word: str, df: Callable[[list[str]], dict[str, int]], min_df: int = 2, parts: int = 3
 ) -> tuple[str, ...] | None:

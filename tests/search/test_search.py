@@ -1015,3 +1015,41 @@ def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_p
     assert (moved.corrected, [r.paper["source_id"] for r in moved.results]) == ("self-play", ["S"])
     swapped = search.search(db, "zero-hsot")  # two letters swapped
     assert (swapped.corrected, [r.paper["source_id"] for r in swapped.results]) == ("zero-shot", ["Z"])
+
+
+def test_a_slip_in_a_hyphenated_term_that_makes_real_words_or_drops_a_hyphen_is_corrected(tmp_path: Path) -> None:
+    # "leaning" is a word (one paper leans), but no paper writes meta leaning, and five write meta-learning; a slip
+    # at the first letter (sgent) or a hyphen left out (ofexperts) is a typo too. A compound papers write stays, and
+    # a name typed in CamelCase is not rewritten into a word two letters away.
+    papers = [
+        *({"id": f"M{i}", "title": f"Meta-Learning for Task {i}", "abstract": f"Meta-learn {i}."} for i in range(5)),
+        *({"id": f"N{i}", "title": f"Scaling Study {i}", "abstract": f"Learning rates in run {i}."} for i in range(50)),
+        {"id": "L", "title": "The Leaning Tower", "abstract": "A leaning tower, the money we spent on it."},
+        {"id": "A", "title": "Multi-Agent Games", "abstract": "Agents play."},
+        {"id": "E", "title": "Mixture of Experts Routing", "abstract": "Experts route tokens."},
+        {"id": "P", "title": "A Panel of Experts", "abstract": "Experts of all kinds."},
+        *({"id": f"C{i}", "title": f"Long Context {i}", "abstract": f"The context is long, {i}."} for i in range(3)),
+        {"id": "F", "title": "FlashAttention Kernels", "abstract": "Fast attention."},
+        {"id": "H", "title": "Probing the Hidden State", "abstract": "What the hidden state holds."},
+        {"id": "I", "title": "Information-Aware Agents", "abstract": "The information we have are few. Agents are."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "slips2026.jsonl"))
+    real = search.search(db, "meta-leaning")
+    assert real.corrected == "meta-learning"
+    assert {r.paper["source_id"] for r in real.results} == {f"M{i}" for i in range(5)}
+    assert search.search(db, "leaning-tower").corrected is None  # a paper writes it
+    first = search.search(db, "multi-sgent")  # not multi-spent: no paper writes it
+    assert (first.corrected, [r.paper["source_id"] for r in first.results]) == ("multi-agent", ["A"])
+    dropped = search.search(db, "mixture-ofexperts")
+    assert (dropped.corrected, [r.paper["source_id"] for r in dropped.results]) == ("mixture-of-experts", ["E"])
+    assert search.search(db, "convnext").corrected == "context"  # a lowercase typo may be two letters off...
+    named = search.search(db, "ConvNeXt")  # ...a CamelCase name only one
+    assert (named.corrected, named.results) == (None, [])
+    assert search.search(db, "FlashAtention").corrected == "FlashAttention"  # in the capitals typed
+    # Words run together, capitals marking where: split there, as papers write them.
+    camel = search.search(db, "HiddenState")
+    assert (camel.corrected, [r.paper["source_id"] for r in camel.results]) == ("Hidden State", ["H"])
+    # "awre" is one letter from "are" too, which more papers use, and "information are" is in an abstract: a part
+    # corrected into such a word gives way to the compound a paper writes.
+    aware = search.search(db, "information-awre")
+    assert (aware.corrected, [r.paper["source_id"] for r in aware.results]) == ("information-aware", ["I"])
