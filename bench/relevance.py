@@ -15,7 +15,10 @@ papers, so nothing derived from ../shared is committed; every other person is he
 same queries with one dropped or swapped letter in the longest word (fixed seed), judged alike. Its "asked" rows
 (and "topics asked") are the same queries wrapped in the ways researchers ask for papers in words
 (tests/relevance/question_frames.tsv: "papers on {q}", "what's new in {q}?"), tune frames for the tune half and
-held-out frames for the held-out half and the topics.
+held-out frames for the held-out half and the topics. The "hyphenated terms slipped" set takes every hyphenated term
+of letters in the ICML 2026 titles (every other one held out) with one slip (fixed seed per term: a letter dropped
+or swapped, a part's first letter wrong, the hyphen one letter off or left out), judged by whether the first
+result's title holds the term, hyphenated or not.
 """
 
 from __future__ import annotations
@@ -89,6 +92,44 @@ def asked(queries: list[tuple[str, re.Pattern[str]]], half: str) -> list[tuple[s
     """Each query wrapped in the next frame of `half`, in turn: the question a researcher would type for it."""
     wrapped = [frame for frame, h in frames() if h == half]
     return [(wrapped[i % len(wrapped)].replace("{q}", q), about) for i, (q, about) in enumerate(queries)]
+
+
+SLIP_SEED = 31
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+
+
+def hyphenated(path: Path = ICML2026) -> list[tuple[str, str, str]]:
+    """(term with one slip, term, half) for the hyphenated terms of letters in the ICML 2026 titles, every other one
+    held out, each slipped as people slip typing such terms (a fixed seed per term)."""
+    terms: set[str] = set()
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            terms |= set(_HYPHENATED.findall(json.loads(line)["title"]))
+    out = []
+    for i, term in enumerate(sorted(terms)):
+        slipped = slip(term, random.Random(f"{SLIP_SEED}:{term}"))
+        if slipped.lower() != term.lower():
+            out.append((slipped, term, HALVES[i % 2]))
+    return out
+
+
+def slip(term: str, rng: random.Random) -> str:
+    """One slip in a hyphenated term: a letter dropped or swapped inside a part, a part's first letter wrong, the
+    hyphen one letter off (selfp-lay) or left out (mixture-ofexperts)."""
+    parts = term.split("-")
+    kind, i, j = rng.randrange(4), rng.randrange(len(parts)), rng.randrange(len(parts) - 1)
+    if kind == 0:
+        parts[i] = _typo(parts[i], rng)
+    elif kind == 1 and len(parts[i]) >= 4:
+        parts[i] = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != parts[i][0].lower()]) + parts[i][1:]
+    elif kind == 2 and min(len(parts[j]), len(parts[j + 1])) >= 3:
+        if rng.random() < 0.5:
+            parts[j], parts[j + 1] = parts[j][:-1], parts[j][-1] + parts[j + 1]
+        else:
+            parts[j], parts[j + 1] = parts[j] + parts[j + 1][0], parts[j + 1][1:]
+    elif kind == 3:
+        parts[j : j + 2] = [parts[j] + parts[j + 1]]
+    return "-".join(parts)
 
 
 @dataclass(frozen=True)
@@ -268,6 +309,26 @@ def judge_lookups(db: Any, searcher: Searcher, queries: list[tuple[str, str]], k
     return Score(mrr / n, first / n, misses)
 
 
+def judge_terms(db: Any, searcher: Searcher, queries: list[tuple[str, str]]) -> Score:
+    """Slipped terms: the first result's title should hold the term, hyphenated or not; p5 holds hit@1."""
+    mrr = first = 0.0
+    misses = []
+    for query, term in queries:
+        held = [_spaced(term) in _spaced(p["title"]) for p in searcher(db, query)[:5]]
+        rank = held.index(True) + 1 if True in held else None
+        mrr += 1 / rank if rank else 0.0
+        first += rank == 1
+        if rank != 1:
+            misses.append(f"{query!r} ({term}): rank {rank}")
+    n = max(1, len(queries))
+    return Score(mrr / n, first / n, misses)
+
+
+def _spaced(text: str) -> str:
+    """Lowercase words between spaces: the title Decision Making: ... holds decision-making."""
+    return " " + " ".join(WORD.findall(text.lower())) + " "
+
+
 def build(path: Path, sources: list[Path]) -> Path:
     """An index of the seeds (and the given lists), built by the production code."""
     db = index.connect(path)
@@ -314,6 +375,11 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
             qs = asked([(q, rx) for q, h, rx in mc if h == half], half)
             label = f"multi-concept asked, {half}"
             out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        slipped = hyphenated()
+        for half in HALVES:
+            pairs = [(q, term) for q, term, h in slipped if h == half]
+            label = f"hyphenated terms slipped, {half}"
+            out.append((label, len(pairs), *(judge_terms(full_db, f, pairs) for f in SEARCHERS)))  # type: ignore[arg-type]
         qs = asked([(q, rx) for q, _, rx in topics()], "held-out")
         out.append(("topics asked, held-out frames", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         persons = people()
@@ -387,16 +453,17 @@ def main() -> None:
         rows = run(seed_db, full_db, args.sets)
         ceilings = multiconcept_ceilings(full_db) if full_db is not None and args.sets != "old" else {}
     print(
-        f"{'query set':34} {'n':>3}  {'MRR':>6} {'P@5':>6}  {'plain OR':>8} {'P@5':>6}  "
+        f"{'query set':34} {'n':>4}  {'MRR':>6} {'P@5':>6}  {'plain OR':>8} {'P@5':>6}  "
         f"{'title OR':>8} {'P@5':>6}  {'bm25 AND':>8} {'P@5':>6}"
     )
     for name, n, mine, plain, base_or, base_and in rows:
         print(
-            f"{name:34} {n:>3}  {mine.mrr:6.3f} {mine.p5:6.3f}  {plain.mrr:8.3f} {plain.p5:6.3f}  "
+            f"{name:34} {n:>4}  {mine.mrr:6.3f} {mine.p5:6.3f}  {plain.mrr:8.3f} {plain.p5:6.3f}  "
             f"{base_or.mrr:8.3f} {base_or.p5:6.3f}  {base_and.mrr:8.3f} {base_and.p5:6.3f}"
         )
     print(
-        "P@5 = share of the top five whose title is about the topic; for look-up sets it is hit@1 (paper first); for"
+        "P@5 = share of the top five whose title is about the topic; for look-up sets it is hit@1 (paper first; for"
+        " slipped terms, a title holding the term first); for"
         " people, the share of the person's papers in the top min(5, their count). plain OR: FTS5 bm25, columns"
         " alike; title OR: bm25 with the index's title weight; both every word quoted."
     )
