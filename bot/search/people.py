@@ -4,8 +4,9 @@
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
 the given names (bot.search.initials), with another form of the given name (Dave: David), or with one typo in a
-word the papers' text does not use. One surname alone names nobody (there are hundreds of Zhangs): it stays a word
-that also matches the authors column. Initials often fit several people (`J. Li`): the answer lists all their
+word the papers' text does not use. A surname alone names its few bearers (`Bengio`, `Levine`) when they wrote more
+papers here than the text uses the word; a common one (there are hundreds of Zhangs) stays a word that also matches
+the authors column. Initials (`J. Li`) and a surname alone often fit several people: the answer lists all their
 papers, one person at a time, and says who else fits.
 """
 
@@ -36,6 +37,7 @@ _COLUMNS = "name, key, papers, rowids"
 # first name starts with the initial (`Y. Wang`: 250 of the 1,600 Wangs at 110,000 papers).
 INITIALS_SQL = "SELECT name, key, rowids FROM people WHERE last = ? AND first >= ? AND first < ?"
 OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
+SURNAME_PEOPLE = 5  # a surname alone names its bearers when this many or fewer wrote papers here (not the Zhangs)
 T = TypeVar("T")
 
 
@@ -156,6 +158,26 @@ class People:
                     ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
                     return NameMatch(ranked[0], i, j, exact, tuple(ranked[1:]))
         return None
+
+    def by_surname(self, word: str, within: frozenset[int] | None = None) -> NameMatch | None:
+        """The few people a surname typed alone names (`Bengio`, `levine`), the most papers first, when they wrote
+        more papers here than titles and abstracts use the word: typed alone, it was ranked as a word, and the
+        papers mentioning Levin tree search came before Sergey Levine's. A common surname (Zhang) stays a word."""
+        folded = fold_name(word)
+        if len(folded) != 1 or folded[0] not in self.parts:
+            return None
+        people = self._rows("last = ?", folded)
+        if within is not None:
+            people = [p._replace(rowids=tuple(r for r in p.rowids if r in within)) for p in people]
+        people = sorted((p for p in people if p.rowids), key=lambda p: (-len(p.rowids), p.name))
+        authored = len({r for p in people for r in p.rowids})
+        if not people or len(people) > SURNAME_PEOPLE or authored < 2:
+            return None
+        expression = fts.in_columns(("title", "abstract"), fts.phrase(folded))
+        sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
+        if self.db.execute(sql, [expression, authored + 1]).fetchone()[0] > authored:
+            return None  # a word the papers use more than its bearers write papers (Long, Newton)
+        return NameMatch(people[0], 0, 1, True, tuple(people[1:]), shared=True)
 
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
@@ -280,6 +302,8 @@ def people_in(
     free = [i for i, t in enumerate(parsed.terms) if not t.negated and not t.quoted and t.field is None]
     typed_terms = [_typed(parsed, parsed.terms[i]) for i in free]
     match = people.find(typed_terms, df, in_text=people.used_as_words, within=within) if len(free) >= 2 else None
+    if len(free) == 1 and len(parsed.terms[free[0]].words) == 1:  # a surname alone: `Levine`
+        match = people.by_surname(parsed.terms[free[0]].text, within)
     typed = ""
     if match:
         named = free[match.start : match.end]

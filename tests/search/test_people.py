@@ -130,6 +130,31 @@ def test_a_surname_alone_is_never_corrected_into_a_word(people_db) -> None:  # t
     assert not {"BG1", "BG2"} & set(found(people_db, "Bansal"))
 
 
+def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db) -> None:  # type: ignore[no-untyped-def]
+    # Typed alone, a surname was ranked as a word: the papers that mention it could come before its bearers' own.
+    response = search.search(people_db, "Bansal")
+    assert response.person == "Mohit Bansal"
+    assert [r.paper["source_id"] for r in response.results][4:] == ["MA1"]
+    assert response.notes[0].startswith("4 papers by *Mohit Bansal*. Also fits, listed after: Manish Bansal (1)")
+    assert search.search(people_db, "Bansal reasoning").person is None  # beside topic words, only a whole name
+
+
+def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tmp_path: Path) -> None:
+    papers = [
+        _paper("T1", "Neural Turing Machines Revisited", VISION, ["Alan Turing"]),
+        _paper("T2", "Computable Numbers", VISION, ["Alan Turing"]),
+        _paper("T3", "Turing Tests for Chatbots", REASONING, ["Ada Lovelace"]),
+        _paper("T4", "Universal Turing Machines", REASONING, ["Grace Hopper"]),
+        *(_paper(f"Z{i}", f"Reasoning Study {i}", REASONING, [f"{name} Zhang"]) for i, name in enumerate("ABCDEF")),
+    ]
+    source = tmp_path / "words2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(tmp_path / "words.db")
+    index.load(db, [source])
+    assert search.search(db, "Turing").person is None  # three titles use it; Alan Turing wrote two papers
+    assert search.search(db, "Zhang").person is None  # six people: which one would it be?
+
+
 def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:  # type: ignore[no-untyped-def]
     response = search.search(people_db, "basal ganglia")
     assert response.person is None
