@@ -178,7 +178,7 @@ def typo_query(query: str, seed: int = PEOPLE_SEED) -> str:
 
 def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
     """The ways people type a name: as listed, surname first, `Surname, First`, an initial, without diacritics,
-    and with one typo in the surname."""
+    with one typo in the surname, and the surname alone (which names one person only when few share it)."""
     parts = name.split()
     first, last = parts[0], parts[-1]
     rng = random.Random(f"{seed}:{name}")
@@ -189,6 +189,7 @@ def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
         "initial": f"{first[0]}. {last}",
         "no diacritics": _fold(name),
         "typo": " ".join([*parts[:-1], _typo(last, rng)]),
+        "surname alone": last,
     }
 
 
