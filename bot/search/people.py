@@ -176,7 +176,7 @@ class People:
         expression = fts.in_columns(("title", "abstract"), fts.phrase(folded))
         sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
         if self.db.execute(sql, [expression, authored + 1]).fetchone()[0] > authored:
-            return None  # a word the papers use more than its bearers write papers (Long, Newton)
+            return None  # a word the papers use more often than its bearers wrote papers (Turing machines)
         return NameMatch(people[0], 0, 1, True, tuple(people[1:]), shared=True)
 
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
@@ -413,9 +413,10 @@ class PersonCard:
 def person_card(
     db: sqlite_utils.Database, name: str, most: int = 10, within: frozenset[int] | None = None
 ) -> PersonCard | None:
-    """The person a name means (typed any way find accepts, as a whole; `within`: the papers in scope) with their
-    most frequent co-authors."""
-    match = People(db).find([name], whole=True, within=within)
+    """The person a name means (typed any way find accepts, as a whole, or a surname few share; `within`: the papers
+    in scope) with their most frequent co-authors."""
+    people = People(db)
+    match = people.find([name], whole=True, within=within) or people.by_surname(name, within)
     if match is None:
         return None
     person = match.person

@@ -11,7 +11,7 @@ import sqlite_utils
 
 from bot import search
 from bot.papers import index
-from bot.search.people import People
+from bot.search.people import People, person_card
 
 BASAL = "The basal ganglia select actions. We model basal ganglia circuits with spiking networks and study {t}."
 REASONING = "Language models reason step by step. We study {t} and show better multi-step reasoning on math."
@@ -137,6 +137,9 @@ def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db) 
     assert [r.paper["source_id"] for r in response.results][4:] == ["MA1"]
     assert response.notes[0].startswith("4 papers by *Mohit Bansal*. Also fits, listed after: Manish Bansal (1)")
     assert search.search(people_db, "Bansal reasoning").person is None  # beside topic words, only a whole name
+    card = person_card(people_db, "Bansal")  # `/icml author Bansal` alike, where it said no author is called so
+    assert card is not None
+    assert (card.name, card.papers, card.query) == ("Mohit Bansal", 4, 'author:"Bansal"')
 
 
 def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tmp_path: Path) -> None:
