@@ -651,6 +651,31 @@ def test_hyphenated_terms_and_names_no_paper_writes_through_the_app(fake: FakeSl
         assert shown("self-play for language models")[0][0] == "S1"
 
 
+def test_slips_in_terms_and_a_surname_alone_through_the_app(fake: FakeSlack, tmp_path: Path) -> None:
+    """`/icml mixture-ofexperts` (a hyphen left out), `/icml HiddenState` (words run together) and `/icml Levine` (a
+    surname two authors share, one letter from a paper's Levin), as a user sees them."""
+    papers = [
+        {"id": "M1", "title": "Mixture of Experts Routing", "authors": ["Sergey Levine"],
+         "abstract": "Sparse experts route tokens."},
+        {"id": "M2", "title": "A Panel of Experts", "authors": ["Will LeVine"], "abstract": "Experts of all kinds."},
+        {"id": "R1", "title": "Robot Learning at Scale", "authors": ["Sergey Levine", "Ada Lovelace"],
+         "abstract": "Robots learn from data."},
+        {"id": "H1", "title": "Probing the Hidden State", "authors": ["Ada Lovelace"],
+         "abstract": "What the hidden state holds."},
+        {"id": "T1", "title": "Levin Tree Search", "authors": ["Alan Turing"], "abstract": "Levin search, revisited."},
+    ]  # fmt: skip
+    with _served(fake, tmp_path, papers, "id") as (_, shown):
+        found, said = shown("mixture-ofexperts")
+        assert found == ["M1"]
+        assert "Showing results for *mixture-of-experts* (you typed *mixture-ofexperts*)" in said
+        found, said = shown("HiddenState")
+        assert found == ["H1"]
+        assert "Showing results for *Hidden State* (you typed *HiddenState*)" in said
+        found, said = shown("Levine")
+        assert (set(found[:2]), found[2:]) == ({"M1", "R1"}, ["M2"])  # not Levin Tree Search
+        assert "2 papers by *Sergey Levine*. Also fits, listed after: Will LeVine (1)" in said
+
+
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # the loop must end quietly
 def test_stopping_a_server_whose_loop_closed_its_wake_up_pipe_still_stops(slack_http: SlackHttp) -> None:
     # Under load the server's loop can see a hang-up on its wake-up pipe and close it first; stopping must then
