@@ -327,7 +327,9 @@ class QueryPlanner:
                     return [first, second]
         for i, word in enumerate(words):  # a hyphen left out inside a part: "mixture-ofexperts", "chain-ofthought"
             parts = None if self.df([word])[word] else typos.split_compound(word, self.df)
-            if parts and self.papers_writing(Alternative((*words[:i], *parts, *words[i + 1 :]))):
+            if not parts or any(len(p) < 3 and p not in FUNCTION_WORDS for p in parts):
+                continue  # (not "in-cotext" as in co text: a phrase of such common words takes long to look for)
+            if self.papers_writing(Alternative((*words[:i], *parts, *words[i + 1 :]))):
                 return [*words[:i], *parts, *words[i + 1 :]]
         return None
 
@@ -375,11 +377,13 @@ class QueryPlanner:
             most = self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
         best = fixed
         for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
-            for option in self.part_options(was, word, real, was in names):
+            for option in self.part_options(was, word, real, was in names) if most < COMPOUND_PAPERS else ():
                 tried = [*fixed[:i], option, *fixed[i + 1 :]]
                 papers = self.papers_writing(Alternative(tuple(tried)), COMPOUND_PAPERS)
                 if papers > most:
                     best, most = tried, papers
+                if most >= COMPOUND_PAPERS:
+                    break  # counts stop there: no other phrase can beat it
         return best
 
     def part_options(self, typed: str, fixed: str, real: bool, name: bool) -> list[str]:
