@@ -297,30 +297,27 @@ def judge_topics(db: Any, searcher: Searcher, queries: list[tuple[str, re.Patter
 
 def judge_lookups(db: Any, searcher: Searcher, queries: list[tuple[str, str]], key: str) -> Score:
     """Look-ups: the named paper (by `key`: `id` or `source_id`) should be first; p5 holds hit@1."""
-    mrr = first = 0.0
-    misses = []
-    for query, target in queries:
-        ids = [p.get(key) for p in searcher(db, query)[:5]]
-        rank = ids.index(target) + 1 if target in ids else None
-        mrr += 1 / rank if rank else 0.0
-        first += rank == 1
-        if rank != 1:
-            misses.append(f"{query!r}: rank {rank}")
-    n = max(1, len(queries))
-    return Score(mrr / n, first / n, misses)
+    return _judge_first(db, searcher, queries, lambda target, paper: paper.get(key) == target)
 
 
 def judge_terms(db: Any, searcher: Searcher, queries: list[tuple[str, str]]) -> Score:
     """Slipped terms: the first result's title should hold the term, hyphenated or not; p5 holds hit@1."""
+    return _judge_first(db, searcher, queries, lambda term, paper: _spaced(term) in _spaced(paper["title"]))
+
+
+def _judge_first(
+    db: Any, searcher: Searcher, queries: list[tuple[str, str]], wanted: Callable[[str, dict[str, Any]], bool]
+) -> Score:
+    """MRR and hit@1 (as p5) of the first paper of the top five that `wanted(target, paper)` accepts."""
     mrr = first = 0.0
     misses = []
-    for query, term in queries:
-        held = [_spaced(term) in _spaced(p["title"]) for p in searcher(db, query)[:5]]
+    for query, target in queries:
+        held = [wanted(target, p) for p in searcher(db, query)[:5]]
         rank = held.index(True) + 1 if True in held else None
         mrr += 1 / rank if rank else 0.0
         first += rank == 1
         if rank != 1:
-            misses.append(f"{query!r} ({term}): rank {rank}")
+            misses.append(f"{query!r} ({target}): rank {rank}")
     n = max(1, len(queries))
     return Score(mrr / n, first / n, misses)
 

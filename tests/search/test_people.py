@@ -41,12 +41,18 @@ PAPERS = [
 ]
 
 
+def indexed(tmp_path: Path, papers: list[dict[str, object]], name: str = "words") -> sqlite_utils.Database:
+    """An index of these papers, built from a JSON Lines list as `icml-bot index` builds one."""
+    source = tmp_path / f"{name}2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(tmp_path / f"{name}.db")
+    index.load(db, [source])
+    return db
+
+
 @pytest.fixture
 def people_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
-    source = tmp_path / "people2026.jsonl"
-    source.write_text("".join(json.dumps(p) + "\n" for p in PAPERS), encoding="utf-8")
-    db = index.connect(tmp_path / "people.db")
-    index.load(db, [source])
+    db = indexed(tmp_path, PAPERS, "people")
     yield db
     db.conn.close()
 
@@ -150,10 +156,7 @@ def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tm
         _paper("T4", "Universal Turing Machines", REASONING, ["Grace Hopper"]),
         *(_paper(f"Z{i}", f"Reasoning Study {i}", REASONING, [f"{name} Zhang"]) for i, name in enumerate("ABCDEF")),
     ]
-    source = tmp_path / "words2026.jsonl"
-    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
-    db = index.connect(tmp_path / "words.db")
-    index.load(db, [source])
+    db = indexed(tmp_path, papers)
     assert search.search(db, "Turing").person is None  # three titles use it; Alan Turing wrote two papers
     assert search.search(db, "Zhang").person is None  # six people: which one would it be?
 
@@ -203,10 +206,7 @@ def test_short_forms_that_are_words_and_words_between_are_no_names(tmp_path: Pat
         _paper("WZ", "Tabular Foundation Models", VISION, ["William Zhang"]),
         _paper("RZ", "Rich Features in Vision", VISION, ["Richard Zhang"]),
     ]
-    source = tmp_path / "words2026.jsonl"
-    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
-    db = index.connect(tmp_path / "words.db")
-    index.load(db, [source])
+    db = indexed(tmp_path, papers)
     for query in ("Li et al", "Li et al. sparse attention", "which papers will Zhang present", "rich features Zhang"):
         assert search.search(db, query).person is None, query
     assert search.search(db, "Albert Li").person == "Albert Li"
