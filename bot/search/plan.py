@@ -395,7 +395,7 @@ class QueryPlanner:
         if not typed.isalpha() or df > (max(1, PART_SHARE * self.cache.papers) if real else 0):
             return []
         if df:  # a rare word, typed right: words one edit away many times more papers use
-            near = typos.one_edit(typed) if len(typed) >= 3 else []
+            near = typos.one_edit(typed) if len(typed) >= 2 else []
             counts = self.df(near)
             found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
             return [w for w in found if w != fixed][:PART_OPTIONS]
@@ -406,7 +406,7 @@ class QueryPlanner:
         if name:
             found = [w for w in found if OSA.distance(w, typed, score_cutoff=1) <= 1]
         found += [w for w in swapped if counts[w]]
-        first = [w for w in first if counts[w] and len(w) >= 3 and w not in FUNCTION_WORDS]  # not dto: to
+        first = [w for w in first if counts[w] and (len(w) >= len(typed) or w not in FUNCTION_WORDS)]  # not dto: to
         found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
         return [w for w in dict.fromkeys(found) if w != fixed]
 

@@ -24,6 +24,8 @@ RARE_DF = 2  # a known word this rare may itself be a typo in some abstract ("mo
 RARE_MIN_LENGTH = 5
 RARE_NEIGHBOUR_DF = 50  # ...of a word one edit away that at least this many papers use
 RARE_NEIGHBOUR_RATIO = 50
+FIRST_LETTER_RATIO = 10  # a word one edit away at the first letter this many times more used is a candidate too
+TYPO_FLOOR = 2  # ...if more than this many papers use it
 MAX_COMPOUND = 40  # longer "words" are not run-together words (and splitting them would take long)
 
 # (pattern, replacement) pairs applied both ways: British ↔ US spellings.
@@ -136,6 +138,15 @@ def corrections(
     if len(word) < MIN_LENGTH or not word.isalpha() or vocab.df([word], fetch_df)[word] > 0:
         return []
     found = _closest(word, 1, 1, vocab, fetch_df, fetch_prefix)
+    # A slip at the first letter (ransformers, conformal rediction): words one edit away there come after the closest
+    # words sharing the first letter, for the caller's context to choose, or first when many times more papers use
+    # them (einforcement: reinforcement before enforcement).
+    near = one_edit(word, first_only=True)
+    dfs = vocab.df(near + found, fetch_df)
+    bar = FIRST_LETTER_RATIO * max((dfs[w] for w in found), default=0)
+    first = sorted((w for w in near if dfs[w] > TYPO_FLOOR and w not in found), key=lambda w: -dfs[w])
+    if first:
+        found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
     if not found and len(word) >= LONG_WORD:  # most typos are one edit: look further only when needed
         found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
     return found[:n]

@@ -1017,6 +1017,35 @@ def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_p
     assert (swapped.corrected, [r.paper["source_id"] for r in swapped.results]) == ("zero-shot", ["Z"])
 
 
+def test_a_slip_at_a_words_first_letter_is_corrected_too(tmp_path: Path) -> None:
+    # The corrector keeps a word's first letter; "ransformers" found nothing and "einforcement learning" became
+    # enforcement learning, a word one paper uses. A word many times more used, or one the query's other words
+    # go with, is the correction now; a word typed right keeps its first letter.
+    papers = [
+        *(
+            {"id": f"T{i}", "title": f"Transformers at Scale {i}", "abstract": f"Transformers, study {i}."}
+            for i in range(3)
+        ),
+        *(
+            {"id": f"R{i}", "title": f"Reinforcement Learning for Games {i}", "abstract": f"Agents learn, run {i}."}
+            for i in range(30)
+        ),
+        {"id": "E", "title": "Law Enforcement Data", "abstract": "Enforcement agencies publish data."},
+        *(
+            {"id": f"P{i}", "title": f"Conformal Prediction {i}", "abstract": f"Prediction sets, {i}."}
+            for i in range(3)
+        ),
+        {"id": "D", "title": "Dimension Reduction", "abstract": "A reduction of dimension."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "first2026.jsonl"))
+    assert search.search(db, "ransformers").corrected == "transformers"
+    assert search.search(db, "einforcement learning").corrected == "reinforcement learning"
+    conformal = search.search(db, "conformal rediction")  # reduction is as close and shares the first letter
+    assert conformal.corrected == "conformal prediction"
+    assert {r.paper["source_id"] for r in conformal.results} == {"P0", "P1", "P2"}
+    assert search.search(db, "enforcement").corrected is None
+
+
 def test_a_slip_in_a_hyphenated_term_that_makes_real_words_or_drops_a_hyphen_is_corrected(tmp_path: Path) -> None:
     # "leaning" is a word (one paper leans), but no paper writes meta leaning, and five write meta-learning; a slip
     # at the first letter (sgent) or a hyphen left out (ofexperts) is a typo too. A compound papers write stays, and
