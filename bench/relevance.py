@@ -18,7 +18,8 @@ same queries with one dropped or swapped letter in the longest word (fixed seed)
 held-out frames for the held-out half and the topics. The "hyphenated terms slipped" set takes every hyphenated term
 of letters in the ICML 2026 titles (every other one held out) with one slip (fixed seed per term: a letter dropped
 or swapped, a part's first letter wrong, the hyphen one letter off or left out), judged by whether the first
-result's title holds the term, hyphenated or not.
+result's title holds the term, hyphenated or not. The "1st letter" rows are the topics and multi-concept queries
+with their longest word's first letter dropped or wrong (fixed seed per query), judged as the clean queries.
 """
 
 from __future__ import annotations
@@ -173,6 +174,20 @@ def typo_query(query: str, seed: int = PEOPLE_SEED) -> str:
     words = query.split()
     longest = max(range(len(words)), key=lambda i: len(words[i]))
     words[longest] = _typo(words[longest], random.Random(f"{seed}:{query}"))
+    return " ".join(words)
+
+
+def first_letter_typo(query: str, seed: int = PEOPLE_SEED) -> str:
+    """The query with its longest word's first letter dropped or wrong (a fixed seed per query): the slip the
+    corrector long left alone, as it keeps a word's first letter."""
+    words = query.split()
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    rng = random.Random(f"{seed}:first:{query}")
+    word = words[longest]
+    if rng.random() < 0.5:
+        words[longest] = word[1:]
+    else:
+        words[longest] = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != word[0].lower()]) + word[1:]
     return " ".join(words)
 
 
@@ -356,6 +371,8 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
         typo = [(tq, rx) for _, tq, rx in t]
         out.append(("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean) for f in SEARCHERS)))  # type: ignore[arg-type]
         out.append(("ICML 2026 topics, typo", len(t), *(judge_topics(full_db, f, typo) for f in SEARCHERS)))  # type: ignore[arg-type]
+        first = [(first_letter_typo(q), rx) for q, _, rx in t]
+        out.append(("ICML 2026 topics, 1st letter", len(t), *(judge_topics(full_db, f, first) for f in SEARCHERS)))  # type: ignore[arg-type]
         ti = titles()
         out.append(
             ("ICML 2026 titles, typo", len(ti), *(judge_lookups(full_db, f, ti, "source_id") for f in SEARCHERS))  # type: ignore[arg-type]
@@ -368,6 +385,10 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
         for half in HALVES:
             qs = [(typo_query(q), rx) for q, h, rx in mc if h == half]
             label = f"multi-concept typo, {half}"
+            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        for half in HALVES:
+            qs = [(first_letter_typo(q), rx) for q, h, rx in mc if h == half]
+            label = f"multi-concept 1st letter, {half}"
             out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         for half in HALVES:
             qs = asked([(q, rx) for q, h, rx in mc if h == half], half)
