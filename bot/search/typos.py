@@ -143,9 +143,11 @@ def corrections(
     # them (einforcement: reinforcement before enforcement).
     near = one_edit(word, first_only=True)
     dfs = vocab.df(near + found, fetch_df)
-    bar = FIRST_LETTER_RATIO * max((dfs[w] for w in found), default=0)
-    first = sorted((w for w in near if dfs[w] > TYPO_FLOOR and w not in found), key=lambda w: -dfs[w])
+    closest = max((dfs[w] for w in found), default=0)
+    floor = max(TYPO_FLOOR, closest)
+    first = sorted((w for w in near if dfs[w] > floor and w not in found), key=lambda w: -dfs[w])
     if first:
+        bar = FIRST_LETTER_RATIO * closest
         found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
     if not found and len(word) >= LONG_WORD:  # most typos are one edit: look further only when needed
         found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
