@@ -1,0 +1,239 @@
+"""Correcting: how a query's words were meant, asked of the index's vocabulary and of the phrases its papers write.
+
+A word the index has never seen is a typo of a close word papers use (the query's other words choose among equally
+close ones), a hyphenated term is corrected as the phrase papers write (selfp-lay, meta-leaning, mixture-ofexperts),
+and words run together with capitals marking them are split (HiddenState). The planner (bot.search.plan) builds on
+this: the word frequencies and phrase counts here are what it plans with too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+
+import sqlite_utils
+from rapidfuzz.distance import OSA
+
+from bot.papers import fts
+from bot.search import query as ql
+from bot.search import typos
+from bot.search.cache import IndexCache
+from bot.search.matching import Alternative, camel_case
+from bot.search.wording import FREE_FORM_PAPERS
+from bot.text.stopwords import FUNCTION_WORDS
+
+_TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
+CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
+CONTEXT_WORDS = 2  # ...and of those, the rarest this many
+TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
+COMPOUND_PAPERS = 50  # papers writing a corrected compound, counted up to this to choose the likeliest
+WRITTEN_COMPOUND = 3  # ...and at least this many, when the compound as typed was real words no paper writes...
+PART_SHARE = 0.001  # ...one of them a word no more than this share of the papers use (or one paper)...
+PART_RATIO = 50  # ...and the correction a word this many times more papers use
+PART_OPTIONS = 8  # words one edit from a compound's part tried, most used first
+_CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # the words of HiddenState, KVCache, RLbased
+_CAPS_THEN_WORD = re.compile(r"([A-Z]{2,})([a-z]{2,})")
+_CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_PAPERS_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
+_WORD = re.compile(r"[^\W_]+")
+
+
+def idf(df: int, papers: int) -> float:
+    """BM25's inverse document frequency: how much finding a word says about a paper."""
+    df = min(df, papers)
+    return math.log(1 + (papers - df + 0.5) / (df + 0.5))
+
+
+class WordCorrector:
+    """One query's words as the index knows them: their frequencies, the phrases papers write, and corrections."""
+
+    def __init__(
+        self, db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, unknown: list[str]
+    ) -> None:
+        self.db, self.cache, self.parsed = db, cache, parsed
+        self.unknown = unknown  # words neither known nor correctable (the answer suggests near ones)
+        self.is_name: Callable[[str], bool] = lambda word: False  # an author's name is no typo (engine sets it)
+        self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
+
+    def fetch_df(self, words: list[str]) -> dict[str, int]:
+        """Document frequencies from the vocab table (for the cache to fill itself)."""
+        out: dict[str, int] = {}
+        for i in range(0, len(words), 500):
+            chunk = words[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", chunk).fetchall())
+        return out
+
+    def fetch_prefix(self, first: str) -> list[tuple[str, int]]:
+        """Vocabulary words starting with one character, with their frequencies (typo candidates)."""
+        return self.db.execute(
+            "SELECT word, df FROM vocab WHERE word >= ? AND word < ?", [first, chr(ord(first) + 1)]
+        ).fetchall()
+
+    def df(self, words: Iterable[str]) -> dict[str, int]:
+        """Document frequency of each word in names, titles and abstracts (0: unknown)."""
+        return self.cache.vocab.df(words, self.fetch_df)
+
+    def papers_writing(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
+        """How many papers hold a phrase, counted up to `up_to` (by default as many as "without X" asks to write
+        X-free; a compound's checks ask for one paper, or compare counts up to COMPOUND_PAPERS)."""
+        return int(self.db.execute(_PAPERS_UP_TO, [fts.phrase(phrase.words), up_to]).fetchone()[0])
+
+    def rejoined(self, words: tuple[str, ...]) -> list[str] | None:
+        """A compound whose hyphen slipped, when a part is unknown: the word its letters make ("finet-uned",
+        "fin-etuning": correcting each part made "fine-used"), the two words of a compound papers write
+        ("selfp-lay": self-play), or a part split in two ("mixture-ofexperts": mixture-of-experts)."""
+        if len(words) < 2 or all(self.df([w])[w] or self.is_name(w) for w in words):
+            return None
+        joined = "".join(words)
+        if not joined.isalpha():
+            return None
+        if self.df([joined])[joined]:
+            return [joined]
+        if len(words) == 2:
+            for cut in range(2, len(joined) - 1):
+                first, second = joined[:cut], joined[cut:]
+                known = self.df([first])[first] and self.df([second])[second]
+                if known and self.papers_writing(Alternative((first, second))):
+                    return [first, second]
+        for i, word in enumerate(words):  # a hyphen left out inside a part: "mixture-ofexperts", "chain-ofthought"
+            parts = None if self.df([word])[word] else typos.split_compound(word, self.df)
+            if not parts or any(len(p) < 3 and p not in FUNCTION_WORDS for p in parts):
+                continue  # (not "in-cotext" as in co text: a phrase of such common words takes long to look for)
+            if self.papers_writing(Alternative((*words[:i], *parts, *words[i + 1 :]))):
+                return [*words[:i], *parts, *words[i + 1 :]]
+        return None
+
+    def camel_names(self, term: ql.Term) -> frozenset[str]:
+        """The words of a term typed in CamelCase (ConvNeXt): names, corrected by one letter at most."""
+        return frozenset(w.lower() for w in _WORD.findall(term.text) if camel_case(w))
+
+    def split_at_capitals(self, term: ql.Term) -> tuple[list[str], str] | None:
+        """A term with words no paper uses that run words together, capitals marking where (HiddenState, KVCache,
+        RLbased), split there when papers write the words so: the words, and the term as the answer shows it."""
+        typed = _WORD.findall(term.text)
+        if [w.lower() for w in typed] != list(term.words):
+            return None
+        words: list[str] = []
+        shown = term.text
+        for word in typed:
+            caps_then_word = _CAPS_THEN_WORD.fullmatch(word)  # RLbased: RL based, not R Lbased
+            parts = list(caps_then_word.groups()) if caps_then_word else _CAPITALS.findall(word)
+            if (
+                len(parts) > 1
+                and "".join(parts) == word
+                and _CASE_CHANGE.search(word)
+                and not self.df([word.lower()])[word.lower()]
+            ):
+                words += [p.lower() for p in parts]
+                shown = shown.replace(word, " ".join(parts), 1)
+            else:
+                words.append(word.lower())
+        if len(words) == len(typed) or not self.papers_writing(Alternative(tuple(words))):
+            return None
+        return words, shown
+
+    def corrected_compound(self, fixed: list[str], typed: tuple[str, ...], names: frozenset[str]) -> list[str]:
+        """A typo'd compound's words, each corrected on its own, unless another close correction (two letters
+        swapped, the first letter wrong) makes a phrase more papers write ("modl-collapse": mode collapse, which
+        more papers write than model collapse; "zero-hsot": zero-shot; "multi-sgent": multi-agent). Words typed right
+        that no paper writes together give way to a phrase several papers write, when a part is a rare word one
+        letter from a common one ("meta-leaning": meta-learning; not CamelCase `names`)."""
+        if len(fixed) < 2:
+            return fixed
+        real = fixed == list(typed) and all(self.df(fixed).values())
+        if real and (names or not all(w.isalpha() for w in fixed) or self.papers_writing(Alternative(typed), 1)):
+            return fixed  # words papers write together, a name (DeepSeek-Coder) or a version (Llama-3)
+        if real:
+            most = WRITTEN_COMPOUND - 1
+        elif any(w != t and w in FUNCTION_WORDS for w, t in zip(fixed, typed, strict=True)):
+            most = 0  # a part corrected into a word such as "are" gives way to any phrase papers write (awre: aware)
+        else:
+            most = self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
+        best = fixed
+        for i, (word, was) in enumerate(zip(fixed, typed, strict=True)):
+            for option in self.part_options(was, word, real, was in names) if most < COMPOUND_PAPERS else ():
+                tried = [*fixed[:i], option, *fixed[i + 1 :]]
+                papers = self.papers_writing(Alternative(tuple(tried)), COMPOUND_PAPERS)
+                if papers > most:
+                    best, most = tried, papers
+                if most >= COMPOUND_PAPERS:
+                    break  # counts stop there: no other phrase can beat it
+        return best
+
+    def part_options(self, typed: str, fixed: str, real: bool, name: bool) -> list[str]:
+        """What a compound's part may have meant besides `fixed`: for an unknown word its corrections and known words
+        one edit away at the first letter; for a known word of a compound no paper writes (`real`), words one edit
+        away that many times more papers use, when only a paper in a thousand uses it (leaning: learning). A `name`
+        only one edit away."""
+        df = self.df([typed])[typed]
+        if not typed.isalpha() or df > (max(1, PART_SHARE * self.cache.papers) if real else 0):
+            return []
+        if df:  # a rare word, typed right: words one edit away many times more papers use
+            near = typos.one_edit(typed) if len(typed) >= 2 else []
+            counts = self.df(near)
+            found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
+            return [w for w in found if w != fixed][:PART_OPTIONS]
+        swapped = [typed[:j] + typed[j + 1] + typed[j] + typed[j + 2 :] for j in range(len(typed) - 1)]  # hsot: shot
+        first = typos.one_edit(typed, first_only=True) if len(typed) >= typos.MIN_LENGTH else []
+        counts = self.df(swapped + first)
+        found = typos.corrections(typed, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        if name:
+            found = [w for w in found if OSA.distance(w, typed, score_cutoff=1) <= 1]
+        found += [w for w in swapped if counts[w]]
+        first = [w for w in first if counts[w] and (len(w) >= len(typed) or w not in FUNCTION_WORDS)]  # not dto: to
+        found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
+        return [w for w in dict.fromkeys(found) if w != fixed]
+
+    def correct(self, word: str, name: bool = False) -> str:
+        """The word, or its correction when the index has never seen it (British spellings are not typos). A `name`
+        typed in CamelCase is corrected only by one letter: `FlashAtention`, but not ConvNeXt into context."""
+        if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
+            return word
+        if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
+            return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
+        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        if name:
+            options = [o for o in options if OSA.distance(o, word, score_cutoff=1) <= 1]
+        fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
+        if fixed is None:
+            if len(word) >= typos.MIN_LENGTH and not self.df([word])[word]:
+                self.unknown.append(word)
+            return word
+        return fixed
+
+    def is_typo(self, word: str) -> bool:
+        """Whether an unknown word is a typo of a word papers use more than in passing (samplng: sampling), not
+        merely near a rare one (olah: olaf)."""
+        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
+        return any(self.df([o])[o] > TYPO_OF_A_WORD for o in options)
+
+    def in_context(self, options: list[str]) -> str:
+        """Of equally close corrections, the one most papers use together with the query's other words
+        ("wheather forecasting" → weather, not whether); the most frequent one when there is no context."""
+        context = [
+            w
+            for t in self.parsed.positive
+            for w in t.words
+            if w not in FUNCTION_WORDS and w not in options and self.df([w])[w]
+        ]
+        if not context:
+            return options[0]
+        # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
+        # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
+        df = {w: self.df([w])[w] for w in context}
+        telling = [w for w in context if idf(df[w], self.cache.papers) >= CONTEXT_IDF]
+        telling = telling or [min(context, key=lambda w: df[w])]
+        # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
+        # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
+        rest = " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
+        sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
+        best, best_n = options[0], -1
+        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
+            n = self.db.execute(sql, [f"{fts.phrase((option,))} AND {rest}"]).fetchone()[0]
+            if n > best_n:
+                best, best_n = option, n
+            if n >= _TOGETHER:
+                break
+        return best
