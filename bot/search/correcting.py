@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Iterable
 
 import sqlite_utils
-from rapidfuzz.distance import OSA
 
 from bot.papers import fts
 from bot.search import query as ql
@@ -175,12 +174,11 @@ class WordCorrector:
             counts = self.df(near)
             found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
             return [w for w in found if w != fixed][:PART_OPTIONS]
-        swapped = [typed[:j] + typed[j + 1] + typed[j] + typed[j + 2 :] for j in range(len(typed) - 1)]  # hsot: shot
+        swapped = typos.swaps(typed)  # hsot: shot
         first = typos.one_edit(typed, first_only=True) if len(typed) >= typos.MIN_LENGTH else []
         counts = self.df(swapped + first)
-        found = typos.corrections(typed, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if name:
-            found = [w for w in found if OSA.distance(w, typed, score_cutoff=1) <= 1]
+        edits = 1 if name else 2
+        found = typos.corrections(typed, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
         found += [w for w in swapped if counts[w]]
         first = [w for w in first if counts[w] and (len(w) >= len(typed) or w not in FUNCTION_WORDS)]  # not dto: to
         found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
@@ -193,9 +191,8 @@ class WordCorrector:
             return word
         if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
             return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
-        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if name:
-            options = [o for o in options if OSA.distance(o, word, score_cutoff=1) <= 1]
+        edits = 1 if name else 2
+        options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
         fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
         if fixed is None:
             if len(word) >= typos.MIN_LENGTH and not self.df([word])[word]:

@@ -133,8 +133,10 @@ def corrections(
     fetch_df: Callable[[list[str]], dict[str, int]],
     fetch_prefix: Callable[[str], list[tuple[str, int]]],
     n: int = 3,
+    max_edits: int = 2,
 ) -> list[str]:
-    """The equally close candidates for a typo, most frequent first (the caller may pick one by context)."""
+    """The equally close candidates for a typo, most frequent first (the caller may pick one by context); two edits
+    away only for long words and `max_edits` 2 (a name typed in CamelCase takes one)."""
     if len(word) < MIN_LENGTH or not word.isalpha() or vocab.df([word], fetch_df)[word] > 0:
         return []
     found = _closest(word, 1, 1, vocab, fetch_df, fetch_prefix)
@@ -149,7 +151,7 @@ def corrections(
     if first:
         bar = FIRST_LETTER_RATIO * closest
         found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
-    if not found and len(word) >= LONG_WORD:  # most typos are one edit: look further only when needed
+    if not found and len(word) >= LONG_WORD and max_edits > 1:  # most typos are one edit: look further when needed
         found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
     return found[:n]
 
@@ -204,13 +206,18 @@ def _closest(
     return [h[0] for h in hits if (h[1], h[0][0] != word[0]) == best]
 
 
+def swaps(word: str) -> list[str]:
+    """The word with each two neighbouring letters swapped (hsot: shot), first letters first."""
+    return [word[:j] + word[j + 1] + word[j] + word[j + 2 :] for j in range(len(word) - 1)]
+
+
 def one_edit(word: str, first_only: bool = False) -> list[str]:
     """Every string one edit from a word: a letter dropped, two swapped, one changed or one added. `first_only`:
     edits at the first letter only (`sgent`: agent, `uning`: tuning), which corrections() never makes."""
     letters = "abcdefghijklmnopqrstuvwxyz"
     cuts = [(word[:i], word[i:]) for i in range(1 if first_only else len(word) + 1)]
     out = [a + b[1:] for a, b in cuts if b]
-    out += [a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1]
+    out += swaps(word)[:1] if first_only else swaps(word)
     out += [a + c + b[1:] for a, b in cuts if b for c in letters]
     out += [a + c + b for a, b in cuts for c in letters]
     return [w for w in dict.fromkeys(out) if w != word]
