@@ -652,8 +652,9 @@ def test_hyphenated_terms_and_names_no_paper_writes_through_the_app(fake: FakeSl
 
 
 def test_slips_in_terms_and_a_surname_alone_through_the_app(fake: FakeSlack, tmp_path: Path) -> None:
-    """`/icml mixture-ofexperts` (a hyphen left out), `/icml HiddenState` (words run together) and `/icml Levine` (a
-    surname two authors share, one letter from a paper's Levin), as a user sees them."""
+    """`/icml mixture-ofexperts` (a hyphen left out), `/icml HiddenState` (words run together), `/icml Levine` (a
+    surname two authors share, one letter from a paper's Levin) and `/icml einforcement learning` (a slip at the
+    first letter), as a user sees them."""
     papers = [
         {"id": "M1", "title": "Mixture of Experts Routing", "authors": ["Sergey Levine"],
          "abstract": "Sparse experts route tokens."},
@@ -663,6 +664,9 @@ def test_slips_in_terms_and_a_surname_alone_through_the_app(fake: FakeSlack, tmp
         {"id": "H1", "title": "Probing the Hidden State", "authors": ["Ada Lovelace"],
          "abstract": "What the hidden state holds."},
         {"id": "T1", "title": "Levin Tree Search", "authors": ["Alan Turing"], "abstract": "Levin search, revisited."},
+        *({"id": f"RL{i}", "title": f"Reinforcement Learning for Games {i}", "authors": ["Grace Hopper"],
+           "abstract": f"Agents learn by reinforcement, run {i}."} for i in range(3)),
+        {"id": "E1", "title": "Law Enforcement Data", "authors": ["Grace Hopper"], "abstract": "Agencies publish."},
     ]  # fmt: skip
     with _served(fake, tmp_path, papers, "id") as (_, shown):
         found, said = shown("mixture-ofexperts")
@@ -674,6 +678,10 @@ def test_slips_in_terms_and_a_surname_alone_through_the_app(fake: FakeSlack, tmp
         found, said = shown("Levine")
         assert (set(found[:2]), found[2:]) == ({"M1", "R1"}, ["M2"])  # not Levin Tree Search
         assert "2 papers by *Sergey Levine*. Also fits, listed after: Will LeVine (1)" in said
+        found, said = shown("einforcement learning")  # a slip at the first letter: not enforcement
+        assert set(found[:3]) == {"RL0", "RL1", "RL2"}
+        assert "E1" not in found
+        assert "Showing results for *reinforcement learning* (you typed *einforcement learning*)" in said
 
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # the loop must end quietly
