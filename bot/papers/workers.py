@@ -28,7 +28,8 @@ def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], worke
 
     `work` must be a module-level function (workers import it by name). Workers are spawned, never forked: a fork
     copies whatever locks and signal handlers the parent holds (the CLI turns SIGTERM into an exception), which is how
-    a forked pool hung. They ignore Ctrl-C, since the parent stops them, and die with the parent however it ends. The
+    a forked pool hung. They ignore Ctrl-C and SIGTERM, since the parent stops them (a worker killed while sending a
+    result leaves half a message that the pool's reader waits on forever), and die with the parent however it ends. The
     pool is shut down and joined, never terminated, on success and on every error, and pending work is cancelled
     first, so a stop takes one chunk's time at most. A killed worker raises BrokenProcessPool.
     """
@@ -52,15 +53,16 @@ def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], worke
 
 @contextmanager
 def _starting_processes() -> Iterator[None]:
-    """Start processes with Ctrl-C blocked and standard error on /dev/null, which they inherit.
+    """Start processes with Ctrl-C and SIGTERM blocked and standard error on /dev/null, which they inherit.
 
     A process killed while Python is still starting in it, or orphaned then because the parent was killed, prints
     Python's own traceback (KeyboardInterrupt, or EOFError from the half-sent start-up data) onto the user's terminal.
-    Workers need no standard error: their exceptions come back through their futures.
+    Workers need no standard error: their exceptions come back through their futures. A signal blocked here reaches
+    the parent when the block ends; in the workers it stays blocked until they ignore it.
     """
     sys.stderr.flush()
     saved = os.dup(2)
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         with open(os.devnull, "wb") as devnull:
             os.dup2(devnull.fileno(), 2)
@@ -72,9 +74,9 @@ def _starting_processes() -> Iterator[None]:
 
 
 def _start_worker(parent: int) -> None:
-    """In each worker: leave Ctrl-C and SIGTERM to their defaults' owners, and die with the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent stops us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    """In each worker: ignore the signals that stop the parent (it stops us), and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so does systemd's stop; being killed mid-result hangs the pool
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel kills us when the parent dies, even by SIGKILL

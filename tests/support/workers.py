@@ -1,0 +1,10 @@
+"""Work for worker-pool tests; module level, since spawned workers import it by name."""
+
+from __future__ import annotations
+
+RESULT_BYTES = 200_000  # per item: a chunk's result is ~20 MB, many pipe-buffers long, so sending it takes a while
+
+
+def large_results(chunk: list[int]) -> list[bytes]:
+    """A large result for every item, so that workers spend most of their time writing to the result pipe."""
+    return [bytes(RESULT_BYTES) for _ in chunk]
