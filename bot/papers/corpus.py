@@ -9,7 +9,6 @@ import json
 import re
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from bot import text
 from bot.papers import field_values, venues
 from bot.papers.fetch import raw as raw_downloads
-from bot.papers.workers import in_workers
+from bot.papers.workers import WorkerKilled, in_workers
 
 SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
@@ -211,7 +210,7 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
     """Clean records in worker processes (see bot.papers.workers); a killed worker is one line naming the file."""
     try:
         yield from in_workers(raw, _finish_chunk, workers)
-    except BrokenProcessPool:
+    except WorkerKilled:
         raise SourceError(
             path,
             "",

@@ -1,4 +1,4 @@
-"""Work spread over spawned worker processes, a bounded batch at a time, that stop with the parent however it ends."""
+"""Work spread over spawned worker processes, a few chunks ahead each, that stop with the parent however it ends."""
 
 from __future__ import annotations
 
@@ -6,49 +6,135 @@ import ctypes
 import itertools
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import TypeVar
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext, SpawnProcess
+from typing import Any, Generic, TypeVar
 
-BATCH = 500  # items per batch sent to the workers; two batches in flight bound the memory
-CHUNK = 100  # items per task: small enough that a stop waits for little, large enough to amortise the pickling
+CHUNK = 100  # items per task: small enough that little is lost to a stop, large enough to amortise the pickling
+AHEAD = 3  # chunks sent to each worker before its oldest is read back: it works while the parent writes the index
 PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 In = TypeVar("In")
 Out = TypeVar("Out")
 
 
+class WorkerKilled(Exception):
+    """A worker process died (out of memory, or a signal sent to it alone) before sending its chunk back."""
+
+
 def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], workers: int) -> Iterator[Out]:
-    """`work` over chunks of `items` in `workers` processes, two batches in flight at most, in the original order.
+    """`work` over chunks of `items` in `workers` processes, a few chunks ahead each, in the original order.
 
     `work` must be a module-level function (workers import it by name). Workers are spawned, never forked: a fork
     copies whatever locks and signal handlers the parent holds (the CLI turns SIGTERM into an exception), which is how
-    a forked pool hung. They ignore Ctrl-C and SIGTERM, since the parent stops them (a worker killed while sending a
-    result leaves half a message that the pool's reader waits on forever), and die with the parent however it ends. The
-    pool is shut down and joined, never terminated, on success and on every error, and pending work is cancelled
-    first, so a stop takes one chunk's time at most. A killed worker raises BrokenProcessPool.
+    a forked pool hung. Each worker talks to the parent over its own socket pair, whose far end only the worker holds,
+    so a worker that dies, even half-way through sending a result, is an end of file here and raises WorkerKilled;
+    ProcessPoolExecutor's shared result pipe waited forever for the rest of such a message. Workers ignore Ctrl-C and
+    SIGTERM (they reach the whole process group): the parent stops them, at once, however it ends, and the kernel
+    kills them if the parent dies.
     """
-    with _starting_processes():
-        pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
-        )
+    context = multiprocessing.get_context("spawn")
+    pool: list[_Worker[In, Out]] = []
     try:
-        pending: list[Future[list[Out]]] = []
-        while batch := list(itertools.islice(items, BATCH)):
-            with _starting_processes():  # submit() starts the workers
-                jobs = [pool.submit(work, batch[i : i + CHUNK]) for i in range(0, len(batch), CHUNK)]
-            for job in pending:
-                yield from job.result()
-            pending = jobs
-        for job in pending:
-            yield from job.result()
+        with _starting_processes():
+            for _ in range(workers):
+                pool.append(_Worker(context, work))
+        chunks = iter(lambda: list(itertools.islice(items, CHUNK)), [])
+        in_flight: deque[_Worker[In, Out]] = deque()  # the worker holding each chunk sent, oldest first
+
+        def send_next(worker: _Worker[In, Out]) -> None:
+            if (chunk := next(chunks, None)) is not None:
+                worker.send(chunk)
+                in_flight.append(worker)
+
+        for _ in range(AHEAD):
+            for worker in pool:
+                send_next(worker)
+        while in_flight:
+            worker = in_flight.popleft()
+            done = worker.receive()
+            send_next(worker)  # before handing the results on, so that the worker has work meanwhile
+            yield from done
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for worker in pool:
+            worker.stop()
+
+
+class _Worker(Generic[In, Out]):
+    """One worker process and the parent's end of its socket pair."""
+
+    def __init__(self, context: SpawnContext, work: Callable[[list[In]], list[Out]]) -> None:
+        self.conn, theirs = context.Pipe()
+        self.process: SpawnProcess = context.Process(
+            target=_serve, args=(theirs, work, os.getpid()), name="icml-bot-worker", daemon=True
+        )
+        self.process.start()
+        theirs.close()  # the worker's end lives in the worker alone, so its death is an end of file here
+
+    def send(self, chunk: list[In]) -> None:
+        try:
+            self.conn.send(chunk)
+        except OSError:  # a broken pipe: the worker is gone
+            raise self._killed() from None
+
+    def receive(self) -> list[Out]:
+        try:
+            ok, value = self.conn.recv()
+        except (EOFError, OSError):
+            raise self._killed() from None
+        if not ok:
+            raise value
+        result: list[Out] = value
+        return result
+
+    def stop(self) -> None:
+        """Kill and reap the process: whatever it was doing is no longer wanted, and it holds nothing shared."""
+        self.conn.close()
+        self.process.kill()
+        self.process.join()
+
+    def _killed(self) -> WorkerKilled:
+        self.process.join(1)
+        return WorkerKilled(f"worker {self.process.pid} ended with {self.process.exitcode}")
+
+
+def _serve(conn: Connection, work: Callable[[list[Any]], list[Any]], parent: int) -> None:
+    """In each worker: do `work` on each chunk as it comes, reading the next ones meanwhile, until the parent is done.
+
+    A thread reads the chunks as they arrive, so the parent never waits to send while this process waits to send
+    a result back (each end blocked writing to the other, with pipes full both ways, would hang both).
+    """
+    _start_worker(parent)
+    chunks: queue.SimpleQueue[list[Any] | None] = queue.SimpleQueue()
+    threading.Thread(target=_read_chunks, args=(conn, chunks), name="read-chunks", daemon=True).start()
+    while (chunk := chunks.get()) is not None:
+        try:
+            reply: tuple[bool, Any] = (True, work(chunk))
+        except Exception as exc:  # sent back and raised in the parent, as if the work had run there
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except OSError:
+            return  # the parent is gone or done
+        except Exception as failure:  # the reply would not pickle: say so rather than die without a word
+            conn.send((False, RuntimeError(f"a worker could not send back {reply[1]!r:.200}: {failure}")))
+            return
+
+
+def _read_chunks(conn: Connection, chunks: queue.SimpleQueue[list[Any] | None]) -> None:
+    try:
+        while True:
+            chunks.put(conn.recv())
+    except (EOFError, OSError):
+        chunks.put(None)  # the parent closed its end: stop after the chunk at hand
 
 
 @contextmanager
@@ -57,8 +143,8 @@ def _starting_processes() -> Iterator[None]:
 
     A process killed while Python is still starting in it, or orphaned then because the parent was killed, prints
     Python's own traceback (KeyboardInterrupt, or EOFError from the half-sent start-up data) onto the user's terminal.
-    Workers need no standard error: their exceptions come back through their futures. A signal blocked here reaches
-    the parent when the block ends; in the workers it stays blocked until they ignore it.
+    Workers need no standard error: their exceptions come back to the parent. A signal blocked here reaches the
+    parent when the block ends; the workers keep it blocked, then ignore it.
     """
     sys.stderr.flush()
     saved = os.dup(2)
@@ -76,7 +162,7 @@ def _starting_processes() -> Iterator[None]:
 def _start_worker(parent: int) -> None:
     """In each worker: ignore the signals that stop the parent (it stops us), and die with the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so does systemd's stop; being killed mid-result hangs the pool
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so does systemd's stop
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel kills us when the parent dies, even by SIGKILL

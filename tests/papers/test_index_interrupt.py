@@ -131,3 +131,44 @@ def test_a_stopped_index_exits_promptly_and_leaves_no_process(tmp_path: Path, bi
         else:
             current = 4000
             assert _papers(db) == ("ok", current)
+
+
+def test_a_killed_cleaning_worker_is_one_line_naming_the_file_and_the_index_is_unchanged(
+    tmp_path: Path, big_source: Path
+) -> None:
+    # The out-of-memory killer picks one process; a worker killed alone used to leave the index running forever
+    # when it died while sending its results back.
+    db = tmp_path / "papers.db"
+    before = _seed_index(db)
+    proc = _start(db, big_source)
+    try:
+        worker = _first_worker(proc)
+        os.kill(worker, signal.SIGKILL)
+        try:
+            out, err = proc.communicate(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {STOP_SECONDS} s after a worker was killed")
+        assert wait_session_empty(proc.pid) == []
+    finally:
+        kill_session(proc.pid)
+    assert proc.returncode == 2, (out, err)
+    assert err.strip().splitlines() == [
+        f"icml-bot: error: {big_source}: a text-cleaning worker process was killed (out of memory, or a signal); "
+        "nothing was indexed, run `icml-bot index` again"
+    ]
+    assert _papers(db) == ("ok", before)
+
+
+def _first_worker(proc: subprocess.Popen[str], timeout: float = 60) -> int:
+    """The pid of the first cleaning worker of `proc`, once it has one."""
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        for pid in session_members(proc.pid):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"spawn_main" in cmdline:
+                return pid
+        time.sleep(0.01)
+    pytest.fail(f"no worker process appeared (exit status {proc.poll()})")

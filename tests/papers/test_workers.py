@@ -1,4 +1,4 @@
-"""A worker pool stopped by SIGTERM to its whole process group (systemd's stop) exits, whatever its workers do."""
+"""The worker pool: results in order, errors raised in the parent, and a stop or a killed worker never hangs it."""
 
 from __future__ import annotations
 
@@ -11,15 +11,31 @@ import time
 
 import pytest
 
-from tests.support.processes import kill_session, wait_session_empty
+from bot.papers.workers import in_workers
+from tests.support.processes import children, kill_session, wait_session_empty
 from tests.support.sources import ROOT
+from tests.support.workers import fails_at_777, squares, unpicklable
 
 STOP_SECONDS = 5
 
-# A command like `icml-bot index`: SIGTERM becomes an exception in the parent, which then shuts the pool down.
+
+def test_results_come_back_in_the_order_of_the_items() -> None:
+    assert list(in_workers(iter(range(2_345)), squares, workers=2)) == [n * n for n in range(2_345)]
+    assert list(in_workers(iter([]), squares, workers=2)) == []
+
+
+def test_an_error_in_the_work_is_raised_in_the_parent_and_the_workers_end() -> None:
+    with pytest.raises(ValueError, match="item 777 is broken"):
+        list(in_workers(iter(range(5_000)), fails_at_777, workers=2))
+    with pytest.raises(RuntimeError, match="could not send back"):
+        list(in_workers(iter(range(10)), unpicklable, workers=2))
+    assert [p for p in children(os.getpid()) if b"spawn_main" in _cmdline(p)] == []
+
+
+# A command like `icml-bot index`: SIGTERM becomes an exception in the parent; a killed worker is one line.
 COMMAND = """
 import signal, sys
-from bot.papers.workers import in_workers
+from bot.papers.workers import WorkerKilled, in_workers
 from tests.support.workers import large_results
 
 class Stopped(Exception):
@@ -35,15 +51,20 @@ try:
             print("running", flush=True)
 except Stopped:
     sys.exit(143)
+except WorkerKilled as exc:
+    print(f"killed: {exc}", file=sys.stderr)
+    sys.exit(3)
 """
 
 
-def test_sigterm_to_the_group_while_workers_send_results_stops_everything() -> None:
-    # A worker killed half-way through writing a result leaves a partial message in the pipe, and the pool's
-    # result reader waits for the rest of it forever: the parent then never got past shutting the pool down.
+@pytest.mark.parametrize("how", ["term-group", "kill-a-worker"])
+def test_a_stop_or_a_killed_worker_while_workers_send_results_ends_everything(how: str) -> None:
+    # A worker killed half-way through writing a result leaves a partial message in the pipe. ProcessPoolExecutor's
+    # result reader waited for the rest of it forever, so the parent never got past shutting the pool down.
     seed = random.randrange(1 << 30)
     rng = random.Random(seed)
     for attempt in range(4):
+        where = f"{how}, seed {seed}, attempt {attempt}"
         proc = subprocess.Popen(
             [sys.executable, "-c", COMMAND],
             env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -57,13 +78,28 @@ def test_sigterm_to_the_group_while_workers_send_results_stops_everything() -> N
             assert proc.stdout is not None
             assert proc.stdout.readline() == "running\n", proc.communicate()[1]
             time.sleep(rng.uniform(0, 0.3))  # mid-stream: the workers spend most of their time sending
-            os.killpg(proc.pid, signal.SIGTERM)
+            if how == "term-group":
+                os.killpg(proc.pid, signal.SIGTERM)
+            else:
+                os.kill(next(p for p in children(proc.pid) if b"spawn_main" in _cmdline(p)), signal.SIGKILL)
             try:
                 _, err = proc.communicate(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
-                where = f"seed {seed}, attempt {attempt}"
-                pytest.fail(f"{where}: still running {STOP_SECONDS} s after SIGTERM to the group")
-            assert wait_session_empty(proc.pid) == [], f"seed {seed}, attempt {attempt}: workers left behind"
+                pytest.fail(f"{where}: still running {STOP_SECONDS} s after the signal")
+            assert wait_session_empty(proc.pid) == [], f"{where}: workers left behind"
         finally:
             kill_session(proc.pid)
-        assert proc.returncode == 143, (proc.returncode, err)
+        if how == "term-group":
+            assert proc.returncode == 143, (where, proc.returncode, err)
+        else:
+            assert proc.returncode == 3, (where, proc.returncode, err)
+            assert err.startswith("killed: worker "), (where, err)
+            assert err.rstrip().endswith("ended with -9"), (where, err)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 RESULT_BYTES = 200_000  # per item: a chunk's result is ~20 MB, many pipe-buffers long, so sending it takes a while
 
 
 def large_results(chunk: list[int]) -> list[bytes]:
     """A large result for every item, so that workers spend most of their time writing to the result pipe."""
     return [bytes(RESULT_BYTES) for _ in chunk]
+
+
+def squares(chunk: list[int]) -> list[int]:
+    return [n * n for n in chunk]
+
+
+def fails_at_777(chunk: list[int]) -> list[int]:
+    if 777 in chunk:
+        raise ValueError("item 777 is broken")
+    return chunk
+
+
+def unpicklable(chunk: list[int]) -> list[Callable[[], int]]:
+    return [lambda n=n: n for n in chunk]
