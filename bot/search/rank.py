@@ -24,6 +24,9 @@ NAME_BONUS = 100.0
 TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
 IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about one idea at length
 IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
+# The query as a phrase in an abstract, once (twice: 1.5x, more: 2x). Below what a title holding the query's main
+# term adds: `chain-of-thought prompting` put an abstract saying it twice above titles saying Chain-of-Thought at 1.0.
+ABSTRACT_PHRASE = 0.5
 
 
 @dataclass(slots=True)
@@ -67,8 +70,8 @@ class Ranker:
         self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
         # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
-        # idea found, the abstract's evidence (below 1) and the query as a phrase in it (at most 2).
-        self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2.0 if self.phrase else 0.0)
+        # idea found, the abstract's evidence (below 1) and the query as a phrase in it.
+        self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2 * ABSTRACT_PHRASE if self.phrase else 0)
 
     def share(self, hits: list[int]) -> float:
         """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
@@ -270,5 +273,5 @@ class Ranker:
         score += s_abs / self.total_weight  # (below 1: each group's term is below its weight)
         if self.phrase:
             phrases = self.phrase(atext)
-            score += 1.0 + 0.5 * min(2, phrases - 1) if phrases else 0  # (at most 2)
+            score += ABSTRACT_PHRASE * (1 + 0.5 * min(2, phrases - 1)) if phrases else 0  # (at most twice that)
         return score

@@ -379,3 +379,29 @@ def test_generic_words_carry_no_share_of_an_idea_beside_a_specific_word(tmp_path
         ideas = Ideas(plan.groups)
         assert ideas.read(norm("Optimal Transport for Reward Models")) == [1.0, 0.0]
         assert ideas.read(norm("Optimal Transport for Generative Models")) == [1.0, 1.0]
+
+
+def test_a_title_holding_the_main_term_beats_an_abstract_that_only_repeats_the_query(tmp_path: Path) -> None:
+    """`chain-of-thought prompting`: a paper titled Chain-of-Thought comes before one whose abstract uses the phrase
+    twice in passing (the phrase bonus once outweighed the title)."""
+    papers = [
+        {
+            "id": "USES",
+            "title": "Hallucination Detection from Structural Reasoning",
+            "abstract": "We detect hallucinations in answers produced with chain-of-thought prompting, and show that "
+            "chain-of-thought prompting leaves structural traces a small probe can read." + FILLER,
+        },
+        {
+            "id": "ABOUT",
+            "title": "Chain-of-Thought Reasoning Is Not Always Faithful",
+            "abstract": "We test whether the reasoning steps a model writes explain its answers, across prompting "
+            "strategies and model sizes, and find many chains of thought that do not." + FILLER,
+        },
+        *(
+            {"id": f"F{i}", "title": f"{topic.capitalize()} for Vision", "abstract": f"We study {topic}." + FILLER}
+            for i, topic in enumerate(TOPICS)
+        ),
+    ]
+    for db in _indexed(tmp_path, "cot", papers):
+        found = search.search(db, "chain-of-thought prompting").results
+        assert [r.paper["source_id"] for r in found] == ["ABOUT", "USES"]
