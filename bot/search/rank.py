@@ -17,6 +17,7 @@ from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
 from bot.search.retrieve import Candidate, read_columns
+from bot.text.stopwords import FUNCTION_WORDS
 
 RERANK = 30  # candidates that get abstract-level features
 TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
@@ -24,9 +25,8 @@ NAME_BONUS = 100.0
 TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
 IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about one idea at length
 IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
-# The query as a phrase in an abstract, once (twice: 1.5x, more: 2x). Below what a title holding the query's main
-# term adds: `chain-of-thought prompting` put an abstract saying it twice above titles saying Chain-of-Thought at 1.0.
-ABSTRACT_PHRASE = 0.5
+ABSTRACT_PHRASE = 1.0  # the query as a phrase in an abstract, once (twice: 1.5x, more: 2x): it is about that
+TERM_IN_TITLE = 1.0  # ...and so is a title holding a term of several words the query names (chain-of-thought)
 
 
 @dataclass(slots=True)
@@ -69,6 +69,10 @@ class Ranker:
         self.ideas = Ideas(plan.groups)
         self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
+        # Groups that are terms of several words, in a query of more: `chain-of-thought prompting` once listed an
+        # abstract using the phrase twice above every title saying Chain-of-Thought (the abstract's phrase bonus).
+        several_groups = len(plan.groups) > 1
+        self.terms = [i for i, g in enumerate(plan.groups) if several_groups and _content_words(g.alts[0]) > 1]
         # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
         # idea found, the abstract's evidence (below 1) and the query as a phrase in it.
         self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2 * ABSTRACT_PHRASE if self.phrase else 0)
@@ -225,6 +229,8 @@ class Ranker:
             score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
         if self.phrase:
             score += 1.5 * min(1, self.phrase(ttext))
+        if self.terms and any(cover[2][i] >= 0 for i in self.terms):
+            score += TERM_IN_TITLE
         if self.lookup:
             similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
             if similarity >= 80:
@@ -275,3 +281,8 @@ class Ranker:
             phrases = self.phrase(atext)
             score += ABSTRACT_PHRASE * (1 + 0.5 * min(2, phrases - 1)) if phrases else 0  # (at most twice that)
         return score
+
+
+def _content_words(alt: Alternative) -> int:
+    """Words of an alternative other than function words (chain-of-thought: two)."""
+    return sum(word not in FUNCTION_WORDS for word in alt.words)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from bot.search.cache import index_cache
 from bot.search.ideas import Ideas
 from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
+from tests.support.paths import needs_shared_data
 
 TOPICS = ["sharpness", "pruning", "distillation", "calibration", "quantization", "routing", "tokenization",
           "curriculum", "augmentation", "regularization", "initialization", "normalization"]  # fmt: skip
@@ -405,3 +407,30 @@ def test_a_title_holding_the_main_term_beats_an_abstract_that_only_repeats_the_q
     for db in _indexed(tmp_path, "cot", papers):
         found = search.search(db, "chain-of-thought prompting").results
         assert [r.paper["source_id"] for r in found] == ["ABOUT", "USES"]
+
+
+@needs_shared_data()
+@pytest.mark.parametrize(
+    ("query", "first_title"),
+    [
+        ("chain-of-thought prompting", r"chain[- ]of[- ]thought|\bCoT\b"),
+        ("multi-hop question answering", r"multi-hop"),
+        ("out-of-distribution robustness", r"out-of-distribution|\bOOD\b"),
+    ],
+)
+def test_on_the_real_list_a_title_holding_the_compound_leads(
+    full_index_path: Path, query: str, first_title: str
+) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    assert re.search(first_title, search.search(db, query).results[0].paper["title"], re.I)
+
+
+@needs_shared_data()
+@pytest.mark.parametrize("query", ["node classification", "representation engineering", "intrinsic motivation"])
+def test_on_the_real_list_the_phrase_in_an_abstract_beats_a_title_holding_one_word(
+    full_index_path: Path, query: str
+) -> None:
+    """Titles saying Intra-Node or Intrinsic Dimension are not about node classification or intrinsic motivation."""
+    db = index.connect(full_index_path, readonly=True)
+    first = search.search(db, query).results[0].paper
+    assert re.search(query.replace(" ", r"[\s-]"), f"{first['title']} {first['abstract']}", re.I), first["title"]
