@@ -21,7 +21,7 @@ from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, scope
 from bot.search import query as ql
-from bot.search.people import PersonCard, person_card
+from bot.search.people import People, PersonCard, person_card
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
@@ -97,6 +97,11 @@ class Papers:
         with self.snapshot() as db:
             within = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
             return person_card(db, text.valid_text(name), within=within)
+
+    def is_common_surname(self, name: str) -> bool:
+        """Whether a name is a surname alone that many authors share (Zhang), which names no one person."""
+        with self.snapshot() as db:
+            return People(db).common_surname(text.valid_text(name), as_name=True) is not None
 
     def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""

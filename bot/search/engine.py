@@ -20,6 +20,7 @@ from bot.search.people import (
     People,
     PersonFilter,
     author_of,
+    common_surname_note,
     one_person_at_a_time,
     people_in,
     person_note,
@@ -91,6 +92,8 @@ def _run(
         return
     if person:
         parsed = planner.parsed = person.rest
+    elif note := common_surname_note(parsed, people):
+        response.notes.append(note)
     clock.lap("people")
     planner.is_name = people.knows
     plan = planner.build()

@@ -38,6 +38,7 @@ _COLUMNS = "name, key, papers, rowids"
 INITIALS_SQL = "SELECT name, key, rowids FROM people WHERE last = ? AND first >= ? AND first < ?"
 OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
 SURNAME_PEOPLE = 5  # a surname alone names its bearers when this many or fewer wrote papers here (not the Zhangs)
+COMMON_SURNAME_PAPERS = 1000  # a common surname's papers are counted up to this many (as many as a page's total says)
 T = TypeVar("T")
 
 
@@ -175,13 +176,34 @@ class People:
                     return None  # (the 1,600 Wangs of 110,000 papers are not all read)
         people.sort(key=lambda p: (-len(p.rowids), p.name))
         authored = len({r for p in people for r in p.rowids})
-        if not people or authored < 2:
-            return None
-        expression = fts.in_columns(("title", "abstract"), fts.phrase(folded))
-        sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
-        if self.db.execute(sql, [expression, authored + 1]).fetchone()[0] > authored:
-            return None  # a word the papers use more often than its bearers wrote papers (Turing machines)
+        if not people or authored < 2 or self._used_as_a_word(folded[0], authored):
+            return None  # (Turing machines)
         return NameMatch(people[0], 0, 1, True, tuple(people[1:]), shared=True)
+
+    def common_surname(self, word: str, as_name: bool = False) -> str | None:
+        """For a word typed alone that more than SURNAME_PEOPLE authors bear as a surname, and papers use more as a
+        name than as a word (Zhang, not Long; `as_name`: typed as a name, after author:): the name of the bearer with
+        the most papers, for a note asking for a first name. by_surname leaves such a surname a word, and its papers
+        are by many people of that name."""
+        folded = fold_name(word)
+        if len(folded) != 1 or folded[0] not in self.parts:
+            return None
+        sql = "SELECT name, count(*) OVER () FROM people WHERE last = ? ORDER BY json_array_length(rowids) DESC, name"
+        row = self.db.execute(sql + " LIMIT 1", folded).fetchone()
+        if row is None or row[1] <= SURNAME_PEOPLE:
+            return None
+        if as_name:
+            return str(row[0])
+        authored = self._count(fts.in_columns(("authors",), fts.phrase(folded)), COMMON_SURNAME_PAPERS)
+        return None if self._used_as_a_word(folded[0], authored) else str(row[0])
+
+    def _used_as_a_word(self, word: str, authored: int) -> bool:
+        """Whether titles and abstracts use a surname more often than its bearers wrote papers."""
+        return self._count(fts.in_columns(("title", "abstract"), fts.phrase((word,))), authored + 1) > authored
+
+    def _count(self, expression: str, most: int) -> int:
+        sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
+        return int(self.db.execute(sql, [expression, most]).fetchone()[0])
 
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
         """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
@@ -322,6 +344,23 @@ def people_in(
     if match is None and len(fielded) == 1:
         return PersonFilter(rest, fielded[0][0], fielded[0][1], False, allowed, denied)
     return PersonFilter(rest, match, typed, match is not None, allowed, denied)
+
+
+def common_surname_note(parsed: ql.ParsedQuery, people: People) -> str | None:
+    """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): how to ask for one of them."""
+    terms = parsed.terms
+    if not people.available or len(terms) != 1 or len(terms[0].words) != 1 or terms[0].negated:
+        return None
+    if terms[0].quoted or terms[0].field not in (None, "author"):
+        return None
+    bearer = people.common_surname(terms[0].text, as_name=terms[0].field == "author")
+    if bearer is None:
+        return None
+    first, *rest = bearer.split()
+    rest = [part.capitalize() if part.islower() else part for part in rest]  # (`Min zhang`, as one paper lists him)
+    example = f"*{' '.join((first, *rest))}*, *{first[0]}. {' '.join(rest)}*" if rest else f"*{bearer}*"
+    asked = terms[0].text
+    return f"Many authors are called *{asked}*: add a first name or an initial for one person's papers ({example})."
 
 
 def unknown_person(

@@ -149,6 +149,8 @@ def show_stats(inv: Invocation) -> Message:
 def show_author(inv: Invocation) -> Message:
     """`/icml author <name>`: a person's papers, paged, with their co-authors (a search when nobody has that name)."""
     card = inv.deps.papers.person(inv.args)
+    if card is None and inv.deps.papers.is_common_surname(inv.args):  # Zhang: their papers, and how to pick one
+        return search_page(inv.deps.papers, f"author:{inv.args}")
     if card is None:
         words = f"author {inv.args}"  # `/icml author attribution` may be a search for those words
         intro = f"No author is called {bold(inv.args)}; here is what a search for {bold(words)} finds."

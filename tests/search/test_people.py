@@ -158,7 +158,15 @@ def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tm
     ]
     db = indexed(tmp_path, papers)
     assert search.search(db, "Turing").person is None  # three titles use it; Alan Turing wrote two papers
-    assert search.search(db, "Zhang").person is None  # six people: which one would it be?
+    zhang = search.search(db, "Zhang")
+    assert zhang.person is None  # six people: which one would it be?
+    # ...so the answer asks for a first name, naming one of them (the first with the most papers) as an example
+    ask = "Many authors are called *Zhang*: add a first name or an initial for one person's papers (*A Zhang*, *A. Zhang*)."  # noqa: E501
+    assert zhang.notes == [ask]
+    assert search.search(db, "author:Zhang").notes == [ask]
+    assert {r.paper["source_id"] for r in search.search(db, "Zhang", limit=10).results} == {f"Z{i}" for i in range(6)}
+    for alone in ("Turing", "Alan Turing", "Zhang reasoning", "reasoning", "-Zhang reasoning", '"Zhang"'):
+        assert not any("Many authors" in note for note in search.search(db, alone).notes), alone
 
 
 def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:  # type: ignore[no-untyped-def]

@@ -18,34 +18,47 @@ from tests.support.slack_harness import SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import block_action_payload
 
 TOPICS = ["Reasoning", "Video", "Retrieval", "Grounding", "Planning", "Dialogue", "Calibration"]
-PAPERS = [
-    {
-        "id": f"MB{i}",
-        "title": f"{topic} with Language Models, Part {i}",
-        "abstract": f"We study {topic.lower()} in language models and show consistent gains on benchmarks. " * 3,
-        "authors": ["Mohit Bansal", "Elias Stengel-Eskin"] if i < 4 else ["Jaemin Cho", "Mohit Bansal"],
-    }
-    for i, topic in enumerate(TOPICS)
-] + [
-    {
-        "id": "BG1",
-        "title": "Basal Ganglia Circuits for Action Selection",
-        "abstract": "The basal ganglia select actions; we model basal circuits with spiking networks. " * 3,
-        "authors": ["Ada <!everyone> Lovelace"],
-    },
-    {
-        "id": "AA1",
-        "title": "Author Attribution for Machine Text",
-        "abstract": "Which model wrote this text? We study author attribution for machine generated text. " * 3,
-        "authors": ["Alan Turing"],
-    },
-    {
-        "id": "MA1",
-        "title": "Integer Programming Cuts for Scheduling",
-        "abstract": "We strengthen integer programming relaxations with new cuts for scheduling problems. " * 3,
-        "authors": ["Manish Bansal"],
-    },
-]
+PAPERS = (
+    [
+        {
+            "id": f"MB{i}",
+            "title": f"{topic} with Language Models, Part {i}",
+            "abstract": f"We study {topic.lower()} in language models and show consistent gains on benchmarks. " * 3,
+            "authors": ["Mohit Bansal", "Elias Stengel-Eskin"] if i < 4 else ["Jaemin Cho", "Mohit Bansal"],
+        }
+        for i, topic in enumerate(TOPICS)
+    ]
+    + [
+        {
+            "id": f"Z{i}",
+            "title": f"Sparse Attention at Scale, Study {i}",
+            "abstract": f"We make attention sparse in study {i} and measure what it costs and saves on long inputs. "
+            * 3,
+            "authors": [f"{given} Zhang"],
+        }
+        for i, given in enumerate(["Bo", "Yi", "Min", "Lei", "Hao", "Wei"])
+    ]
+    + [
+        {
+            "id": "BG1",
+            "title": "Basal Ganglia Circuits for Action Selection",
+            "abstract": "The basal ganglia select actions; we model basal circuits with spiking networks. " * 3,
+            "authors": ["Ada <!everyone> Lovelace"],
+        },
+        {
+            "id": "AA1",
+            "title": "Author Attribution for Machine Text",
+            "abstract": "Which model wrote this text? We study author attribution for machine generated text. " * 3,
+            "authors": ["Alan Turing"],
+        },
+        {
+            "id": "MA1",
+            "title": "Integer Programming Cuts for Scheduling",
+            "abstract": "We strengthen integer programming relaxations with new cuts for scheduling problems. " * 3,
+            "authors": ["Manish Bansal"],
+        },
+    ]
+)
 
 
 @pytest.fixture
@@ -91,6 +104,17 @@ def test_author_with_a_typo_or_an_unknown_name(people_http: SlackHttp) -> None:
     assert "*Author Attribution for Machine Text*" in texts(unknown)
     usage = people_http.command("author").json()
     assert usage["blocks"][0]["text"]["text"].startswith("Usage: `/icml author &lt;name&gt;`")
+
+
+def test_author_with_a_surname_many_share_lists_their_papers_and_asks_for_a_first_name(people_http: SlackHttp) -> None:
+    # It said "No author is called Zhang" and searched for the words `author Zhang`.
+    body = people_http.command("author Zhang").json()
+    said = texts(body)
+    assert "No author is called" not in said
+    assert "Many authors are called *Zhang*: add a first name or an initial for one person's papers" in said
+    assert len(shown(body)) == 5
+    assert said.count("*Sparse Attention at Scale, Study") == 5  # the page holds only their papers
+    assert "Many authors are called" not in texts(people_http.command("Bo Zhang").json())
 
 
 def test_a_plain_search_for_a_name_says_whose_papers_these_are(people_http: SlackHttp) -> None:
