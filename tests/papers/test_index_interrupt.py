@@ -45,7 +45,14 @@ def _start(db: Path, source: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: Ctrl-C's default action. A shell starts background jobs with SIGINT ignored, which Python then
+    keeps; run under `pytest &`, the Ctrl-C case would time out because the command never saw the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_until_running(proc: subprocess.Popen[str], timeout: float = 60) -> None:
