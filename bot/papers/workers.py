@@ -139,23 +139,28 @@ def _read_chunks(conn: Connection, chunks: queue.SimpleQueue[list[Any] | None]) 
 
 @contextmanager
 def _starting_processes() -> Iterator[None]:
-    """Start processes with Ctrl-C and SIGTERM blocked and standard error on /dev/null, which they inherit.
+    """Start processes with Ctrl-C and SIGTERM blocked and, in a process running no other thread, standard error on
+    /dev/null, which they inherit.
 
-    A process killed while Python is still starting in it, or orphaned then because the parent was killed, prints
-    Python's own traceback (KeyboardInterrupt, or EOFError from the half-sent start-up data) onto the user's terminal.
-    Workers need no standard error: their exceptions come back to the parent. A signal blocked here reaches the
-    parent when the block ends; the workers keep it blocked, then ignore it.
+    A worker orphaned while Python is still starting in it, because the parent was killed, prints Python's own
+    traceback (EOFError from the half-sent start-up data) onto the user's terminal; workers need no standard error,
+    their exceptions come back to the parent. Standard error is the whole process's, though: where other threads may
+    write to it (`icml-bot serve` refreshing the index), their lines would be lost meanwhile, so it is left alone.
+    A signal blocked here reaches the parent when the block ends; the workers keep it blocked, then ignore it.
     """
+    quiet = threading.active_count() == 1
     sys.stderr.flush()
-    saved = os.dup(2)
+    saved = os.dup(2) if quiet else -1
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 2)
+        if quiet:
+            with open(os.devnull, "wb") as devnull:
+                os.dup2(devnull.fileno(), 2)
         yield
     finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+        if quiet:
+            os.dup2(saved, 2)
+            os.close(saved)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 

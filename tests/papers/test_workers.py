@@ -103,3 +103,47 @@ def _cmdline(pid: int) -> bytes:
             return fh.read()
     except OSError:
         return b""
+
+
+# A serving process that loads a refreshed index while its other threads log (`icml-bot serve`, ICML_BOT_REFRESH).
+LOGGING_BESIDE = """
+import os, sys, threading, time
+from bot.papers.workers import in_workers
+from tests.support.workers import squares
+
+started, done = threading.Event(), threading.Event()
+
+def log() -> None:
+    n = 0
+    while not done.is_set() or n < 200:
+        os.write(2, f"line {n}\\n".encode())
+        n += 1
+        started.set()
+        time.sleep(0.0002)  # (starting a worker takes milliseconds: many lines fall in that window)
+    os.write(2, f"wrote {n}\\n".encode())
+
+writer = threading.Thread(target=log)
+writer.start()
+started.wait()
+for _ in range(3):
+    assert list(in_workers(iter(range(500)), squares, workers=2)) == [n * n for n in range(500)]
+done.set()
+writer.join()
+"""
+
+
+def test_starting_workers_loses_no_line_another_thread_writes_to_standard_error() -> None:
+    # Workers were started with the whole process's standard error pointed at /dev/null for a moment.
+    proc = subprocess.run(
+        [sys.executable, "-c", LOGGING_BESIDE],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stderr.splitlines()
+    wrote = int(lines[-1].split()[1])
+    assert lines[:-1] == [f"line {n}" for n in range(wrote)]
