@@ -164,11 +164,11 @@ class People:
         """The few people a surname typed alone names (`Bengio`, `levine`), the most papers first, when they wrote
         more papers here than titles and abstracts use the word: typed alone, it was ranked as a word, and the
         papers mentioning Levin tree search came before Sergey Levine's. A common surname (Zhang) stays a word."""
-        folded = fold_name(word)
-        if len(folded) != 1 or folded[0] not in self.parts:
+        surname = self._surname(word)
+        if surname is None:
             return None
         people: list[Person] = []
-        for name, key, _, rowids in self.db.execute(f"SELECT {_COLUMNS} FROM people WHERE last = ?", folded):
+        for name, key, _, rowids in self.db.execute(f"SELECT {_COLUMNS} FROM people WHERE last = ?", [surname]):
             theirs = tuple(r for r in json.loads(rowids) if within is None or r in within)
             if theirs:
                 people.append(Person(name, tuple(key.split()), theirs))
@@ -176,7 +176,7 @@ class People:
                     return None  # (the 1,600 Wangs of 110,000 papers are not all read)
         people.sort(key=lambda p: (-len(p.rowids), p.name))
         authored = len({r for p in people for r in p.rowids})
-        if not people or authored < 2 or self._used_as_a_word(folded[0], authored):
+        if not people or authored < 2 or self._used_as_a_word(surname, authored):
             return None  # (Turing machines)
         return NameMatch(people[0], 0, 1, True, tuple(people[1:]), shared=True)
 
@@ -185,17 +185,22 @@ class People:
         name than as a word (Zhang, not Long; `as_name`: typed as a name, after author:): the name of the bearer with
         the most papers, for a note asking for a first name. by_surname leaves such a surname a word, and its papers
         are by many people of that name."""
-        folded = fold_name(word)
-        if len(folded) != 1 or folded[0] not in self.parts:
+        surname = self._surname(word)
+        if surname is None:
             return None
-        sql = "SELECT name, count(*) OVER () FROM people WHERE last = ? ORDER BY json_array_length(rowids) DESC, name"
-        row = self.db.execute(sql + " LIMIT 1", folded).fetchone()
+        sql = "SELECT name, count(*) OVER () FROM people WHERE last = ? ORDER BY papers DESC, name LIMIT 1"
+        row = self.db.execute(sql, [surname]).fetchone()
         if row is None or row[1] <= SURNAME_PEOPLE:
             return None
         if as_name:
             return str(row[0])
-        authored = self._count(fts.in_columns(("authors",), fts.phrase(folded)), COMMON_SURNAME_PAPERS)
-        return None if self._used_as_a_word(folded[0], authored) else str(row[0])
+        authored = self._count(fts.in_columns(("authors",), fts.phrase((surname,))), COMMON_SURNAME_PAPERS)
+        return None if self._used_as_a_word(surname, authored) else str(row[0])
+
+    def _surname(self, word: str) -> str | None:
+        """A word typed alone, folded, when some author has it as a name (else None: no one is called so)."""
+        folded = fold_name(word)
+        return folded[0] if len(folded) == 1 and folded[0] in self.parts else None
 
     def _used_as_a_word(self, word: str, authored: int) -> bool:
         """Whether titles and abstracts use a surname more often than its bearers wrote papers."""
