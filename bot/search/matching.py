@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.papers import fts
+from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import stem
 
 # Text normalisation for matching: ASCII lowercased, ASCII punctuation to spaces, other bytes (UTF-8) unchanged.
@@ -74,6 +75,11 @@ class Alternative:
     def expression(self) -> str:
         """The FTS5 phrase for this alternative."""
         return fts.phrase(self.words, self.prefix)
+
+    @property
+    def content_words(self) -> tuple[str, ...]:
+        """The words other than function words (chain of thought: chain, thought)."""
+        return tuple(w for w in self.words if w not in FUNCTION_WORDS)
 
     @property
     def label(self) -> str:

@@ -458,7 +458,7 @@ class QueryPlanner(WordCorrector):
     def rarest(self, alt: Alternative) -> tuple[str, int] | None:
         """An alternative's rarest word other than function words, and how many papers use it (None: it has only
         function words): what its document frequency is taken from, and what a hint asks for it."""
-        words = [w for w in alt.words if w not in FUNCTION_WORDS]
+        words = alt.content_words
         if not words:
             return None
         dfs = self.df(words)

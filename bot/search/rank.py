@@ -17,7 +17,6 @@ from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
 from bot.search.retrieve import Candidate, read_columns
-from bot.text.stopwords import FUNCTION_WORDS
 
 RERANK = 30  # candidates that get abstract-level features
 TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
@@ -72,7 +71,7 @@ class Ranker:
         # Groups that are terms of several words, in a query of more: `chain-of-thought prompting` once listed an
         # abstract using the phrase twice above every title saying Chain-of-Thought (the abstract's phrase bonus).
         several_groups = len(plan.groups) > 1
-        self.terms = [i for i, g in enumerate(plan.groups) if several_groups and _content_words(g.alts[0]) > 1]
+        self.terms = [i for i, g in enumerate(plan.groups) if several_groups and len(g.alts[0].content_words) > 1]
         # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
         # idea found, the abstract's evidence (below 1) and the query as a phrase in it.
         self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2 * ABSTRACT_PHRASE if self.phrase else 0)
@@ -281,8 +280,3 @@ class Ranker:
             phrases = self.phrase(atext)
             score += ABSTRACT_PHRASE * (1 + 0.5 * min(2, phrases - 1)) if phrases else 0  # (at most twice that)
         return score
-
-
-def _content_words(alt: Alternative) -> int:
-    """Words of an alternative other than function words (chain-of-thought: two)."""
-    return sum(word not in FUNCTION_WORDS for word in alt.words)
