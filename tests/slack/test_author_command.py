@@ -115,6 +115,17 @@ def test_author_with_a_surname_many_share_lists_their_papers_and_asks_for_a_firs
     assert len(shown(body)) == 5
     assert said.count("*Sparse Attention at Scale, Study") == 5  # the page holds only their papers
     assert "Many authors are called" not in texts(people_http.command("Bo Zhang").json())
+    plain = people_http.command("Zhang").json()  # a plain search says the same
+    assert "Many authors are called *Zhang*: add a first name or an initial for one person's papers" in texts(plain)
+    assert texts(plain).count("*Sparse Attention at Scale, Study") == 5
+
+
+def test_author_with_a_surname_few_share_is_the_one_with_most_papers(people_http: SlackHttp) -> None:
+    # It said "No author is called Bansal": two authors are, and Mohit Bansal wrote seven of their eight papers.
+    body = people_http.command("author Bansal").json()
+    said = texts(body)
+    assert "No author is called" not in said
+    assert "Co-authors: Elias Stengel-Eskin (4), Jaemin Cho (3)" in said
 
 
 def test_a_plain_search_for_a_name_says_whose_papers_these_are(people_http: SlackHttp) -> None:
