@@ -380,6 +380,11 @@ def load(
         db.table("meta").upsert(
             {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"
         )
+        # Search's caches key on this too: two loads in one second share a stamp, and an edited abstract keeps its seq.
+        db.execute(
+            "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
         loader.report.papers = db["papers"].count
     loader.report.seconds = time.perf_counter() - started
     return loader.report

@@ -124,7 +124,7 @@ def _run(
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
-    ranker = Ranker(db, plan, cache.titles(db))
+    ranker = Ranker(db, plan, cache.titles(db), cache.abstracts(db))
     ranked = ranker.rank(retriever.found, pinned, need) if retriever.found else []
     candidates = len(ranked)
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
@@ -148,7 +148,8 @@ def _run(
             continue
         if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
             order_score = scored.score
-            ranker.score(scored, norm(paper["title"]), paper.get("abstract") or "", " ".join(paper["authors"]))
+            abstract, authors = norm(paper.get("abstract") or ""), norm(" ".join(paper["authors"]))
+            ranker.score(scored, norm(paper["title"]), abstract, authors)
             scored.score = order_score
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))

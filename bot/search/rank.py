@@ -58,9 +58,16 @@ class Ranker:
     """Scores candidates: coverage first, then title (weighted far above abstract), phrase and abstract evidence.
     Only titles are read for every candidate; abstracts only for the few that can reach the top."""
 
-    def __init__(self, db: sqlite_utils.Database, plan: RetrievalPlan, titles: dict[int, bytes] | None = None) -> None:
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        plan: RetrievalPlan,
+        titles: dict[int, bytes] | None = None,
+        abstracts: dict[int, tuple[bytes, bytes]] | None = None,
+    ) -> None:
         self.db, self.plan = db, plan
         self.titles = titles  # every title, normalised (IndexCache.titles); None: read them per query
+        self.abstracts = abstracts  # every abstract and author list, normalised (IndexCache.abstracts); None: read
         self.total_weight = sum(g.weight for g in plan.groups) or 1.0
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
@@ -208,14 +215,17 @@ class Ranker:
         cover: dict[int, Cover],
         titled: dict[int, float],
     ) -> None:
-        """Full scores for a batch of candidates, reading their abstracts in one query."""
-        # Abstracts as their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
-        abstracts = read_columns(self.db, "CAST(abstract AS BLOB), authors", [s.rowid for s in batch])
+        """Full scores for a batch of candidates, their abstracts read in one query (or from memory)."""
+        abstracts = self.abstracts
+        if abstracts is None:
+            # As their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
+            rows = read_columns(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", [s.rowid for s in batch])
+            abstracts = {rowid: (norm(a or b""), norm(au or b"")) for rowid, (a, au) in rows.items()}
         for scored in batch:
-            abstract, authors = abstracts.get(scored.rowid, ("", ""))
+            abstract, authors = abstracts.get(scored.rowid, (b"  ", b"  "))
             _, _, hits, facts = cover[scored.rowid]
             title = (hits, facts, titled[scored.rowid])
-            scored.score = self.score(scored, texts[scored.rowid], abstract or b"", authors or "", title)
+            scored.score = self.score(scored, texts[scored.rowid], abstract, authors, title)
 
     def title_score(self, ttext: bytes, cover: Cover, pinned: str | None = None) -> float:
         """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
@@ -242,12 +252,13 @@ class Ranker:
         self,
         scored: ScoredPaper,
         ttext: bytes,
-        abstract: str | bytes,
-        authors: str,
+        atext: bytes,
+        authors: bytes,
         title: tuple[list[int], TitleFacts, float] | None = None,
     ) -> float:
         """Coverage × 10 (of groups, or of ideas), then the title's part (title_score), the abstract's evidence and
-        the query as a phrase in it. `title`: what covers() and title_score() found in `ttext` (else read here)."""
+        the query as a phrase in it. Title, abstract and authors as matching.norm gives them; `title`: what covers()
+        and title_score() found in `ttext` (else read here)."""
         groups = self.plan.groups
         if title is None:  # one title on its own, read as covers() reads many
             read = self.covers([ttext])[0]
@@ -255,19 +266,15 @@ class Ranker:
         else:
             hits, facts, score = title
         scored.in_title = hits
-        atext = norm(abstract)
         lnorm = len(atext) / 1300
         s_abs, matched = 0.0, 0
-        author_text = None
         in_abstract = scored.in_abstract = []
         for g, h in zip(groups, hits, strict=True):
             alt, tf = first_hit(g.counters, atext)
             in_abstract.append(alt)
             s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
-            if h < 0 and alt < 0:
-                author_text = author_text if author_text is not None else norm(authors)
-                if found_alt(g.counters, author_text) < 0:
-                    continue
+            if h < 0 and alt < 0 and found_alt(g.counters, authors) < 0:
+                continue
             matched += 1
         scored.level = max(scored.level, matched)
         if self.several:  # how many ideas the paper is about leads

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from bot import search
 from bot.cli import main
 from bot.papers import index, related
+from bot.search import cache, typos
 from bot.search import query as ql
-from bot.search import typos
+from bot.search.cache import index_cache
 from bot.search.matching import Alternative
 from bot.search.plan import TermGroup
 from bot.search.rank import RERANK, Ranker, ScoredPaper
@@ -493,6 +494,24 @@ def test_a_short_page_scores_fewer_papers_but_shows_the_places_of_the_whole_orde
     assert spared > 0  # some pages did leave candidates unscored: the test saw the shortcut at work
 
 
+@needs_shared_data()
+def test_abstracts_kept_in_memory_rank_as_abstracts_read_per_query(
+    full_index_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index small enough keeps its abstracts in memory; a larger one reads them per query: same answers."""
+    db = index.connect(full_index_path, readonly=True)
+
+    def answers() -> list[list[tuple[str, float, str, list[str]]]]:
+        pages = [search.search(db, query, limit=10) for query in [*PAGED_QUERIES, "Mohit Bansal", "author:hayou"]]
+        return [[(r.paper["id"], r.score, r.snippet, r.matched) for r in page.results] for page in pages]
+
+    assert index_cache(db).abstracts(db) is not None
+    in_memory = answers()
+    monkeypatch.setattr(cache, "ABSTRACTS_IN_MEMORY", 0)
+    assert index_cache(db).abstracts(db) is None
+    assert answers() == in_memory
+
+
 def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> None:
     """`robustness of graph neural networks`: the paper titled *Robust ... Graph Neural Networks* is about both
     ideas and comes first, above a graph paper that mentions robustness in passing; its snippet shows *robust*."""
@@ -860,6 +879,25 @@ def test_a_rebuilt_index_is_seen_by_the_next_search(seed_db, tmp_path: Path) -> 
     index.load(seed_db, [source])
     assert source_ids(search.search(seed_db, "zorblatting")) == ["NEW1"]
     assert search.search(seed_db, "zorblating").corrected == "zorblatting"
+
+
+def test_a_paper_edited_by_a_reindex_in_the_same_second_is_ranked_as_edited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Search keeps titles and abstracts in memory per index version: a second load within the same second (one
+    stamp) that edits a paper in place (one seq) must still be read afresh."""
+    monkeypatch.setattr(index.time, "strftime", lambda fmt, when=None: "2026-12-02T10:00:00Z")
+    source = tmp_path / "list.jsonl"
+    paper = {"id": "P1", "title": "Token Pruning for Vision Transformers", "abstract": "We prune tokens early. " * 4}
+    source.write_text(json.dumps(paper) + "\n", encoding="utf-8")
+    db = index.connect(tmp_path / "papers.db")
+    index.load(db, [source])
+    assert "abstract:pruning" in search.search(db, "token pruning").results[0].matched
+    paper |= {"title": "Token Zorblating for Vision Transformers", "abstract": "We zorblat tokens early. " * 4}
+    source.write_text(json.dumps(paper) + "\n", encoding="utf-8")
+    index.load(db, [source])
+    (found,) = search.search(db, "token zorblat").results
+    assert {"title:zorblat", "abstract:zorblat"} <= set(found.matched)
 
 
 def test_a_search_reads_one_snapshot_and_ends_its_read(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
