@@ -142,6 +142,8 @@ def normalize_input(raw: object) -> str:
     s = unicodedata.normalize("NFKC", text[: MAX_CHARS * 4]).translate(_QUOTES)
     if "&" in s:  # Slack escapes these three in command text
         s = s.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    if s.isascii() and s.isprintable():  # nearly every query: no character of the categories below
+        return " ".join(s.split())
     out = []
     for ch in s:
         cat = unicodedata.category(ch)
