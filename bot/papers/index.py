@@ -500,8 +500,11 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             entry = found.get(key)
             if entry is None:
                 found[key] = (name, words, [rowid])
-            elif entry[2][-1] != rowid:
+                continue
+            if entry[2][-1] != rowid:
                 entry[2].append(rowid)
+            if _cased_words(name) > _cased_words(entry[0]):  # Min Zhang, not the Min zhang or Min ZHANG seen first
+                found[key] = (name, entry[1], entry[2])
     db.execute("DELETE FROM people")
     db.conn.executemany(
         "INSERT INTO people(key, name, first, last, papers, rowids) VALUES (?, ?, ?, ?, ?, ?)",
@@ -510,6 +513,12 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             for key, (name, words, rowids) in found.items()
         ),
     )
+
+
+def _cased_words(name: str) -> int:
+    """How many words of a name are written as names usually are: a capital, then no more capitals only (Zhang,
+    McDonald, J.; not zhang or ZHANG)."""
+    return sum(1 for w in name.split() if w[:1].isupper() and not w[1:].isupper())
 
 
 TITLES_FTS = "titles_fts"

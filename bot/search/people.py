@@ -361,8 +361,7 @@ def common_surname_note(parsed: ql.ParsedQuery, people: People) -> str | None:
     bearer = people.common_surname(terms[0].text, as_name=terms[0].field == "author")
     if bearer is None:
         return None
-    first, *rest = bearer.split()
-    rest = [part.capitalize() if part.islower() else part for part in rest]  # (`Min zhang`, as one paper lists him)
+    first, *rest = bearer.split()  # (as the index names them: the usual casing among a person's spellings)
     example = f"*{' '.join((first, *rest))}*, *{first[0]}. {' '.join(rest)}*" if rest else f"*{bearer}*"
     asked = terms[0].text
     return f"Many authors are called *{asked}*: add a first name or an initial for one person's papers ({example})."

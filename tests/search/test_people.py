@@ -169,6 +169,19 @@ def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tm
         assert not any("Many authors" in note for note in search.search(db, alone).notes), alone
 
 
+def test_a_person_is_named_as_most_lists_write_names_whatever_spelling_came_first(tmp_path: Path) -> None:
+    """Lists spell one author several ways (Min zhang, MIN ZHANG, Min Zhang): answers use the usual casing."""
+    papers = [
+        _paper("L1", "Reasoning about Proofs", REASONING, ["Min zhang"]),
+        _paper("L2", "Reasoning about Games", REASONING, ["MIN ZHANG"]),
+        _paper("L3", "Reasoning about Code", REASONING, ["Min Zhang"]),
+        _paper("Q1", "Quantum Circuits", VISION, ["quan zhang"]),
+    ]
+    db = indexed(tmp_path, papers)
+    assert search.search(db, "min zhang").notes[0].startswith("3 papers by *Min Zhang*")
+    assert search.search(db, "quan zhang").notes[0].startswith("1 paper by *quan zhang*")  # (the only spelling)
+
+
 def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:  # type: ignore[no-untyped-def]
     response = search.search(people_db, "basal ganglia")
     assert response.person is None
