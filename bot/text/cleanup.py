@@ -82,6 +82,7 @@ _SPAN_RE = {
 }
 
 
+MARKERS_AROUND = 8  # emphasis markers around a span looked past for the characters beside it
 _MARKER_CHARS = frozenset(BOLD_OPEN + BOLD_CLOSE + ITALIC_OPEN + ITALIC_CLOSE)
 _OPEN_OK = frozenset(" \t\n([{“‘\"'/-—–:;,")
 _CLOSE_OK = frozenset(" \t\n.,;:!?)]}”’\"'/-—–")
@@ -101,9 +102,10 @@ def _render(s: str) -> str:
                 lead = body[: len(body) - len(body.lstrip())]
                 trail = body[len(body.rstrip()) :]
                 start, end = m.start(), m.end()
-                while start and s[start - 1] in _MARKER_CHARS:
+                # (a few markers at most: a run of thousands, as in broken input, leaves the text bare either way)
+                while start and s[start - 1] in _MARKER_CHARS and m.start() - start < MARKERS_AROUND:
                     start -= 1
-                while end < len(s) and s[end] in _MARKER_CHARS:
+                while end < len(s) and s[end] in _MARKER_CHARS and end - m.end() < MARKERS_AROUND:
                     end += 1
                 before = lead[:1] or (s[start - 1] if start else " ")
                 after = trail[:1] or (s[end] if end < len(s) else " ")

@@ -138,12 +138,12 @@ _SUP_KEEP = frozenset("′″‴†‡∗⋆★°∘*'")
 _DINGS = {**{172 + i: chr(0x2460 + i) for i in range(10)}, **{182 + i: chr(0x2776 + i) for i in range(10)}}
 
 # Regexes
-_MULTI_BS_RE = re.compile(r"\\{2,}(?=[A-Za-z%$&_#{}<>|])")
+_MULTI_BS_RE = re.compile(r"(?<!\\)\\{2,}(?=[A-Za-z%$&_#{}<>|])")  # (from a run's start only: linear)
 _LINEBREAK_RE = re.compile(r"\\\\(?:\[[^\]]*\])?")
 _ESC_DOLLAR_RE = re.compile(r"\\\$\s?(?=(\d)?)")
 _MATH_RE = re.compile(
     r"\$\$(?P<d>(?:(?!\n\s*\n)[^$])+?)\$\$|\$(?P<s>(?:(?!\n\s*\n)[^$])+?)\$"
-    r"|\\\((?P<p>(?:(?!\n\s*\n).)+?)\\\)|\\\[(?P<b>(?:(?!\n\s*\n).)+?)\\\]",
+    r"|\\\((?P<p>(?:(?!\n\s*\n|\\\().)+?)\\\)|\\\[(?P<b>(?:(?!\n\s*\n|\\\[).)+?)\\\]",
     re.S,
 )
 _VERB_RE = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")

@@ -14,7 +14,8 @@ _MD_ITALIC_STAR_RE = re.compile(r"(?<![*])(?<![^\W_])\*(?=[^\s*])([^*\n]{1,2000}
 _MD_ITALIC_US_RE = re.compile(
     r"(?<![^\s(\[{“\"'‘/,;:\-—–\ue010-\ue013])_(?=[^\s_])([^_\n]{1,2000}?)(?<=[^\s_])_(?![\w_])"
 )
-_TEX_QUOTES_RE = re.compile(r"``(.+?)(?:''|\"|”)", re.S)
+# (the content never holds another ``: each opening is then read only up to the next, not to the end of the text)
+_TEX_QUOTES_RE = re.compile(r"``((?:(?!``).)+?)(?:''|\"|”)", re.S)
 _TWO_SINGLE_QUOTES_RE = re.compile(r"(?<![\w'])''(?=\S)(.+?)(?:''|\"|”)", re.S)
 _SINGLE_TEX_QUOTE_RE = re.compile(r"(?<![\w`])`(?=\S)([^`'\n]{1,200}?)'(?!\w)")
 _DASH3_RE = re.compile(r"(?<![-<])---(?![->])")

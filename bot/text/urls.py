@@ -20,8 +20,8 @@ _SCHEMELESS_HINTS = (
     "www.", "github.com/", "gitlab.com/", "huggingface.co/", "bitbucket.org/", "codeberg.org/", ".github.io",
 )  # fmt: skip
 _URL_ESC_RE = re.compile(r"\\([_%#&~])")
-_TEX_URL_RE = re.compile(r"\\+(?:url|path)\s*\{([^{}]*)\}")
-_TEX_HREF_RE = re.compile(r"\\+(?:href|hyperlink)\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_TEX_URL_RE = re.compile(r"(?<!\\)\\+(?:url|path)\s*\{([^{}]*)\}")  # (from a run of \ at its start only)
+_TEX_HREF_RE = re.compile(r"(?<!\\)\\+(?:href|hyperlink)\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MD_LINK_RE = re.compile(r"\[([^\[\]\n]{1,300})\]\(\s*(https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\s*\)")
 _ANGLE_URL_RE = re.compile(r"<(https?://[^\s<>]+)>")
 
