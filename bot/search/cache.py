@@ -84,7 +84,7 @@ class IndexCache:
     def abstracts(self, db: sqlite_utils.Database) -> dict[int, tuple[bytes, bytes]] | None:
         """Every abstract and author list as ranking matches them (matching.norm), by rowid, for an index of at most
         ABSTRACTS_IN_MEMORY papers (~1.5 KB each): reading and normalising the few dozen abstracts a query scores
-        was a tenth of a median search. None: a larger index, whose abstracts ranking reads per query."""
+        was ~5% of a median search. None: a larger index, whose abstracts ranking reads per query."""
         if self.papers > ABSTRACTS_IN_MEMORY:
             return None
         if self._abstracts is None:
