@@ -163,6 +163,26 @@ def test_parse_caps_long_input_and_says_so() -> None:
     assert "first 32 terms" in q.notes[0]
 
 
+def test_a_term_joining_more_words_than_any_real_term_is_read_as_its_words() -> None:
+    """Garbled text (a\\a\\a…, the-model-the-model-…) would be one phrase of hundreds of words, which FTS5 reads
+    word by word (1-2 s at 110,000 papers), and a note quoting all of it: its words are searched, each once."""
+    garble = ql.parse(("the-model-" * 60)[:499])
+    assert [(t.text, t.words) for t in garble.terms] == [("the", ("the",)), ("model", ("model",))]
+    assert [t.words for t in ql.parse("Llama-3.1-8B-Instruct diffusion").terms] == [
+        ("llama", "3", "1", "8b", "instruct"),
+        ("diffusion",),
+    ]
+    phrase = ql.parse('"' + "large language models " * 20 + '"')
+    assert len(phrase.terms[0].words) == ql.MAX_PHRASE_WORDS
+    assert phrase.notes == [f"A phrase that long was searched by its first {ql.MAX_PHRASE_WORDS} words."]
+
+
+def test_garbled_terms_get_an_answer_without_quoting_them_back(seed_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(seed_db, ("kv-cache-" * 60)[:499])
+    assert source_ids(response)
+    assert not any("kv-cache-kv" in note for note in response.notes)
+
+
 # ------------------------------------------------------------------------------------------------ safety
 
 
