@@ -44,7 +44,7 @@ class IndexCache:
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
-        self._abstracts: dict[int, tuple[bytes, bytes]] | None = None
+        self._abstracts: dict[int, tuple[bytes, bytes]] = {}  # filled as ranking reads them (abstracts())
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
         self._people_checked = False
@@ -81,18 +81,13 @@ class IndexCache:
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
 
-    def abstracts(self, db: sqlite_utils.Database) -> dict[int, tuple[bytes, bytes]] | None:
-        """Every abstract and author list as ranking matches them (matching.norm), by rowid, for an index of at most
-        ABSTRACTS_IN_MEMORY papers (~1.5 KB each): reading and normalising the few dozen abstracts a query scores
-        was ~5% of a median search. None: a larger index, whose abstracts ranking reads per query."""
-        if self.papers > ABSTRACTS_IN_MEMORY:
-            return None
-        if self._abstracts is None:
-            with self._lock:
-                if self._abstracts is None:
-                    rows = db.execute("SELECT rowid, CAST(abstract AS BLOB), CAST(authors AS BLOB) FROM papers")
-                    self._abstracts = {rowid: (norm(a or b""), norm(au or b"")) for rowid, a, au in rows}
-        return self._abstracts
+    def abstracts(self) -> dict[int, tuple[bytes, bytes]] | None:
+        """Abstracts and author lists as ranking matches them (matching.norm), by rowid, kept as ranking reads them
+        for an index of at most ABSTRACTS_IN_MEMORY papers (~1.5 KB each): reading and normalising the few dozen
+        abstracts a query scores was ~5% of a median search, and the papers near the top are read again and again.
+        Filled as read, not all at once, so that the first search after a start pays nothing for it. None: a larger
+        index, whose abstracts ranking reads each time."""
+        return self._abstracts if self.papers <= ABSTRACTS_IN_MEMORY else None
 
     def name_parts(self, db: sqlite_utils.Database) -> frozenset[str] | None:
         """Every author's given names and surnames (folded), loaded on first use, so that telling whether a query

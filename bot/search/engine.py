@@ -124,7 +124,7 @@ def _run(
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
-    ranker = Ranker(db, plan, cache.titles(db), cache.abstracts(db))
+    ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
     ranked = ranker.rank(retriever.found, pinned, need) if retriever.found else []
     candidates = len(ranked)
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these

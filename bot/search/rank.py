@@ -67,7 +67,7 @@ class Ranker:
     ) -> None:
         self.db, self.plan = db, plan
         self.titles = titles  # every title, normalised (IndexCache.titles); None: read them per query
-        self.abstracts = abstracts  # every abstract and author list, normalised (IndexCache.abstracts); None: read
+        self.abstracts = abstracts  # abstracts and author lists read so far, normalised (IndexCache.abstracts)
         self.total_weight = sum(g.weight for g in plan.groups) or 1.0
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
@@ -215,12 +215,15 @@ class Ranker:
         cover: dict[int, Cover],
         titled: dict[int, float],
     ) -> None:
-        """Full scores for a batch of candidates, their abstracts read in one query (or from memory)."""
-        abstracts = self.abstracts
-        if abstracts is None:
-            # As their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
-            rows = read_columns(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", [s.rowid for s in batch])
-            abstracts = {rowid: (norm(a or b""), norm(au or b"")) for rowid, (a, au) in rows.items()}
+        """Full scores for a batch of candidates, the abstracts not in memory read in one query."""
+        known = self.abstracts
+        missing = [s.rowid for s in batch] if known is None else [s.rowid for s in batch if s.rowid not in known]
+        # As their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
+        rows = read_columns(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", missing) if missing else {}
+        read = {rowid: (norm(a or b""), norm(au or b"")) for rowid, (a, au) in rows.items()}
+        if known is not None:
+            known.update(read)  # (a dict update is atomic: threads searching at once only read some twice)
+        abstracts = read if known is None else known
         for scored in batch:
             abstract, authors = abstracts.get(scored.rowid, (b"  ", b"  "))
             _, _, hits, facts = cover[scored.rowid]
