@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import sqlite_utils
 
-from bot.papers import index
+from bot.papers import index, search_tables
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
@@ -105,7 +105,7 @@ class IndexCache:
         """Whether the index has its titles-only full-text table (an index built before it searches without)."""
         if self._titles_table is None:
             sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
-            self._titles_table = db.execute(sql, [index.TITLES_FTS]).fetchone() is not None
+            self._titles_table = db.execute(sql, [search_tables.TITLES_FTS]).fetchone() is not None
         return self._titles_table
 
     def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:

@@ -1,5 +1,5 @@
 """People: which person a query names (`Mohit Bansal`, `Bansal, Mohit`, `M. Bansal`, `Jurgen Schmidhuber`,
-`Mohit Bansl`), looked up in the index's people table (bot.papers.index.rebuild_people).
+`Mohit Bansl`), looked up in the index's people table (bot.papers.search_tables.rebuild_people).
 
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
 words names a person when it is a whole author name, in either order, skipping middle names, with an initial for

@@ -20,7 +20,7 @@ MAX_PINNED = 20
 NAME_AMONG_WORDS = 4  # most query terms among which one paper's name pins that paper
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
 _SAYS_WHICH = FUNCTION_WORDS | WANTED  # words beside a name that only say which paper ("the ... method")
-_LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.index.ensure_search_indexes)
+_LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.search_tables.ensure_search_indexes)
 _REFERENCE_SQL = (
     "SELECT rowid FROM papers WHERE id = ? UNION ALL "
     "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 import sqlite_utils
 
-from bot.papers import fts, index
+from bot.papers import fts, index, search_tables
 from bot.papers.row import PaperRow
 from bot.search import counting
 from bot.search.cache import IndexVersion
@@ -93,8 +93,8 @@ class CandidateRetriever:
     ) -> None:
         self.db, self.plan = db, plan
         self.index_file = index_file  # the total may be counted beside on this file (bot.search.counting)
-        # The titles table (index.rebuild_titles) can answer title queries when nothing else is asked of a paper's
-        # text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
+        # The titles table (search_tables.rebuild_titles) can answer title queries when nothing else is asked of a
+        # paper's text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
         self.titles_answer = titles_table and not (plan.authors or exclusions(plan))
         self.found: dict[int, Candidate] = {}
         self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
@@ -129,7 +129,7 @@ class CandidateRetriever:
         of its postings in papers_fts: 3x faster at 110,000 papers); otherwise a {title} filter on papers_fts finds
         the same papers."""
         if body and self.titles_answer:
-            return self.rowids(body, cap, table=index.TITLES_FTS)
+            return self.rowids(body, cap, table=search_tables.TITLES_FTS)
         return self.rowids(self.in_title_column(body) or "", cap)
 
     def in_titles_and_text(self, in_title: list[TermGroup], in_text: list[TermGroup], cap: int) -> list[int]:
@@ -141,7 +141,7 @@ class CandidateRetriever:
             return []
         body = self.body(in_title, title_only=True)
         if self.titles_answer:
-            titled = self.rowids(body, FEW_TITLES, table=index.TITLES_FTS)
+            titled = self.rowids(body, FEW_TITLES, table=search_tables.TITLES_FTS)
             if not titled:
                 return []
             if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import search
-from bot.papers import index
+from bot.papers import index, search_tables
 from bot.search import plan as plan_module
 from bot.search import query as ql
 from bot.search import retrieve
@@ -63,7 +63,7 @@ def _retriever(db: sqlite_utils.Database, titles_table: bool, **plan: object) ->
     ],
 )
 def test_the_titles_table_finds_what_a_title_filter_finds(seed_db: sqlite_utils.Database, body: str) -> None:
-    assert seed_db[index.TITLES_FTS].exists()
+    assert seed_db[search_tables.TITLES_FTS].exists()
     for cap in (0, 1, 3, 60):
         plain = rowids(seed_db, f"{{title}} : ({body})")[: cap + 1]
         fast, slow = _retriever(seed_db, True).in_titles(body, cap), _retriever(seed_db, False).in_titles(body, cap)
@@ -89,7 +89,7 @@ def test_the_titles_table_answers_filtered_queries_too(seed_db: sqlite_utils.Dat
 def test_title_queries_with_authors_or_exclusions_read_the_whole_index(seed_db: sqlite_utils.Database) -> None:
     plain = _retriever(seed_db, False, authors=['"chen"']).in_titles('"model"', 60)
     assert _retriever(seed_db, True, authors=['"chen"']).in_titles('"model"', 60) == plain
-    seed_db.execute(f"DROP TABLE {index.TITLES_FTS}")  # an index built before the table: nothing asks it
+    seed_db.execute(f"DROP TABLE {search_tables.TITLES_FTS}")  # an index built before the table: nothing asks it
     assert _retriever(seed_db, False).in_titles('"model"', 60) == rowids(seed_db, '{title} : ("model")')
 
 
