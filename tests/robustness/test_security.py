@@ -307,6 +307,17 @@ def test_a_10000_character_query_gets_a_friendly_answer_in_time(slack_http: Slac
     assert message_problems(reply.json()) == []
 
 
+def test_a_garbled_term_or_a_very_long_phrase_is_searched_without_echoing_it(slack_http: SlackHttp) -> None:
+    garbled = ("kv-cache-" * 60)[:499]  # one token of 110 words: it was one phrase, quoted back whole in a note
+    body = slack_http.command(garbled).json()
+    assert "KV" in texts(body)  # papers on the KV cache, found by its words
+    assert "No paper writes" not in texts(body)  # (the footer still names the query, cut short)
+    assert message_problems(body) == []
+    phrase = slack_http.command('"' + "kv cache eviction " * 12 + '"').json()  # 36 words
+    assert "A phrase that long was searched by its first 32 words." in texts(phrase)
+    assert message_problems(phrase) == []
+
+
 def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
     pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_999] + "?"
     slack_http.event(mention_event(pasted, ts="1700000000.000100"))

@@ -61,14 +61,19 @@ PAPERS = (
 )
 
 
-@pytest.fixture
-def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+def serving(fake: FakeSlack, tmp_path: Path, papers: list[dict[str, Any]]) -> SlackHttp:
+    """The app served over an index of these papers, built as `icml-bot index` builds one."""
     source = tmp_path / "authors2026.jsonl"
-    source.write_text("".join(json.dumps(p) + "\n" for p in PAPERS), encoding="utf-8")
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
     db = index.connect(tmp_path / "papers.db")
     index.load(db, [source])
     db.conn.close()
-    served = SlackHttp(slack_config(fake, tmp_path / "papers.db", tmp_path / "state.db"))
+    return SlackHttp(slack_config(fake, tmp_path / "papers.db", tmp_path / "state.db"))
+
+
+@pytest.fixture
+def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+    served = serving(fake, tmp_path, PAPERS)
     yield served
     served.stop()
 
@@ -164,3 +169,25 @@ def test_author_by_initials_answers_as_a_search_for_them(people_http: SlackHttp,
     second = call.params
     assert second["blocks"][-1]["text"]["text"].startswith("6-8 of 8 for ")
     assert "*Integer Programming Cuts for Scheduling*" in texts(second)  # Manish Bansal's, after Mohit's seven
+
+
+def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake: FakeSlack, tmp_path: Path) -> None:
+    # It answered "3 papers by *min zhang*": the spelling of the first paper that listed him.
+    spellings = ["min zhang", "MIN ZHANG", "Min Zhang"]
+    papers = [
+        {
+            "id": f"MZ{i}",
+            "title": f"Sparse Attention at Scale, Study {i}",
+            "abstract": f"We make attention sparse in study {i} and measure what it costs on long inputs. " * 3,
+            "authors": [name, "Wei Li"],
+        }
+        for i, name in enumerate(spellings)
+    ]
+    served = serving(fake, tmp_path, papers)
+    try:
+        for command in ("author min zhang", "Min Zhang"):
+            said = texts(served.command(command).json())
+            assert "3 papers by *Min Zhang*" in said, command
+            assert said.count("papers by") == 1  # (each paper's own author list still shows it as listed)
+    finally:
+        served.stop()
