@@ -16,7 +16,7 @@ from typing import Any
 from bot import text
 from bot.papers import field_values, venues
 from bot.papers.fetch import raw as raw_downloads
-from bot.papers.workers import WorkerKilled, in_workers
+from bot.papers.workers import STALL_SECONDS, WorkerKilled, WorkerStalled, in_workers
 
 SOURCE_SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 MIN_ABSTRACT_CHARS = 80
@@ -206,10 +206,17 @@ def _finish(record: Raw | Skip) -> Record:
     )
 
 
-def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[Record]:
-    """Clean records in worker processes (see bot.papers.workers); a killed worker is one line naming the file."""
+def _parallel(
+    raw: Iterator[Raw | Skip],
+    workers: int,
+    path: Path,
+    work: Callable[[list[Raw | Skip]], list[Record]] | None = None,
+    stall: float = STALL_SECONDS,
+) -> Iterator[Record]:
+    """Clean records in worker processes (see bot.papers.workers); a killed worker is one line naming the file, a
+    stalled one names the lines of the records it was cleaning. `work`: _finish_chunk unless a test says otherwise."""
     try:
-        yield from in_workers(raw, _finish_chunk, workers)
+        yield from in_workers(raw, work or _finish_chunk, workers, stall)
     except WorkerKilled:
         raise SourceError(
             path,
@@ -217,6 +224,19 @@ def _parallel(raw: Iterator[Raw | Skip], workers: int, path: Path) -> Iterator[R
             "a text-cleaning worker process was killed (out of memory, or a signal); nothing "
             "was indexed, run `icml-bot index` again",
         ) from None
+    except WorkerStalled as stalled:
+        lines = [record.line for record in stalled.chunk]
+        raise SourceError(
+            path,
+            f"{min(lines)}-{max(lines)}",
+            f"cleaning the records on these lines took more than {_duration(stalled.seconds)} and was "
+            "stopped; nothing was indexed. Please report the file; to index the rest now, move those records "
+            "to a file of their own and run `icml-bot index` without it",
+        ) from None
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
 
 
 def _finish_chunk(chunk: list[Raw | Skip]) -> list[Record]:

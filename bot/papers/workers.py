@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 
 CHUNK = 100  # items per task: small enough that little is lost to a stop, large enough to amortise the pickling
 AHEAD = 3  # chunks sent to each worker before its oldest is read back: it works while the parent writes the index
+STALL_SECONDS = 600.0  # a chunk unfinished this long after the parent asked for it hangs (a chunk takes ~0.1 s)
 PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 In = TypeVar("In")
@@ -30,7 +31,18 @@ class WorkerKilled(Exception):
     """A worker process died (out of memory, or a signal sent to it alone) before sending its chunk back."""
 
 
-def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], workers: int) -> Iterator[Out]:
+class WorkerStalled(Exception):
+    """A worker spent more than the deadline on one chunk: something in it hangs. The chunk is kept so the caller
+    can say which items those were."""
+
+    def __init__(self, chunk: list[Any], seconds: float) -> None:
+        super().__init__(f"a worker spent more than {seconds:g} s on a chunk of {len(chunk)} items")
+        self.chunk, self.seconds = chunk, seconds
+
+
+def in_workers(
+    items: Iterator[In], work: Callable[[list[In]], list[Out]], workers: int, stall: float = STALL_SECONDS
+) -> Iterator[Out]:
     """`work` over chunks of `items` in `workers` processes, a few chunks ahead each, in the original order.
 
     `work` must be a module-level function (workers import it by name). Workers are spawned, never forked: a fork
@@ -39,7 +51,8 @@ def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], worke
     so a worker that dies, even half-way through sending a result, is an end of file here and raises WorkerKilled;
     ProcessPoolExecutor's shared result pipe waited forever for the rest of such a message. Workers ignore Ctrl-C and
     SIGTERM (they reach the whole process group): the parent stops them, at once, however it ends, and the kernel
-    kills them if the parent dies.
+    kills them if the parent dies. A chunk still unfinished `stall` seconds after the parent asked for it raises
+    WorkerStalled, so one record that sends the work into a loop cannot hang the caller.
     """
     context = multiprocessing.get_context("spawn")
     pool: list[_Worker[In, Out]] = []
@@ -48,18 +61,20 @@ def in_workers(items: Iterator[In], work: Callable[[list[In]], list[Out]], worke
             for _ in range(workers):
                 pool.append(_Worker(context, work))
         chunks = iter(lambda: list(itertools.islice(items, CHUNK)), [])
-        in_flight: deque[_Worker[In, Out]] = deque()  # the worker holding each chunk sent, oldest first
+        in_flight: deque[tuple[_Worker[In, Out], list[In]]] = deque()  # each chunk sent and its worker, oldest first
 
         def send_next(worker: _Worker[In, Out]) -> None:
             if (chunk := next(chunks, None)) is not None:
                 worker.send(chunk)
-                in_flight.append(worker)
+                in_flight.append((worker, chunk))
 
         for _ in range(AHEAD):
             for worker in pool:
                 send_next(worker)
         while in_flight:
-            worker = in_flight.popleft()
+            worker, chunk = in_flight.popleft()
+            if not worker.ready(stall):
+                raise WorkerStalled(chunk, stall)
             done = worker.receive()
             send_next(worker)  # before handing the results on, so that the worker has work meanwhile
             yield from done
@@ -84,6 +99,13 @@ class _Worker(Generic[In, Out]):
             self.conn.send(chunk)
         except OSError:  # a broken pipe: the worker is gone
             raise self._killed() from None
+
+    def ready(self, timeout: float) -> bool:
+        """Whether the worker sent something (or ended) within `timeout` seconds."""
+        try:
+            return self.conn.poll(timeout)
+        except OSError:
+            return True  # (broken: receive() says how)
 
     def receive(self) -> list[Out]:
         try:

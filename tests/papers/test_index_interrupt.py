@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.papers import index
-from tests.support.processes import kill_session, session_members, wait_session_empty
+from bot.papers import corpus, index
+from tests.support.processes import children, kill_session, session_members, wait_session_empty
 from tests.support.sources import ROOT, large_jsonl
+from tests.support.workers import hangs_on_line_250
 
 STOP_SECONDS = 5  # the bound on how long a stopped index may take to exit
 
@@ -164,6 +165,27 @@ def test_a_killed_cleaning_worker_is_one_line_naming_the_file_and_the_index_is_u
         "nothing was indexed, run `icml-bot index` again"
     ]
     assert _papers(db) == ("ok", before)
+
+
+@pytest.mark.timeout(60)
+def test_records_whose_cleaning_never_finishes_are_named_by_their_lines(big_source: Path) -> None:
+    # Without a deadline, one record sending a cleaning regex into a loop hung the index for ever, silently.
+    raw = corpus._read_raw(big_source, None)
+    with pytest.raises(corpus.SourceError) as stopped:
+        list(corpus._parallel(raw, 2, big_source, work=hangs_on_line_250, stall=1.0))
+    assert str(stopped.value) == (
+        f"{big_source}:201-300: cleaning the records on these lines took more than 1 s and was stopped; nothing was "
+        "indexed. Please report the file; to index the rest now, move those records to a file of their own and run "
+        "`icml-bot index` without it"
+    )
+    assert [pid for pid in children(os.getpid()) if b"spawn_main" in _cmdline(pid)] == []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def _first_worker(proc: subprocess.Popen[str], timeout: float = 60) -> int:

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bot.papers.workers import in_workers
+from bot.papers.workers import WorkerStalled, in_workers
 from tests.support.processes import children, kill_session, wait_session_empty
 from tests.support.sources import ROOT
-from tests.support.workers import fails_at_777, squares, unpicklable
+from tests.support.workers import fails_at_777, hangs_at_777, squares, unpicklable
 
 STOP_SECONDS = 5
 
@@ -29,6 +29,15 @@ def test_an_error_in_the_work_is_raised_in_the_parent_and_the_workers_end() -> N
         list(in_workers(iter(range(5_000)), fails_at_777, workers=2))
     with pytest.raises(RuntimeError, match="could not send back"):
         list(in_workers(iter(range(10)), unpicklable, workers=2))
+    assert [p for p in children(os.getpid()) if b"spawn_main" in _cmdline(p)] == []
+
+
+@pytest.mark.timeout(60)
+def test_a_chunk_that_never_finishes_raises_after_the_deadline_and_the_workers_end() -> None:
+    # One record sending the cleaning into a loop used to hang `icml-bot index` (and a refresh) for ever.
+    with pytest.raises(WorkerStalled, match="more than 1 s on a chunk of 100 items") as stalled:
+        list(in_workers(iter(range(5_000)), hangs_at_777, workers=2, stall=1.0))
+    assert 777 in stalled.value.chunk
     assert [p for p in children(os.getpid()) if b"spawn_main" in _cmdline(p)] == []
 
 
@@ -108,7 +117,7 @@ def _cmdline(pid: int) -> bytes:
 # A serving process that loads a refreshed index while its other threads log (`icml-bot serve`, ICML_BOT_REFRESH).
 LOGGING_BESIDE = """
 import os, sys, threading, time
-from bot.papers.workers import in_workers
+from bot.papers.workers import WorkerStalled, in_workers
 from tests.support.workers import squares
 
 started, done = threading.Event(), threading.Event()

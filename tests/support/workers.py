@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+
+from bot.papers import corpus
 
 RESULT_BYTES = 200_000  # per item: a chunk's result is ~20 MB, many pipe-buffers long, so sending it takes a while
 
@@ -24,3 +27,17 @@ def fails_at_777(chunk: list[int]) -> list[int]:
 
 def unpicklable(chunk: list[int]) -> list[Callable[[], int]]:
     return [lambda n=n: n for n in chunk]
+
+
+def hangs_at_777(chunk: list[int]) -> list[int]:
+    """Work that never ends for one item, as a record sending a cleaning regex into a loop would."""
+    while 777 in chunk:
+        time.sleep(1)
+    return chunk
+
+
+def hangs_on_line_250(chunk: list[corpus.Raw | corpus.Skip]) -> list[corpus.Record]:
+    """The cleaning workers' work, except that the record on line 250 never finishes."""
+    while any(record.line == 250 for record in chunk):
+        time.sleep(1)
+    return corpus._finish_chunk(chunk)
