@@ -200,13 +200,17 @@ def parse(raw: str) -> ParsedQuery:
         if quoted or kind == "author":
             if len(words) > MAX_PHRASE_WORDS:
                 words = words[:MAX_PHRASE_WORDS]
-                query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
+                shortened = f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words."
+                query.notes += [shortened] if shortened not in query.notes else []  # (once, however many were cut)
             query.terms.append(
                 Term(value.strip(), words, quoted=quoted, negated=negated, field=kind, span=(start, m.end()))
             )
             continue
         if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
-            for word in list(dict.fromkeys(words))[: MAX_TERMS - len(query.terms)]:
+            unique = list(dict.fromkeys(words))
+            room = MAX_TERMS - len(query.terms)
+            query.truncated |= len(unique) > room
+            for word in unique[:room]:
                 at = start + max(0, m.group(0).lower().find(word))
                 query.terms.append(Term(word, (word,), negated=negated, field=kind, span=(at, at + len(word))))
             continue

@@ -175,6 +175,14 @@ def test_a_term_joining_more_words_than_any_real_term_is_read_as_its_words() -> 
     phrase = ql.parse('"' + "large language models " * 20 + '"')
     assert len(phrase.terms[0].words) == ql.MAX_PHRASE_WORDS
     assert phrase.notes == [f"A phrase that long was searched by its first {ql.MAX_PHRASE_WORDS} words."]
+    two = ql.parse(('"' + "kv " * 40 + '" ') * 2)
+    assert [len(t.words) for t in two.terms] == [ql.MAX_PHRASE_WORDS] * 2
+    assert two.notes == phrase.notes  # said once
+    words = " ".join(f"w{n}" for n in range(ql.MAX_TERMS + 8))
+    many = ql.parse("diffusion " + words.replace(" ", "-"))  # garble of more unique words than a query keeps
+    assert len(many.terms) == ql.MAX_TERMS
+    assert many.truncated
+    assert many.notes[0].startswith(f"Your query was long: searched its first {ql.MAX_TERMS} terms")
 
 
 def test_garbled_terms_get_an_answer_without_quoting_them_back(seed_db) -> None:  # type: ignore[no-untyped-def]
