@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import math
 import os
 import random
@@ -22,6 +23,8 @@ from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, scope
 from bot.search import query as ql
 from bot.search.people import People, PersonCard, person_card
+
+log = logging.getLogger(__name__)
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
@@ -47,6 +50,7 @@ THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to ea
 FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
 COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
 RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
+WARM_QUERY = "learning models"  # words most papers hold: the first search loads everything ranking reads
 TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
 
 # Punctuation that separates phrases: words on either side are not "next to each other".
@@ -90,6 +94,23 @@ class Papers:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""
         with self.snapshot() as db:
             return search.search(db, query, limit=limit, offset=offset, scope=self.venues)
+
+    def warm(self) -> threading.Thread:
+        """Search once in a thread, so that the first user's query does not wait for what search loads per index
+        (titles, paper names, acronyms, people, the venues' papers: ~0.4 s at 110,000 papers, 50 ms at 5,863)."""
+        thread = threading.Thread(target=self._warm, name="warm-index", daemon=True)
+        thread.start()
+        return thread
+
+    def _warm(self) -> None:
+        try:
+            self.search(WARM_QUERY)
+        except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
+            log.info("index not warmed: %s", exc)
+        finally:
+            db = getattr(self._local, "db", None)
+            if db is not None:
+                db.conn.close()
 
     def person(self, name: str) -> PersonCard | None:
         """The author a name means, with their co-authors (for `/icml author`); of several people initials fit, the

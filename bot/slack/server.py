@@ -330,6 +330,7 @@ class Runtime:
     def start(cls, config: Config) -> Runtime:
         """Build it and start the digest scheduler (one process per state database schedules; the others log so)."""
         runtime = cls.build(config)
+        runtime.digests.digests.papers.warm()
         runtime.digests.start_scheduler()
         runtime.refresher = refresh.start(config)  # several processes on one index: the first due one fetches
         return runtime
