@@ -229,14 +229,10 @@ def _parallel(
         raise SourceError(
             path,
             f"{min(lines)}-{max(lines)}",
-            f"cleaning the records on these lines took more than {_duration(stalled.seconds)} and was "
+            f"cleaning the records on these lines took more than {stalled.waited} and was "
             "stopped; nothing was indexed. Please report the file; to index the rest now, move those records "
             "to a file of their own and run `icml-bot index` without it",
         ) from None
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
 
 
 def _finish_chunk(chunk: list[Raw | Skip]) -> list[Record]:

@@ -36,8 +36,9 @@ class WorkerStalled(Exception):
     can say which items those were."""
 
     def __init__(self, chunk: list[Any], seconds: float) -> None:
-        super().__init__(f"a worker spent more than {seconds:g} s on a chunk of {len(chunk)} items")
         self.chunk, self.seconds = chunk, seconds
+        self.waited = f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
+        super().__init__(f"a worker spent more than {self.waited} on a chunk of {len(chunk)} items")
 
 
 def in_workers(
