@@ -200,8 +200,7 @@ def parse(raw: str) -> ParsedQuery:
         if quoted or kind == "author":
             if len(words) > MAX_PHRASE_WORDS:
                 words = words[:MAX_PHRASE_WORDS]
-                shortened = f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words."
-                query.notes += [shortened] if shortened not in query.notes else []  # (once, however many were cut)
+                query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
             query.terms.append(
                 Term(value.strip(), words, quoted=quoted, negated=negated, field=kind, span=(start, m.end()))
             )
@@ -251,6 +250,7 @@ def parse(raw: str) -> ParsedQuery:
     query.tracks = tuple(dict.fromkeys(query.tracks))
     query.status = tuple(dict.fromkeys(query.status))
     query.status_excluded = tuple(dict.fromkeys(query.status_excluded))
+    query.notes = list(dict.fromkeys(query.notes))  # each said once, however many terms it is about
     if query.truncated:
         query.notes.insert(
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
