@@ -316,6 +316,10 @@ def test_a_garbled_term_or_a_very_long_phrase_is_searched_without_echoing_it(sla
     phrase = slack_http.command('"' + "kv cache eviction " * 12 + '"').json()  # 36 words
     assert "A phrase that long was searched by its first 32 words." in texts(phrase)
     assert message_problems(phrase) == []
+    two = texts(slack_http.command(('"' + "kv " * 40 + '" ') * 2).json())
+    assert two.count("A phrase that long was searched by its first 32 words.") == 1
+    many = texts(slack_http.command("kv cache " + "-".join(f"w{n}" for n in range(40))).json())  # 40 unique words
+    assert "Your query was long: searched its first 32 terms" in many
 
 
 def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
