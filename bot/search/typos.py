@@ -162,7 +162,8 @@ def common_neighbour(
     fetch_df: Callable[[list[str]], dict[str, int]],
     fetch_prefix: Callable[[str], list[tuple[str, int]]],
 ) -> str | None:
-    """For a word only one or two papers use ("modles"), a word one edit away that many papers use ("models").
+    """For a word only one or two papers use ("modles"), a word one edit away that many papers use ("models"), at
+    the first letter too ("raining": training), as corrections() chooses between them.
 
     The rare word is still searched (it may be valid); the common one is searched beside it.
     """
@@ -171,7 +172,13 @@ def common_neighbour(
     df = vocab.df([word], fetch_df)[word]
     if not 1 <= df <= RARE_DF:
         return None
-    found = _closest(word, 1, max(RARE_NEIGHBOUR_DF, RARE_NEIGHBOUR_RATIO * df), vocab, fetch_df, fetch_prefix)
+    least = max(RARE_NEIGHBOUR_DF, RARE_NEIGHBOUR_RATIO * df)
+    found = _closest(word, 1, least, vocab, fetch_df, fetch_prefix)
+    near = one_edit(word, first_only=True)
+    dfs = vocab.df(near + found[:1], fetch_df)
+    first = max((w for w in near if dfs[w] >= least), key=lambda w: (dfs[w], w), default=None)
+    if first and (not found or dfs[first] > FIRST_LETTER_RATIO * dfs[found[0]]):
+        return first
     return found[0] if found else None
 
 

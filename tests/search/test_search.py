@@ -706,6 +706,7 @@ def test_a_correction_asks_only_the_rarest_two_telling_words(tmp_path: Path) -> 
 def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> None:
     vocab = typos.Vocabulary()
     words = {"learning": 2469, "leaning": 3, "cache": 105, "cace": 1, "models": 800, "modles": 1, "kv": 95}
+    words |= {"training": 2182, "raining": 1, "transfer": 400, "ransfer": 1, "rasfer": 60}
 
     def fetch_df(ws: list[str]) -> dict[str, int]:
         return {w: words[w] for w in ws if w in words}
@@ -717,8 +718,19 @@ def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> No
     assert typos.correction("cahce", vocab, fetch_df, fetch_prefix) == "cache"
     assert typos.correction("modles", vocab, fetch_df, fetch_prefix) is None  # in the vocabulary: never corrected
     assert typos.common_neighbour("modles", vocab, fetch_df, fetch_prefix) == "models"  # ...but searched beside
+    assert typos.common_neighbour("raining", vocab, fetch_df, fetch_prefix) == "training"  # a first letter lost
+    assert typos.common_neighbour("ransfer", vocab, fetch_df, fetch_prefix) == "rasfer"  # (not 10x: same letter)
     assert typos.correction("kx", vocab, fetch_df, fetch_prefix) is None  # too short
     assert typos.correction("zzzzzz", vocab, fetch_df, fetch_prefix) is None
+
+
+@needs_shared_data()
+def test_a_rare_word_one_first_letter_from_a_common_one_is_searched_beside_it(full_index_path: Path) -> None:
+    db = index.connect(full_index_path, readonly=True)
+    response = search.search(db, "raining spiking neural networks")  # one ICML 2026 abstract says "raining"
+    assert "Also showing papers with *training* (only a paper or two use *raining*)." in response.notes
+    assert all(r.paper["title"].lower().count("train") for r in response.results)
+    assert [r.paper["id"] for r in response.results] == ids(search.search(db, "training spiking neural networks"))
 
 
 def test_split_run_together_words() -> None:
