@@ -21,6 +21,7 @@ from bot.search.people import (
     PersonFilter,
     author_of,
     common_surname_note,
+    named_authors,
     one_person_at_a_time,
     people_in,
     person_note,
@@ -152,7 +153,10 @@ def _run(
             ranker.score(scored, norm(paper["title"]), abstract, authors)
             scored.score = order_score
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
-        response.results.append(Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper)))
+        result = Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper))
+        if person or plan.author_words:
+            result.named = named_authors(paper["authors"], person.match if person else None, plan.author_words)
+        response.results.append(result)
     clock.lap("snippets")
     total, response.total_exact = retrieval.settled()
     response.total = total = max(total, candidates)

@@ -416,6 +416,19 @@ def author_of(match: NameMatch, authors: Sequence[str]) -> str:
     return next((p.name for p in match.everyone if p.key in keys), match.person.name)
 
 
+def named_authors(authors: Sequence[str], match: NameMatch | None, author_words: Sequence[Sequence[str]]) -> list[str]:
+    """The authors of a paper the query named, as the paper lists them: the person it found (or another its
+    initials fit), and authors holding every word of an author: term, so the answer can show where they are."""
+    keys = {p.key for p in match.everyone} if match else set()
+    wanted = [set(fold_name(" ".join(words))) for words in author_words]
+    out = []
+    for author in authors:
+        folded = fold_name(author)
+        if folded in keys or any(words and words <= set(folded) for words in wanted):
+            out.append(author)
+    return out
+
+
 def one_person_at_a_time(
     found: PersonFilter, ranked: list[T], rowid: Callable[[T], int], on_topic: Callable[[T], bool]
 ) -> tuple[PersonFilter, list[T], int]:

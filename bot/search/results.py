@@ -18,6 +18,7 @@ class Result:
     score: float
     snippet: str
     matched: list[str] = field(default_factory=list)
+    named: list[str] = field(default_factory=list)  # its authors the query named (a person, author:), as listed
 
     def to_json(self) -> dict[str, Any]:
         """The JSON shape of `icml-bot search --json`."""
@@ -38,6 +39,7 @@ class Result:
             "score": round(self.score, 4),
             "snippet": self.snippet,
             "matched": self.matched,
+            "named_authors": self.named,
         }
 
 

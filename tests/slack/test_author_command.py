@@ -191,3 +191,30 @@ def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake
             assert said.count("papers by") == 1  # (each paper's own author list still shows it as listed)
     finally:
         served.stop()
+
+
+def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: FakeSlack, tmp_path: Path) -> None:
+    # Authors past the third were cut to "et al.": an answer listing Mohit Bansal's papers hid him in most of them.
+    crowd = ["Ana One", "Ben Two", "Cleo Three", "Dan Four"]
+    papers = [
+        {
+            "id": "MB9",
+            "title": "Planning with Language Models at Length",
+            "abstract": "We study planning in language models over long horizons and show gains on benchmarks. " * 3,
+            "authors": [*crowd, "Mohit Bansal", "Eve Five"],
+        },
+        *PAPERS,
+    ]
+    served = serving(fake, tmp_path, papers)
+    try:
+        for command in ("Mohit Bansal planning", "author Mohit Bansal", "M. Bansal planning"):
+            said = texts(served.command(command).json())
+            assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said, command
+        said = texts(served.command("author Bansal Mohit").json())
+        assert "*Mohit Bansal*, Elias Stengel-Eskin" in said  # first: in bold where he is
+        said = texts(served.command("author:Bansal planning").json())  # the author: filter marks its author too
+        assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said
+        said = texts(served.command("planning").json())  # no person asked for: nobody in bold
+        assert "Ana One, Ben Two, Cleo Three et al." in said
+    finally:
+        served.stop()

@@ -117,6 +117,28 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
     sdk_accepts(msg)
 
 
+@pytest.mark.parametrize(
+    ("named", "line"),
+    [
+        ([], "Ada Lovelace, Alan Turing, Grace Hopper et al."),
+        (["Alan Turing"], "Ada Lovelace, *Alan Turing*, Grace Hopper et al."),
+        (["Edsger Dijkstra"], "Ada Lovelace, Alan Turing, Grace Hopper, *Edsger Dijkstra* et al."),
+        (["Barbara Liskov"], "Ada Lovelace, Alan Turing, Grace Hopper, … *Barbara Liskov*"),
+        (
+            ["Barbara Liskov", "John Backus"],
+            "Ada Lovelace, Alan Turing, Grace Hopper, … *John Backus*, … *Barbara Liskov*",
+        ),
+        (["Ken *<!here>* Thompson"], "Ada Lovelace, Alan Turing, Grace Hopper, … *Ken &lt;!here&gt; Thompson* et al."),
+    ],
+)
+def test_the_author_a_search_named_is_shown_in_bold_wherever_they_are_listed(named: list[str], line: str) -> None:
+    authors = [*PAPER["authors"], "John Backus", "Ken *<!here>* Thompson", "Barbara Liskov"]  # 5th, 6th, 7th
+    result = Result({**PAPER, "authors": authors}, 1.0, "…", named=named)  # type: ignore[typeddict-item]
+    msg = blocks.results_message(response([result]))
+    assert msg["blocks"][1]["elements"][0]["text"].split(" · ")[0] == line
+    assert block_checks.problems(msg) == []
+
+
 def test_public_results_have_no_share_button_and_page_without_replacing() -> None:
     msg = blocks.results_message(response([Result(PAPER, 1.0, "")], total=9), public=True)
     labels = [b["text"]["text"] for b in msg["blocks"][2]["elements"]]

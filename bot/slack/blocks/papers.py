@@ -97,13 +97,21 @@ def title_line(paper: PaperRow) -> str:
     return f"*{link(paper.get('url') or paper.get('pdf_url'), label)}*"
 
 
-def authors_text(authors: Iterable[str] | None, shown: int = AUTHORS_SHOWN) -> str:
-    """Up to `shown` author names and "et al.", escaped."""
-    names = [one_line(a) for a in authors or [] if one_line(a)]
-    if not names:
+def authors_text(authors: Iterable[str] | None, shown: int = AUTHORS_SHOWN, named: Collection[str] = ()) -> str:
+    """Up to `shown` author names and "et al.", escaped; the `named` ones (the person a search found) in bold, and
+    shown after "…" when they come later in the list (A, B, C, … *Yoshua Bengio* et al.)."""
+    listed = [one_line(a) for a in authors or [] if one_line(a)]
+    if not listed:
         return ""
-    text = ", ".join(names[:shown]) + (" et al." if len(names) > shown else "")
-    return truncate(escape(text), 600)
+    marked = {one_line(a) for a in named}
+    text, last = "", -1
+    for i, name in enumerate(listed):
+        if i >= shown and name not in marked:
+            continue
+        shown_name = f"*{escape(name.replace('*', ''))}*" if name in marked else escape(name)
+        text += (", … " if i > last + 1 else ", ") + shown_name if text else shown_name
+        last = i
+    return truncate(text + (" et al." if last < len(listed) - 1 else ""), 600)
 
 
 def meta_parts(paper: PaperRow) -> list[str]:
@@ -119,12 +127,13 @@ def venue_name(paper: PaperRow) -> str:
     return venue_label(paper.get("venue"), paper.get("track") or MAIN)
 
 
-def paper_context(paper: PaperRow, show_venue: bool = False) -> Block:
+def paper_context(paper: PaperRow, show_venue: bool = False, named: Collection[str] = ()) -> Block:
     """One context line under a paper: authors · venue · status · session · code · id (at most 10 elements).
 
-    The venue only when results come from several (ICML 2026 beside ICML 2024)."""
+    The venue only when results come from several (ICML 2026 beside ICML 2024); `named`: authors to show in bold."""
     venue = [escape(venue_name(paper))] if show_venue else []
-    pieces = [authors_text(paper.get("authors")), *venue, *meta_parts(paper), f"`{escape(paper.get('id'))}`"]
+    authors = authors_text(paper.get("authors"), named=named)
+    pieces = [authors, *venue, *meta_parts(paper), f"`{escape(paper.get('id'))}`"]
     return context(" · ".join(p for p in pieces if p))
 
 
@@ -158,7 +167,7 @@ def result_blocks(
     if snippet and snippet.strip(ELLIPSIS + " ").lower() not in headline.lower():
         lines.append(truncate(escape(snippet), SNIPPET_CHARS))
     pid = str(paper["id"])
-    context_line = paper_context(paper, show_venue)
+    context_line = paper_context(paper, show_venue, result.named)
     return [section("\n".join(lines)), context_line, paper_buttons(pid, public, pid in saved, origin)]
 
 
