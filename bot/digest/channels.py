@@ -94,8 +94,9 @@ class ChannelDigests:
         """This thread's read-only connection to the paper index (it may be rebuilt while we run)."""
         return self.papers.db
 
-    def paper_order(self, topics: str = "") -> tuple[list[str], list[str]]:
-        """Every paper id in the order a channel sees them (topic matches first), and the ids that matched."""
+    def paper_order(self, topics: str = "") -> tuple[list[str], dict[str, list[str]]]:
+        """Every paper id in the order a channel sees them (topic matches first), and the ids that matched (with the
+        authors the topics named)."""
         return paper_order(self.papers_db, topics, self.papers.venues)
 
     def neighbours(self, paper_id: str) -> list[str]:
@@ -244,7 +245,7 @@ class ChannelDigests:
             total=len(order),
             round_=round_,
             round_done=len(picks) == len(remaining),
-            matched=set(matched),
+            matched=matched,
         )
 
     def _digest(
@@ -256,12 +257,12 @@ class ChannelDigests:
         total: int,
         round_: int,
         round_done: bool,
-        matched: set[str] | None = None,
+        matched: dict[str, list[str]] | None = None,
     ) -> Digest:
         db = self.papers_db
         papers = [p for p in (index.get_paper(db, i) for i in ids) if p is not None]
         if matched is None:
-            matched = set(self.paper_order(sub.topics)[1]) if sub.topics else set()
+            matched = self.paper_order(sub.topics)[1] if sub.topics else {}
         next_at = None
         if sub.active and sub.created_at and self.next_run is not None:  # a stored subscription, not defaults()
             next_at = self.next_run(sub, datetime.combine(day + timedelta(days=1), time(0), sub.tz))
@@ -276,6 +277,7 @@ class ChannelDigests:
             sub.topics,
             frozenset(i for i in ids if i in matched),
             next_at,
+            {i: matched[i] for i in ids if matched.get(i)},
         )
 
     def _from_run(self, row: dict[str, Any]) -> Digest:

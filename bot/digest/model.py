@@ -124,6 +124,7 @@ class Digest:
     topics: str = ""
     topic_ids: frozenset[str] = frozenset()  # which of these papers matched the topics
     next_at: datetime | None = None  # the channel's next digest, for the footer
+    named: dict[str, list[str]] = field(default_factory=dict)  # by paper: authors the topics named (author:, a person)
 
     @property
     def paper_ids(self) -> list[str]:

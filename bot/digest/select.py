@@ -34,8 +34,9 @@ def spread(rows: list[dict[str, Any]]) -> list[str]:
 
 def paper_order(
     db: sqlite_utils.Database, topics: str = "", venues: Scope | None = None
-) -> tuple[list[str], list[str]]:
-    """Every paper id in scope in the order a channel sees them (topic matches first), and the ids that matched.
+) -> tuple[list[str], dict[str, list[str]]]:
+    """Every paper id in scope in the order a channel sees them (topic matches first), and the ids that matched,
+    in order, each with the authors the topics named (a digest following a person shows where they are).
 
     The scope is the topics' venue:/year:/track: when they name one, else `venues` (ICML_BOT_VENUES)."""
     parsed = ql.parse(topics)
@@ -48,10 +49,10 @@ def paper_order(
     if rowids is not None:
         rows = [r for r in rows if r["_rowid"] in rowids]
     order = spread(rows)
-    matched: list[str] = []
+    matched: dict[str, list[str]] = {}
     if parsed.terms:  # words to match, not only venue filters
         found = search.search(db, topics, limit=TOPIC_MATCHES, scope=venues).results
-        matched = [str(r.paper["id"]) for r in found]
+        matched = {str(r.paper["id"]): r.named for r in found}
     return list(dict.fromkeys([*matched, *order])), matched
 
 

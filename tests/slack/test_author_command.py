@@ -153,6 +153,8 @@ def test_a_digest_can_follow_a_person(people_http: SlackHttp, fake: FakeSlack, t
     db.conn.close()
     assert len(theirs) == 7
     assert set(digest_ids(post)) <= theirs  # only their papers, though two others' exist
+    said = texts(post)  # and each card shows him in bold where he is listed, as a search's answer does
+    assert said.count("*Mohit Bansal*, Elias Stengel-Eskin") + said.count("Jaemin Cho, *Mohit Bansal*") == 5
 
 
 def test_author_by_initials_answers_as_a_search_for_them(people_http: SlackHttp, fake: FakeSlack) -> None:

@@ -8,7 +8,7 @@ like this and Less like this, which the channel's coming digests learn from.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -78,9 +78,11 @@ def snippet(paper: PaperRow, limit: int = SNIPPET_CHARS) -> str:
     return truncate(escape(abstract), limit)
 
 
-def paper_blocks(paper: PaperRow, matched: bool = False, show_venue: bool = False) -> list[Block]:
-    """One paper of a digest: linked title, headline, abstract snippet; authors/(venue)/status/code; Similar,
-    Abstract."""
+def paper_blocks(
+    paper: PaperRow, matched: bool = False, show_venue: bool = False, named: Collection[str] = ()
+) -> list[Block]:
+    """One paper of a digest: linked title, headline, abstract snippet; authors (`named` ones in bold)/(venue)/
+    status/code; Similar, Abstract."""
     lines = [blocks.title_line(paper)]
     headline = one_line(paper.get("headline"))
     if headline:
@@ -88,7 +90,7 @@ def paper_blocks(paper: PaperRow, matched: bool = False, show_venue: bool = Fals
     text = snippet(paper)
     if text:
         lines.append(text)
-    context = blocks.paper_context(paper, show_venue)
+    context = blocks.paper_context(paper, show_venue, named)
     if matched:
         context["elements"].append(blocks.mrkdwn("matches your topics"))
     buttons = blocks.paper_buttons(str(paper["id"]), public=True)
@@ -128,7 +130,8 @@ def digest_message(digest: Digest) -> Message:
             out.append(blocks.context(f"Papers of {rest}."))
     several = len({blocks.venue_name(p) for p in digest.papers}) > 1  # papers of several venues say theirs
     for paper in digest.papers:
-        out.extend(paper_blocks(paper, str(paper["id"]) in digest.topic_ids, show_venue=several))
+        pid = str(paper["id"])
+        out.extend(paper_blocks(paper, pid in digest.topic_ids, several, digest.named.get(pid, ())))
         out.append(blocks.divider())
     if digest.round_done:
         out.append(
