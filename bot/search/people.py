@@ -345,7 +345,10 @@ def people_in(
         allowed = rowids if allowed is None else allowed & rowids
     if not drop:
         return None
-    rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
+    if match:  # the request around a name typed in words goes too ("Sergey Levine's work on offline RL")
+        rest = ql.without_name(parsed, drop)
+    else:
+        rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
     if match is None and len(fielded) == 1:
         return PersonFilter(rest, fielded[0][0], fielded[0][1], False, allowed, denied)
     return PersonFilter(rest, match, typed, match is not None, allowed, denied)
@@ -394,9 +397,12 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
     if match is None:
         return ""
     name = match.person.name
-    note = f"{count} paper{'s' if count != 1 else ''} by *{name}*"
+    note = f"{count} paper{'s' if count != 1 else ''} by *{name}*" if count else f"No papers by *{name}*"
     if topic:
-        note += f", those about *{topic}* first" if found.from_text else f" about *{topic}*"
+        note += f", those about *{topic}* first" if found.from_text and count else f" about *{topic}*"
+    rest = found.rest
+    if not count and (rest.status or rest.status_excluded or rest.has_code is not None or rest.names_venues):
+        note += " with these filters"  # (they have papers here: a search names only people who do)
     if not match.exact:
         note += f" (you typed *{found.typed}*)"
     if match.others:

@@ -6,6 +6,7 @@ becomes a ParsedQuery, possibly empty, and never raises. Nothing here builds FTS
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -230,12 +231,29 @@ def parse(raw: str) -> ParsedQuery:
                 span=(token_start, token_start + len(display)),
             )
         )
+    _keep_topic(query)
+    query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
+    query.tracks = tuple(dict.fromkeys(query.tracks))
+    query.status = tuple(dict.fromkeys(query.status))
+    query.status_excluded = tuple(dict.fromkeys(query.status_excluded))
+    query.notes = list(dict.fromkeys(query.notes))  # each said once, however many terms it is about
+    if query.truncated:
+        query.notes.insert(
+            0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
+        )
+    return query
+
+
+def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
+    """Keep the terms that are the topic: a request around it goes, and the filters it names in words apply (bot.
+    search.questions). `beside`: a person's name stood beside these terms, as an author: filter does."""
     # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
     # author:Levine") is about diffusion.
     aside = [t for t in query.terms if t.negated or t.field == "author"]
     wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
-    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=bool(aside))  # the topic
+    beside = beside or bool(aside)
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)
@@ -246,15 +264,21 @@ def parse(raw: str) -> ParsedQuery:
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
         query.terms = [t for t in query.terms if t not in plain_terms]
-    query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
-    query.tracks = tuple(dict.fromkeys(query.tracks))
-    query.status = tuple(dict.fromkeys(query.status))
-    query.status_excluded = tuple(dict.fromkeys(query.status_excluded))
-    query.notes = list(dict.fromkeys(query.notes))  # each said once, however many terms it is about
-    if query.truncated:
-        query.notes.insert(
-            0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
-        )
+
+
+def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
+    """The query with the terms of a person's name (indexes into its terms) taken out, and the request around the
+    name gone as it goes around a topic: "What did | Sergey Levine | publish on offline RL?" is about offline RL."""
+    query = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in name])
+    query.notes = list(parsed.notes)  # (a copy: framing may add to it)
+    _keep_topic(query, beside=True)
+    plain = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
+    said = [_SAID.get(w) for t in plain for w in t.words]  # (a venue or year would come too late: scope is chosen)
+    if plain and all(said):  # "Sergey Levine oral papers", "Mohit Bansal code": beside a name, filters, not words
+        for kind, value in filter(None, said):
+            _filter_field(query, kind, value, negated=False)
+        query.terms = [t for t in query.terms if t not in plain]
+    query.notes = list(dict.fromkeys(query.notes))
     return query
 
 

@@ -220,3 +220,22 @@ def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: Fa
         assert "Ana One, Ben Two, Cleo Three et al." in said
     finally:
         served.stop()
+
+
+def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> None:
+    # The request after a name stayed query words: "7 papers by Mohit Bansal, those about *papers reasoning* first"
+    # and "No paper matches every word", as no paper says "papers" or "publish".
+    for question in (
+        "Mohit Bansal papers on reasoning",
+        "What did Mohit Bansal publish on reasoning?",
+        "Mohit Bansal's work on reasoning",
+        "what has Mohit Bansal written about reasoning",
+    ):
+        body = people_http.command(question).json()
+        said = texts(body)
+        assert "7 papers by *Mohit Bansal*, those about *reasoning* first" in said, question
+        assert "match some" not in said, question
+        assert said.index("Reasoning with Language Models, Part 0") < said.index("Video with Language Models"), question
+    said = texts(people_http.command("Mohit Bansal oral papers").json())  # a filter beside a name, not a word
+    assert "No papers by *Mohit Bansal* with these filters" in said
+    assert "0 papers" not in said
