@@ -53,6 +53,9 @@ def topic(text: str) -> list[str]:
         ("how do I make my model robust", ["model", "robust"]),
         ("what is the difference between DPO and PPO?", ["DPO", "and", "PPO"]),
         ("where should I start with diffusion models?", ["diffusion", "models"]),
+        ("how do people evaluate hallucination in VLMs", ["evaluate", "hallucination", "in", "VLMs"]),  # who asks
+        ("what do researchers use for uncertainty", ["uncertainty"]),
+        ("people tracking in videos", ["people", "tracking", "in", "videos"]),  # no opening: a topic
     ],
 )
 def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> None:
