@@ -189,6 +189,8 @@ class WordCorrector:
         typed in CamelCase is corrected only by one letter: `FlashAtention`, but not ConvNeXt into context."""
         if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
             return word
+        if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
+            return word
         if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
             return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
         edits = 1 if name else 2

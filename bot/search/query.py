@@ -43,6 +43,7 @@ _SAID = {
     "code": ("has", "code"), "github": ("has", "code"),
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
+FILTER_WORDS = frozenset(_SAID)  # words of the query language: never typo-corrected into other words ("oral": odal)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _JOINERS = re.compile(r"[+/]")
 # A pasted link (Slack wraps links as <url> or <url|label>; prose wraps them in brackets, quotes and a full stop): it

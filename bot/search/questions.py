@@ -113,8 +113,8 @@ def topic_span(
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return 0, len(terms)
-    if all(map(is_filter, topic)) and (start or end < len(terms)):
-        return start, start  # "ICML 2024 papers", "oral papers": the filters are all that is asked
+    if all(map(is_filter, topic)) and (start or end < len(terms) or all(field_of(w) == "status" for w in topic)):
+        return start, start  # "ICML 2024 papers", "oral papers", "orals": the filters are all that is asked
     return start, end
 
 

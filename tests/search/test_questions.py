@@ -45,6 +45,9 @@ def topic(text: str) -> list[str]:
         ("point cloud papers", ["point", "cloud"]),
         ("best arm identification papers", ["best", "arm", "identification"]),
         ("oral cancer detection papers", ["oral", "cancer", "detection"]),  # a filter word alone says no request
+        ("oral", []),  # a status alone asks for those papers (it was typo-corrected into "odal")
+        ("spotlights", []),
+        ("code", ["code"]),  # ...other filter words alone stay words: code generation, code models
         ("survey of RLHF", ["RLHF"]),  # a survey is what is wanted; RLHF is what it is about
         ("RLHF survey paper", ["RLHF"]),
         ("difference between DPO and PPO", ["DPO", "and", "PPO"]),

@@ -439,11 +439,26 @@ def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> 
         "attention papers with code": "attention has:code",
         "is there code for attention papers?": "attention has:code",
         "Alan Turing's papers": "author:turing",
+        "orals": "status:oral",  # a status alone asks for those papers
+        "spotlight": "status:spotlight",
+        "Alan Turing oral papers": "author:turing status:oral",  # ...and beside a name filters theirs
     }
     for question, filtered in asked.items():
         expected = sorted(source_ids(search.search(tiny_db, filtered)))
         assert sorted(source_ids(search.search(tiny_db, question))) == expected, question
         assert 0 < len(expected) < 4, filtered  # the filter keeps some papers and leaves out others
+
+
+def test_a_filter_word_is_never_corrected_into_another_word(tmp_path: Path) -> None:
+    papers = [
+        _paper("T1", "Tumour Detection in Histology", "We detect tumours in histology slides with a small network."),
+        _paper("O1", "Odal Groups and Tumour Growth", "The odal group acts on tumour growth models."),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    response = search.search(db, "oral tumour detection")  # no abstract says "oral": it was corrected to "odal"
+    assert response.corrected is None
+    assert source_ids(response)[0] == "T1"
+    db.conn.close()
 
 
 def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db) -> None:  # type: ignore[no-untyped-def]
