@@ -66,9 +66,23 @@ def pinned_papers(
             if len(name_key(term.text)) >= 3:
                 # ("the FOCUS method": request words beside a name leave it alone)
                 among = any(t is not term and not set(t.words) <= _SAYS_WHICH for t in positive)
-                for rowid in named(term.text, 3, among=among):
+                found = named(term.text, 3, among=among)
+                for rowid in _about_every_group(db, plan, found) if among else found:
                     out.setdefault(rowid, f"name:{term.text}")
     return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
+
+
+def _about_every_group(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> list[int]:
+    """Of papers a name among other words names, those whose text holds the other words too: `TokSuite tokenizer`
+    is TokSuite, but `lottery ticket` is about lottery tickets, not about LOTTERY, a two-sample test."""
+    texts = read_columns(db, "name, title, abstract", rowids) if rowids else {}
+    out = []
+    for rowid in rowids:
+        name, title, abstract = texts.get(rowid, ("", "", ""))
+        body = norm(f"{name or ''} {title} {abstract}")
+        if all(found_alt(g.counters, body) >= 0 for g in plan.groups):
+            out.append(rowid)
+    return out
 
 
 def _narrowed(plan: RetrievalPlan) -> bool:

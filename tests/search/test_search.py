@@ -829,6 +829,21 @@ def test_a_name_in_capitals_that_papers_use_as_a_term_pins_nothing_among_other_w
     db.conn.close()
 
 
+def test_a_name_in_capitals_that_a_few_papers_write_as_a_word_pins_nothing_among_other_words(tmp_path: Path) -> None:
+    # `lottery ticket` put LOTTERY, a two-sample test, first: the word is rare, and rare words pinned the name.
+    papers = [
+        _paper("L", "LOTTERY: Learning from Reference-Only Samples", "LOTTERY is a two-sample test for small samples."),
+        _paper("T1", "Expressive Lottery Tickets", "We find lottery tickets in wide networks and prune the rest."),
+        _paper("T2", "Lottery Tickets at Initialization", "Lottery ticket masks found at initialization transfer."),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    tickets = search.search(db, "lottery ticket")
+    assert sorted(source_ids(tickets)[:2]) == ["T1", "T2"]
+    assert not any(m.startswith("name:") for r in tickets.results for m in r.matched)
+    assert search.search(db, "lottery").results[0].matched[0] == "name:lottery"  # alone, it is the name
+    db.conn.close()
+
+
 METRIC_USES = ["traffic", "solar", "wind", "retail", "energy", "weather", "sales", "river"]
 
 
