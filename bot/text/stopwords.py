@@ -11,7 +11,7 @@ from bot.text.words import word_set
 # them (search ANDs the other words).
 FUNCTION_WORDS = word_set(
     "a an and are as at be by can do does for from has have how in into is it its of on or than that the their "
-    "these this those to using via vs was we what when where which while who why with without"
+    "these this those to using versus via vs was we what when where which while who why with without"
 )
 # Words every abstract uses ("we propose a new method"): they say nothing about which paper it is either.
 BOILERPLATE = word_set(

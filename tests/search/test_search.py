@@ -449,6 +449,13 @@ def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> 
         assert 0 < len(expected) < 4, filtered  # the filter keeps some papers and leaves out others
 
 
+def test_versus_between_two_terms_is_a_function_word_like_vs(seed_db) -> None:  # type: ignore[no-untyped-def]
+    # "versus" was a word every result had to hold: "No paper matches every word".
+    versus = search.search(seed_db, "speculative versus decoding")
+    assert ids(versus) == ids(search.search(seed_db, "speculative vs decoding"))
+    assert not versus.partial
+
+
 def test_a_filter_word_is_never_corrected_into_another_word(tmp_path: Path) -> None:
     papers = [
         _paper("T1", "Tumour Detection in Histology", "We detect tumours in histology slides with a small network."),
