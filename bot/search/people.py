@@ -29,6 +29,7 @@ from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
 from bot.text.nicknames import same_names
 from bot.text.person_names import fold_name
+from bot.text.stopwords import FUNCTION_WORDS
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
 TYPO_MAX_DF = 2  # a word may be a mistyped name only when the papers' text (almost) never uses it
@@ -38,6 +39,7 @@ _COLUMNS = "name, key, papers, rowids"
 INITIALS_SQL = "SELECT name, key, rowids FROM people WHERE last = ? AND first >= ? AND first < ?"
 OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
 SURNAME_PEOPLE = 5  # a surname alone names its bearers when this many or fewer wrote papers here (not the Zhangs)
+SURNAME_AMONG_WORDS = 4  # query words among which a capitalised surname names its bearers (a title is longer)
 COMMON_SURNAME_PAPERS = 1000  # a common surname's papers are counted up to this many (as many as a page's total says)
 T = TypeVar("T")
 
@@ -335,6 +337,17 @@ def people_in(
     match = people.find(typed_terms, df, in_text=people.used_as_words, within=within) if len(free) >= 2 else None
     if len(free) == 1 and len(parsed.terms[free[0]].words) == 1:  # a surname alone: `Levine`
         match = people.by_surname(parsed.terms[free[0]].text, within)
+    content = [i for i in free if not set(parsed.terms[i].words) <= FUNCTION_WORDS]
+    if match is None and 1 < len(content) <= SURNAME_AMONG_WORDS:  # ...or capitalised among a few: `Bengio GFlowNets`
+        for at, i in enumerate(free):
+            term = parsed.terms[i]
+            others = [w for j in content if j != i for w in parsed.terms[j].words]
+            # (beside words the papers use: `MK Smith` is initials that fit no Smith, not a topic)
+            if len(term.words) == 1 and term.text[:1].isupper() and all(df(w) for w in others):
+                found = people.by_surname(term.text, within)
+                if found:
+                    match = dataclasses.replace(found, start=at, end=at + 1)
+                    break
     typed = ""
     if match:
         named = free[match.start : match.end]

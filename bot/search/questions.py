@@ -49,7 +49,7 @@ TRAILING = word_set("paper papers published survey surveys")
 _TRAILING = {(w,) for w in TRAILING}  # as one term's words
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
 # these words is the request; anywhere else "new", "good" or "find" may begin a topic.
-PAPERS = word_set("papers articles publications")
+PAPERS = word_set("papers articles publications work works")
 WHICH = word_set(
     "any anyone some recent latest new newest good great interesting important notable cool nice please show me "
     "find list give recommend suggest i we you there"

@@ -142,7 +142,12 @@ def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db) 
     assert response.person == "Mohit Bansal"
     assert [r.paper["source_id"] for r in response.results][4:] == ["MA1"]
     assert response.notes[0].startswith("4 papers by *Mohit Bansal*. Also fits, listed after: Manish Bansal (1)")
-    assert search.search(people_db, "Bansal reasoning").person is None  # beside topic words, only a whole name
+    # Capitalised beside a few topic words the papers use, it names them too (`Bengio GFlowNets`); in lower case,
+    # beside words, it is a word.
+    beside = search.search(people_db, "Bansal reasoning")
+    assert beside.person == "Mohit Bansal"
+    assert beside.notes[0].startswith("4 papers by *Mohit Bansal*, those about *reasoning* first")
+    assert search.search(people_db, "bansal reasoning").person is None
     card = person_card(people_db, "Bansal")  # `/icml author Bansal` alike, where it said no author is called so
     assert card is not None
     assert (card.name, card.papers, card.query) == ("Mohit Bansal", 4, 'author:"Bansal"')
@@ -226,6 +231,11 @@ def test_short_forms_that_are_words_and_words_between_are_no_names(tmp_path: Pat
         _paper("AL", "Sparse Attention Kernels", VISION, ["Albert Li"]),
         _paper("WZ", "Tabular Foundation Models", VISION, ["William Zhang"]),
         _paper("RZ", "Rich Features in Vision", VISION, ["Richard Zhang"]),
+        # As in the real lists, more Zhangs than a surname alone names (else `Zhang` among words names them all).
+        *(
+            _paper(f"Z{i}", f"Vision Study {i}", VISION, [f"{given} Zhang"])
+            for i, given in enumerate(["Bo", "Yi", "Min", "Lei"])
+        ),
     ]
     db = indexed(tmp_path, papers)
     for query in ("Li et al", "Li et al. sparse attention", "which papers will Zhang present", "rich features Zhang"):
