@@ -21,6 +21,7 @@ from bot.search.people import (
     PersonFilter,
     author_of,
     common_surname_note,
+    frequent_authors,
     named_authors,
     one_person_at_a_time,
     people_in,
@@ -36,6 +37,8 @@ from bot.search.scope import in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
+WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
+WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
@@ -167,6 +170,8 @@ def _run(
         response.notes.insert(0, person_note(person, total if lead_count is None else lead_count, topic))
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
+    elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
+        response.notes += _who_note(db, plan, ranked)
     response.partial = retrieval.partial and any(s.level < len(plan.groups) for s in page)
     if response.partial:
         full = sum(1 for s in ranked if s.level >= len(plan.groups))
@@ -204,6 +209,17 @@ class _Stages:
             spent -= ms
         self.into[stage] = self.into.get(stage, 0.0) + spent
         self.last = now
+
+
+def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[str]:
+    """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
+    wrote more than one; else the papers' own author lines answer)."""
+    on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
+    who = [(name, n) for name, n in frequent_authors(db, on_topic, WHO_NAMED) if n > 1]
+    if not who:
+        return []
+    topic = " ".join(g.label for g in plan.groups)
+    return [f"Most papers on *{topic}* here: " + ", ".join(f"{name} ({n})" for name, n in who)]
 
 
 def _only_their_papers(plan: RetrievalPlan, person: PersonFilter) -> None:

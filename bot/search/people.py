@@ -499,15 +499,26 @@ def person_card(
     if match is None:
         return None
     person = match.person
+    coauthors = frequent_authors(db, person.rowids, most, skip=person.key)
+    initials = name if match.shared and match.others else ""
+    return PersonCard(person.name, len(person.rowids), coauthors, initials)
+
+
+def frequent_authors(
+    db: sqlite_utils.Database, rowids: Sequence[int], most: int = 10, skip: tuple[str, ...] = ()
+) -> list[tuple[str, int]]:
+    """The authors of these papers by how many of them they wrote, most first (then by name), each named as first
+    listed; `skip`: a person's folded name (their co-authors are wanted)."""
     names: dict[tuple[str, ...], str] = {}
     shared: Counter[tuple[str, ...]] = Counter()
-    marks = ",".join("?" * len(person.rowids))
-    for (authors,) in db.execute(f"SELECT authors FROM papers WHERE rowid IN ({marks})", list(person.rowids)):
-        for other in json.loads(authors or "[]"):
-            key = fold_name(other)
-            if key and key != person.key:
-                names.setdefault(key, other)
-                shared[key] += 1
+    for i in range(0, len(rowids), 500):
+        chunk = list(rowids[i : i + 500])
+        marks = ",".join("?" * len(chunk))
+        for (authors,) in db.execute(f"SELECT authors FROM papers WHERE rowid IN ({marks})", chunk):
+            for author in dict.fromkeys(json.loads(authors or "[]")):
+                key = fold_name(author)
+                if key and key != skip:
+                    names.setdefault(key, author)
+                    shared[key] += 1
     ranked = sorted(shared.items(), key=lambda kc: (-kc[1], names[kc[0]]))
-    initials = name if match.shared and match.others else ""
-    return PersonCard(person.name, len(person.rowids), [(names[k], n) for k, n in ranked[:most]], initials)
+    return [(names[k], n) for k, n in ranked[:most]]

@@ -109,6 +109,7 @@ class ParsedQuery:
     links: tuple[str, ...] = ()  # pasted links (OpenReview, the conference site), looked up as the papers they name
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
+    asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
 
     @property
     def positive(self) -> list[Term]:
@@ -260,6 +261,7 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
             said = _said_field(word)
             if said:
                 _filter_field(query, *said, negated=False)
+    query.asks_who = query.asks_who or any("who" in t.words for t in wanted[:start])
     kept = {id(t) for t in aside + wanted[start:end]}
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]

@@ -66,6 +66,21 @@ def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> No
 
 
 @pytest.mark.parametrize(
+    ("asked", "who"),
+    [
+        ("who works on kv cache?", True),
+        ("who is working on mechanistic interpretability", True),
+        ("who wrote about GFlowNets", True),
+        ("any papers on kv cache?", False),
+        ("kv cache", False),
+        ("Who Watches the Watchmen", False),  # a title: no request, so nobody asked who
+    ],
+)
+def test_a_question_asking_who_says_so(asked: str, who: bool) -> None:
+    assert ql.parse(asked).asks_who is who
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "best arm identification",  # "best" describes nothing asked for

@@ -239,3 +239,10 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
     said = texts(people_http.command("Mohit Bansal oral papers").json())  # a filter beside a name, not a word
     assert "No papers by *Mohit Bansal* with these filters" in said
     assert "0 papers" not in said
+
+
+def test_who_works_on_a_topic_is_answered_with_the_people_with_most_papers_on_it(people_http: SlackHttp) -> None:
+    said = texts(people_http.command("who works on language models?").json())
+    assert "Most papers on *language models* here: Mohit Bansal (7), Elias Stengel-Eskin (4), Jaemin Cho (3)" in said
+    assert "Most papers on" not in texts(people_http.command("language models").json())  # only when asked who
+    assert "Most papers on" not in texts(people_http.command("who works on basal ganglia").json())  # one paper each
