@@ -281,6 +281,8 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
         for kind, value in filter(None, said):
             _filter_field(query, kind, value, negated=False)
         query.terms = [t for t in query.terms if t not in plain]
+    elif all(set(t.words) <= FUNCTION_WORDS for t in plain):  # "who is | Sergey Levine": no topic beside the name
+        query.terms = [t for t in query.terms if t not in plain]
     query.notes = list(dict.fromkeys(query.notes))
     return query
 
