@@ -158,7 +158,8 @@ def _run(
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         result = Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper))
         if person or plan.author_words:
-            result.named = named_authors(paper["authors"], person.match if person else None, plan.author_words)
+            people_found = (person.match, person.beside) if person else ()
+            result.named = named_authors(paper["authors"], people_found, plan.author_words)
         response.results.append(result)
     clock.lap("snippets")
     total, response.total_exact = retrieval.settled()

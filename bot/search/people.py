@@ -297,6 +297,7 @@ class PersonFilter:
     from_text: bool  # named by free words (all their papers, a topic first), not by an author: filter
     allowed: frozenset[int] | None
     denied: frozenset[int]
+    beside: NameMatch | None = None  # a second person the rest of the query names whole (`Finn and Levine`)
 
 
 def _typed(parsed: ql.ParsedQuery, term: ql.Term) -> str:
@@ -364,7 +365,19 @@ def people_in(
         rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
     if match is None and len(fielded) == 1:
         return PersonFilter(rest, fielded[0][0], fielded[0][1], False, allowed, denied)
-    return PersonFilter(rest, match, typed, match is not None, allowed, denied)
+    return PersonFilter(rest, match, typed, match is not None, allowed, denied, _beside(rest, match, people, within))
+
+
+def _beside(
+    rest: ql.ParsedQuery, match: NameMatch | None, people: People, within: frozenset[int] | None
+) -> NameMatch | None:
+    """A second person the words left beside the first name make up whole (`Chelsea Finn and Sergey Levine`): the
+    answer says their joint papers come first (the words rank them so) and marks both."""
+    words = [t for t in rest.terms if not (t.quoted or t.negated or t.field) and not set(t.words) <= FUNCTION_WORDS]
+    if match is None or not 2 <= len(words) <= MAX_NAME_WORDS:
+        return None
+    other = people.find([_typed(rest, t) for t in words], whole=True, within=within)
+    return other if other and other.person.key != match.person.key else None
 
 
 def common_surname_note(parsed: ql.ParsedQuery, people: People) -> str | None:
@@ -411,7 +424,9 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
         return ""
     name = match.person.name
     note = f"{count} paper{'s' if count != 1 else ''} by *{name}*" if count else f"No papers by *{name}*"
-    if topic:
+    if found.beside and count:
+        note += f", those with *{found.beside.person.name}* first"
+    elif topic:
         note += f", those about *{topic}* first" if found.from_text and count else f" about *{topic}*"
     rest = found.rest
     if not count and (rest.status or rest.status_excluded or rest.has_code is not None or rest.names_venues):
@@ -435,10 +450,12 @@ def author_of(match: NameMatch, authors: Sequence[str]) -> str:
     return next((p.name for p in match.everyone if p.key in keys), match.person.name)
 
 
-def named_authors(authors: Sequence[str], match: NameMatch | None, author_words: Sequence[Sequence[str]]) -> list[str]:
-    """The authors of a paper the query named, as the paper lists them: the person it found (or another its
+def named_authors(
+    authors: Sequence[str], matches: Sequence[NameMatch | None], author_words: Sequence[Sequence[str]]
+) -> list[str]:
+    """The authors of a paper the query named, as the paper lists them: the people it found (or others their
     initials fit), and authors holding every word of an author: term, so the answer can show where they are."""
-    keys = {p.key for p in match.everyone} if match else set()
+    keys = {p.key for match in matches if match for p in match.everyone}
     wanted = [set(fold_name(" ".join(words))) for words in author_words]
     out = []
     for author in authors:

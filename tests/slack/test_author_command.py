@@ -252,3 +252,14 @@ def test_who_works_on_a_topic_is_answered_with_the_people_with_most_papers_on_it
     assert "Most papers on *language models* here: Mohit Bansal (7), Elias Stengel-Eskin (4), Jaemin Cho (3)" in said
     assert "Most papers on" not in texts(people_http.command("language models").json())  # only when asked who
     assert "Most papers on" not in texts(people_http.command("who works on basal ganglia").json())  # one paper each
+
+
+def test_two_people_named_list_their_joint_papers_first_and_mark_both(people_http: SlackHttp) -> None:
+    # It said "those about *jaemin cho* first", as if the second name were topic words.
+    for query in ("Mohit Bansal and Jaemin Cho", "Mohit Bansal Jaemin Cho"):
+        body = people_http.command(query).json()
+        said = texts(body)
+        assert "7 papers by *Mohit Bansal*, those with *Jaemin Cho* first" in said, query
+        assert said.count("*Jaemin Cho*, *Mohit Bansal*") == 3, query  # their three joint papers, both in bold
+        first = [b["text"]["text"] for b in body["blocks"] if b.get("type") == "section"][:3]
+        assert all("Part 4" in t or "Part 5" in t or "Part 6" in t for t in first), query
