@@ -23,7 +23,8 @@ from bot.text.words import word_set
 WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
-    "overview overviews summary introduction intro tutorial way ways survey surveys something anything"
+    "overview overviews summary introduction intro tutorial way ways survey surveys something anything "
+    "presentation presentations talk talks"
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
 COMPARING = word_set("difference differences")
@@ -90,8 +91,9 @@ def topic_span(
     for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
         asked = [w for words in terms[:i] for w in words or ()]
         if asked[-1] in LEADS_IN and any(
-            w in WANTED or w in ASKING or (w in COMPARING and asked[-1] == "between") for w in asked
-        ):
+            w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
+            for w in asked
+        ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
             start = i
             break
     first = terms[0] if terms else None

@@ -439,6 +439,9 @@ def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> 
         "attention papers with code": "attention has:code",
         "is there code for attention papers?": "attention has:code",
         "Alan Turing's papers": "author:turing",
+        "orals on attention": "attention status:oral",  # orals are papers wanted, as "papers" is
+        "spotlights about attention": "attention status:spotlight",
+        "oral presentations on attention": "attention status:oral",
         "orals": "status:oral",  # a status alone asks for those papers
         "spotlight": "status:spotlight",
         "Alan Turing oral papers": "author:turing status:oral",  # ...and beside a name filters theirs
