@@ -16,6 +16,7 @@ from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.matching import norm
+from bot.search.neighbours import similar
 from bot.search.people import (
     People,
     PersonFilter,
@@ -125,6 +126,8 @@ def _run(
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
+    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, limit, offset):
+        return
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
@@ -221,6 +224,29 @@ def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[Score
         return []
     topic = " ".join(g.label for g in plan.groups)
     return [f"Most papers on *{topic}* here: " + ", ".join(f"{name} ({n})" for name, n in who)]
+
+
+def _like_the_named_paper(
+    db: sqlite_utils.Database,
+    parsed: ql.ParsedQuery,
+    pinned: dict[int, str],
+    response: SearchResponse,
+    limit: int,
+    offset: int,
+) -> bool:
+    """ "papers similar to TokSuite", "work like <link>": when the topic is one paper's name, id or link, the answer
+    is the papers like it (as its Similar button lists them), not that paper alone. False: not such a request."""
+    if len(pinned) != 1:
+        return False
+    ((rowid, why),) = pinned.items()
+    if not why.startswith(("id:", "link:")) and why != "name:" + " ".join(t.text for t in parsed.positive):
+        return False  # (a name among other words: those words are the topic)
+    paper_id, name, title = db.execute("SELECT id, name, title FROM papers WHERE rowid = ?", [rowid]).fetchone()
+    title = f"{name}: {title}" if name and not title.startswith(name) else title  # (as its card shows it)
+    like = similar(db, paper_id, k=MAX_LIMIT)
+    response.results, response.total = like[offset : offset + limit], len(like)
+    response.notes.insert(0, f"Papers like *{title}*" if like else f"No papers like *{title}* here.")
+    return True
 
 
 def _only_their_papers(plan: RetrievalPlan, person: PersonFilter) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import LEADS_IN, topic_span
+from bot.search.questions import LEADS_IN, LIKE, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -110,6 +110,7 @@ class ParsedQuery:
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
     asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
+    asks_similar: bool = False  # "papers like TokSuite": when the topic names one paper, papers like it
 
     @property
     def positive(self) -> list[Term]:
@@ -261,11 +262,14 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
             said = _said_field(word)
             if said:
                 _filter_field(query, *said, negated=False)
-    query.asks_who = query.asks_who or any("who" in t.words for t in wanted[:start])
+    asked = {w for t in wanted[:start] for w in t.words}
+    query.asks_who = query.asks_who or "who" in asked
+    query.asks_similar = query.asks_similar or bool(asked & LIKE)
     kept = {id(t) for t in aside + wanted[start:end]}
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
+        query.asks_similar = query.asks_similar or any(set(t.words) & LIKE for t in plain_terms)
         query.terms = [t for t in query.terms if t not in plain_terms]
 
 

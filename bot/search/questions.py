@@ -44,8 +44,9 @@ DESCRIBED = word_set(
 LEADS_IN = word_set(
     "on about for in of to into by from regarding concerning around with using via between study studies use uses "
     "discuss discusses address addresses tackle tackles explore explores investigate investigates propose proposes "
-    "improve improves"
+    "improve improves like"
 )
+LIKE = word_set("similar like")  # a request for papers like a named one ("papers similar to TokSuite")
 TRAILING = word_set("paper papers published survey surveys")
 _TRAILING = {(w,) for w in TRAILING}  # as one term's words
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of

@@ -81,6 +81,22 @@ def test_a_question_asking_who_says_so(asked: str, who: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("asked", "like", "about"),
+    [
+        ("papers similar to TokSuite", True, ["TokSuite"]),
+        ("work like DefensiveKV", True, ["DefensiveKV"]),
+        ("papers like <https://openreview.net/forum?id=abc>", True, []),  # a pasted link names the paper
+        ("see <https://openreview.net/forum?id=abc>", False, []),
+        ("papers related to speculative decoding", False, ["speculative", "decoding"]),  # a topic, not a paper
+        ("likelihood ratio tests", False, ["likelihood", "ratio", "tests"]),
+    ],
+)
+def test_a_request_for_papers_like_another_says_so(asked: str, like: bool, about: list[str]) -> None:
+    parsed = ql.parse(asked)
+    assert (parsed.asks_similar, [t.text for t in parsed.terms]) == (like, about)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "best arm identification",  # "best" describes nothing asked for

@@ -266,6 +266,21 @@ def test_a_question_asked_in_words_is_answered_by_its_topic(slack_http: SlackHtt
     assert problems(call.params) == []
 
 
+def test_papers_like_a_named_paper_are_its_similar_papers(slack_http: SlackHttp) -> None:
+    """`/icml papers similar to TokSuite` listed TokSuite alone; `work like DefensiveKV` searched the words "work"
+    and "like". A request for papers like one paper answers with what its Similar button lists."""
+    db = index.connect(slack_http.config.db_path, readonly=True)
+    for asked, paper in (("papers similar to TokSuite", "y681dq"), ("work like DefensiveKV", DEFENSIVE_KV)):
+        body = slack_http.command(asked).json()
+        assert "Papers like *" in texts(body), asked
+        shown = result_ids(body)
+        assert paper not in shown, asked
+        assert shown == [r.paper["id"] for r in search_module.similar(db, paper, k=5)], asked
+        assert problems(body) == []
+    db.conn.close()
+    assert result_ids(slack_http.command("TokSuite").json())[0] == "y681dq"  # the name alone is that paper
+
+
 def test_a_compound_whose_hyphen_slipped_is_answered_as_the_word(slack_http: SlackHttp, fake: FakeSlack) -> None:
     """`/icml toke-nizer`: correcting each part made *token-nizer*, which no paper holds; the answer reads the letters
     as *tokenizer* and says so."""
