@@ -34,7 +34,7 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
 from bot.search.retrieve import Candidate, CandidateRetriever, Retrieval, exclusions, filter_only, read_papers
-from bot.search.scope import in_scope, resolve
+from bot.search.scope import Key, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def _run(
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
     pinned = pinned_papers(db, cache, parsed, plan, planner)
-    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, limit, offset):
+    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, venues.keys, (limit, offset)):
         return
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
@@ -231,11 +231,12 @@ def _like_the_named_paper(
     parsed: ql.ParsedQuery,
     pinned: dict[int, str],
     response: SearchResponse,
-    limit: int,
-    offset: int,
+    keys: frozenset[Key] | None,
+    page: tuple[int, int],
 ) -> bool:
     """ "papers similar to TokSuite", "work like <link>": when the topic is one paper's name, id or link, the answer
-    is the papers like it (as its Similar button lists them), not that paper alone. False: not such a request."""
+    is the papers like it in the venues searched (as its Similar button lists them), not that paper alone. False:
+    not such a request."""
     if len(pinned) != 1:
         return False
     ((rowid, why),) = pinned.items()
@@ -244,6 +245,9 @@ def _like_the_named_paper(
     paper_id, name, title = db.execute("SELECT id, name, title FROM papers WHERE rowid = ?", [rowid]).fetchone()
     title = f"{name}: {title}" if name and not title.startswith(name) else title  # (as its card shows it)
     like = similar(db, paper_id, k=MAX_LIMIT)
+    if keys is not None:
+        like = [r for r in like if (r.paper.get("venue"), r.paper.get("track") or "main") in keys]
+    limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
     response.notes.insert(0, f"Papers like *{title}*" if like else f"No papers like *{title}* here.")
     return True

@@ -138,3 +138,14 @@ def test_parse_venue_fields() -> None:
         "-venue: is not supported; name the venues to search instead, e.g. venue:icml2026",
         "track:poster is not a track; use track:main, track:position, track:datasets, track:workshop",
     ]
+
+
+def test_papers_like_a_named_paper_stay_in_the_venues_searched(db: sqlite_utils.Database) -> None:
+    # DefensiveKV's closest papers are the ICML 2024 KV cache ones: by default only ICML 2026 papers are listed.
+    everywhere = venues_of(db, "papers like DefensiveKV venue:all", limit=20)
+    assert "icml2024/main" in everywhere
+    by_default = search(db, "papers like DefensiveKV", limit=20, scope=AUTO)
+    assert by_default.notes[0].startswith("Papers like *DefensiveKV")
+    assert by_default.results
+    assert {r.paper["venue"] for r in by_default.results} == {"icml2026"}
+    assert by_default.total == len(by_default.results)
