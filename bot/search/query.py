@@ -43,6 +43,7 @@ _SAID = {
     "code": ("has", "code"), "github": ("has", "code"),
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
+_WANTING = frozenset(("i", "d", "we", "would", "you", "they"))  # "I'd like ...": like as in want
 FILTER_WORDS = frozenset(_SAID)  # words of the query language: never typo-corrected into other words ("oral": odal)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _JOINERS = re.compile(r"[+/]")
@@ -262,15 +263,21 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
             said = _said_field(word)
             if said:
                 _filter_field(query, *said, negated=False)
-    asked = {w for t in wanted[:start] for w in t.words}
+    asked = [w for t in wanted[:start] for w in t.words]
     query.asks_who = query.asks_who or "who" in asked
-    query.asks_similar = query.asks_similar or bool(asked & LIKE)
+    query.asks_similar = query.asks_similar or _asks_like(asked)
     kept = {id(t) for t in aside + wanted[start:end]}
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
-        query.asks_similar = query.asks_similar or any(set(t.words) & LIKE for t in plain_terms)
+        query.asks_similar = query.asks_similar or _asks_like([w for t in plain_terms for w in t.words])
         query.terms = [t for t in query.terms if t not in plain_terms]
+
+
+def _asks_like(asked: list[str]) -> bool:
+    """Whether request words ask for papers like another ("papers similar to", "work like"), not say what one
+    wants ("I'd like papers on", "we would like")."""
+    return any(w in LIKE and not (w == "like" and i and asked[i - 1] in _WANTING) for i, w in enumerate(asked))
 
 
 def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:

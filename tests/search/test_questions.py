@@ -89,6 +89,8 @@ def test_a_question_asking_who_says_so(asked: str, who: bool) -> None:
         ("see <https://openreview.net/forum?id=abc>", False, []),
         ("papers related to speculative decoding", False, ["speculative", "decoding"]),  # a topic, not a paper
         ("likelihood ratio tests", False, ["likelihood", "ratio", "tests"]),
+        ("I'd like papers on TokSuite", False, ["TokSuite"]),  # like as in want: that paper
+        ("we would like work similar to TokSuite", True, ["TokSuite"]),
     ],
 )
 def test_a_request_for_papers_like_another_says_so(asked: str, like: bool, about: list[str]) -> None:
