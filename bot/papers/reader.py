@@ -132,10 +132,7 @@ class Papers:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
         paper_id = text.valid_text(paper_id)
         with self.snapshot() as db:
-            keys = scope.resolve(db, ql.parse(""), self.venues).keys
-            found = search.similar(db, paper_id, k=k if keys is None else min(4 * k, search.MAX_LIMIT))
-            if keys is not None:
-                found = [r for r in found if (r.paper.get("venue"), r.paper.get("track") or "main") in keys][:k]
+            found = search.similar(db, paper_id, k, keys=scope.resolve(db, ql.parse(""), self.venues).keys)
             if found:
                 return found
             paper = self.get(paper_id)

@@ -244,9 +244,7 @@ def _like_the_named_paper(
         return False  # (a name among other words: those words are the topic)
     paper_id, name, title = db.execute("SELECT id, name, title FROM papers WHERE rowid = ?", [rowid]).fetchone()
     title = f"{name}: {title}" if name and not title.startswith(name) else title  # (as its card shows it)
-    like = similar(db, paper_id, k=MAX_LIMIT)
-    if keys is not None:
-        like = [r for r in like if (r.paper.get("venue"), r.paper.get("track") or "main") in keys]
+    like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
     response.notes.insert(0, f"Papers like *{title}*" if like else f"No papers like *{title}* here.")

@@ -10,6 +10,7 @@ import sqlite_utils
 
 from bot.papers import fts, index, related
 from bot.papers.row import PaperRow
+from bot.papers.venues import MAIN
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.matching import Alternative, counter, norm
@@ -17,6 +18,7 @@ from bot.search.plan import QueryPlanner, TermGroup
 from bot.search.rank import TITLE_WEIGHT
 from bot.search.results import MAX_LIMIT, Result
 from bot.search.retrieve import read_columns, read_papers
+from bot.search.scope import Key
 from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
 from bot.text.stopwords import TOO_COMMON
 from bot.text.words import WORD_RE, stem, valid_text
@@ -41,24 +43,30 @@ class _Neighbour(NamedTuple):
     shared: list[str]  # the chosen terms both papers hold
 
 
-def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5) -> list[Result]:
+def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5, keys: frozenset[Key] | None = None) -> list[Result]:
     """Papers closest to one paper: the neighbours the index stored (bot.papers.related), or on an index built before
-    it stored them, papers found by the paper's most distinctive words. Each result names the words both share."""
+    it stored them, papers found by the paper's most distinctive words. Each result names the words both share.
+    `keys`: only papers of these (venue, track)s, the venues searched (looked for among the 4k closest)."""
     if valid_text(paper_id) != paper_id:  # a lone surrogate from a JSON payload: no paper has such an id
         return []
     paper = index.get_paper(db, paper_id)
     if paper is None:
         return []
     k = max(1, min(int(k), MAX_LIMIT))
+    wanted = k if keys is None else min(4 * k, MAX_LIMIT)
     me = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper["id"]]).fetchone()[0]
     groups = _distinctive_terms(db, paper)
     stored = related.stored(db, me)
     if stored is None:
         if not groups:
             return []
-        best = _by_words(db, me, groups, k)
+        best = _by_words(db, me, groups, wanted)
     else:
-        best = [_Neighbour(score, rowid, []) for rowid, score in stored[:k]]
+        best = [_Neighbour(score, rowid, []) for rowid, score in stored[:wanted]]
+    if keys is not None:  # (left out before their rows are read)
+        places = read_columns(db, "venue, track", [nb.rowid for nb in best])
+        best = [nb for nb in best if nb.rowid in places and (places[nb.rowid][0], places[nb.rowid][1] or MAIN) in keys]
+        best = best[:k]
     found = read_papers(db, [nb.rowid for nb in best])
     shown = []
     for nb in best:

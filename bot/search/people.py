@@ -27,6 +27,7 @@ from bot.papers import fts
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
+from bot.search.retrieve import read_columns
 from bot.text.nicknames import same_names
 from bot.text.person_names import fold_name
 from bot.text.stopwords import FUNCTION_WORDS
@@ -528,14 +529,11 @@ def frequent_authors(
     listed; `skip`: a person's folded name (their co-authors are wanted)."""
     names: dict[tuple[str, ...], str] = {}
     shared: Counter[tuple[str, ...]] = Counter()
-    for i in range(0, len(rowids), 500):
-        chunk = list(rowids[i : i + 500])
-        marks = ",".join("?" * len(chunk))
-        for (authors,) in db.execute(f"SELECT authors FROM papers WHERE rowid IN ({marks})", chunk):
-            for author in dict.fromkeys(json.loads(authors or "[]")):
-                key = fold_name(author)
-                if key and key != skip:
-                    names.setdefault(key, author)
-                    shared[key] += 1
+    for (authors,) in read_columns(db, "authors", list(rowids)).values():
+        for author in dict.fromkeys(json.loads(authors or "[]")):
+            key = fold_name(author)
+            if key and key != skip:
+                names.setdefault(key, author)
+                shared[key] += 1
     ranked = sorted(shared.items(), key=lambda kc: (-kc[1], names[kc[0]]))
     return [(names[k], n) for k, n in ranked[:most]]
