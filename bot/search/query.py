@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import LEADS_IN, LIKE, topic_span
+from bot.search.questions import LIKE, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -292,11 +292,6 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
         for kind, value in filter(None, said):
             _filter_field(query, kind, value, negated=False)
         query.terms = [t for t in query.terms if t not in plain]
-    elif all(set(t.words) <= FUNCTION_WORDS for t in plain):  # "who is | Sergey Levine": no topic beside the name
-        query.terms = [t for t in query.terms if t not in plain]
-    else:  # "papers from | Chelsea Finn | about robotics": what leads into the topic is no part of it
-        lead = next((i for i, t in enumerate(plain) if not set(t.words) <= LEADS_IN | FUNCTION_WORDS), len(plain))
-        query.terms = [t for t in query.terms if t not in plain[:lead]]
     query.notes = list(dict.fromkeys(query.notes))
     return query
 

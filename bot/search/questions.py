@@ -74,8 +74,9 @@ def topic_span(
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted or fielded term,
     which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
     language knows them): everything when no request is found, or when nothing else would be left. `beside`: other
-    terms (an author:, an exclusion) stand beside these, so words that only ask for papers may all go (`recent
-    papers author:Finn`; `survey -llm` keeps its topic)."""
+    terms (an author:, an exclusion, a person's name) stand beside these, so words that only ask for papers may all
+    go (`recent papers author:Finn`; `survey -llm` keeps its topic), words that lead into the topic are a request on
+    their own (`Chelsea Finn | about robotics`), and function words alone are no topic (`who is | Sergey Levine`)."""
 
     def is_filter(word: str) -> bool:
         return field_of(word) is not None
@@ -91,9 +92,12 @@ def topic_span(
     start = 0
     for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
         asked = [w for words in terms[:i] for w in words or ()]
-        if asked[-1] in LEADS_IN and any(
-            w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
-            for w in asked
+        if asked[-1] in LEADS_IN and (
+            any(
+                w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
+                for w in asked
+            )
+            or (beside and all(w in LEADS_IN and w not in FUNCTION_WORDS for w in asked))
         ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
             start = i
             break
@@ -115,7 +119,7 @@ def topic_span(
     start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
-        return 0, len(terms)
+        return (len(terms), len(terms)) if beside else (0, len(terms))
     if all(map(is_filter, topic)) and (start or end < len(terms) or all(field_of(w) == "status" for w in topic)):
         return start, start  # "ICML 2024 papers", "oral papers", "orals": the filters are all that is asked
     return start, end
