@@ -75,14 +75,14 @@ def pinned_papers(
 def _about_every_group(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> list[int]:
     """Of papers a name among other words names, those whose text holds the other words too: `TokSuite tokenizer`
     is TokSuite, but `lottery ticket` is about lottery tickets, not about LOTTERY, a two-sample test."""
-    texts = read_columns(db, "name, title, abstract", rowids) if rowids else {}
-    out = []
-    for rowid in rowids:
-        name, title, abstract = texts.get(rowid, ("", "", ""))
-        body = norm(f"{name or ''} {title} {abstract}")
-        if all(found_alt(g.counters, body) >= 0 for g in plan.groups):
-            out.append(rowid)
-    return out
+    texts = _texts(db, rowids)
+    return [r for r in rowids if r in texts and all(found_alt(g.counters, texts[r][0]) >= 0 for g in plan.groups)]
+
+
+def _texts(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, tuple[bytes, bytes]]:
+    """Papers' name, title and abstract as one text, and their authors, as matching.norm gives them."""
+    rows = read_columns(db, "name, title, abstract, authors", rowids) if rowids else {}
+    return {r: (norm(f"{n or ''} {t} {a}"), norm(au or "")) for r, (n, t, a, au) in rows.items()}
 
 
 def _narrowed(plan: RetrievalPlan) -> bool:
@@ -124,14 +124,12 @@ def found_links(pinned: dict[int, str]) -> set[str]:
 def _obeying_filters(db: sqlite_utils.Database, plan: RetrievalPlan, pinned: dict[int, str]) -> dict[int, str]:
     """Named papers still obey filters, exclusions and author: terms."""
     keep = [rowid for rowid in pinned if plan.passes_filters(rowid)]
-    texts = read_columns(db, "name, title, abstract, authors", keep)
+    texts = _texts(db, keep)
     out = {}
     for rowid in keep:
-        name, title, abstract, authors = texts[rowid]
-        body = norm(f"{name or ''} {title} {abstract}")
+        body, people = texts[rowid]
         if any(found_alt([counter(a) for a in g.alts], body) >= 0 for g in plan.negatives):
             continue
-        people = norm(authors or "")
         if not all(all((" " + w + " ").encode() in people for w in words) for words in plan.author_words):
             continue
         out[rowid] = pinned[rowid]
