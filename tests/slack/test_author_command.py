@@ -14,7 +14,7 @@ from bot.slack import blocks
 from tests.support.block_checks import problems
 from tests.support.digest import digest_ids
 from tests.support.fake_slack import FakeSlack
-from tests.support.slack_harness import SlackHttp, buttons, slack_config, texts
+from tests.support.slack_harness import SlackHttp, buttons, serve_papers, texts
 from tests.support.slack_requests import block_action_payload
 
 TOPICS = ["Reasoning", "Video", "Retrieval", "Grounding", "Planning", "Dialogue", "Calibration"]
@@ -61,19 +61,9 @@ PAPERS = (
 )
 
 
-def serving(fake: FakeSlack, tmp_path: Path, papers: list[dict[str, Any]]) -> SlackHttp:
-    """The app served over an index of these papers, built as `icml-bot index` builds one."""
-    source = tmp_path / "authors2026.jsonl"
-    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
-    db = index.connect(tmp_path / "papers.db")
-    index.load(db, [source])
-    db.conn.close()
-    return SlackHttp(slack_config(fake, tmp_path / "papers.db", tmp_path / "state.db"))
-
-
 @pytest.fixture
 def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
-    served = serving(fake, tmp_path, PAPERS)
+    served = serve_papers(fake, tmp_path, PAPERS)
     yield served
     served.stop()
 
@@ -185,7 +175,7 @@ def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake
         }
         for i, name in enumerate(spellings)
     ]
-    served = serving(fake, tmp_path, papers)
+    served = serve_papers(fake, tmp_path, papers)
     try:
         for command in ("author min zhang", "Min Zhang"):
             said = texts(served.command(command).json())
@@ -207,7 +197,7 @@ def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: Fa
         },
         *PAPERS,
     ]
-    served = serving(fake, tmp_path, papers)
+    served = serve_papers(fake, tmp_path, papers)
     try:
         for command in ("Mohit Bansal planning", "author Mohit Bansal", "M. Bansal planning"):
             said = texts(served.command(command).json())

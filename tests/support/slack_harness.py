@@ -224,3 +224,13 @@ def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
         if block.get("accessory", {}).get("type") == "button":
             found.append(block["accessory"])
     return found
+
+
+def serve_papers(fake: FakeSlack, tmp_path: Path, papers: list[dict[str, Any]]) -> SlackHttp:
+    """The app served over an index of these papers, built as `icml-bot index` builds one."""
+    source = tmp_path / "papers2026.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(tmp_path / "papers.db")
+    index.load(db, [source])
+    db.conn.close()
+    return SlackHttp(slack_config(fake, tmp_path / "papers.db", tmp_path / "state.db"))

@@ -1,0 +1,87 @@
+"""Requests asked in words, through the served app (signed /icml commands in, the replies out): the words that ask,
+filter or join are read as such, never searched as words every paper must hold."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.block_checks import problems
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import SlackHttp, serve_papers, texts
+
+
+def _paper(
+    pid: str, title: str, abstract: str, status: str = "Poster", authors: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    return {
+        "id": pid,
+        "title": title,
+        "abstract": abstract * 3,
+        "status": status,
+        "authors": list(authors) or ["Ada One"],
+    }
+
+
+PAPERS = [
+    _paper("O1", "Sparse Attention for Long Inputs", "We make attention sparse for long inputs. ", "Oral"),
+    _paper("O2", "Attention Sinks Explained", "We explain why attention sinks form in transformers. ", "Oral"),
+    _paper("P1", "Dense Attention Revisited", "We revisit dense attention and its costs. "),
+    _paper("S1", "Attention with Linear Cost", "Linear attention for cheap inference. ", "Spotlight"),
+    _paper("L1", "LOTTERY: Two-Sample Testing from Reference Samples", "LOTTERY tests two samples of unequal size. "),
+    _paper("T1", "Expressive Lottery Tickets", "We find lottery tickets in wide networks and prune the rest. "),
+    _paper("T2", "Lottery Tickets at Initialization", "Lottery ticket masks found at initialization transfer. "),
+    _paper("D1", "Speculative Decoding with Draft Trees", "Speculative decoding drafts tokens with a small model. "),
+    *(
+        _paper(
+            f"B{i}", f"Retrieval for Reasoning, Part {i}", f"We retrieve evidence for reasoning, study {i}. ", authors=a
+        )
+        for i, a in enumerate([("Mohit Bansal", "Ada One"), ("Jaemin Cho", "Mohit Bansal"), ("Manish Bansal",)])
+    ),
+]
+
+
+@pytest.fixture
+def served(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+    app = serve_papers(fake, tmp_path, PAPERS)
+    yield app
+    app.stop()
+
+
+def listed(body: dict[str, Any]) -> list[str]:
+    """The titles a reply lists, in order (its fallback text: `1-3 of 3 papers for “q”: A; B; C`)."""
+    return body["text"].split("”: ", 1)[1].split("; ")
+
+
+def test_status_words_ask_for_those_papers(served: SlackHttp) -> None:
+    for asked in ("oral", "orals on attention", "oral presentations on attention"):
+        body = served.command(asked).json()
+        assert "Showing results for" not in texts(body), asked  # "oral" was corrected into another word
+        assert "every word" not in texts(body), asked
+        assert sorted(listed(body)) == ["Attention Sinks Explained", "Sparse Attention for Long Inputs"], asked
+        assert problems(body) == []
+
+
+def test_a_word_joining_two_terms_is_not_searched(served: SlackHttp) -> None:
+    versus = texts(served.command("speculative versus decoding").json())
+    assert "*Speculative Decoding with Draft Trees*" in versus
+    assert "every word" not in versus
+
+
+def test_a_paper_called_by_a_word_is_not_pinned_beside_other_words(served: SlackHttp) -> None:
+    shown = listed(served.command("lottery ticket").json())  # LOTTERY, a two-sample test, was pinned first
+    assert sorted(shown[:2]) == ["Expressive Lottery Tickets", "Lottery Tickets at Initialization"]
+    assert listed(served.command("lottery").json())[0].startswith("LOTTERY")  # alone, the name is that paper
+
+
+def test_a_capitalised_surname_beside_a_topic_and_who_asks(served: SlackHttp) -> None:
+    said = texts(served.command("Bansal reasoning").json())
+    assert "2 papers by *Mohit Bansal*, those about *reasoning* first" in said
+    who = texts(served.command("who works on reasoning?").json())
+    assert "Most papers on *reasoning* here: Mohit Bansal (2)" in who
+    asked = served.command("how do people use attention sinks").json()  # "people" was a word papers had to hold
+    assert listed(asked) == listed(served.command("attention sinks").json())
+    assert listed(asked)[0] == "Attention Sinks Explained"
