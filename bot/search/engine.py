@@ -114,6 +114,9 @@ def _run(
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
     need = offset + limit
+    pinned = pinned_papers(db, cache, parsed, plan, planner)
+    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, venues.keys, (limit, offset)):
+        return  # (before retrieving: the words are the paper's name, not what to search for)
     retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
     theirs = person.match.papers if person and person.match else ()
     # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
@@ -125,9 +128,6 @@ def _run(
         retrieval = filter_only(db, plan, retriever, first=theirs)
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
-    pinned = pinned_papers(db, cache, parsed, plan, planner)
-    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, venues.keys, (limit, offset)):
-        return
     for rowid in pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
