@@ -9,8 +9,8 @@ from bot.search.wording import GENERIC_WORDS as GENERIC
 from bot.search.wording import broad_ideas, generic
 
 PRESENT = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
-BROAD = 0.5  # an idea of generic words beside a specific one counts this much: papers about the specific idea alone
-# come after papers about both, before papers about the broad one alone
+BROAD = 0.1  # an idea of generic words beside a specific one counts this much: it breaks ties between papers about
+# the specific ideas (nearly any paper here could say "deep learning" of its method), never outweighs their titles
 
 
 class Ideas:

@@ -434,3 +434,28 @@ def test_on_the_real_list_the_phrase_in_an_abstract_beats_a_title_holding_one_wo
     db = index.connect(full_index_path, readonly=True)
     first = search.search(db, query).results[0].paper
     assert re.search(query.replace(" ", r"[\s-]"), f"{first['title']} {first['abstract']}", re.I), first["title"]
+
+
+def test_a_broad_idea_in_an_abstract_does_not_outrank_a_title_about_the_specific_ideas(tmp_path: Path) -> None:
+    """`weather and climate forecasting with deep learning`: a title about weather forecasting comes before a paper
+    whose title says weather and whose abstract alone adds forecasting and deep learning (nearly every paper here
+    could say deep learning of its method, which once counted half an idea)."""
+    papers = [
+        {
+            "id": "TITLE",
+            "title": "Operational Weather Forecasting at Global Scale",
+            "abstract": "We forecast global weather ten days ahead from reanalysis data and beat numerical "
+            "prediction on most variables." + FILLER,
+        },
+        {
+            "id": "ABSTRACT",
+            "title": "Weather Data from Pixels to Latent Space",
+            "abstract": "We compress weather and climate data into a latent space with deep learning, which later "
+            "forecasting models can read." + FILLER,
+        },
+        *_each("DL", "Deep Learning for {V}", "We apply deep learning to {v}.", TOPICS),
+        *_each("MISC", "A Study of {V}", "We look at {v} from a new angle.", [f"topic {i}" for i in range(40)]),
+    ]
+    for db in _indexed(tmp_path, "weather", papers):
+        found = search.search(db, "weather and climate forecasting with deep learning", limit=2).results
+        assert [r.paper["source_id"] for r in found] == ["TITLE", "ABSTRACT"]
