@@ -15,11 +15,14 @@ papers, so nothing derived from ../shared is committed; every other person is he
 same queries with one dropped or swapped letter in the longest word (fixed seed), judged alike. Its "asked" rows
 (and "topics asked") are the same queries wrapped in the ways researchers ask for papers in words
 (tests/relevance/question_frames.tsv: "papers on {q}", "what's new in {q}?"), tune frames for the tune half and
-held-out frames for the held-out half and the topics. The "hyphenated terms slipped" set takes every hyphenated term
-of letters in the ICML 2026 titles (every other one held out) with one slip (fixed seed per term: a letter dropped
-or swapped, a part's first letter wrong, the hyphen one letter off or left out), judged by whether the first
-result's title holds the term, hyphenated or not. The "1st letter" rows are the topics and multi-concept queries
-with their longest word's first letter dropped or wrong (fixed seed per query), judged as the clean queries.
+held-out frames for the held-out half and the topics. The "blind set"
+(tests/relevance/icml2026_multiconcept_blind.tsv) is a second multi-concept set, written by a helper agent that ran no
+search and read none of this code, judged alike: a check that the first set, written by the people tuning the search,
+does not flatter it. The "hyphenated terms slipped" set takes every hyphenated term of letters in the ICML 2026 titles
+(every other one held out) with one slip (fixed seed per term: a letter dropped or swapped, a part's first letter
+wrong, the hyphen one letter off or left out), judged by whether the first result's title holds the term, hyphenated
+or not. The "1st letter" rows are the topics and multi-concept queries with their longest word's first letter dropped
+or wrong (fixed seed per query), judged as the clean queries.
 """
 
 from __future__ import annotations
@@ -79,9 +82,12 @@ PEOPLE = 80  # drawn; every other one held out
 HALVES = ("tune", "held-out")
 
 
-def multiconcept() -> list[tuple[str, str, re.Pattern[str]]]:
-    """(query, half, title regex) for the ICML 2026 multi-concept set."""
-    return [(q, h, re.compile(rx, re.IGNORECASE)) for q, h, rx in _rows(SETS / "icml2026_multiconcept.tsv")]
+def multiconcept(name: str = "icml2026_multiconcept.tsv") -> list[tuple[str, str, re.Pattern[str]]]:
+    """(query, half, title regex) for the ICML 2026 multi-concept set (or the second one, written blind: BLIND)."""
+    return [(q, h, re.compile(rx, re.IGNORECASE)) for q, h, rx in _rows(SETS / name)]
+
+
+BLIND = "icml2026_multiconcept_blind.tsv"
 
 
 def frames() -> list[tuple[str, str]]:
@@ -394,6 +400,11 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
             qs = asked([(q, rx) for q, h, rx in mc if h == half], half)
             label = f"multi-concept asked, {half}"
             out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        blind = multiconcept(BLIND)
+        for half in HALVES:
+            qs = [(q, rx) for q, h, rx in blind if h == half]
+            label = f"multi-concept blind set, {half}"
+            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         slipped = hyphenated()
         for half in HALVES:
             pairs = [(q, term) for q, term, h in slipped if h == half]
@@ -432,7 +443,7 @@ def initial_ceiling(persons: list[Person]) -> str:
     return "people initial, ceilings (initial + surname, ICML 2026 authors): " + "; ".join(parts)
 
 
-def multiconcept_ceilings(db: Any) -> dict[str, dict[str, float]]:
+def multiconcept_ceilings(db: Any, set_file: str = "icml2026_multiconcept.tsv") -> dict[str, dict[str, float]]:
     """Per half, the best P@5 a ranker could reach if it ranked the papers its judge accepts first (the mean of
     min(5, such papers) / 5), among all papers, papers holding a word (or acronym, or spelling) of each of the
     query's ideas, and papers holding every query word. A ranker of query words puts papers about every idea first,
@@ -442,7 +453,7 @@ def multiconcept_ceilings(db: Any) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for half in HALVES:
         sums = dict.fromkeys(("all papers", "papers holding a word of every idea", "papers holding every word"), 0.0)
-        queries = [(q, rx) for q, h, rx in multiconcept() if h == half]
+        queries = [(q, rx) for q, h, rx in multiconcept(set_file) if h == half]
         for query, about in queries:
             accepted = {rowid for rowid, title in titles.items() if about.search(title)}
             plan = QueryPlanner(db, cache, ql.parse(query)).build()
@@ -470,7 +481,11 @@ def main() -> None:
         if full_db is None:
             print(f"({ICML2026} not found: only the seed set)")
         rows = run(seed_db, full_db, args.sets)
-        ceilings = multiconcept_ceilings(full_db) if full_db is not None and args.sets != "old" else {}
+        ceilings = {}
+        if full_db is not None and args.sets != "old":
+            for label, name in (("multi-concept", "icml2026_multiconcept.tsv"), ("multi-concept blind set", BLIND)):
+                for half, by_set in multiconcept_ceilings(full_db, name).items():
+                    ceilings[f"{label}, {half}"] = by_set
     print(
         f"{'query set':34} {'n':>4}  {'MRR':>6} {'P@5':>6}  {'plain OR':>8} {'P@5':>6}  "
         f"{'title OR':>8} {'P@5':>6}  {'bm25 AND':>8} {'P@5':>6}"
@@ -488,9 +503,9 @@ def main() -> None:
     )
     if full_db is not None and args.sets != "old":
         print(initial_ceiling(people()))
-    for half, by_set in ceilings.items():
+    for label, by_set in ceilings.items():
         print(
-            f"multi-concept, {half}: best P@5 if the judged-relevant papers came first, among "
+            f"{label}: best P@5 if the judged-relevant papers came first, among "
             + "; ".join(f"{name} {value:.3f}" for name, value in by_set.items())
         )
     by = {name: mine for name, _, mine, _, _, _ in rows}

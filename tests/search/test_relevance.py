@@ -88,10 +88,23 @@ def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(f
 
 
 @needs_shared_data()
-def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_longer_questions_of_the_blind_set_stay_ahead_of_title_weighted_bm25(full_db) -> None:  # type: ignore[no-untyped-def]
+    """The second multi-concept set, written by someone who never ran the search, checks that the first did not
+    flatter it: there the lead over FTS5 with a title weight is smaller (0.726 against 0.689 when it was added) but
+    must not vanish."""
+    held_out = [(q, rx) for q, half, rx in relevance.multiconcept(relevance.BLIND) if half == "held-out"]
+    assert len(held_out) >= 35
+    ours = relevance.judge_topics(full_db, relevance.ours, held_out)
+    title_or = relevance.judge_topics(full_db, relevance.baseline_or, held_out)
+    assert ours.p5 >= title_or.p5 + 0.02, (ours.p5, title_or.p5)
+
+
+@needs_shared_data()
+@pytest.mark.parametrize("name", ["icml2026_multiconcept.tsv", "icml2026_multiconcept_blind.tsv"])
+def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db, name: str) -> None:  # type: ignore[no-untyped-def]
     """So a ranker that knew the judges' regexes would score 1.0: what ours misses is ranking, not papers the list
     lacks. Papers holding a word of every idea leave less room, and papers holding every word less still."""
-    ceilings = relevance.multiconcept_ceilings(full_db)
+    ceilings = relevance.multiconcept_ceilings(full_db, name)
     for half in relevance.HALVES:
         every, ideas, words = ceilings[half].values()
         assert every == 1.0
