@@ -18,11 +18,11 @@ same queries with one dropped or swapped letter in the longest word (fixed seed)
 held-out frames for the held-out half and the topics. The "blind set"
 (tests/relevance/icml2026_multiconcept_blind.tsv) is a second multi-concept set, written by a helper agent that ran no
 search and read none of this code, judged alike: a check that the first set, written by the people tuning the search,
-does not flatter it. The "hyphenated terms slipped" set takes every hyphenated term of letters in the ICML 2026 titles
-(every other one held out) with one slip (fixed seed per term: a letter dropped or swapped, a part's first letter
-wrong, the hyphen one letter off or left out), judged by whether the first result's title holds the term, hyphenated
-or not. The "1st letter" rows are the topics and multi-concept queries with their longest word's first letter dropped
-or wrong (fixed seed per query), judged as the clean queries.
+does not flatter it (with typo rows made as the first set's). The "hyphenated terms slipped" set takes every
+hyphenated term of letters in the ICML 2026 titles (every other one held out) with one slip (fixed seed per term: a
+letter dropped or swapped, a part's first letter wrong, the hyphen one letter off or left out), judged by whether the
+first result's title holds the term, hyphenated or not. The "1st letter" rows are the topics and multi-concept queries
+with their longest word's first letter dropped or wrong (fixed seed per query), judged as the clean queries.
 """
 
 from __future__ import annotations
@@ -404,6 +404,10 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
         for half in HALVES:
             qs = [(q, rx) for q, h, rx in blind if h == half]
             label = f"multi-concept blind set, {half}"
+            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        for half in HALVES:
+            qs = [(typo_query(q), rx) for q, h, rx in blind if h == half]
+            label = f"multi-concept blind typo, {half}"
             out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         slipped = hyphenated()
         for half in HALVES:
