@@ -17,9 +17,19 @@ each index needs loaded once (vocabulary, names, acronym table); matching.py fin
 
 from __future__ import annotations
 
-from bot.search.engine import search
+from bot.search.engine import names_no_topic, search
 from bot.search.neighbours import similar
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
 from bot.search.snippets import SNIPPET_CHARS, Highlighter, make_snippet
 
-__all__ = ["MAX_LIMIT", "SNIPPET_CHARS", "Highlighter", "Result", "SearchResponse", "make_snippet", "search", "similar"]
+__all__ = [
+    "MAX_LIMIT",
+    "SNIPPET_CHARS",
+    "Highlighter",
+    "Result",
+    "SearchResponse",
+    "make_snippet",
+    "names_no_topic",
+    "search",
+    "similar",
+]

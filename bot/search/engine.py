@@ -38,9 +38,17 @@ from bot.search.scope import Key, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 
 log = logging.getLogger(__name__)
+NO_TOPIC = "Which topic? Name one, as in `any papers on grokking?` or `who works on kv cache?`"
 WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
 WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
+
+
+def names_no_topic(query: str) -> bool:
+    """Whether a request names no topic ("any papers on this?", "related work?"): asked in a thread, it is about
+    what the thread discusses; anywhere else search answers it with NO_TOPIC."""
+    parsed = ql.parse(query)
+    return parsed.names_no_topic and not parsed.has_filters
 
 
 def search(
@@ -76,6 +84,9 @@ def _run(
 ) -> None:
     if not parsed.terms and not parsed.has_filters and not parsed.links:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        return
+    if parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists papers on working memory)
+        response.notes.append(NO_TOPIC)
         return
     clock = _Stages(response.stages)
     cache = index_cache(db)

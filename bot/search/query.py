@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import LIKE, topic_span
+from bot.search.questions import LIKE, names_no_topic, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -112,6 +112,7 @@ class ParsedQuery:
     notes: list[str] = field(default_factory=list)
     asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
     asks_similar: bool = False  # "papers like TokSuite": when the topic names one paper, papers like it
+    names_no_topic: bool = False  # "who works on", "any papers on?": a question with nothing to search for
 
     @property
     def positive(self) -> list[Term]:
@@ -258,6 +259,9 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     beside = beside or bool(aside)
     start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
+    typed = [w for words in plain for w in words or ("",)]
+    capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
+    query.names_no_topic = not (beside or capitals or query.links) and None not in plain and names_no_topic(typed)
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)

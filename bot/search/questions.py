@@ -125,6 +125,21 @@ def topic_span(
     return start, end
 
 
+def names_no_topic(words: Sequence[str]) -> bool:
+    """Whether a request names no topic at all ("who works on", "any papers on this?", "related work?"): it asks
+    or points at the conversation, and every word asks, names what is wanted, describes it, leads into a topic or
+    points (a kind of paper, `survey`, is a topic; `recent papers` and `papers` stay searches for their words)."""
+    return any(w in OPENING or w in _POINTING for w in words) and all(
+        (w in _REQUEST or w in WHICH or w in _POINTING) and w not in KINDS for w in words
+    )
+
+
+# Words that ask, or point at what is being discussed ("any papers on this?", "related work here?").
+_POINTING = word_set(
+    "any anyone anybody someone whats this that these those it here thread discussion related relevant"
+)
+
+
 def _which_papers(
     terms: Sequence[tuple[str, ...] | None], lead: int, trailing: bool, field_of: Callable[[str], str | None]
 ) -> int:

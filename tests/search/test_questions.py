@@ -81,6 +81,27 @@ def test_a_question_asking_who_says_so(asked: str, who: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("asked", "none"),
+    [
+        ("who works on", True),
+        ("any papers on this?", True),
+        ("what's new in?", True),
+        ("can you recommend some papers?", True),
+        ("related work?", True),
+        ("who works on kv cache?", False),
+        ("recent papers", False),  # no question: still a search for its words, as before
+        ("papers", False),
+        ("any surveys?", False),  # a kind of paper is what is asked for
+        ("show me TOP", False),  # capitals: a paper's name (TOP, BEST, ME are ICML 2026 papers)
+        ("any papers on this author:Finn", False),
+        ("any oral papers", False),  # a filter: orals are the answer
+    ],
+)
+def test_a_question_naming_no_topic_says_so(asked: str, none: bool) -> None:
+    assert ql.parse(asked).names_no_topic is none
+
+
+@pytest.mark.parametrize(
     ("asked", "like", "about"),
     [
         ("papers similar to TokSuite", True, ["TokSuite"]),
