@@ -11,6 +11,7 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.search import names_no_topic
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
@@ -23,7 +24,8 @@ EVENTS = ("app_mention",)
 DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
 USAGE = (
     "Mention me with a few words, e.g. `@icml-bot kv cache`, or a question (`@icml-bot any recent papers on "
-    "grokking?`), or mention me inside a thread to get papers related to the discussion. "
+    "grokking?`), or mention me inside a thread (`@icml-bot any papers on this?`) to get papers related to the "
+    "discussion. "
     f"`{COMMAND} help` shows everything I can do."
 )
 
@@ -38,10 +40,11 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
     query = slack_to_plain(event.get("text"), keep_links=True)
     if len(query) > MAX_INPUT_CHARS:
         return too_long(len(query), "@icml-bot kv cache")
-    if query:
-        return search_page(deps.papers, query, public=True)
     thread_ts = event.get("thread_ts")
-    if not thread_ts or thread_ts == event.get("ts"):
+    in_thread = bool(thread_ts) and thread_ts != event.get("ts")
+    if query and not (in_thread and names_no_topic(query)):  # ("any papers on this?" asks about the thread)
+        return search_page(deps.papers, query, public=True)
+    if not thread_ts or not in_thread:
         return blocks.notice(USAGE)
     parent = read_parent(event["channel"], thread_ts)
     queries = deps.papers.topic_queries(slack_to_plain(parent))

@@ -317,6 +317,33 @@ def test_bare_mention_in_a_thread_searches_for_the_discussion(slack_http: SlackH
     assert result_ids(post.params)[0] == VEGAS
 
 
+@pytest.mark.parametrize("asked", ["any papers on this?", "related work?", "who works on this?"])
+def test_a_mention_asking_about_this_in_a_thread_searches_for_the_discussion(
+    slack_http: SlackHttp, fake: FakeSlack, asked: str
+) -> None:
+    """`@icml-bot any papers on this?` under a message about speculative decoding: the question names no topic of its
+    own, so it is about the thread (it once searched "any", "papers" and "this" and listed whatever held them)."""
+    fake.set_thread("C1", "1700000000.000100", [{"user": "U2", "text": "Anyone tried speculative decoding?"}])
+    slack_http.event(mention_event(asked, ts="1700000009.000300", thread_ts="1700000000.000100"))
+    (post,) = fake.wait_for("chat.postMessage")
+    assert post.params["thread_ts"] == "1700000000.000100"
+    assert post.params["blocks"][0]["elements"][0]["text"].startswith("Papers related to this discussion (*")
+    assert result_ids(post.params)[0] == VEGAS
+
+
+def test_a_question_naming_no_topic_asks_for_one(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    """`/icml who works on` (or a mention outside a thread): no papers that merely hold "works", but a hint."""
+    body = slack_http.command("who works on").json()
+    assert body["response_type"] == "ephemeral"
+    assert result_ids(body) == []
+    assert "Which topic? Name one, as in `any papers on grokking?`" in texts(body)
+    slack_http.event(mention_event("any papers on this?", ts="1700000000.000100"))
+    (post,) = fake.wait_for("chat.postMessage")
+    assert "Which topic?" in texts(post.params)
+    assert result_ids(post.params) == []
+    assert problems(body) == []
+
+
 def test_bare_mention_outside_a_thread_gets_a_usage_hint(slack_http: SlackHttp, fake: FakeSlack) -> None:
     slack_http.event(mention_event("", ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
