@@ -424,7 +424,9 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
     if match is None:
         return ""
     name = match.person.name
-    note = f"{count} paper{'s' if count != 1 else ''} by *{name}*" if count else f"No papers by *{name}*"
+    place = found.rest.author_position
+    whose = f"with *{name}* as {place} author" if place and found.from_text else f"by *{name}*"
+    note = f"{count} paper{'s' if count != 1 else ''} {whose}" if count else f"No papers {whose}"
     if found.beside and count:
         note += f", those with *{found.beside.person.name}* first"
     elif topic:
@@ -443,6 +445,16 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
         else:
             note += f". Also named so: {more}; type the full name for theirs."
     return note
+
+
+def in_place(db: sqlite_utils.Database, match: NameMatch, place: str) -> frozenset[int]:
+    """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
+    keys = {p.key for p in match.everyone}
+    at = 0 if place == "first" else -1
+    rows = read_columns(db, "authors", list(match.papers))
+    return frozenset(
+        r for r, (text,) in rows.items() if (names := json.loads(text or "[]")) and fold_name(names[at]) in keys
+    )
 
 
 def author_of(match: NameMatch, authors: Sequence[str]) -> str:

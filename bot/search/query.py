@@ -113,6 +113,7 @@ class ParsedQuery:
     asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
     asks_similar: bool = False  # "papers like TokSuite": when the topic names one paper, papers like it
     names_no_topic: bool = False  # "who works on", "any papers on?": a question with nothing to search for
+    author_position: str | None = None  # beside a name, "as first author" / "last-author papers": first or last
 
     @property
     def positive(self) -> list[Term]:
@@ -289,6 +290,7 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
     name gone as it goes around a topic: "What did | Sergey Levine | publish on offline RL?" is about offline RL."""
     query = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in name])
     query.notes = list(parsed.notes)  # (a copy: framing may add to it)
+    _author_place(query)
     _keep_topic(query, beside=True)
     plain = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     said = [_SAID.get(w) for t in plain for w in t.words]  # (a venue or year would come too late: scope is chosen)
@@ -298,6 +300,25 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
         query.terms = [t for t in query.terms if t not in plain]
     query.notes = list(dict.fromkeys(query.notes))
     return query
+
+
+_PLACES = {"first": "first", "lead": "first", "last": "last", "senior": "last"}  # ...in the author list
+_AUTHOR = frozenset(("author", "authors", "authored", "coauthor", "coauthors"))
+
+
+def _author_place(query: ParsedQuery) -> None:
+    """Beside a name, words about authorship are no topic: `as author` and `co-author` go, and `first author`,
+    `last-author papers` or `as senior author` say where in the author list the person must be."""
+    words = [(t, w) for t in query.terms if not (t.quoted or t.negated or t.field) for w in t.words]
+    said = set()
+    for i, (term, word) in enumerate(words):
+        if word in _AUTHOR:
+            said.add(id(term))
+            before = words[i - 1] if i else None
+            if before and before[1] in _PLACES:
+                said.add(id(before[0]))
+                query.author_position = _PLACES[before[1]]
+    query.terms = [t for t in query.terms if id(t) not in said]
 
 
 def _tokens(text: str) -> Iterator[re.Match[str]]:

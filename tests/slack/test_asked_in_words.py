@@ -85,3 +85,20 @@ def test_a_capitalised_surname_beside_a_topic_and_who_asks(served: SlackHttp) ->
     asked = served.command("how do people use attention sinks").json()  # "people" was a word papers had to hold
     assert listed(asked) == listed(served.command("attention sinks").json())
     assert listed(asked)[0] == "Attention Sinks Explained"
+
+
+def test_a_place_in_the_author_list_beside_a_name_filters_their_papers(served: SlackHttp) -> None:
+    """Mohit Bansal is first author of part 0 and last of part 1: `as first author` (or `last-author papers by`) keeps
+    those, and `as author` is no topic word (it once answered "those about *author* first")."""
+    first = served.command("Mohit Bansal as first author").json()
+    assert listed(first) == ["Retrieval for Reasoning, Part 0"]
+    assert "1 paper with *Mohit Bansal* as first author" in texts(first)
+    last = served.command("last-author papers by Mohit Bansal").json()
+    assert listed(last) == ["Retrieval for Reasoning, Part 1"]
+    assert "1 paper with *Mohit Bansal* as last author" in texts(last)
+    both = texts(served.command("papers with Mohit Bansal as author").json())
+    assert "2 papers by *Mohit Bansal*" in both
+    assert "those about" not in both
+    none = texts(served.command("Jaemin Cho as last author").json())
+    assert "No papers with *Jaemin Cho* as last author" in none
+    assert problems(first) == []
