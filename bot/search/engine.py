@@ -45,11 +45,14 @@ WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
-def names_no_topic(query: str) -> bool:
-    """Whether a request names no topic ("any papers on this?", "related work?"): asked in a thread, it is about
-    what the thread discusses; anywhere else search answers it with NO_TOPIC."""
+def names_no_topic(query: str) -> str | None:
+    """What a request that names no topic ("any papers on this?", "who works on this?") asks of the topic a thread
+    discusses: "" (papers on it) or "who works on" (and who writes them); None when the request names a topic.
+    Anywhere but in a thread, search answers such a request with NO_TOPIC."""
     parsed = ql.parse(query)
-    return parsed.names_no_topic and not parsed.has_filters
+    if not parsed.names_no_topic or parsed.has_filters:
+        return None
+    return "who works on" if parsed.asks_who else ""
 
 
 def search(

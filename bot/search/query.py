@@ -269,7 +269,7 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
             if said:
                 _filter_field(query, *said, negated=False)
     asked = [w for t in wanted[:start] for w in t.words]
-    query.asks_who = query.asks_who or "who" in asked
+    query.asks_who = query.asks_who or "who" in (typed if query.names_no_topic else asked)  # ("who works on this?")
     query.asks_similar = query.asks_similar or _asks_like(asked)
     kept = {id(t) for t in aside + wanted[start:end]}
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)

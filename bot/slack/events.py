@@ -42,21 +42,20 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
         return too_long(len(query), "@icml-bot kv cache")
     thread_ts = event.get("thread_ts")
     in_thread = bool(thread_ts) and thread_ts != event.get("ts")
-    if query and not (in_thread and names_no_topic(query)):  # ("any papers on this?" asks about the thread)
+    asked = names_no_topic(query) if query and in_thread else None  # "any papers on this?": the thread's topic
+    if query and asked is None:
         return search_page(deps.papers, query, public=True)
     if not thread_ts or not in_thread:
         return blocks.notice(USAGE)
     parent = read_parent(event["channel"], thread_ts)
-    queries = deps.papers.topic_queries(slack_to_plain(parent))
-    if not queries:
+    topics = deps.papers.topic_queries(slack_to_plain(parent))
+    if not topics:
         return blocks.notice("I couldn't tell what this thread is about. " + USAGE)
-    for query in queries:  # most specific first; a search that needs every word may find nothing for it
-        response = deps.papers.search(query, limit=blocks.PAGE_SIZE)
+    for topic in topics:  # most specific first; a search that needs every word may find nothing for it
+        response = deps.papers.search(f"{asked} {topic}" if asked else topic, limit=blocks.PAGE_SIZE)
         if response.results:
             break
-    return blocks.results_message(
-        response, public=True, intro=f"Papers related to this discussion ({bold(response.query)}):"
-    )
+    return blocks.results_message(response, public=True, intro=f"Papers related to this discussion ({bold(topic)}):")
 
 
 class ThreadUnreadable(RuntimeError):

@@ -12,6 +12,7 @@ import pytest
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, serve_papers, texts
+from tests.support.slack_requests import mention_event
 
 
 def _paper(
@@ -102,3 +103,22 @@ def test_a_place_in_the_author_list_beside_a_name_filters_their_papers(served: S
     none = texts(served.command("Jaemin Cho as last author").json())
     assert "No papers with *Jaemin Cho* as last author" in none
     assert problems(first) == []
+
+
+def test_who_works_on_this_in_a_thread_names_the_people_of_its_topic(fake: FakeSlack, tmp_path: Path) -> None:
+    """`@icml-bot who works on this?` under a message about retrieval for reasoning: the thread's topic, and who
+    wrote most of its papers. (Among enough other papers that a thread's words can tell a topic.)"""
+    others = [_paper(f"X{i}", f"Topic {i} Studied", f"We study topic number {i} in depth. ") for i in range(30)]
+    served = serve_papers(fake, tmp_path, PAPERS + others)
+    try:
+        fake.set_thread("C1", "1700000000.000100", [{"user": "U2", "text": "Is retrieval for reasoning worth it?"}])
+        served.event(mention_event("who works on this?", ts="1700000009.000300", thread_ts="1700000000.000100"))
+        served.drain()
+        (post,) = fake.wait_for("chat.postMessage")
+        said = texts(post.params)
+        assert post.params["thread_ts"] == "1700000000.000100"
+        assert "Papers related to this discussion (*" in said
+        assert "here: Mohit Bansal (2)" in said
+        assert "Retrieval for Reasoning, Part" in said
+    finally:
+        served.stop()
