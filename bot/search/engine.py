@@ -45,12 +45,13 @@ WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
-def names_no_topic(query: str) -> str | None:
+def names_no_topic(query: str, asked: bool = True) -> str | None:
     """What a request that names no topic ("any papers on this?", "who works on this?") asks of the topic a thread
     discusses: "" (papers on it) or "who works on" (and who writes them); None when the request names a topic.
-    Anywhere but in a thread, search answers such a request with NO_TOPIC."""
+    Anywhere but in a thread, search answers such a request with NO_TOPIC. `asked=False`: words that only say which
+    papers count too ("recent papers": no topic for a digest to follow, though search lists papers holding them)."""
     parsed = ql.parse(query)
-    if not parsed.names_no_topic or parsed.has_filters:
+    if not (parsed.names_no_topic if asked else parsed.only_request) or parsed.has_filters:
         return None
     return "who works on" if parsed.asks_who else ""
 

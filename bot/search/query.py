@@ -113,6 +113,7 @@ class ParsedQuery:
     asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
     asks_similar: bool = False  # "papers like TokSuite": when the topic names one paper, papers like it
     names_no_topic: bool = False  # "who works on", "any papers on?": a question with nothing to search for
+    only_request: bool = False  # ...or any words that only ask or say which papers ("recent papers")
     author_position: str | None = None  # beside a name, "as first author" / "last-author papers": first or last
 
     @property
@@ -262,7 +263,8 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
     typed = [w for words in plain for w in words or ("",)]
     capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
-    query.names_no_topic = not (beside or capitals or query.links) and None not in plain and names_no_topic(typed)
+    query.only_request = not (beside or capitals or query.links) and None not in plain and names_no_topic(typed, False)
+    query.names_no_topic = query.only_request and names_no_topic(typed)
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
         for word in term.words:
             said = _said_field(word)

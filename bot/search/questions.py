@@ -125,11 +125,12 @@ def topic_span(
     return start, end
 
 
-def names_no_topic(words: Sequence[str]) -> bool:
-    """Whether a request names no topic at all ("who works on", "any papers on this?", "related work?"): it asks
-    or points at the conversation, and every word asks, names what is wanted, describes it, leads into a topic or
-    points (a kind of paper, `survey`, is a topic; `recent papers` and `papers` stay searches for their words)."""
-    return any(w in OPENING or w in _POINTING for w in words) and all(
+def names_no_topic(words: Sequence[str], asked: bool = True) -> bool:
+    """Whether a request names no topic at all ("who works on", "any papers on this?", "related work?"): every word
+    asks, names what is wanted, describes it, leads into a topic or points at the conversation (a kind of paper,
+    `survey`, is a topic), and (`asked`) one of them asks or points: `recent papers` and `papers` typed as a search
+    stay searches for their words, but they name no topic a digest could follow."""
+    return (not asked or any(w in OPENING or w in _POINTING for w in words)) and all(
         (w in _REQUEST or w in WHICH or w in _POINTING) and w not in KINDS for w in words
     )
 

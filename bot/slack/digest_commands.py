@@ -19,9 +19,10 @@ from slack_sdk import WebClient
 from bot.config import Config, ConfigError, parse_size, parse_time, parse_tz
 from bot.digest import scheduler as sched
 from bot.digest.channels import ChannelDigests
-from bot.digest.model import Outcome, normalize_days, validate_channel
+from bot.digest.model import ALL_TOPICS, Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
+from bot.search import names_no_topic
 from bot.slack import blocks, oauth
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
@@ -143,6 +144,8 @@ def parse_subscribe(words: str) -> Request:
             f"Those topics are {len(req.topics):,} characters long; use a few words (at most "
             f"{MAX_TOPICS_CHARS}), e.g. `kv cache`"
         )
+    elif req.topics and req.topics.lower() not in ALL_TOPICS and names_no_topic(req.topics, asked=False) is not None:
+        req.error = f"“{req.topics}” names no topic: give the words papers use, e.g. `kv cache`"
     return req
 
 

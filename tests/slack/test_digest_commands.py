@@ -72,6 +72,19 @@ def test_subscribe_words_become_settings() -> None:
         "Asia/Seoul, which knows when daylight saving applies"
     )
     assert parse_subscribe("12 papers").error == "papers='12' is not a number of papers from 1 to 10"
+    # Words that only ask or say which papers name no topic (the digest listed papers holding "papers" first).
+    assert (
+        parse_subscribe("recent papers at 08:00").error
+        == "“recent papers” names no topic: give the words papers use, e.g. `kv cache`"
+    )
+    assert parse_subscribe("who works on").error is not None
+    assert [parse_subscribe(t).error for t in ("all", "survey", "rl", 'author:"Mohit Bansal"')] == [None] * 4
+
+
+def test_a_digest_topic_naming_nothing_is_refused(deps: Services) -> None:
+    reply = icml(deps, "digest subscribe any papers about")
+    assert "“any papers about” names no topic" in reply
+    assert "This channel has no daily digest" in icml(deps, "digest status")
 
 
 def test_subscribe_status_preview_now_unsubscribe(
