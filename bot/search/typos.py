@@ -146,14 +146,31 @@ def corrections(
     near = one_edit(word, first_only=True)
     dfs = vocab.df(near + found, fetch_df)
     closest = max((dfs[w] for w in found), default=0)
-    floor = max(TYPO_FLOOR, closest)
+    # `nlearning`: learning with a stray n, or unlearning with its u lost? A stray key is hit beside the next one
+    # (`rtransformers`); n is nowhere near l, so a word the first letter was lost from is meant, if papers use one.
+    stray = found == [word[1:]] and not _neighbours(word[0], word[1])
+    floor = TYPO_FLOOR if stray else max(TYPO_FLOOR, closest)
     first = sorted((w for w in near if dfs[w] > floor and w not in found), key=lambda w: -dfs[w])
-    if first:
+    if first and stray:
+        found = first
+    elif first:
         bar = FIRST_LETTER_RATIO * closest
         found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
     if not found and len(word) >= LONG_WORD and max_edits > 1:  # most typos are one edit: look further when needed
         found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
     return found[:n]
+
+
+_ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))  # each row's keys and how far it is set in
+_KEYS = {c: (r, i + shift) for r, (row, shift) in enumerate(_ROWS) for i, c in enumerate(row)}
+
+
+def _neighbours(a: str, b: str) -> bool:
+    """Whether two letters are one key or touch on a QWERTY keyboard (a stray key is hit beside the meant one)."""
+    if a == b or a not in _KEYS or b not in _KEYS:
+        return True  # (a doubled letter; or not letters of that keyboard: they might touch)
+    (ra, xa), (rb, xb) = _KEYS[a], _KEYS[b]
+    return abs(ra - rb) <= 1 and abs(xa - xb) <= 1.0
 
 
 def common_neighbour(

@@ -1166,6 +1166,27 @@ def test_a_slip_at_a_words_first_letter_is_corrected_too(tmp_path: Path) -> None
     assert search.search(db, "enforcement").corrected is None
 
 
+def test_a_lost_first_letter_beats_a_stray_one_far_from_the_next_key(tmp_path: Path) -> None:
+    """`nlearning` is unlearning with its u lost, not learning with a stray n (n is nowhere near l on a keyboard),
+    however many more papers say learning and whatever the other words; `rtransformers` is a stray r beside t."""
+    papers = [
+        *(
+            {"id": f"U{i}", "title": f"Machine Unlearning {i}", "abstract": f"Unlearning in LLMs, {i}."}
+            for i in range(3)
+        ),
+        *(
+            {"id": f"L{i}", "title": f"Learning Study {i}", "abstract": f"Learning in LLMs, run {i}."}
+            for i in range(40)
+        ),
+        *({"id": f"T{i}", "title": f"Transformers {i}", "abstract": f"Transformers, study {i}."} for i in range(3)),
+        {"id": "S", "title": "Stransformers Revisited", "abstract": "Stransformers transform twice."},
+    ]
+    db = index.connect(index_of(tmp_path, papers, "stray2026.jsonl"))
+    assert search.search(db, "nlearning").corrected == "unlearning"
+    assert search.search(db, "nlearning in LLMs").corrected == "unlearning in LLMs"
+    assert search.search(db, "rtransformers").corrected == "transformers"
+
+
 def test_a_slip_in_a_hyphenated_term_that_makes_real_words_or_drops_a_hyphen_is_corrected(tmp_path: Path) -> None:
     # "leaning" is a word (one paper leans), but no paper writes meta leaning, and five write meta-learning; a slip
     # at the first letter (sgent) or a hyphen left out (ofexperts) is a typo too. A compound papers write stays, and
