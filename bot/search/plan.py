@@ -270,7 +270,9 @@ class QueryPlanner(WordCorrector):
     def variants(self, word: str) -> list[Alternative]:
         """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
         alts = [
-            Alternative((v,)) for v in typos.spellings(word) if self.worthwhile(self.df([v])[v], self.df([word])[word])
+            Alternative((v,))
+            for v in typos.spellings(word) + typos.adjectives(word)
+            if self.worthwhile(self.df([v])[v], self.df([word])[word])
         ]
         common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
         if common:

@@ -65,6 +65,27 @@ def _spellings(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# A field's noun and its adjective that FTS5's stemmer keeps apart (biology: biologi, biological: biolog), so `AI in
+# medicine` also finds medical papers and `LLMs for chemistry` chemical ones.
+_ADJECTIVE_RULES = tuple(
+    (re.compile(p), r)
+    for p, r in (
+        (r"(?<=[a-z]{3})icine$", "ical"),  # medicine: medical
+        (r"(?<=[a-z]{3})istry$", "ical"),  # chemistry: chemical
+        (r"(?<=[a-z]{3})ery$", "ical"),  # surgery: surgical
+        (r"(?<=[a-z]{3})ogy$", "ogical"),  # biology: biological
+        (r"(?<=[a-z]{3})omy$", "omic"),  # economy: economic
+        (r"(?<=[a-z]{3})ety$", "etal"),  # society: societal
+    )
+)
+
+
+def adjectives(word: str) -> list[str]:
+    """The adjective of a field's noun when the stemmer would not match them (medicine: medical); the caller keeps
+    those papers use."""
+    return [rule.sub(repl, word) for rule, repl in _ADJECTIVE_RULES if rule.search(word)]
+
+
 def singulars(word: str) -> list[str]:
     """The singular a plural may have (parities → parity, boxes → box, priors → prior): FTS5's stemmer matches a
     plural the index never spelled out, so such a word is no typo."""

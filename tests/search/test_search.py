@@ -1166,6 +1166,26 @@ def test_a_slip_at_a_words_first_letter_is_corrected_too(tmp_path: Path) -> None
     assert search.search(db, "enforcement").corrected is None
 
 
+def test_a_fields_noun_finds_papers_that_use_its_adjective(tmp_path: Path) -> None:
+    """`AI in medicine` found none of the medical papers (FTS5's stemmer keeps medicine and medical apart, as it
+    does biology and biological, chemistry and chemical); a noun's adjective is searched beside it."""
+    papers = [
+        *(
+            {"id": f"M{i}", "title": f"Medical Imaging with AI {i}", "abstract": f"Medical AI, study {i}."}
+            for i in range(3)
+        ),
+        *(
+            {"id": f"B{i}", "title": f"Biological Sequence Models {i}", "abstract": f"Sequences, run {i}."}
+            for i in range(3)
+        ),
+        *({"id": f"X{i}", "title": f"Study {i}", "abstract": f"A policy for topic {i}."} for i in range(40)),
+    ]
+    db = index.connect(index_of(tmp_path, papers, "fields2026.jsonl"))
+    assert {r.paper["source_id"] for r in search.search(db, "AI in medicine").results} == {"M0", "M1", "M2"}
+    assert {r.paper["source_id"] for r in search.search(db, "biology").results} == {"B0", "B1", "B2"}
+    assert search.search(db, "policy").total == 40  # (no adjective rule for every -y word: policy is no field)
+
+
 def test_a_lost_first_letter_beats_a_stray_one_far_from_the_next_key(tmp_path: Path) -> None:
     """`nlearning` is unlearning with its u lost, not learning with a stray n (n is nowhere near l on a keyboard),
     however many more papers say learning and whatever the other words; `rtransformers` is a stray r beside t."""
