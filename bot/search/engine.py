@@ -189,7 +189,8 @@ def _run(
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
-        response.notes.insert(0, person_note(person, total if lead_count is None else lead_count, topic))
+        on_topic = any(s.level for s in ranked)  # ("Tri Dao mamba": none of his papers here is)
+        response.notes.insert(0, person_note(person, total if lead_count is None else lead_count, topic, on_topic))
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"

@@ -418,8 +418,9 @@ def unknown_person(
     return " ".join(t.text for t in terms)
 
 
-def person_note(found: PersonFilter, count: int, topic: str) -> str:
-    """What the answer says about the person it found: `4 papers by *Mohit Bansal*`, and how the name was read."""
+def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -> str:
+    """What the answer says about the person it found: `4 papers by *Mohit Bansal*`, and how the name was read
+    (`on_topic`: whether any of their papers holds a word of the topic)."""
     match = found.match
     if match is None:
         return ""
@@ -429,6 +430,8 @@ def person_note(found: PersonFilter, count: int, topic: str) -> str:
     note = f"{count} paper{'s' if count != 1 else ''} {whose}" if count else f"No papers {whose}"
     if found.beside and count:
         note += f", those with *{found.beside.person.name}* first"
+    elif topic and found.from_text and count and not on_topic:
+        note += f", none about *{topic}*"
     elif topic:
         note += f", those about *{topic}* first" if found.from_text and count else f" about *{topic}*"
     rest = found.rest

@@ -88,6 +88,15 @@ def test_a_capitalised_surname_beside_a_topic_and_who_asks(served: SlackHttp) ->
     assert listed(asked)[0] == "Attention Sinks Explained"
 
 
+def test_a_person_none_of_whose_papers_is_on_the_topic_is_told_so(served: SlackHttp) -> None:
+    """`Mohit Bansal attention`: his two papers, and the note says neither is about attention (it said "those about
+    *attention* first", as if some were)."""
+    body = served.command("Mohit Bansal attention").json()
+    assert "2 papers by *Mohit Bansal*, none about *attention*" in texts(body)
+    assert sorted(listed(body)) == ["Retrieval for Reasoning, Part 0", "Retrieval for Reasoning, Part 1"]
+    assert "those about *reasoning* first" in texts(served.command("Mohit Bansal reasoning").json())
+
+
 def test_a_place_in_the_author_list_beside_a_name_filters_their_papers(served: SlackHttp) -> None:
     """Mohit Bansal is first author of part 0 and last of part 1: `as first author` (or `last-author papers by`) keeps
     those, and `as author` is no topic word (it once answered "those about *author* first")."""
