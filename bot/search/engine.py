@@ -150,7 +150,9 @@ def _run(
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
     ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
-    ranked = ranker.rank(retriever.found, pinned, need) if retriever.found else []
+    ranked = ranker.rank(retriever.found, pinned, None if plan.compares else need) if retriever.found else []
+    if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
+        ranked = ranker.in_turn(ranked)
     candidates = len(ranked)
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
         block = retriever.next_block()

@@ -105,6 +105,7 @@ class RetrievalPlan:
     also: list[AlsoSearched] = field(default_factory=list)
     apart: list[SearchedApart] = field(default_factory=list)
     free_text: str = ""
+    compares: bool = False  # "DPO vs PPO": each side's papers in turn after those about both
 
     def passes_filters(self, rowid: int) -> bool:
         """Whether a paper passes the status: and has:code filters."""
@@ -198,6 +199,7 @@ class QueryPlanner(WordCorrector):
         wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         wording.number_ideas(plan.groups, slots, _BREAK)
+        plan.compares = any(slot.group is None and slot.word in wording.VERSUS for slot in slots)
         means = wording.means(plan.groups, slots)  # (before long forms merge groups)
         self.join_neighbours(slots)
         self.long_forms(slots)

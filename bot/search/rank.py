@@ -208,6 +208,29 @@ class Ranker:
         done.sort(key=lambda s: (-s.score, s.rowid))
         return done + unscored + rest
 
+    def in_turn(self, ranked: list[ScoredPaper]) -> list[ScoredPaper]:
+        """For a comparison of two ideas (DPO vs PPO): named papers and papers about both first, then each side's
+        papers in turn, the side of the better paper first, so the side more papers write about does not hide the
+        other. Only the fully scored head is reordered (what it holds where is known); the rest follows as ranked."""
+        if len(self.ideas) != 2:
+            return ranked
+        head = list(itertools.takewhile(lambda s: bool(s.in_title) or s.pinned, ranked))
+        first: list[ScoredPaper] = []
+        sides: tuple[list[ScoredPaper], list[ScoredPaper]] = ([], [])
+        neither: list[ScoredPaper] = []
+        for scored in head:
+            hit = [scored.in_title[i] >= 0 or scored.in_abstract[i] >= 0 for i in range(len(scored.in_title))]
+            on = [any(hit[i] for i in members) for members in self.ideas.members] if hit else [True, True]
+            if all(on) or scored.pinned:
+                first.append(scored)
+            elif any(on):
+                sides[on.index(True)].append(scored)
+            else:
+                neither.append(scored)
+        order = sorted(sides, key=lambda side: -side[0].score if side else 0.0)  # (the better paper's side first)
+        turns = [s for pair in itertools.zip_longest(*order) for s in pair if s is not None]
+        return first + turns + neither + ranked[len(head) :]
+
     def _score_all(
         self,
         batch: list[ScoredPaper],

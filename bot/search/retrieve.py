@@ -304,8 +304,10 @@ class CandidateRetriever:
         matching = set(self.found)
         partial = self.titles_with_every_idea() if any(g.concept for g in groups) else False
         if len(matching) < RELAX_BELOW and n > 1:
-            # Hardly any paper matches every word: papers matching most of the words come next.
-            for subset in self.relaxations():
+            # Hardly any paper matches every word: papers matching most of the words come next (for a comparison,
+            # DPO vs PPO, each side's: the side more papers write about must not fill the candidates alone).
+            relaxed = list(self.relaxations())
+            for i, subset in enumerate(relaxed):
                 sub = self.expression(subset)
                 sub_rows = self.rowids(sub) if sub else []
                 if sub_rows:
@@ -313,7 +315,8 @@ class CandidateRetriever:
                     self.add(sub_rows, len(subset), 4)
                     matching.update(sub_rows)
                     complete = complete and len(sub_rows) <= CAP
-                if len(matching) >= RELAX_BELOW:
+                side_left = self.plan.compares and i + 1 < len(relaxed) and len(relaxed[i + 1]) == len(subset)
+                if len(matching) >= RELAX_BELOW and not side_left:
                     break
         if complete:
             return Retrieval(len(self.found), True, partial)

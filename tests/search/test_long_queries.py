@@ -459,3 +459,23 @@ def test_a_broad_idea_in_an_abstract_does_not_outrank_a_title_about_the_specific
     for db in _indexed(tmp_path, "weather", papers):
         found = search.search(db, "weather and climate forecasting with deep learning", limit=2).results
         assert [r.paper["source_id"] for r in found] == ["TITLE", "ABSTRACT"]
+
+
+def test_a_comparison_lists_each_sides_papers_in_turn(tmp_path: Path) -> None:
+    """`DPO vs PPO`: the paper about both, then DPO and PPO papers in turn. PPO is the rarer word, so its papers
+    alone filled the candidates (and the page) once few papers held both; and the answer pages without repeats."""
+    papers = [
+        {"id": "BOTH", "title": "DPO and PPO Compared", "abstract": "We compare DPO with PPO for alignment." + FILLER},
+        *_each("DPO", "Direct Preference Optimization for {V}", "DPO aligns models on {v}.", TOPICS[:8]),
+        *_each("PPO", "PPO for {V}", "PPO trains policies on {v}.", TOPICS[:4]),
+        *_each("MISC", "A Study of {V}", "We look at {v} with DPO.", [f"topic {i}" for i in range(30)]),
+        *_each("OTHER", "Another Study of {V}", "We look at {v}.", [f"topic {i}" for i in range(60)]),
+    ]
+    for db in _indexed(tmp_path, "versus", papers):
+        first = [str(r.paper["source_id"]) for r in search.search(db, "DPO vs PPO", limit=5).results]
+        assert first[0] == "BOTH"
+        assert {s[:3] for s in first[1:5]} == {"DPO", "PPO"}
+        assert all(a[:3] != b[:3] for a, b in itertools.pairwise(first[1:5]))  # in turn
+        second = [str(r.paper["source_id"]) for r in search.search(db, "DPO vs PPO", limit=5, offset=5).results]
+        assert not set(first) & set(second)
+        assert {s[:3] for s in second[:2]} == {"DPO", "PPO"}
