@@ -189,14 +189,20 @@ def print_results(query: str, results: Any) -> None:
         print(f"No papers match {query!r}.{hint}")
         return
     from bot.search.scope import venue_of
+    from bot.text.person_names import shown_authors
 
     for n, r in enumerate(results.results, 1):
         p = r.paper
         label = f"{p['name']}: " if p.get("name") and not p["title"].startswith(p["name"]) else ""
         venue = f" ({venue_of(p)})" if results.venues > 1 else ""
         print(f"{n}. [{p['id']}] {label}{p['title']}{venue}")
-        if p.get("authors"):
-            print(f"   {', '.join(p['authors'][:4])}{' et al.' if len(p['authors']) > 4 else ''}")
+        if p.get("authors"):  # (the authors the query named marked *so*, after "…" when listed later)
+            line, more = shown_authors(p["authors"], 4, r.named)
+            names = [
+                ("… " if gap and i else "") + (f"*{name}*" if marked else name)
+                for i, (name, marked, gap) in enumerate(line)
+            ]
+            print(f"   {', '.join(names)}{' et al.' if more else ''}")
         print(f"   {r.snippet}")
         links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
         if links:

@@ -165,3 +165,17 @@ def test_publish_refuses_what_is_not_an_index_in_one_line(tmp_path: Path, capsys
     assert err.startswith(f"icml-bot: error: {junk} cannot be published (file is not a database)")
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "papers.db").exists()
+
+
+def test_text_results_mark_the_author_a_search_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The shell's author line shows the person a search found, after "…" when listed past the first four (it once
+    showed the first four only, as if the paper were not theirs)."""
+    source = tmp_path / "people2026.jsonl"
+    authors = ["Ann One", "Ben Two", "Cy Three", "Di Four", "Ed Five", "Zoe Sixth", "Al Seven"]
+    paper = {"id": "P1", "title": "Sparse Attention Revisited", "abstract": "We revisit sparse attention. " * 5}
+    source.write_text(json.dumps({**paper, "authors": authors}) + "\n", encoding="utf-8")
+    db = str(tmp_path / "people.db")
+    assert main(["index", str(source), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
+    assert "   Ann One, Ben Two, Cy Three, Di Four, … *Zoe Sixth* et al.\n" in capsys.readouterr().out

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
 from bot.text.words import WORD_RE
 
@@ -19,3 +21,25 @@ def fold_name(text: str) -> tuple[str, ...]:
         lower = "".join(c for c in unicodedata.normalize("NFKD", lower) if not unicodedata.combining(c))
         lower = lower.translate(_UNDECOMPOSED)
     return tuple(WORD_RE.findall(lower))
+
+
+def shown_authors(authors: Sequence[str], shown: int, named: Collection[str] = ()) -> tuple[list[ShownAuthor], bool]:
+    """Which authors a paper's line shows: the first `shown`, and the `named` ones (the person a search found) wherever
+    they are listed, each marked and, when names were skipped before it, after a gap (A, B, C, … *Yoshua Bengio*);
+    and whether any name is left out after the last shown (et al.)."""
+    out: list[ShownAuthor] = []
+    last = -1
+    for i, name in enumerate(authors):
+        if i >= shown and name not in named:
+            continue
+        out.append(ShownAuthor(name, name in named, i > last + 1))
+        last = i
+    return out, last < len(authors) - 1
+
+
+class ShownAuthor(NamedTuple):
+    """One name of an author line: whether the query named it, and whether names were skipped before it."""
+
+    name: str
+    named: bool
+    after_gap: bool

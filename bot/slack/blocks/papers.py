@@ -36,6 +36,7 @@ from bot.slack.blocks.kit import (
     truncate,
 )
 from bot.slack.blocks.team_buttons import Origin, list_add_button, save_button
+from bot.text.person_names import shown_authors
 
 if TYPE_CHECKING:
     from bot.search import Result, SearchResponse
@@ -101,17 +102,12 @@ def authors_text(authors: Iterable[str] | None, shown: int = AUTHORS_SHOWN, name
     """Up to `shown` author names and "et al.", escaped; the `named` ones (the person a search found) in bold, and
     shown after "…" when they come later in the list (A, B, C, … *Yoshua Bengio* et al.)."""
     listed = [one_line(a) for a in authors or [] if one_line(a)]
-    if not listed:
-        return ""
-    marked = {one_line(a) for a in named}
-    text, last = "", -1
-    for i, name in enumerate(listed):
-        if i >= shown and name not in marked:
-            continue
-        shown_name = f"*{escape(name.replace('*', ''))}*" if name in marked else escape(name)
-        text += (", … " if i > last + 1 else ", ") + shown_name if text else shown_name
-        last = i
-    return truncate(text + (" et al." if last < len(listed) - 1 else ""), 600)
+    line, more = shown_authors(listed, shown, {one_line(a) for a in named})
+    text = ""
+    for name, marked, after_gap in line:
+        shown_name = f"*{escape(name.replace('*', ''))}*" if marked else escape(name)
+        text += (", … " if after_gap else ", ") + shown_name if text else shown_name
+    return truncate(text + (" et al." if more else ""), 600)
 
 
 def meta_parts(paper: PaperRow) -> list[str]:
