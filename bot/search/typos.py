@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from rapidfuzz import process
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Levenshtein
 
 MIN_LENGTH = 4
 LONG_WORD = 7  # from this length on, two edits are allowed
@@ -178,8 +178,20 @@ def corrections(
         bar = FIRST_LETTER_RATIO * closest
         found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
     if not found and len(word) >= LONG_WORD and max_edits > 1:  # most typos are one edit: look further when needed
-        found = _closest(word, 2, 1, vocab, fetch_df, fetch_prefix)
+        found = [w for w in _closest(word, 2, 1, vocab, fetch_df, fetch_prefix) if _slips(word, w)]
     return found[:n]
+
+
+def _slips(typed: str, word: str) -> bool:
+    """Whether two edits could have made `typed` of `word` as fingers slip: the first two letters kept, letters
+    left out, doubled or swapped, and any struck in place of another only beside it on the keyboard. `stealing`, a
+    word no paper here uses, is not scaling, steering or streaming (a for e, l for r, l for m: keys far apart)."""
+    if typed[:2] != word[:2]:
+        return False
+    if OSA.distance(typed, word) < Levenshtein.distance(typed, word):
+        return True  # (two letters swapped: one slip)
+    ops = Levenshtein.editops(typed, word)
+    return all(op.tag != "replace" or _neighbours(typed[op.src_pos], word[op.dest_pos]) for op in ops)
 
 
 _ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))  # each row's keys and how far it is set in
