@@ -32,8 +32,8 @@ COMPARING = word_set("difference differences")
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
-    "want need know tell point share seen worked working done explain summarize summarise describe compare wrote "
-    "written authored published publish write start should people researchers folks"
+    "want need know tell point share seen worked working doing done happening explain summarize summarise describe "
+    "compare wrote written authored published publish write start should people researchers folks"
 )
 # How the wanted things are described.
 DESCRIBED = word_set(

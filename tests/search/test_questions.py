@@ -58,6 +58,8 @@ def topic(text: str) -> list[str]:
         ("where should I start with diffusion models?", ["diffusion", "models"]),
         ("how do people evaluate hallucination in VLMs", ["evaluate", "hallucination", "in", "VLMs"]),  # who asks
         ("what do researchers use for uncertainty", ["uncertainty"]),
+        ("what are people doing with sparse autoencoders?", ["sparse", "autoencoders"]),  # doing was a topic word
+        ("what's happening in diffusion models", ["diffusion", "models"]),
         ("people tracking in videos", ["people", "tracking", "in", "videos"]),  # no opening: a topic
     ],
 )
