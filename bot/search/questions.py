@@ -35,10 +35,11 @@ ASKING = word_set(
     "want need know tell point share seen worked working doing done happening explain summarize summarise describe "
     "compare wrote written authored published publish write start should people researchers folks"
 )
-# How the wanted things are described.
+# How the wanted things are described, and how many ("recommend 3 papers on", "top ten papers").
 DESCRIBED = word_set(
     "recent latest new newest good best top great interesting important notable relevant key cool nice some all "
-    "other more similar related state art current"
+    "other more similar related state art current few several couple two three four five six seven eight nine ten "
+    + " ".join(map(str, range(1, 51)))
 )
 # Where the topic starts: after a preposition, or after a verb of what papers do with it.
 LEADS_IN = word_set(

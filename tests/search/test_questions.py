@@ -60,6 +60,8 @@ def topic(text: str) -> list[str]:
         ("what do researchers use for uncertainty", ["uncertainty"]),
         ("what are people doing with sparse autoencoders?", ["sparse", "autoencoders"]),  # doing was a topic word
         ("what's happening in diffusion models", ["diffusion", "models"]),
+        ("recommend 3 papers on grokking", ["grokking"]),  # a count of papers was a word they had to hold
+        ("top ten papers on in-context learning", ["in-context", "learning"]),
         ("people tracking in videos", ["people", "tracking", "in", "videos"]),  # no opening: a topic
     ],
 )
@@ -137,6 +139,8 @@ def test_a_request_for_papers_like_another_says_so(asked: str, like: bool, about
         "code review with LLMs",  # a review is a topic ("code" is no has:code here)
         "difference of Gaussians",  # a difference is asked for only "between" things
         "difference of convex functions",
+        "3 body problem",  # a number is a count only in a request
+        "2 layer networks",
     ],
 )
 def test_a_topic_that_looks_like_a_request_is_left_whole(text: str) -> None:
