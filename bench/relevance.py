@@ -384,31 +384,29 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
             ("ICML 2026 titles, typo", len(ti), *(judge_lookups(full_db, f, ti, "source_id") for f in SEARCHERS))  # type: ignore[arg-type]
         )
     if sets != "old":
-        mc = multiconcept()
-        for half in HALVES:
-            qs = [(q, rx) for q, h, rx in mc if h == half]
-            out.append((f"multi-concept, {half}", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
-        for half in HALVES:
-            qs = [(typo_query(q), rx) for q, h, rx in mc if h == half]
-            label = f"multi-concept typo, {half}"
-            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
-        for half in HALVES:
-            qs = [(first_letter_typo(q), rx) for q, h, rx in mc if h == half]
-            label = f"multi-concept 1st letter, {half}"
-            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
-        for half in HALVES:
-            qs = asked([(q, rx) for q, h, rx in mc if h == half], half)
-            label = f"multi-concept asked, {half}"
-            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
-        blind = multiconcept(BLIND)
-        for half in HALVES:
-            qs = [(q, rx) for q, h, rx in blind if h == half]
-            label = f"multi-concept blind set, {half}"
-            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
-        for half in HALVES:
-            qs = [(typo_query(q), rx) for q, h, rx in blind if h == half]
-            label = f"multi-concept blind typo, {half}"
-            out.append((label, len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        mc, blind = multiconcept(), multiconcept(BLIND)
+
+        def typo(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+            return [(typo_query(q), rx) for q, rx in qs]
+
+        def first(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+            return [(first_letter_typo(q), rx) for q, rx in qs]
+
+        def clean(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+            return qs
+
+        variants = [
+            ("multi-concept", mc, clean),
+            ("multi-concept typo", mc, typo),
+            ("multi-concept 1st letter", mc, first),
+            ("multi-concept asked", mc, asked),  # (tune frames for the tune half, held-out ones for the other)
+            ("multi-concept blind set", blind, clean),
+            ("multi-concept blind typo", blind, typo),
+        ]
+        for name, rows, make in variants:
+            for half in HALVES:
+                qs = make([(q, rx) for q, h, rx in rows if h == half], half)
+                out.append((f"{name}, {half}", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
         slipped = hyphenated()
         for half in HALVES:
             pairs = [(q, term) for q, term, h in slipped if h == half]
