@@ -17,7 +17,7 @@ each index needs loaded once (vocabulary, names, acronym table); matching.py fin
 
 from __future__ import annotations
 
-from bot.search.engine import names_no_topic, search
+from bot.search.engine import request_without_topic, search
 from bot.search.neighbours import similar
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
 from bot.search.snippets import SNIPPET_CHARS, Highlighter, make_snippet
@@ -29,7 +29,7 @@ __all__ = [
     "Result",
     "SearchResponse",
     "make_snippet",
-    "names_no_topic",
+    "request_without_topic",
     "search",
     "similar",
 ]

@@ -45,7 +45,7 @@ WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
-def names_no_topic(query: str, asked: bool = True) -> str | None:
+def request_without_topic(query: str, asked: bool = True) -> str | None:
     """What a request that names no topic ("any papers on this?", "who works on this?") asks of the topic a thread
     discusses: "" (papers on it) or "who works on" (and who writes them); None when the request names a topic.
     Anywhere but in a thread, search answers such a request with NO_TOPIC. `asked=False`: words that only say which

@@ -22,7 +22,7 @@ from bot.digest.channels import ChannelDigests
 from bot.digest.model import ALL_TOPICS, Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
-from bot.search import names_no_topic
+from bot.search import request_without_topic
 from bot.slack import blocks, oauth
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
@@ -144,7 +144,7 @@ def parse_subscribe(words: str) -> Request:
             f"Those topics are {len(req.topics):,} characters long; use a few words (at most "
             f"{MAX_TOPICS_CHARS}), e.g. `kv cache`"
         )
-    elif req.topics and req.topics.lower() not in ALL_TOPICS and names_no_topic(req.topics, asked=False) is not None:
+    elif req.topics and req.topics.lower() not in ALL_TOPICS and request_without_topic(req.topics, False) is not None:
         req.error = f"“{req.topics}” names no topic: give the words papers use, e.g. `kv cache`"
     return req
 

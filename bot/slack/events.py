@@ -11,7 +11,7 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.search import names_no_topic
+from bot.search import request_without_topic
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
@@ -42,7 +42,7 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
         return too_long(len(query), "@icml-bot kv cache")
     thread_ts = event.get("thread_ts")
     in_thread = bool(thread_ts) and thread_ts != event.get("ts")
-    asked = names_no_topic(query) if query and in_thread else None  # "any papers on this?": the thread's topic
+    asked = request_without_topic(query) if query and in_thread else None  # "any papers on this?": the thread
     if query and asked is None:
         return search_page(deps.papers, query, public=True)
     if not thread_ts or not in_thread:
