@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import LIKE, names_no_topic, topic_span
+from bot.search.questions import COMPARING, LIKE, names_no_topic, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -115,6 +115,7 @@ class ParsedQuery:
     names_no_topic: bool = False  # "who works on", "any papers on?": a question with nothing to search for
     only_request: bool = False  # ...or any words that only ask or say which papers ("recent papers")
     author_position: str | None = None  # beside a name, "as first author" / "last-author papers": first or last
+    compares: bool = False  # "compare LoRA and full fine-tuning", "the difference between DPO and IPO"
 
     @property
     def positive(self) -> list[Term]:
@@ -273,6 +274,7 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     asked = [w for t in wanted[:start] for w in t.words]
     query.asks_who = query.asks_who or "who" in (typed if query.names_no_topic else asked)  # ("who works on this?")
     query.asks_similar = query.asks_similar or _asks_like(asked)
+    query.compares = query.compares or any(w in COMPARING for w in asked)
     kept = {id(t) for t in aside + wanted[start:end]}
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]

@@ -27,7 +27,7 @@ WANTED = word_set(
     "presentation presentations talk talks"
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
-COMPARING = word_set("difference differences")
+COMPARING = word_set("difference differences compare compares comparing comparison")
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "

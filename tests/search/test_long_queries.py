@@ -479,3 +479,6 @@ def test_a_comparison_lists_each_sides_papers_in_turn(tmp_path: Path) -> None:
         second = [str(r.paper["source_id"]) for r in search.search(db, "DPO vs PPO", limit=5, offset=5).results]
         assert not set(first) & set(second)
         assert {s[:3] for s in second[:2]} == {"DPO", "PPO"}
+        for asked in ("compare DPO and PPO", "what is the difference between DPO and PPO?"):  # comparisons too
+            got = [str(r.paper["source_id"]) for r in search.search(db, asked, limit=5).results]
+            assert got == first, asked
