@@ -89,9 +89,11 @@ def _run(
 ) -> None:
     if not parsed.terms and not parsed.has_filters and not parsed.links:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        response.searched = False
         return
     if parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists papers on working memory)
         response.notes.append(NO_TOPIC)
+        response.searched = False
         return
     clock = _Stages(response.stages)
     cache = index_cache(db)

@@ -61,6 +61,7 @@ class SearchResponse:
     person: str | None = None  # the author the query named (`Mohit Bansal`), as the index lists them
     venues: int = 1  # venues in the searched scope: with several, each result names its own
     stages: dict[str, float] = field(default_factory=dict)  # ms per stage, parse to snippets (engine._run)
+    searched: bool = True  # False: nothing was searched ("who works on": no topic), and the notes say what to type
 
     def to_json(self) -> dict[str, Any]:
         """One line of `icml-bot search --batch --json`."""

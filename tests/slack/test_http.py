@@ -337,6 +337,7 @@ def test_a_question_naming_no_topic_asks_for_one(slack_http: SlackHttp, fake: Fa
     assert body["response_type"] == "ephemeral"
     assert result_ids(body) == []
     assert "Which topic? Name one, as in `any papers on grokking?`" in texts(body)
+    assert "No papers match" not in texts(body)  # (nothing was searched: the hint is the answer)
     slack_http.event(mention_event("any papers on this?", ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
     assert "Which topic?" in texts(post.params)

@@ -205,8 +205,12 @@ def _notes(response: SearchResponse) -> list[Block]:
 
 
 def no_results_message(response: SearchResponse, intro: str | None = None, public: bool = False) -> Message:
-    """No papers matched: say so, and offer the search's suggestions as one-click buttons."""
+    """No papers matched: say so, and offer the search's suggestions as one-click buttons (when nothing was searched,
+    what to type instead is the answer: "Which topic? Name one, as in ...")."""
     blocks: list[Block] = [context(intro)] if intro else []
+    if not response.searched and one_line(" ".join(response.notes)):
+        text = truncate(escape(one_line(" ".join(response.notes))), 500)
+        return message(_fallback(text), [*blocks, section(text)])
     blocks.extend(_notes(response))
     if response.offset and response.total:
         # Past a lower bound ("120+"), the pages before this one held them all: the offset is the count.
