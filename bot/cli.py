@@ -186,7 +186,8 @@ def print_results(query: str, results: Any) -> None:
         print(note)
     if not results.results:
         hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
-        print(f"No papers match {query!r}.{hint}")
+        if results.searched:  # (else the notes said what to type instead)
+            print(f"No papers match {query!r}.{hint}")
         return
     from bot.search.scope import venue_of
     from bot.text.person_names import shown_authors

@@ -179,3 +179,10 @@ def test_text_results_mark_the_author_a_search_named(tmp_path: Path, capsys: pyt
     capsys.readouterr()
     assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
     assert "   Ann One, Ben Two, Cy Three, Di Four, … *Zoe Sixth* et al.\n" in capsys.readouterr().out
+
+
+def test_a_question_with_no_topic_gets_the_hint_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "who works on", "--db", str(tmp_path / "papers.db")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Which topic? Name one")
+    assert "No papers match" not in out  # (nothing was searched)
