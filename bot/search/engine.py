@@ -23,7 +23,6 @@ from bot.search.people import (
     author_of,
     common_surname_note,
     frequent_authors,
-    in_place,
     named_authors,
     one_person_at_a_time,
     people_in,
@@ -122,8 +121,6 @@ def _run(
     plan = planner.build()
     if person:
         _only_their_papers(plan, person)
-        if person.match and person.from_text and parsed.author_position:  # "Chelsea Finn as last author"
-            plan.allowed = (plan.allowed or frozenset()) & in_place(db, person.match, parsed.author_position)
     if scoped is not None:  # like status:, as allowed rowids
         plan.allowed = scoped if plan.allowed is None else plan.allowed & scoped
         plan.filtered = True

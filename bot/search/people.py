@@ -362,6 +362,8 @@ def people_in(
         return None
     if match:  # the request around a name typed in words goes too ("Sergey Levine's work on offline RL")
         rest = ql.without_name(parsed, drop)
+        if rest.author_position and allowed is not None:  # "Chelsea Finn as last author": only those papers
+            allowed &= _in_place(people.db, match, rest.author_position)
     else:
         rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
     if match is None and len(fielded) == 1:
@@ -450,7 +452,7 @@ def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = Tr
     return note
 
 
-def in_place(db: sqlite_utils.Database, match: NameMatch, place: str) -> frozenset[int]:
+def _in_place(db: sqlite_utils.Database, match: NameMatch, place: str) -> frozenset[int]:
     """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
     keys = {p.key for p in match.everyone}
     at = 0 if place == "first" else -1
