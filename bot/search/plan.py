@@ -199,7 +199,7 @@ class QueryPlanner(WordCorrector):
         wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         wording.number_ideas(plan.groups, slots, _BREAK)
-        plan.compares = parsed.compares or any(slot.group is None and slot.word in wording.VERSUS for slot in slots)
+        plan.compares = parsed.compares
         means = wording.means(plan.groups, slots)  # (before long forms merge groups)
         self.join_neighbours(slots)
         self.long_forms(slots)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import COMPARING, LIKE, names_no_topic, topic_span
+from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -274,8 +274,9 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     asked = [w for t in wanted[:start] for w in t.words]
     query.asks_who = query.asks_who or "who" in (typed if query.names_no_topic else asked)  # ("who works on this?")
     query.asks_similar = query.asks_similar or _asks_like(asked)
-    query.compares = query.compares or any(w in COMPARING for w in asked)
     kept = {id(t) for t in aside + wanted[start:end]}
+    between = [w for words in plain[start:end] for w in words or ()]  # (unquoted: "X vs Y" typed in quotes is a phrase)
+    query.compares = query.compares or any(w in COMPARING for w in asked) or any(w in VERSUS for w in between)
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"

@@ -28,6 +28,7 @@ WANTED = word_set(
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
 COMPARING = word_set("difference differences compare compares comparing comparison")
+VERSUS = word_set("vs versus")  # between two ideas: a comparison, where each side's papers matter, not only both
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "

@@ -30,7 +30,6 @@ FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it 
 _BY_MEANS = frozenset(("with", "using", "via", "through"))  # "X with machine learning": ML is the means
 _MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
 _BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
-VERSUS = frozenset(("vs", "versus"))  # a comparison: papers on each side matter, not only on both
 
 
 def free_forms(

@@ -85,6 +85,22 @@ def test_a_question_asking_who_says_so(asked: str, who: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("asked", "compares"),
+    [
+        ("DPO vs PPO", True),
+        ("SGD versus Adam", True),
+        ("compare LoRA and full fine-tuning", True),
+        ("what is the difference between DPO and IPO?", True),
+        ("DPO and PPO", False),  # papers about both
+        ('"DPO vs PPO"', False),  # a phrase
+        ("difference of Gaussians", False),
+    ],
+)
+def test_a_comparison_is_read_where_the_request_is(asked: str, compares: bool) -> None:
+    assert ql.parse(asked).compares is compares
+
+
+@pytest.mark.parametrize(
     ("asked", "none"),
     [
         ("who works on", True),
