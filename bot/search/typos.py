@@ -83,7 +83,12 @@ _ADJECTIVE_RULES = tuple(
 def adjectives(word: str) -> list[str]:
     """The adjective of a field's noun when the stemmer would not match them (medicine: medical); the caller keeps
     those papers use."""
-    return [rule.sub(repl, word) for rule, repl in _ADJECTIVE_RULES if rule.search(word)]
+    return list(_adjectives(word))
+
+
+@functools.lru_cache(maxsize=8192)
+def _adjectives(word: str) -> tuple[str, ...]:
+    return tuple(rule.sub(repl, word) for rule, repl in _ADJECTIVE_RULES if rule.search(word))
 
 
 def singulars(word: str) -> list[str]:
