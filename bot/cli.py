@@ -199,10 +199,7 @@ def print_results(query: str, results: Any) -> None:
         print(f"{n}. [{p['id']}] {label}{p['title']}{venue}")
         if p.get("authors"):  # (the authors the query named marked *so*, after "…" when listed later)
             line, more = shown_authors(p["authors"], 4, r.named)
-            names = [
-                ("… " if gap and i else "") + (f"*{name}*" if marked else name)
-                for i, (name, marked, gap) in enumerate(line)
-            ]
+            names = [("… " if gap else "") + (f"*{name}*" if marked else name) for name, marked, gap in line]
             print(f"   {', '.join(names)}{' et al.' if more else ''}")
         print(f"   {r.snippet}")
         links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
