@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
-from tests.support.slack_harness import SlackHttp, serve_papers, texts
+from tests.support.slack_harness import SlackHttp, serving, texts
 from tests.support.slack_requests import mention_event
 
 
@@ -47,9 +47,8 @@ PAPERS = [
 
 @pytest.fixture
 def served(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
-    app = serve_papers(fake, tmp_path, PAPERS)
-    yield app
-    app.stop()
+    with serving(fake, tmp_path, PAPERS) as app:
+        yield app
 
 
 def listed(body: dict[str, Any]) -> list[str]:
@@ -118,8 +117,7 @@ def test_who_works_on_this_in_a_thread_names_the_people_of_its_topic(fake: FakeS
     """`@icml-bot who works on this?` under a message about retrieval for reasoning: the thread's topic, and who
     wrote most of its papers. (Among enough other papers that a thread's words can tell a topic.)"""
     others = [_paper(f"X{i}", f"Topic {i} Studied", f"We study topic number {i} in depth. ") for i in range(30)]
-    served = serve_papers(fake, tmp_path, PAPERS + others)
-    try:
+    with serving(fake, tmp_path, PAPERS + others) as served:
         fake.set_thread("C1", "1700000000.000100", [{"user": "U2", "text": "Is retrieval for reasoning worth it?"}])
         served.event(mention_event("who works on this?", ts="1700000009.000300", thread_ts="1700000000.000100"))
         served.drain()
@@ -129,5 +127,3 @@ def test_who_works_on_this_in_a_thread_names_the_people_of_its_topic(fake: FakeS
         assert "Papers related to this discussion (*" in said
         assert "here: Mohit Bansal (2)" in said
         assert "Retrieval for Reasoning, Part" in said
-    finally:
-        served.stop()

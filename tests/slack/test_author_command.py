@@ -14,7 +14,7 @@ from bot.slack import blocks
 from tests.support.block_checks import problems
 from tests.support.digest import digest_ids
 from tests.support.fake_slack import FakeSlack
-from tests.support.slack_harness import SlackHttp, buttons, serve_papers, texts
+from tests.support.slack_harness import SlackHttp, buttons, serving, texts
 from tests.support.slack_requests import block_action_payload
 
 TOPICS = ["Reasoning", "Video", "Retrieval", "Grounding", "Planning", "Dialogue", "Calibration"]
@@ -63,9 +63,8 @@ PAPERS = (
 
 @pytest.fixture
 def people_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
-    served = serve_papers(fake, tmp_path, PAPERS)
-    yield served
-    served.stop()
+    with serving(fake, tmp_path, PAPERS) as served:
+        yield served
 
 
 def shown(message: dict[str, Any]) -> list[str]:
@@ -175,14 +174,11 @@ def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake
         }
         for i, name in enumerate(spellings)
     ]
-    served = serve_papers(fake, tmp_path, papers)
-    try:
+    with serving(fake, tmp_path, papers) as served:
         for command in ("author min zhang", "Min Zhang"):
             said = texts(served.command(command).json())
             assert "3 papers by *Min Zhang*" in said, command
             assert said.count("papers by") == 1  # (each paper's own author list still shows it as listed)
-    finally:
-        served.stop()
 
 
 def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: FakeSlack, tmp_path: Path) -> None:
@@ -197,8 +193,7 @@ def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: Fa
         },
         *PAPERS,
     ]
-    served = serve_papers(fake, tmp_path, papers)
-    try:
+    with serving(fake, tmp_path, papers) as served:
         for command in ("Mohit Bansal planning", "author Mohit Bansal", "M. Bansal planning"):
             said = texts(served.command(command).json())
             assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said, command
@@ -208,8 +203,6 @@ def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: Fa
         assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said
         said = texts(served.command("planning").json())  # no person asked for: nobody in bold
         assert "Ana One, Ben Two, Cleo Three et al." in said
-    finally:
-        served.stop()
 
 
 def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> None:

@@ -226,6 +226,16 @@ def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+@contextmanager
+def serving(fake: FakeSlack, tmp_path: Path, papers: list[dict[str, Any]]) -> Iterator[SlackHttp]:
+    """serve_papers for the length of a `with` (or a fixture's yield): the app is stopped after, whatever happened."""
+    app = serve_papers(fake, tmp_path, papers)
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
 def serve_papers(fake: FakeSlack, tmp_path: Path, papers: list[dict[str, Any]]) -> SlackHttp:
     """The app served over an index of these papers, built as `icml-bot index` builds one."""
     source = tmp_path / "papers2026.jsonl"
