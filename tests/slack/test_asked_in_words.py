@@ -127,3 +127,44 @@ def test_who_works_on_this_in_a_thread_names_the_people_of_its_topic(fake: FakeS
         assert "Papers related to this discussion (*" in said
         assert "here: Mohit Bansal (2)" in said
         assert "Retrieval for Reasoning, Part" in said
+
+
+def _many(prefix: str, title: str, abstract: str, n: int) -> list[dict[str, Any]]:
+    return [_paper(f"{prefix}{i}", f"{title} {i}", abstract.format(i=i)) for i in range(n)]
+
+
+WORDS = [
+    *_many("MED", "Medical Imaging with Foundation Models, Part", "Medical images read by foundation models, {i}. ", 3),
+    _paper("BOTH", "DPO and PPO Compared", "We compare DPO with PPO for alignment. "),
+    *_many("DPO", "Direct Preference Optimization, Part", "DPO aligns models, part {i}. ", 6),
+    *_many("PPO", "PPO Revisited, Part", "PPO trains policies, part {i}. ", 3),
+    *_many("UNL", "Machine Unlearning, Part", "Unlearning removes data, part {i}. ", 4),
+    *_many("SCA", "Model Scaling, Part", "Model scaling and learning, part {i}. ", 3),
+    *_many("FILL", "A Study of Topic", "We study topic {i} with learning and DPO. ", 30),
+]
+
+
+@pytest.fixture
+def words_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
+    with serving(fake, tmp_path, WORDS) as app:
+        yield app
+
+
+def test_words_as_researchers_type_them_through_the_served_app(words_http: SlackHttp) -> None:
+    """The session's readings of typed words, end to end: a field's noun finds its adjective, a comparison lists each
+    side in turn, a lost first letter is restored, two letters off is no slip, a count of papers is no topic."""
+    medicine = words_http.command("AI in medicine").json()
+    assert {t.rsplit(" ", 1)[0] for t in listed(medicine)} == {"Medical Imaging with Foundation Models, Part"}
+    versus = [t.split(",")[0].split(" ")[0] for t in listed(words_http.command("DPO vs PPO").json())]
+    assert versus[0] == "DPO"  # (the paper about both: "DPO and PPO Compared")
+    assert versus[1:] in (["PPO", "Direct", "PPO", "Direct"], ["Direct", "PPO", "Direct", "PPO"])  # in turn
+    stray = texts(words_http.command("nlearning").json())
+    assert "Showing results for *unlearning*" in stray
+    assert "Machine Unlearning" in stray
+    stealing = texts(words_http.command("model stealing").json())
+    assert "Showing results for" not in stealing  # (not *model scaling*)
+    counted = words_http.command("recommend 3 papers on unlearning").json()
+    assert sorted(listed(counted)) == [f"Machine Unlearning, Part {i}" for i in range(4)]
+    refused = texts(words_http.command("digest subscribe papers about", channel_id="C0123456789").json())
+    assert "“papers about” names no topic" in refused
+    assert problems(medicine) == []
