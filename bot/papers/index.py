@@ -19,7 +19,7 @@ import sqlite_utils
 from rapidfuzz import fuzz
 
 from bot import text
-from bot.papers import corpus, fts, related, search_tables
+from bot.papers import corpus, fts, related, search_tables, vectors
 from bot.papers.corpus import Paper, Skip
 from bot.papers.row import PaperRow
 from bot.papers.search_tables import FTS_TOKENIZE
@@ -370,6 +370,7 @@ def load(
         if merged:
             db.table("papers").rebuild_fts()
         search_tables.rebuild(db)
+        vectors.rebuild(db)
         related.rebuild(db)
         db.table("meta").upsert(
             {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 import sqlite_utils
 
-from bot.papers import index, search_tables
+from bot.papers import index, search_tables, vectors
+from bot.papers.vectors import PaperVectors
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
@@ -47,6 +48,8 @@ class IndexCache:
         self._abstracts: dict[int, tuple[bytes, bytes]] = {}  # filled as ranking reads them (abstracts())
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
+        self._vectors: PaperVectors | None = None
+        self._vectors_read = False
         self._people_checked = False
         self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
 
@@ -80,6 +83,16 @@ class IndexCache:
                     rows = db.execute("SELECT rowid, title FROM papers")
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
+
+    def vectors(self, db: sqlite_utils.Database) -> PaperVectors | None:
+        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper); None: the index has none
+        (built before vectors: search is by words alone until `icml-bot index` runs again)."""
+        if not self._vectors_read:
+            with self._lock:
+                if not self._vectors_read:
+                    self._vectors = vectors.read(db)
+                    self._vectors_read = True
+        return self._vectors
 
     def abstracts(self) -> dict[int, tuple[bytes, bytes]] | None:
         """Abstracts and author lists as ranking matches them (matching.norm), by rowid, kept as ranking reads them
