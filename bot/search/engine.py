@@ -11,10 +11,13 @@ import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from bot.papers import index
-from bot.papers.row import PaperRow
+from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
+from bot.search import meaning
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
+from bot.search.fuse import DEFAULT as DEFAULT_FUSION
+from bot.search.fuse import Fusion, fuse
 from bot.search.matching import norm
 from bot.search.neighbours import similar
 from bot.search.people import (
@@ -33,9 +36,18 @@ from bot.search.pinned import found_links, pinned_papers
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
-from bot.search.retrieve import Candidate, CandidateRetriever, Retrieval, exclusions, filter_only, read_papers
+from bot.search.retrieve import (
+    Candidate,
+    CandidateRetriever,
+    Retrieval,
+    best_by_bm25,
+    exclusions,
+    filter_only,
+    read_papers,
+)
 from bot.search.scope import Key, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
+from bot.text.stopwords import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
 NO_TOPIC = "Which topic? Name one, as in `any papers on grokking?` or `who works on kv cache?`"
@@ -56,7 +68,12 @@ def request_without_topic(query: str, asked: bool = True) -> str | None:
 
 
 def search(
-    db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 0, scope: Scope | None = None
+    db: sqlite_utils.Database,
+    query: str,
+    limit: int = 5,
+    offset: int = 0,
+    scope: Scope | None = None,
+    fusion: Fusion = DEFAULT_FUSION,
 ) -> SearchResponse:
     """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions.
 
@@ -72,7 +89,7 @@ def search(
     response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
         with index.snapshot(db):  # (the app's Papers has opened one already; other callers get it here)
-            _run(db, parsed, response, limit, offset, scope or Scope(everything=True))
+            _run(db, parsed, response, (limit, offset), scope or Scope(everything=True), fusion)
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise
@@ -84,8 +101,14 @@ def search(
 
 
 def _run(
-    db: sqlite_utils.Database, parsed: ql.ParsedQuery, response: SearchResponse, limit: int, offset: int, scope: Scope
+    db: sqlite_utils.Database,
+    parsed: ql.ParsedQuery,
+    response: SearchResponse,
+    page_asked: tuple[int, int],
+    scope: Scope,
+    fusion: Fusion,
 ) -> None:
+    limit, offset = page_asked
     if not parsed.terms and not parsed.has_filters and not parsed.links:
         response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         response.searched = False
@@ -149,15 +172,33 @@ def _run(
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
     clock.lap("retrieve")
     ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
-    ranked = ranker.rank(retriever.found, pinned, None if plan.compares else need) if retriever.found else []
+    fusing = fusion.on and len(plan.groups) >= fusion.from_words and not person and not plan.compares
+    depth = None if plan.compares else max(need, fusion.depth) if fusing else need
+    ranked = ranker.rank(retriever.found, pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
         ranked = ranker.in_turn(ranked)
+    if fusing and retriever.found:  # the BM25 order and the papers closest in meaning, fused with the lexical order
+        # (only beside papers holding query words: meaning alone would answer `c++` or `hello.world` with anything)
+        clock.lap("rank")
+        too_common = fusion.common * cache.papers
+        by_bm25 = best_by_bm25(
+            db,
+            plan,
+            fusion.depth if fusion.bm25 else 0,
+            lambda ws: [w for w, n in planner.df(ws).items() if n > too_common],
+        )
+        said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
+        near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor)
+        ranked = fuse(ranked, by_bm25, near, [g.concept for g in plan.groups], fusion)
+        clock.lap("fuse")
     candidates = len(ranked)
+    listed = {s.rowid for s in ranked}
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
-        block = retriever.next_block()
+        block = [r for r in retriever.next_block() or () if r not in listed]
         if not block:
             break
         ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
+        listed.update(block)
     lead_count: int | None = None
     if person and person.match and person.match.shared:  # initials several people fit: one person at a time
         on_topic = len(plan.groups)
@@ -196,15 +237,11 @@ def _run(
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
         response.notes += _who_note(db, plan, ranked)
-    response.partial = retrieval.partial and any(s.level < len(plan.groups) for s in page)
+    meant = any(s.rowid not in retriever.found for s in page)  # found by meaning alone
+    full = sum(1 for s in ranked if s.level >= len(plan.groups))
+    response.partial = (retrieval.partial or (meant and full < need)) and any(s.level < len(plan.groups) for s in page)
     if response.partial:
-        full = sum(1 for s in ranked if s.level >= len(plan.groups))
-        verb = "papers match" if full > 1 else "paper matches"
-        response.notes.append(
-            f"Only {full} {verb} every word; the rest match some."
-            if full
-            else "No paper matches every word; showing papers that match some of them."
-        )
+        response.notes.append(_partial_note(full, retrieval.partial, meant))
     found = found_links(pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
@@ -215,6 +252,20 @@ def _run(
             response.notes.append(DEFAULT_VENUES_ONLY)
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
+
+
+def _partial_note(full: int, some_words: bool, meant: bool) -> str:
+    """What the page holds besides papers matching every word: papers matching some, papers close in meaning."""
+    rest = "match some or are close in meaning" if some_words and meant else "match some" if some_words else ""
+    rest = rest or "are close in meaning"
+    if not full:
+        if not meant:
+            return "No paper matches every word; showing papers that match some of them."
+        return "No paper matches every word; showing papers close in meaning" + (
+            " and papers that match some of them." if some_words else "."
+        )
+    verb = "papers match" if full > 1 else "paper matches"
+    return f"Only {full} {verb} every word; the rest {rest}."
 
 
 class _Stages:
@@ -262,8 +313,8 @@ def _like_the_named_paper(
     ((rowid, why),) = pinned.items()
     if not why.startswith(("id:", "link:")) and why != "name:" + " ".join(t.text for t in parsed.positive):
         return False  # (a name among other words: those words are the topic)
-    paper_id, name, title = db.execute("SELECT id, name, title FROM papers WHERE rowid = ?", [rowid]).fetchone()
-    title = f"{name}: {title}" if name and not title.startswith(name) else title  # (as its card shows it)
+    paper = read_papers(db, [rowid])[rowid]
+    paper_id, title = paper["id"], shown_title(paper)  # (as its card shows it)
     like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
@@ -301,6 +352,8 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
             out.append(f"title:{g.alts[t].label}")
         if a >= 0:
             out.append(f"abstract:{g.alts[a].label}")
+    if scored.close is not None:
+        out.append(f"meaning:{scored.close:.2f}")
     out += [f"author:{' '.join(w)}" for w in plan.author_words]
     if parsed.status and paper.get("status"):
         out.append(f"status:{paper['status']}")

@@ -22,6 +22,7 @@ RERANK = 30  # candidates that get abstract-level features
 TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
 NAME_BONUS = 100.0
 TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
+LOOKUP_SIMILARITY = 80  # ...when a title is this similar to the query (rapidfuzz ratio, 0-100)
 IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about one idea at length
 IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
 ABSTRACT_PHRASE = 1.0  # the query as a phrase in an abstract, once (twice: 1.5x, more: 2x): it is about that
@@ -38,6 +39,8 @@ class ScoredPaper:
     in_title: Sequence[int] = ()  # per group: index of the alt found in name/title, or -1 (empty: not scored)
     in_abstract: Sequence[int] = ()
     pinned: str | None = None
+    close: float | None = None  # its cosine to the query, when meaning found it too (bot.search.meaning)
+    looked_up: bool = False  # its title is (nearly) the query: a title typed or pasted, which nothing outranks
 
 
 class TitleFacts(NamedTuple):
@@ -252,6 +255,12 @@ class Ranker:
             _, _, hits, facts = cover[scored.rowid]
             title = (hits, facts, titled[scored.rowid])
             scored.score = self.score(scored, texts[scored.rowid], abstract, authors, title)
+            scored.looked_up = self.lookup is not None and self.looks_up(texts[scored.rowid])
+
+    def looks_up(self, ttext: bytes) -> bool:
+        """Whether a title is (nearly) the whole query: a title typed with a slip or two."""
+        lookup = self.lookup
+        return lookup is not None and fuzz.ratio(lookup, ttext.decode("utf-8", "ignore").strip()) >= LOOKUP_SIMILARITY
 
     def title_score(self, ttext: bytes, cover: Cover, pinned: str | None = None) -> float:
         """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
@@ -268,8 +277,8 @@ class Ranker:
             score += TERM_IN_TITLE
         if self.lookup:
             similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
-            if similarity >= 80:
-                score += 20 + (similarity - 80)
+            if similarity >= LOOKUP_SIMILARITY:
+                score += 20 + (similarity - LOOKUP_SIMILARITY)
         if pinned:
             score += NAME_BONUS
         return score

@@ -452,3 +452,58 @@ def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, Paper
     cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
     cols = [c[0] for c in cursor.description]
     return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
+
+
+def _required(plan: RetrievalPlan) -> list[TermGroup]:
+    """Groups every result must hold, whatever else found it: quoted phrases and title: terms."""
+    return [g for g in plan.groups if g.quoted or g.scope]
+
+
+def _requirements(plan: RetrievalPlan, body: str = "") -> str | None:
+    """An FTS5 expression of `body` with the quoted phrases, title: terms and author terms required (None: nothing
+    to require)."""
+    parts = ([f"({body})"] if body else []) + [g.fielded_expression() for g in _required(plan)]
+    parts += [fts.in_columns(("authors",), a) for a in plan.authors]
+    return " AND ".join(parts) or None
+
+
+def holding_requirements(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> set[int]:
+    """Which of these papers hold the quoted phrases, title: terms and author terms, and none of the exclusions:
+    what a paper found other than by the lexical engine must still obey (FTS5 checks just these papers)."""
+    keep = set(rowids)
+    required, negs = _requirements(plan), exclusions(plan)
+    marks = ",".join("?" * len(rowids))
+    sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
+    if rowids and required:
+        keep &= {r for (r,) in db.execute(sql, [required, *rowids])}
+    if keep and negs:
+        keep -= {r for (r,) in db.execute(sql, [" OR ".join(negs), *rowids])}
+    return keep
+
+
+def best_by_bm25(
+    db: sqlite_utils.Database, plan: RetrievalPlan, depth: int, common: Callable[[list[str]], list[str]]
+) -> list[int]:
+    """Up to `depth` rowids ranked by FTS5's bm25 (columns alike) over the query's words (as corrected, without
+    function words) each quoted and OR'd, with the filters and requirements: the plain baseline's order, whose idf
+    weighs the rare words of a long query where few papers hold them all. `common`: the words too common to be worth
+    reading (they move bm25 little and cost the most at 100,000 papers)."""
+    words = list(dict.fromkeys(w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words))
+    if depth <= 0 or not words:
+        return []
+    skipped = set(common(words))
+    kept = [w for w in words if w not in skipped] or words[:1]
+    expr = _requirements(plan, " OR ".join(fts.phrase((w,)) for w in kept)) or ""
+    negs = exclusions(plan)
+    if negs:
+        expr = f"({expr}) NOT ({' OR '.join(negs)})"
+    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
+    passes = plan.passes_filters
+    limit = depth if not plan.filtered else FILTER_COUNT
+    out = []
+    for (rowid,) in db.execute(sql, [expr, limit]):
+        if passes(rowid):
+            out.append(rowid)
+            if len(out) >= depth:
+                break
+    return out

@@ -245,7 +245,7 @@ NASTY: list[tuple[str, str | list[str] | None]] = [
     ("\\", NOTHING),
     ("author:", []),
     ("has:", "has"),
-    ("status:", "status"),
+    ("status:", []),  # as the word status, which no seed writes (an English word: not "corrected" into another)
     ("-author:smith", EVERY_PAPER),
     ("\ud800", NOTHING),
     ("ﬁne-tuning", "fine-tuning"),
