@@ -2,12 +2,13 @@
 `Mohit Bansl`), looked up in the index's people table (bot.papers.search_tables.rebuild_people).
 
 Names compare folded (bot.text.person_names), so `Müller`, `Muller` and `MÜLLER` are one surname. A run of query
-words names a person when it is a whole author name, in either order, skipping middle names, with an initial for
-the given names (bot.search.initials), with another form of the given name (Dave: David), or with one typo in a
-word the papers' text does not use. A surname alone names its few bearers (`Bengio`, `Levine`) when they wrote more
-papers here than the text uses the word; a common one (there are hundreds of Zhangs) stays a word that also matches
-the authors column. Initials (`J. Li`) and a surname alone often fit several people: the answer lists all their
-papers, one person at a time, and says who else fits.
+words names a person when it is a whole author name, in either order, skipping middle names and the particles
+before a surname (`van der Schaar, Mihaela`), with an initial for the given names (bot.search.initials), with another
+form of the given name (Dave: David), or with one typo in a word the papers' text does not use. A surname alone names
+its few bearers (`Bengio`, `Levine`, `van der Schaar`) when they wrote more papers here than the text uses the
+word; a common one (there are hundreds of Zhangs) stays a word that also matches the authors column. Initials
+(`J. Li`) and a surname alone often fit several people: the answer lists all their papers, one person at a time, and
+says who else fits.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
 from bot.search.retrieve import read_columns
 from bot.text.nicknames import same_names
-from bot.text.person_names import fold_name
+from bot.text.person_names import PARTICLES, fold_name, without_particles
 from bot.text.stopwords import FUNCTION_WORDS
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
@@ -156,25 +157,30 @@ class People:
                     if fitting:
                         return NameMatch(fitting[0], i, j, False, tuple(fitting[1:]), shared=True)
                     continue
-                found = self._exact(key) if tier == "exact" else self._nickname(key) or self._typo(key, df)
+                found = self._named(key, tier == "exact", df)
                 if found:
                     people, exact = found
-                    ranked = sorted(people, key=lambda p: (p.key != key, -len(p.rowids), p.name))
+                    # (those whose name has more of the words typed first: `Ran El-Yanv` is Ran El-Yaniv, not Ran Yan)
+                    ranked = sorted(
+                        people, key=lambda p: (p.key != key, len(set(key) - set(p.key)), -len(p.rowids), p.name)
+                    )
                     return NameMatch(ranked[0], i, j, exact, tuple(ranked[1:]))
         return None
 
     def by_surname(self, word: str, within: frozenset[int] | None = None) -> NameMatch | None:
-        """The few people a surname typed alone names (`Bengio`, `levine`), the most papers first, when they wrote
-        more papers here than titles and abstracts use the word: typed alone, it was ranked as a word, and the
-        papers mentioning Levin tree search came before Sergey Levine's. A common surname (Zhang) stays a word."""
+        """The few people a surname typed alone names (`Bengio`, `levine`, `van der Schaar`: only those whose name
+        ends so), the most papers first, when they wrote more papers here than titles and abstracts use the words:
+        typed alone, it was ranked as a word, and the papers mentioning Levin tree search came before Sergey
+        Levine's. A common surname (Zhang) stays a word."""
         surname = self._surname(word)
         if surname is None:
             return None
         people: list[Person] = []
-        for name, key, _, rowids in self.db.execute(f"SELECT {_COLUMNS} FROM people WHERE last = ?", [surname]):
+        for name, key, _, rowids in self.db.execute(f"SELECT {_COLUMNS} FROM people WHERE last = ?", [surname[-1]]):
+            words = tuple(key.split())
             theirs = tuple(r for r in json.loads(rowids) if within is None or r in within)
-            if theirs:
-                people.append(Person(name, tuple(key.split()), theirs))
+            if theirs and words[-len(surname) :] == surname:
+                people.append(Person(name, words, theirs))
                 if len(people) > SURNAME_PEOPLE:
                     return None  # (the 1,600 Wangs of 110,000 papers are not all read)
         people.sort(key=lambda p: (-len(p.rowids), p.name))
@@ -188,9 +194,10 @@ class People:
         name than as a word (Zhang, not Long; `as_name`: typed as a name, after author:): the name of the bearer with
         the most papers, for a note asking for a first name. by_surname leaves such a surname a word, and its papers
         are by many people of that name."""
-        surname = self._surname(word)
-        if surname is None:
+        folded = self._surname(word)
+        if folded is None or len(folded) > 1:
             return None
+        surname = folded[0]
         sql = "SELECT name, count(*) OVER () FROM people WHERE last = ? ORDER BY papers DESC, name LIMIT 1"
         row = self.db.execute(sql, [surname]).fetchone()
         if row is None or row[1] <= SURNAME_PEOPLE:
@@ -198,25 +205,39 @@ class People:
         if as_name:
             return str(row[0])
         authored = self._count(fts.in_columns(("authors",), fts.phrase((surname,))), COMMON_SURNAME_PAPERS)
-        return None if self._used_as_a_word(surname, authored) else str(row[0])
+        return None if self._used_as_a_word((surname,), authored) else str(row[0])
 
-    def _surname(self, word: str) -> str | None:
-        """A word typed alone, folded, when some author has it as a name (else None: no one is called so)."""
+    def _surname(self, word: str) -> tuple[str, ...] | None:
+        """A surname typed alone, folded, with any particles before it (`van der Schaar`), when some author has it as
+        a name (else None: no one is called so)."""
         folded = fold_name(word)
-        return folded[0] if len(folded) == 1 and folded[0] in self.parts else None
+        return folded if folded and folded[-1] in self.parts and set(folded[:-1]) <= PARTICLES else None
 
-    def _used_as_a_word(self, word: str, authored: int) -> bool:
+    def _used_as_a_word(self, words: tuple[str, ...], authored: int) -> bool:
         """Whether titles and abstracts use a surname more often than its bearers wrote papers."""
-        return self._count(fts.in_columns(("title", "abstract"), fts.phrase((word,))), authored + 1) > authored
+        return self._count(fts.in_columns(("title", "abstract"), fts.phrase(words)), authored + 1) > authored
 
     def _count(self, expression: str, most: int) -> int:
         sql = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
         return int(self.db.execute(sql, [expression, most]).fetchone()[0])
 
+    def _named(self, key: tuple[str, ...], exact: bool, df: Callable[[str], int] | None) -> _Found | None:
+        """The people a name names as listed (`exact`), else by another form of the given name or a typo; as typed,
+        then without the particles before the surname: the table keys a person by the first and last word of the
+        name, which for `van der Schaar, Mihaela` are particles, and looks for a typo in two words only (`Mihaela
+        van der Schar` was read as words, and the surname "corrected" into Schur)."""
+        for form in dict.fromkeys((key, without_particles(key))):
+            found = self._exact(form) if exact else self._nickname(form) or self._typo(form, df)
+            if found:
+                return found
+        return None
+
     def _exact(self, key: tuple[str, ...]) -> _Found | None:
-        """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`); then given name and surname only."""
+        """As listed, or surname first (`Bansal Mohit`, `Bansal, Mohit`, `van der Schaar, Mihaela`); then given name
+        and surname only."""
         parts = self.parts  # a key's first and last words are a given name and a surname
-        keys = [" ".join(k) for k in dict.fromkeys((key, (*key[1:], key[0]))) if k[0] in parts and k[-1] in parts]
+        forms = (key, (*key[1:], key[0]), (key[-1], *key[:-1]))
+        keys = [" ".join(k) for k in dict.fromkeys(forms) if k[0] in parts and k[-1] in parts]
         found = self._rows(f"key IN ({','.join('?' * len(keys))})", keys) if keys else []
         if found:  # as typed first: `Yi Dong` and `Dong Yi` may be two people
             found.sort(key=lambda p: p.key != key)
@@ -337,19 +358,26 @@ def people_in(
     free = [i for i, t in enumerate(parsed.terms) if not t.negated and not t.quoted and t.field is None]
     typed_terms = [_typed(parsed, parsed.terms[i]) for i in free]
     match = people.find(typed_terms, df, in_text=people.used_as_words, within=within) if len(free) >= 2 else None
-    if len(free) == 1 and len(parsed.terms[free[0]].words) == 1:  # a surname alone: `Levine`
-        match = people.by_surname(parsed.terms[free[0]].text, within)
+    # A surname alone: `Levine`, `van der Schaar`
+    if match is None and free and len(parsed.terms[free[-1]].words) == 1 and _surname_from(parsed, free, -1) == 0:
+        found = people.by_surname(" ".join(parsed.terms[i].text for i in free), within)
+        match = dataclasses.replace(found, end=len(free)) if found else None
     content = [i for i in free if not set(parsed.terms[i].words) <= FUNCTION_WORDS]
-    if match is None and 1 < len(content) <= SURNAME_AMONG_WORDS:  # ...or capitalised among a few: `Bengio GFlowNets`
-        for at, i in enumerate(free):
-            term = parsed.terms[i]
-            others = [w for j in content if j != i for w in parsed.terms[j].words]
-            # (beside words the papers use: `MK Smith` is initials that fit no Smith, not a topic)
-            if len(term.words) == 1 and term.text[:1].isupper() and all(df(w) for w in others):
-                found = people.by_surname(term.text, within)
-                if found:
-                    match = dataclasses.replace(found, start=at, end=at + 1)
-                    break
+    # ...or capitalised among a few: `Bengio GFlowNets`, `van der Schaar synthetic data` (else `Schaar` alone)
+    runs = [
+        (start, at + 1)
+        for at, i in enumerate(free)
+        if match is None and len(parsed.terms[i].words) == 1 and parsed.terms[i].text[:1].isupper()
+        for start in dict.fromkeys((_surname_from(parsed, free, at), at))
+    ]
+    for start, end in runs:
+        others = [j for j in content if j not in free[start:end]]
+        # (beside words the papers use: `MK Smith` is initials that fit no Smith, not a topic)
+        if 0 < len(others) < SURNAME_AMONG_WORDS and all(df(w) for j in others for w in parsed.terms[j].words):
+            found = people.by_surname(" ".join(parsed.terms[j].text for j in free[start:end]), within)
+            if found:
+                match = dataclasses.replace(found, start=start, end=end)
+                break
     typed = ""
     if match:
         named = free[match.start : match.end]
@@ -369,6 +397,15 @@ def people_in(
     if match is None and len(fielded) == 1:
         return PersonFilter(rest, fielded[0][0], fielded[0][1], False, allowed, denied)
     return PersonFilter(rest, match, typed, match is not None, allowed, denied, _beside(rest, match, people, within))
+
+
+def _surname_from(parsed: ql.ParsedQuery, free: list[int], at: int) -> int:
+    """Where a surname typed as the free term `at` starts: at the particles typed right before it (`van der
+    Schaar`), which the people table does not key the surname by."""
+    start = at % len(free)
+    while start and (words := parsed.terms[free[start - 1]].words) and len(words) == 1 and words[0] in PARTICLES:
+        start -= 1
+    return start
 
 
 def _beside(

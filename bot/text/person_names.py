@@ -11,6 +11,12 @@ from bot.text.words import WORD_RE
 
 # Letters Unicode does not decompose into a base letter and a mark, as people type them without the mark.
 _UNDECOMPOSED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th"})
+# Words before a surname that belong to it (Mihaela van der Schaar, Guy Van den Broeck, Nando de Freitas). Some are
+# also given names or surnames (Le Song, Abir De, Ben Recht): only one followed by another word of the name is read so.
+PARTICLES = frozenset(
+    {"van", "von", "vom", "der", "den", "ter", "ten", "de", "del", "della", "dei", "degli", "di", "da", "das", "dos"}
+    | {"du", "la", "le", "zu", "zur", "bin", "ben", "ibn", "al", "el"}
+)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -21,6 +27,14 @@ def fold_name(text: str) -> tuple[str, ...]:
         lower = "".join(c for c in unicodedata.normalize("NFKD", lower) if not unicodedata.combining(c))
         lower = lower.translate(_UNDECOMPOSED)
     return tuple(WORD_RE.findall(lower))
+
+
+def without_particles(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A folded name without the particles before its surname: ('mihaela', 'schaar') for Mihaela van der Schaar,
+    ('schaar', 'mihaela') for `van der Schaar, Mihaela`. The people table keys a person by the first and last word of
+    their name, which surname first are the particles; a name that would be left one word keeps them (Le Song)."""
+    bare = tuple(w for i, w in enumerate(words) if w not in PARTICLES or i == len(words) - 1)
+    return bare if len(bare) >= 2 else words
 
 
 def shown_authors(authors: Sequence[str], shown: int, named: Collection[str] = ()) -> tuple[list[ShownAuthor], bool]:

@@ -242,3 +242,80 @@ def test_short_forms_that_are_words_and_words_between_are_no_names(tmp_path: Pat
         assert search.search(db, query).person is None, query
     assert search.search(db, "Albert Li").person == "Albert Li"
     db.conn.close()
+
+
+# Names with particles (van der, de, von): the people table keys a person by the first and last word of the name, so
+# `van der` is neither given name nor surname, and a query naming her must read past it, in either order.
+VDS_PAPERS = [
+    _paper("VS1", "Synthetic Data for Clinical Trials", VISION, ["Boris van Breugel", "Mihaela van der Schaar"]),
+    _paper("VS2", "Causal Deep Learning", REASONING, ["Mihaela van der Schaar"]),
+    _paper("VS3", "Synthetic Data Auditing", VISION, ["Nabeel Seedat", "Mihaela van der Schaar"]),
+    _paper("SC1", "Schur Complements in Second-Order Optimizers", REASONING, ["Ada Lovelace"]),
+    _paper("SC2", "Fast Schur Solvers", VISION, ["Alan Turing"]),
+    _paper("VW1", "Learning van der Waals Forces", VISION, ["Grace Hopper"]),
+    _paper("LS1", "Kernel Embeddings of Distributions", VISION, ["Le Song"]),
+    _paper("AD1", "Submodular Data Selection", VISION, ["Abir De"]),
+    _paper("JS1", "Sociology of Science", VISION, ["John Schaar"]),
+    _paper("RE1", "Selective Classification", VISION, ["Ran El-Yaniv"]),
+    *(_paper(f"RY{i}", f"Graph Pooling {i}", VISION, ["Ran Yan"]) for i in range(2)),
+]
+VDS = {"VS1", "VS2", "VS3"}
+
+
+@pytest.fixture
+def vds_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    db = indexed(tmp_path, VDS_PAPERS, "particles")
+    yield db
+    db.conn.close()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Mihaela van der Schaar",
+        "mihaela van der schaar",
+        "van der Schaar, Mihaela",
+        "van der Schaar Mihaela",
+        "Mihaela Schaar",
+        "Schaar, Mihaela",
+        "van der Schaar",
+    ],
+)
+def test_a_name_with_particles_finds_the_person_in_either_order(vds_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(vds_db, query)
+    assert {r.paper["source_id"] for r in response.results} == VDS  # not John Schaar's
+    assert response.person == "Mihaela van der Schaar"
+    assert response.notes[0] == "3 papers by *Mihaela van der Schaar*"  # not "those about *van der* first"
+    assert response.corrected is None
+    card = person_card(vds_db, query)  # `/icml author van der Schaar` alike
+    assert card is not None
+    assert (card.name, card.papers) == ("Mihaela van der Schaar", 3)
+
+
+@pytest.mark.parametrize("query", ["Mihaela van der Schar", "van der Schar, Mihaela", "Mihela van der Schaar"])
+def test_a_typo_in_a_name_with_particles_is_the_person_not_a_word(vds_db, query: str) -> None:  # type: ignore[no-untyped-def]
+    # Read as words, the surname was "corrected": "Showing results for *Mihaela van der Schur*".
+    response = search.search(vds_db, query)
+    assert response.corrected is None
+    assert {r.paper["source_id"] for r in response.results} == VDS
+    assert response.notes[0] == f"3 papers by *Mihaela van der Schaar* (you typed *{query}*)"
+
+
+def test_a_typo_in_a_name_with_particles_prefers_the_person_with_those_particles(vds_db) -> None:  # type: ignore[no-untyped-def]
+    # Yanv is one letter from both Yan and Yaniv: the El typed says which (Ran Yan has more papers).
+    response = search.search(vds_db, "Ran El-Yanv")
+    assert (response.person, response.corrected, found(vds_db, "Ran El-Yanv")[:1]) == ("Ran El-Yaniv", None, ["RE1"])
+    assert response.notes[0].startswith("1 paper by *Ran El-Yaniv* (you typed *Ran El-Yanv*). Also named so: Ran Yan")
+
+
+def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db) -> None:  # type: ignore[no-untyped-def]
+    response = search.search(vds_db, "van der Schaar synthetic data")
+    assert response.person == "Mihaela van der Schaar"
+    assert {r.paper["source_id"] for r in response.results[:2]} == {"VS1", "VS3"}
+    assert response.notes[0] == "3 papers by *Mihaela van der Schaar*, those about *synthetic data* first"
+    assert found(vds_db, "van der Waals forces")[:1] == ["VW1"]  # words papers write are still words
+
+
+@pytest.mark.parametrize(("query", "person"), [("Le Song", "Le Song"), ("Abir De", "Abir De"), ("De, Abir", "Abir De")])
+def test_particles_that_are_someones_name_stay_names(vds_db, query: str, person: str) -> None:  # type: ignore[no-untyped-def]
+    assert search.search(vds_db, query).person == person
