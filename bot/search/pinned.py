@@ -1,5 +1,5 @@
-"""Papers the query names outright (an id, an OpenReview id, a paper name): they are pinned first, whatever the
-ranking of the words would say, but still obey the query's filters and exclusions."""
+"""Papers the query names outright (an id, an OpenReview id, a paper name, a whole title): they are pinned first,
+whatever the ranking of the words would say, but still obey the query's filters and exclusions."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import sqlite_utils
 
+from bot.papers import fts, search_tables
 from bot.search import query as ql
 from bot.search.cache import IndexCache
 from bot.search.matching import coined, counter, found_alt, name_key, norm
@@ -15,10 +16,16 @@ from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.questions import WANTED
 from bot.search.retrieve import read_columns
 from bot.text.stopwords import FUNCTION_WORDS
+from bot.text.tokens import normalize_title
 
 MAX_PINNED = 20
 NAME_AMONG_WORDS = 4  # most query terms among which one paper's name pins that paper
+TITLE_WORDS = 3  # fewest words a query must have to be read as a whole title (two are a topic as often)
+TITLE_CLUES = 4  # longest words of a title that find it (with a title's words, few papers hold them all)
+TITLE_LEAD = 6  # most words before the topic tried as a title's first words (a request may take "From", "On the")
+TITLE_CANDIDATES = 50  # titles holding them, shortest first, read to find the one the query is whole
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
+_WORD_START = re.compile(r"(?<!\S)\S")
 _SAYS_WHICH = FUNCTION_WORDS | WANTED  # words beside a name that only say which paper ("the ... method")
 _LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.search_tables.ensure_search_indexes)
 _REFERENCE_SQL = (
@@ -56,10 +63,13 @@ def pinned_papers(
         return [rowid for rowid, _ in entries] if rare else exact
 
     typed = " ".join(t.text for t in positive)
+    titled = _titled(db, cache, parsed, typed)
+    for rowid, why in titled.items():
+        out.setdefault(rowid, why)
     for text in dict.fromkeys((typed, plan.free_text)):
         for rowid in named(text, MAX_PINNED):
             out.setdefault(rowid, f"name:{text}")
-    if 1 < len(positive) <= NAME_AMONG_WORDS:
+    if 1 < len(positive) <= NAME_AMONG_WORDS and not titled:  # (a title's words are not names among words)
         # One distinctive name among other words ("TokSuite tokenizer"): that paper first. (A longer query is a
         # title or a sentence: "Dynamic Fractal Mamba: ..." is not about the paper called FRACTAL.)
         for term in positive:
@@ -70,6 +80,44 @@ def pinned_papers(
                 for rowid in _about_every_group(db, plan, found) if among else found:
                     out.setdefault(rowid, f"name:{term.text}")
     return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
+
+
+def _titled(db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -> dict[int, str]:
+    """Papers whose whole title the query is, whatever its punctuation or LaTeX: pasted after a request (`papers
+    similar to ...`: labelled as a name typed alone is, so that papers like it are the answer), request words it
+    starts or ends with included ("... to From Data to Models", "... A Survey"), or in quotes (`paper "..."`)."""
+    positive, text = parsed.positive, parsed.text
+    first, last = positive[0].span[0], positive[-1].span[1]
+    whole = normalize_title(typed)
+    starts = [m.start() for m in _WORD_START.finditer(text, 0, first)][-TITLE_LEAD:]  # (a title's first words)
+    said = [(text[s:end], s > 0) for s in sorted({0, *starts, first}) for end in (last, len(text))]
+    if text.count('"') > 1:  # (a title with quotes in it, quoted: `paper "A "B" C"`)
+        said.append((text[text.find('"') + 1 : text.rfind('"')], False))
+    labels: dict[str, str] = {}  # a title's words → why
+    for title, asked in said + [(t.text, False) for t in positive if t.quoted]:
+        key = normalize_title(title)
+        if key.count(" ") + 1 >= TITLE_WORDS:
+            labels.setdefault(key, f"name:{typed if asked or key == whole else title}")
+    clues = " OR ".join(dict.fromkeys(filter(None, map(_clue, labels))))
+    if not clues:
+        return {}
+    table = search_tables.TITLES_FTS if cache.titles_table(db) else "papers_fts"  # (titles alone: fewer postings)
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rank LIMIT ?"  # (short titles first)
+    found = db.execute(sql, [fts.in_columns(("title",), f"({clues})"), TITLE_CANDIDATES]).fetchall()
+    titles = read_columns(db, "title", [r for (r,) in found])
+    out: dict[int, str] = {}
+    for rowid, (title,) in sorted(titles.items()):
+        why = labels.get(normalize_title(title))
+        if why and len(out) < MAX_PINNED:
+            out[rowid] = why
+    return out
+
+
+def _clue(key: str) -> str:
+    """The longest plain words of a title, ANDed, to find it by: words in other scripts, or from LaTeX and
+    compatibility forms (A$^2$SG, A²SG, A2SG), may be tokenized otherwise in the index."""
+    words = sorted({w for w in key.split() if w.isascii() and w.isalpha()}, key=lambda w: (-len(w), w))
+    return " AND ".join(fts.phrase((w,)) for w in words[:TITLE_CLUES])
 
 
 def _about_every_group(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> list[int]:
