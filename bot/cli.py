@@ -189,14 +189,14 @@ def print_results(query: str, results: Any) -> None:
         if results.searched:  # (else the notes said what to type instead)
             print(f"No papers match {query!r}.{hint}")
         return
+    from bot.papers.row import shown_title
     from bot.search.scope import venue_of
     from bot.text.person_names import shown_authors
 
     for n, r in enumerate(results.results, 1):
         p = r.paper
-        label = f"{p['name']}: " if p.get("name") and not p["title"].startswith(p["name"]) else ""
         venue = f" ({venue_of(p)})" if results.venues > 1 else ""
-        print(f"{n}. [{p['id']}] {label}{p['title']}{venue}")
+        print(f"{n}. [{p['id']}] {shown_title(p)}{venue}")
         if p.get("authors"):  # (the authors the query named marked *so*, after "…" when listed later)
             line, more = shown_authors(p["authors"], 4, r.named)
             names = [("… " if gap else "") + (f"*{name}*" if marked else name) for name, marked, gap in line]

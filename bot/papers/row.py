@@ -37,3 +37,15 @@ class PaperRow(TypedDict):
     schedule: list[dict[str, str | None]] | None  # sessions with times and rooms
     room: str | None
     poster_position: str | None
+
+
+def shown_title(paper: PaperRow) -> str:
+    """The title people see: an official title as it was published; for a paper whose title was derived from its
+    abstract (the seeds), its name before it ("Name: derived title"), as people call such papers."""
+    title = " ".join((paper.get("title") or "").split())
+    name = " ".join((paper.get("name") or "").split())
+    if not title:
+        return name or "Untitled"
+    if paper.get("title_derived") and name and not title.lower().startswith(name.lower()):
+        return f"{name}: {title}"
+    return title

@@ -158,7 +158,7 @@ def test_a_lower_bound_total_says_plus_and_offers_more() -> None:
     common = response([Result(PAPER, 1.0, "")], query="large language models", total=1000)
     common.total_exact = False  # very common words: counting them all is not worth it
     footer = blocks.results_message(common)["blocks"][-1]
-    assert footer["text"]["text"] == "1-1 of 1,000+ for *large language models*"
+    assert footer["text"]["text"] == "1-1 of at least 1,000 for *large language models*"
     assert footer["accessory"]["action_id"] == "results_page"
     past = response([], query="large language models", total=120, offset=185)
     past.total_exact = False

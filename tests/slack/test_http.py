@@ -472,7 +472,9 @@ def quokka_http(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
 def test_a_very_common_phrase_says_at_least_and_pages_to_its_end(quokka_http: SlackHttp, fake: FakeSlack) -> None:
     first = quokka_http.command('"quokka vision"').json()
     footer = first["blocks"][-1]
-    assert re.fullmatch(r"1-5 of \d+\+ for \*\"quokka vision\"\*", footer["text"]["text"]), footer["text"]["text"]
+    assert re.fullmatch(r"1-5 of at least \d+ for \*\"quokka vision\"\*", footer["text"]["text"]), footer["text"][
+        "text"
+    ]
     assert footer["accessory"]["text"]["text"] == "More results"  # a lower bound: there are more
     value = json.loads(footer["accessory"]["value"])
     value["o"] = 200  # the end of the list, as the last More results button would ask

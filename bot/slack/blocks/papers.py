@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.papers import summary
-from bot.papers.row import PaperRow
+from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import MAIN, venue_label
 from bot.slack.blocks.kit import (
     ELLIPSIS,
@@ -84,12 +84,8 @@ def parse_page_value(value: str) -> tuple[str, int, bool] | None:
 
 
 def display_title(paper: PaperRow) -> str:
-    """The paper's name and title as people call it: "Name: Title", or the title when it already starts so."""
-    title = one_line(paper.get("title")) or one_line(paper.get("name")) or "Untitled"
-    name = one_line(paper.get("name"))
-    if name and not title.lower().startswith(name.lower()):
-        title = f"{name}: {title}"
-    return title
+    """The title as published (a derived one after the paper's name: bot.papers.row.shown_title), on one line."""
+    return one_line(shown_title(paper)) or "Untitled"
 
 
 def title_line(paper: PaperRow) -> str:
@@ -188,7 +184,7 @@ def results_message(
     first, last = response.offset + 1, response.offset + len(response.results)
     total = max(response.total, last)
     exact = response.total_exact or last > response.total  # past a lower bound: paging has found the end
-    of = f"{total:,}" if exact else f"{total:,}+"  # a lower bound for very common words: "400+"
+    of = f"{total:,}" if exact else f"at least {total:,}"  # a lower bound for very common words ("400+" read as a typo)
     footer = f"{first}-{last} of {of} for {bold(response.corrected or query)}"
     more = None
     if last < total or not exact:
