@@ -262,6 +262,7 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     beside = beside or bool(aside)
     start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
+    start, end = _venues_around(plain, start, end)
     typed = [w for words in plain for w in words or ("",)]
     capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
     query.only_request = not (beside or capitals or query.links) and None not in plain and names_no_topic(typed, False)
@@ -282,6 +283,34 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
         query.asks_similar = query.asks_similar or _asks_like([w for t in plain_terms for w in t.words])
         query.terms = [t for t in query.terms if t not in plain_terms]
+
+
+def _venues_around(plain: list[tuple[str, ...] | None], start: int, end: int) -> tuple[int, int]:
+    """The topic without a conference or year typed plainly before or after it (`ICML 2024 grokking`, `iclr2026
+    grokking`, `mixture of experts 2024`): those are filters, as `venue:` and `year:` are, when a topic word stays.
+    A year alone counts from 2020 on, or beside a conference (`COCO 2017`, `WMT 2014` stay datasets)."""
+
+    def filters(i: int) -> bool:
+        words = plain[i]
+        if not words:
+            return False
+        said = [_said_field(w) for w in words]
+        if not all(s and s[0] in ("venue", "year") for s in said):
+            return False
+        if len(words) == 1 and said[0] and said[0][0] == "year" and int(words[0]) < PLAIN_YEARS_FROM:
+            return any(0 <= j < len(plain) and filters_venue(plain[j]) for j in (i - 1, i + 1))
+        return True
+
+    def filters_venue(words: tuple[str, ...] | None) -> bool:
+        return bool(words) and all((s := _said_field(w)) and s[0] == "venue" for w in words or ())
+
+    topic = [i for i in range(start, end) if not filters(i)]
+    if not topic:
+        return start, end
+    return topic[0], topic[-1] + 1
+
+
+PLAIN_YEARS_FROM = 2020  # a bare year before this, typed beside a topic, is a dataset's (COCO 2017), not a filter
 
 
 def _asks_like(asked: list[str]) -> bool:

@@ -34,7 +34,7 @@ ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
     "want need know tell point share seen worked working doing done happening explain summarize summarise describe "
-    "compare wrote written authored published publish write start should people researchers folks"
+    "compare wrote written authored published publish write start should people researchers folks read help"
 )
 # How the wanted things are described, and how many ("recommend 3 papers on", "top ten papers").
 DESCRIBED = word_set(
@@ -49,7 +49,7 @@ LEADS_IN = word_set(
     "improve improves like"
 )
 LIKE = word_set("similar like")  # a request for papers like a named one ("papers similar to TokSuite")
-TRAILING = word_set("paper papers published survey surveys")
+TRAILING = word_set("paper papers published survey surveys work")  # ("help me find grokking work")
 _TRAILING = {(w,) for w in TRAILING}  # as one term's words
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
 # these words is the request; anywhere else "new", "good" or "find" may begin a topic.
@@ -64,7 +64,7 @@ AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter
 # "explain"), the opening ends where another word starts. A light verb may end it ("how do I make ...").
 OPENING = word_set(
     "what which who how why where when can could do does is are should would will explain summarize summarise "
-    "describe compare find list recommend suggest show tell give"
+    "describe compare find list recommend suggest show tell give help"
 )
 LIGHT_VERBS = word_set("make get")
 _REQUEST = COMPARING | WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
