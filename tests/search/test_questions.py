@@ -15,6 +15,9 @@ def topic(text: str) -> list[str]:
     ("asked", "about"),
     [
         ("papers on grokking", ["grokking"]),
+        ("what should I read about grokking?", ["grokking"]),  # (#1 was "Reading Between the Tokens")
+        ("help me find grokking work", ["grokking"]),
+        ("reading comprehension", ["reading", "comprehension"]),  # a topic that starts like a request stays one
         ("any recent work about KV cache?", ["KV", "cache"]),
         ("what are the best methods for kv cache compression?", ["kv", "cache", "compression"]),
         ("what's new in diffusion?", ["diffusion"]),
@@ -219,3 +222,20 @@ def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:
 def test_exclusions_and_authors_anywhere_leave_the_request_readable(query: str, words: list[str]) -> None:
     # An exclusion or author: typed after "papers" used to hide the request, so every result had to hold "papers".
     assert topic(query) == words
+
+
+@pytest.mark.parametrize(
+    ("typed", "venues", "years", "words"),
+    [
+        ("ICML 2024 grokking", ("icml",), (2024,), ["grokking"]),
+        ("iclr2026 grokking", ("iclr2026",), (), ["grokking"]),
+        ("mixture of experts 2024", (), (2024,), ["mixture", "of", "experts"]),
+        ("COCO 2017 detection", (), (), ["COCO", "2017", "detection"]),  # a dataset's year stays a word
+        ("ICML 2024", (), (), ["ICML", "2024"]),  # nothing but the venue: searched as typed
+    ],
+)
+def test_a_venue_or_year_typed_plainly_beside_a_topic_is_a_filter(
+    typed: str, venues: tuple[str, ...], years: tuple[int, ...], words: list[str]
+) -> None:
+    parsed = ql.parse(typed)
+    assert (parsed.venues, parsed.years, [t.text for t in parsed.terms]) == (venues, years, words)

@@ -1263,3 +1263,17 @@ def test_a_slip_in_a_hyphenated_term_that_makes_real_words_or_drops_a_hyphen_is_
     # corrected into such a word gives way to the compound a paper writes.
     aware = search.search(db, "information-awre")
     assert (aware.corrected, [r.paper["source_id"] for r in aware.results]) == ("information-aware", ["I"])
+
+
+def test_an_english_word_no_paper_uses_is_not_corrected_into_another(tmp_path: Path) -> None:
+    # "suddenly" is in none of these abstracts and "sudden" in many: it was "corrected", and a description of
+    # grokking became "sudden generalize".
+    papers = [
+        {"id": f"S{i}", "title": f"Sudden Drops in Loss {i}", "abstract": f"A sudden change in the loss, case {i}."}
+        for i in range(6)
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    response = search.search(db, "networks that suddenly generalize")
+    assert response.corrected is None, response.corrected
+    assert search.search(db, "suddn drops").corrected == "sudden drops"  # (a real typo still is)
+    db.conn.close()

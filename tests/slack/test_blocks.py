@@ -278,3 +278,29 @@ def test_search_notes_are_shown_escaped() -> None:
         "has:&lt;!here&gt; is not a filter; try has:code",
         "Also showing papers with *cache*.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "derived", "shown"),
+    [
+        (
+            "LatentForcing",
+            "Latent Forcing: Reordering the Diffusion Trajectory",
+            False,
+            "Latent Forcing: Reordering the Diffusion Trajectory",
+        ),
+        (
+            "TransFormU",
+            "Context Tuning for In-Context Optimization",
+            False,
+            "Context Tuning for In-Context Optimization",
+        ),
+        ("Vegas", "Fast decoding with a cache", True, "Vegas: Fast decoding with a cache"),  # a seed: derived title
+        ("Vegas", "Vegas: fast decoding", True, "Vegas: fast decoding"),
+    ],
+)
+def test_official_titles_are_shown_as_published_and_only_derived_ones_get_a_name(
+    name: str, title: str, derived: bool, shown: str
+) -> None:
+    paper = {**PAPER, "name": name, "title": title, "title_derived": derived}
+    assert blocks.display_title(paper) == shown  # type: ignore[arg-type]
