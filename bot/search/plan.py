@@ -25,6 +25,7 @@ from bot.search.matching import Alternative, TextCounter, counter, same_case
 from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS
 
+JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
 RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
 HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
 SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
@@ -285,9 +286,20 @@ class QueryPlanner(WordCorrector):
             parts = typos.split_compound(word, self.df)
             if parts and self.worthwhile(min(self.df(parts).values()), df):
                 alts.append(Alternative(parts))
+        elif apart := self.written_apart(word, df):  # finetuning: 59 papers, fine-tuning 711
+            alts.append(apart)
         if not self.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
             alts.append(Alternative((word,), prefix=True))
         return alts
+
+    def written_apart(self, word: str, df: int) -> bool:
+        """Whether more papers write a common word as two words (fine-tuning, pre-training) than joined."""
+        parts = typos.split_compound(word, self.df, parts=2)
+        return (
+            bool(parts)
+            and min(map(len, parts or ())) >= JOINED_PART
+            and (self.papers_writing(Alternative(parts or ()), up_to=df + 1) > df)
+        )
 
     def expansions(self, word: str, typed: str) -> list[Alternative]:
         """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""

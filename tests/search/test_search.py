@@ -1277,3 +1277,15 @@ def test_an_english_word_no_paper_uses_is_not_corrected_into_another(tmp_path: P
     assert response.corrected is None, response.corrected
     assert search.search(db, "suddn drops").corrected == "sudden drops"  # (a real typo still is)
     db.conn.close()
+
+
+def test_a_joined_spelling_finds_the_papers_that_hyphenate_it(tmp_path: Path) -> None:
+    # ICML 2026: 59 papers write finetuning, 711 fine-tuning; typing the joined form found only the 59.
+    papers = [
+        *({"id": f"J{i}", "title": f"Finetuning Study {i}", "abstract": f"Finetuning case {i}."} for i in range(25)),
+        *({"id": f"H{i}", "title": f"Fine-Tuning Study {i}", "abstract": f"Fine-tuning case {i}."} for i in range(40)),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    found = {str(r.paper["source_id"])[0] for r in search.search(db, "finetuning", limit=50).results}
+    assert found == {"J", "H"}
+    db.conn.close()
