@@ -292,14 +292,13 @@ class QueryPlanner(WordCorrector):
             alts.append(Alternative((word,), prefix=True))
         return alts
 
-    def written_apart(self, word: str, df: int) -> bool:
-        """Whether more papers write a common word as two words (fine-tuning, pre-training) than joined."""
+    def written_apart(self, word: str, df: int) -> Alternative | None:
+        """The two words more papers write a common word as (fine-tuning, pre-training) than joined, or None."""
         parts = typos.split_compound(word, self.df, parts=2)
-        return (
-            bool(parts)
-            and min(map(len, parts or ())) >= JOINED_PART
-            and (self.papers_writing(Alternative(parts or ()), up_to=df + 1) > df)
-        )
+        if not parts or min(map(len, parts)) < JOINED_PART:
+            return None
+        apart = Alternative(parts)
+        return apart if self.papers_writing(apart, up_to=df + 1) > df else None
 
     def expansions(self, word: str, typed: str) -> list[Alternative]:
         """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
