@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
-from bot.search.retrieve import Candidate, read_columns
+from bot.search.retrieve import PHRASE_TIER, Candidate, read_columns
 
 RERANK = 30  # candidates that get abstract-level features
 TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
@@ -183,6 +183,8 @@ class Ranker:
                 pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
             else:  # every idea is somewhere when every group is
                 pre = lead(level, ideas if level == all_groups else present) + title
+                if tier == PHRASE_TIER and self.phrase:  # (found holding the query as a phrase: length generalization)
+                    pre += ABSTRACT_PHRASE
             if pinned and rowid in pinned:
                 pre += NAME_BONUS
                 first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))

@@ -34,6 +34,7 @@ IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a gener
 WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
+PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
 

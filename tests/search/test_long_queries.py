@@ -485,3 +485,17 @@ def test_a_comparison_lists_each_sides_papers_in_turn(tmp_path: Path) -> None:
         for asked in ("compare DPO and PPO", "what is the difference between DPO and PPO?"):  # comparisons too
             got = [str(r.paper["source_id"]) for r in search.search(db, asked, limit=5).results]
             assert got == first, asked
+
+
+@needs_shared_data()
+def test_on_the_real_list_papers_holding_the_phrase_are_not_lost_behind_titles_holding_one_word(
+    full_index_path: Path,
+) -> None:
+    """`length generalization`: eleven ICML 2026 papers hold the phrase, most only in their abstracts; titles saying
+    Length Inflation or Output Length once filled the page and only one of them was in the top 10."""
+    db = index.connect(full_index_path, readonly=True)
+    top = search.search(db, "length generalization", limit=10).results
+    holding = [
+        r for r in top if re.search(r"length[\s-]generali[sz]ation", f"{r.paper['title']} {r.paper['abstract']}", re.I)
+    ]
+    assert len(holding) >= 4, [r.paper["title"] for r in top]
