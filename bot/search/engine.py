@@ -241,7 +241,8 @@ def _run(
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (meant and full < need)) and any(s.level < len(plan.groups) for s in page)
     if response.partial:
-        response.notes.append(_partial_note(full, retrieval.partial, meant))
+        unused = [g.label for g in plan.groups if not g.df and not g.quoted]  # (words no paper here writes)
+        response.notes.append(_partial_note(full, retrieval.partial, meant, unused))
     found = found_links(pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
@@ -254,8 +255,12 @@ def _run(
         response.notes += plan.notes_extra
 
 
-def _partial_note(full: int, some_words: bool, meant: bool) -> str:
-    """What the page holds besides papers matching every word: papers matching some, papers close in meaning."""
+def _partial_note(full: int, some_words: bool, meant: bool, unused: list[str]) -> str:
+    """What the page holds besides papers matching every word: papers matching some, papers close in meaning; the
+    words no paper writes, by name, when they are why none matches every word."""
+    if unused and not full:
+        said = ", ".join(f"*{w}*" for w in unused)
+        return f"No paper here writes {said}; showing papers with the other words."
     rest = "match some or are close in meaning" if some_words and meant else "match some" if some_words else ""
     rest = rest or "are close in meaning"
     if not full:

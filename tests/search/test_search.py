@@ -397,7 +397,7 @@ def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db) -> None
     response = search.search(seed_db, "keystone neurons qqxqzv")
     assert ids(response) == [KEYSTONE]
     assert response.partial
-    assert response.notes == ["No paper matches every word; showing papers that match some of them."]
+    assert response.notes == ["No paper here writes *qqxqzv*; showing papers with the other words."]  # (which word)
 
 
 def test_quoted_phrase_must_match_exactly(seed_db) -> None:  # type: ignore[no-untyped-def]
