@@ -241,7 +241,7 @@ def _run(
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (meant and full < need)) and any(s.level < len(plan.groups) for s in page)
     if response.partial:
-        unused = [g.label for g in plan.groups if not g.df and not g.quoted]  # (words no paper here writes)
+        unused = list(dict.fromkeys(plan.unknown))  # (words no paper here writes, nor anything near them)
         response.notes.append(_partial_note(full, retrieval.partial, meant, unused))
     found = found_links(pinned)
     unknown = [link for link in parsed.links if link not in found]

@@ -168,3 +168,26 @@ def test_words_as_researchers_type_them_through_the_served_app(words_http: Slack
     refused = texts(words_http.command("digest subscribe papers about", channel_id="C0123456789").json())
     assert "“papers about” names no topic" in refused
     assert problems(medicine) == []
+
+
+READING = [
+    _paper("G1", "Grokking in Modular Arithmetic", "Networks generalize long after they fit the data. "),
+    _paper("G2", "Why Grokking Happens", "Delayed generalization explained by weight norms. "),
+    _paper("R1", "Reading Between the Tokens", "What should a model read about its users? "),
+    *_many("FT", "Fine-Tuning Language Models, Part", "We study fine-tuning of language models, {i}. ", 30),
+    *_many("JT", "Finetuning Study, Part", "Finetuning, case {i}. ", 21),
+]
+
+
+def test_this_sessions_readings_through_the_served_app(fake: FakeSlack, tmp_path: Path) -> None:
+    """Request words are no topic words, a pasted title pins its paper, a joined spelling finds the hyphenated one,
+    and the note says which word no paper writes."""
+    with serving(fake, tmp_path, READING) as served:
+        read = listed(served.command("what should I read about grokking?").json())
+        assert sorted(read) == ["Grokking in Modular Arithmetic", "Why Grokking Happens"]  # (not Reading Between ...)
+        pasted = listed(served.command('paper "Why Grokking Happens"').json())
+        assert pasted[0] == "Why Grokking Happens"
+        joined = served.command("finetuning").json()
+        assert "1-5 of 51 papers" in joined["text"]  # (21 write finetuning, 30 fine-tuning)
+        unknown = texts(served.command("grokking qqxqzv").json())
+        assert "No paper here writes *qqxqzv*" in unknown
