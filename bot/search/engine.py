@@ -188,7 +188,8 @@ def _run(
             lambda ws: [w for w, n in planner.df(ws).items() if n > too_common],
         )
         said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
-        near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor)
+        among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25
+        near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor, among)
         ranked = fuse(ranked, by_bm25, near, [g.concept for g in plan.groups], fusion)
         clock.lap("fuse")
     candidates = len(ranked)
