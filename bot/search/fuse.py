@@ -19,10 +19,10 @@ from bot.search.rank import ScoredPaper
 class Fusion:
     """How the three orders are merged, and how deep each is read."""
 
-    k: float = 5.0  # reciprocal rank's constant: small, so the first places of each list count most
+    k: float = 10.0  # reciprocal rank's constant: how fast the credit for lower places falls
     lexical: float = 1.0  # the lexical engine's order (bot.search.rank)
-    bm25: float = 1.5  # FTS5's bm25 over the query's words OR'd (bot.search.retrieve.best_by_bm25)
-    meaning: float = 0.5  # closeness in meaning (bot.search.meaning)
+    bm25: float = 2.0  # FTS5's bm25 over the query's words OR'd (bot.search.retrieve.best_by_bm25)
+    meaning: float = 1.5  # closeness in meaning (bot.search.meaning)
     depth: int = 50  # places of each list fused; the rest of the lexical order follows
     from_words: int = 3  # queries of fewer words keep the lexical order (short topics: titles say it all)
     add_below: int = 10  # papers not holding every query word join only when fewer than this many hold them all

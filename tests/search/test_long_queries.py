@@ -460,7 +460,9 @@ def test_a_broad_idea_in_an_abstract_does_not_outrank_a_title_about_the_specific
         *_each("MISC", "A Study of {V}", "We look at {v} from a new angle.", [f"topic {i}" for i in range(40)]),
     ]
     for db in _indexed(tmp_path, "weather", papers):
-        found = search.search(db, "weather and climate forecasting with deep learning", limit=2).results
+        found = search.search(
+            db, "weather and climate forecasting with deep learning", limit=2, fusion=LEXICAL_ONLY
+        ).results
         assert [r.paper["source_id"] for r in found] == ["TITLE", "ABSTRACT"]
 
 
