@@ -483,17 +483,24 @@ def holding_requirements(db: sqlite_utils.Database, plan: RetrievalPlan, rowids:
 
 
 def best_by_bm25(
-    db: sqlite_utils.Database, plan: RetrievalPlan, depth: int, common: Callable[[list[str]], list[str]]
+    db: sqlite_utils.Database, plan: RetrievalPlan, depth: int, df: Callable[[list[str]], dict[str, int]], postings: int
 ) -> list[int]:
     """Up to `depth` rowids ranked by FTS5's bm25 (columns alike) over the query's words (as corrected, without
     function words) each quoted and OR'd, with the filters and requirements: the plain baseline's order, whose idf
-    weighs the rare words of a long query where few papers hold them all. `common`: the words too common to be worth
-    reading (they move bm25 little and cost the most at 100,000 papers)."""
+    weighs the rare words of a long query where few papers hold them all. FTS5 scores every paper holding a word, so
+    only the rarest words whose papers add up to `postings` are asked (common ones move bm25 least): the work is
+    bounded however many papers there are."""
     words = list(dict.fromkeys(w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words))
     if depth <= 0 or not words:
         return []
-    skipped = set(common(words))
-    kept = [w for w in words if w not in skipped] or words[:1]
+    counts = df(words)
+    kept: list[str] = []
+    read = 0
+    for word in sorted(words, key=lambda w: counts.get(w, 0)):
+        read += counts.get(word, 0)
+        if kept and read > postings:
+            break
+        kept.append(word)
     expr = _requirements(plan, " OR ".join(fts.phrase((w,)) for w in kept)) or ""
     negs = exclusions(plan)
     if negs:
