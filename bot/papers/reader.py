@@ -50,7 +50,8 @@ THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to ea
 FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
 COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
 RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
-WARM_QUERY = "learning models"  # words most papers hold: the first search loads everything ranking reads
+WARM_QUERY = "learning models with data"  # common words, three of them: the first search loads what ranking and
+# fusion read (titles, names, people, the embedding model and the papers' vectors: ~1 s at 110,000 papers)
 TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
 
 # Punctuation that separates phrases: words on either side are not "next to each other".
