@@ -5,10 +5,14 @@ Run: python bench/graded.py [--verbose]        (needs ../shared/data/icml2026.js
 
 The queries (tests/relevance/graded_queries.tsv) were written by a helper agent that saw neither the search nor its
 tests: 100 in four kinds (short topics, questions in words, several concepts, an idea described in other words),
-every other query of each kind held out of tuning. Every system's top 10 was pooled and each pooled paper judged
-0/1/2 from its title and abstract by helper agents with ../shared/eval/graded-rubric.md, blind to which system found
-it (tests/relevance/graded_judgments.tsv, papers by OpenReview id). A paper nobody judged counts as 0; the "judged"
-column says how much of a system's top 10 was judged, so a low figure there flags a figure to distrust.
+every other query of each kind held out of tuning. The top 10s of five systems (the bot as it was, FTS5 OR, FTS5
+title-weighted, the distilled static model, MiniLM) were pooled and each of the 2,914 pooled papers judged 0/1/2
+from its title and abstract by helper agents with ../shared/eval/graded-rubric.md, blind to which system found it;
+a second round judged the 405 papers that the fused search's candidate settings and the tuned model newly brought
+into a top 10 (tests/relevance/graded_judgments.tsv, 3,319 judgments, papers by OpenReview id). A second assessor
+judged the first pool again on its own: exact agreement 0.93, Cohen's kappa 0.88 (relevant or not: 0.96). A paper
+nobody judged counts as 0; the "judged" column says how much of a system's top 10 was judged, so a low figure there
+flags a figure to distrust.
 
 Systems, each over the same index in one run: icml-bot; plain FTS5 bm25 with every word OR'd; FTS5 bm25 with the
 index's title weight (10:6:1:2); the shipped static embedding model alone (cosine to title and abstract); and, when

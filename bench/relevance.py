@@ -2,7 +2,7 @@
 
 Run: python bench/relevance.py [--verbose]   (the ICML 2026 sets need ../shared/data/icml2026.jsonl)
 
-Prints MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for
+Prints nDCG@10 per kind on the graded set (bench/graded.py) and MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for
 plain FTS5 bm25 queries (each word quoted): OR-joined with every column weighted alike ("plain OR"), OR-joined with
 the index's title weight (as the bot's first version did), and AND-joined.
 Topic queries are judged by a per-query title regex; look-ups by the one paper they name; people by the share of
@@ -483,6 +483,12 @@ def main() -> None:
         if full_db is None:
             print(f"({ICML2026} not found: only the seed set)")
         rows = run(seed_db, full_db, args.sets)
+        graded_lines = []
+        if full_db is not None and args.sets != "old":  # the graded set (bench/graded.py), over the same index
+            import graded
+
+            qs = graded.queries()
+            graded_lines = graded.table(graded.runs(full_db, qs, graded.stored_encoder()), qs, graded.judgments())
         ceilings = {}
         if full_db is not None and args.sets != "old":
             for label, name in (("multi-concept", "icml2026_multiconcept.tsv"), ("multi-concept blind set", BLIND)):
@@ -510,6 +516,9 @@ def main() -> None:
             f"{label}: best P@5 if the judged-relevant papers came first, among "
             + "; ".join(f"{name} {value:.3f}" for name, value in by_set.items())
         )
+    if graded_lines:
+        print("graded set, nDCG@10 (bench/graded.py; MiniLM from its stored top 10s):")
+        print("\n".join(graded_lines))
     by = {name: mine for name, _, mine, _, _, _ in rows}
     if "ICML 2026 topics" in by:
         print(
