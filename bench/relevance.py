@@ -2,9 +2,10 @@
 
 Run: python bench/relevance.py [--verbose]   (the ICML 2026 sets need ../shared/data/icml2026.jsonl)
 
-Prints nDCG@10 per kind on the graded set (bench/graded.py) and MRR and precision@5 per query set for `bot.search.search` and, in the same run over the same index, for
-plain FTS5 bm25 queries (each word quoted): OR-joined with every column weighted alike ("plain OR"), OR-joined with
-the index's title weight (as the bot's first version did), and AND-joined.
+Prints nDCG@10 per kind on the graded set (bench/graded.py), and MRR and precision@5 per query set for
+`bot.search.search` and, in the same run over the same index, for plain FTS5 bm25 queries (each word quoted):
+OR-joined with every column weighted alike ("plain OR"), OR-joined with the index's title weight (as the bot's first
+version did), and AND-joined.
 Topic queries are judged by a per-query title regex; look-ups by the one paper they name; people by the share of
 that person's papers in the top min(5, their count). tests/search/test_relevance.py imports this module and asserts
 the targets.
