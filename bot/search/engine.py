@@ -173,6 +173,7 @@ def _run(
     clock.lap("retrieve")
     ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
     fusing = fusion.on and len(plan.groups) >= fusion.from_words and not person and not plan.compares
+    by_words: set[int] = set()  # papers BM25 found (they hold some of the words, as relaxed candidates do)
     depth = None if plan.compares else max(need, fusion.depth) if fusing else need
     ranked = ranker.rank(retriever.found, pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
@@ -181,6 +182,7 @@ def _run(
         # (only beside papers holding query words: meaning alone would answer `c++` or `hello.world` with anything)
         clock.lap("rank")
         by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, planner.df, fusion.postings)
+        by_words.update(by_bm25)
         said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
         among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25
         near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor, among)
@@ -232,12 +234,16 @@ def _run(
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
         response.notes += _who_note(db, plan, ranked)
-    meant = any(s.rowid not in retriever.found for s in page)  # found by meaning alone
+    added = [s for s in page if s.rowid not in retriever.found]  # brought by fusion
+    meant = any(s.rowid not in by_words for s in added)  # by meaning alone
+    some_words = retrieval.partial or any(s.rowid in by_words for s in added)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
-    response.partial = (retrieval.partial or (meant and full < need)) and any(s.level < len(plan.groups) for s in page)
+    response.partial = (retrieval.partial or (bool(added) and full < need)) and any(
+        s.level < len(plan.groups) for s in page
+    )
     if response.partial:
         unused = list(dict.fromkeys(plan.unknown))  # (words no paper here writes, nor anything near them)
-        response.notes.append(_partial_note(full, retrieval.partial, meant, unused))
+        response.notes.append(_partial_note(full, some_words, meant, unused))
     found = found_links(pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
