@@ -181,7 +181,7 @@ def _run(
     if fusing and retriever.found:  # the BM25 order and the papers closest in meaning, fused with the lexical order
         # (only beside papers holding query words: meaning alone would answer `c++` or `hello.world` with anything)
         clock.lap("rank")
-        by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, planner.df, fusion.postings)
+        by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, fusion.postings)
         by_words.update(by_bm25)
         said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
         among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25

@@ -29,7 +29,7 @@ class Fusion:
     meaning_adds: bool = False  # meaning reorders what the words found; alone it brings noise (a static model)
     titles_lead: bool = True  # papers whose titles hold every query word keep the lexical order, ahead of fusion
     floor: float = 0.25  # a paper found by meaning alone is at least this close (cosine) to the query
-    postings: int = 3_000  # the BM25 list reads the rarest words until their papers add up to this (bounded work)
+    postings: int = 5_000  # the BM25 list reads the rarest words until their papers add up to this (bounded work)
 
     @property
     def on(self) -> bool:
