@@ -5,18 +5,28 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from bot.papers import index
 from tests.support.paths import ROOT, needs_shared_data
 
-_spec = importlib.util.spec_from_file_location("relevance", ROOT / "bench" / "relevance.py")
-assert _spec
-assert _spec.loader
-relevance = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("relevance", relevance)
-_spec.loader.exec_module(relevance)
+
+def _bench(name: str) -> ModuleType:
+    """A module of bench/ (not a package), imported once under its own name."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec
+    assert spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+relevance = _bench("relevance")
 
 
 @pytest.fixture(scope="module")
@@ -182,12 +192,7 @@ def test_a_slip_at_the_first_letter_keeps_most_of_the_clean_queries_precision(fu
         assert ours.p5 >= title_or.p5 + 0.1, (ours.p5, title_or.p5)  # (title-judged: see above)
 
 
-_graded_spec = importlib.util.spec_from_file_location("graded", ROOT / "bench" / "graded.py")
-assert _graded_spec
-assert _graded_spec.loader
-graded = importlib.util.module_from_spec(_graded_spec)
-sys.modules.setdefault("graded", graded)
-_graded_spec.loader.exec_module(graded)
+graded = _bench("graded")
 
 
 @needs_shared_data()
