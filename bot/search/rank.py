@@ -223,9 +223,14 @@ class Ranker:
         first: list[ScoredPaper] = []
         sides: tuple[list[ScoredPaper], list[ScoredPaper]] = ([], [])
         neither: list[ScoredPaper] = []
+        context = self.shared_context()
         for scored in head:
             hit = [scored.in_title[i] >= 0 or scored.in_abstract[i] >= 0 for i in range(len(scored.in_title))]
-            on = [any(hit[i] for i in members) for members in self.ideas.members] if hit else [True, True]
+            if hit and not all(hit[i] for i in context) and not scored.pinned:
+                neither.append(scored)  # ("diffusion vs autoregressive image generation": an audio paper)
+                continue
+            words = [[i for i in members if i not in context] for members in self.ideas.members]
+            on = [any(hit[i] for i in side) for side in words] if hit else [True, True]
             if all(on) or scored.pinned:
                 first.append(scored)
             elif any(on):
@@ -235,6 +240,16 @@ class Ranker:
         order = sorted(sides, key=lambda side: -side[0].score if side else 0.0)  # (the better paper's side first)
         turns = [s for pair in itertools.zip_longest(*order) for s in pair if s is not None]
         return first + turns + neither + ranked[len(head) :]
+
+    def shared_context(self) -> set[int]:
+        """The words a comparison's two sides share: in `diffusion vs autoregressive image generation` the one-word
+        side is compared with the first word of the other, and `image generation` is what both are about."""
+        if len(self.ideas) != 2:
+            return set()
+        first, second = self.ideas.members
+        if len(first) == 1 and len(second) >= 3:
+            return set(second[1:])
+        return set()
 
     def _score_all(
         self,

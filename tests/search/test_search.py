@@ -1289,3 +1289,24 @@ def test_a_joined_spelling_finds_the_papers_that_hyphenate_it(tmp_path: Path) ->
     found = {str(r.paper["source_id"])[0] for r in search.search(db, "finetuning", limit=50).results}
     assert found == {"J", "H"}
     db.conn.close()
+
+
+def test_a_comparison_keeps_what_both_sides_are_about(tmp_path: Path) -> None:
+    # `diffusion vs autoregressive image generation`: image generation is what both sides are about; autoregressive
+    # diffusion for audio or proteins (holding both sides' first words) once led the answer.
+    papers = [
+        *({"id": f"AUD{i}", "title": f"Autoregressive Diffusion for Audio Generation {i}",
+           "abstract": f"Autoregressive diffusion makes audio, case {i}."} for i in range(4)),
+        *({"id": f"DIF{i}", "title": f"Diffusion for Image Generation {i}",
+           "abstract": f"Diffusion models generate images, case {i}."} for i in range(3)),
+        *({"id": f"AR{i}", "title": f"Autoregressive Image Generation {i}",
+           "abstract": f"Autoregressive models generate images token by token, case {i}."} for i in range(3)),
+    ]  # fmt: skip
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    got = [
+        str(r.paper["source_id"])
+        for r in search.search(db, "diffusion vs autoregressive image generation", limit=6).results
+    ]
+    assert not any(s.startswith("AUD") for s in got), got
+    assert {s[:2] for s in got} == {"DI", "AR"}
+    db.conn.close()
