@@ -178,15 +178,9 @@ def _run(
     ranked = ranker.rank(retriever.found, pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
         ranked = ranker.in_turn(ranked)
-    if fusing and retriever.found:  # the BM25 order and the papers closest in meaning, fused with the lexical order
-        # (only beside papers holding query words: meaning alone would answer `c++` or `hello.world` with anything)
+    if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
         clock.lap("rank")
-        by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, fusion.postings)
-        by_words.update(by_bm25)
-        said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
-        among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25
-        near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor, among)
-        ranked = fuse(ranked, by_bm25, near, [g.concept for g in plan.groups], fusion)
+        ranked = _fused(db, cache, plan, ranked, fusion, by_words)
         clock.lap("fuse")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
@@ -254,6 +248,24 @@ def _run(
             response.notes.append(DEFAULT_VENUES_ONLY)
         response.suggestions = _suggestions(db, cache, parsed, plan, planner)
         response.notes += plan.notes_extra
+
+
+def _fused(
+    db: sqlite_utils.Database,
+    cache: IndexCache,
+    plan: RetrievalPlan,
+    ranked: list[ScoredPaper],
+    fusion: Fusion,
+    by_words: set[int],
+) -> list[ScoredPaper]:
+    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse); the papers BM25 found
+    are added to `by_words`."""
+    by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, fusion.postings)
+    by_words.update(by_bm25)
+    said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
+    among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25
+    near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor, among)
+    return fuse(ranked, by_bm25, near, len(plan.groups), fusion)
 
 
 def _partial_note(full: int, some_words: bool, meant: bool, unused: list[str]) -> str:

@@ -4,7 +4,7 @@ lexical rules know titles, typos and ideas, BM25 weighs rare words where few pap
 finds an idea described in other words.
 
 The weights live in `Fusion`, one frozen object that bench/graded.py sweeps; the defaults were chosen on the tune
-half of the graded set (tests/relevance/graded_queries.tsv), the held-out half never looked at while choosing.
+half of the graded set (tests/relevance/graded_queries.tsv); the held-out half was read only after each choice.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ def fuse(
     ranked: list[ScoredPaper],
     by_bm25: Sequence[int],
     near: Sequence[tuple[int, float]],
-    ideas: Sequence[int],
+    groups: int,
     fusion: Fusion = DEFAULT,
 ) -> list[ScoredPaper]:
     """One order: named papers first, then every paper in the first `depth` places of a list by the sum of its
-    credits, then the rest of the lexical order. A paper only BM25 or meaning found joins with level 0; `close`
-    keeps the cosine of those meaning found."""
+    credits, then the rest of the lexical order. `groups`: how many query words a paper holding them all matches.
+    A paper only BM25 or meaning found joins with level 0; `close` keeps the cosine of those meaning found."""
     if not by_bm25 and not near:
         return ranked
     pinned = [s for s in ranked if s.pinned]
@@ -64,7 +64,7 @@ def fuse(
         (by_bm25[: fusion.depth], fusion.bm25),
         ([rowid for rowid, _ in near[: fusion.depth]], fusion.meaning),
     )
-    full = [s.rowid for s in lexical if s.level >= len(ideas)]
+    full = [s.rowid for s in lexical if s.level >= groups]
     if len(full) >= fusion.add_below:  # enough papers hold every word: the other lists only reorder the lexical head
         allowed = {s.rowid for s in lexical[: fusion.depth]}
         lists = tuple(([r for r in rowids if r in allowed], weight) for rowids, weight in lists)
