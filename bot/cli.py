@@ -249,6 +249,11 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     for line in summary.venue_lines(stats["venues"]):
         print(f"  {line}")
     print(f"Searched unless a query names venues: {stats['searched']}")
+    meaning = stats["meaning"]
+    if meaning["usable"]:
+        print(f"Meaning vectors: {meaning['papers']} papers ({meaning['model']})")
+    else:
+        print("Meaning vectors: none this version can use; run `icml-bot index` to add them (until then, by words)")
     print("Sources:")
     for s in stats["sources"]:
         print(

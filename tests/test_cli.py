@@ -40,6 +40,20 @@ def test_default_location_is_under_xdg_data_home(tmp_path: Path, capsys: pytest.
     assert (tmp_path / "xdg" / "icml-bot" / "papers.db").exists()
 
 
+def test_stats_say_whether_search_has_meaning_vectors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "papers.db"
+    assert main(["--db", str(db), "index"]) == 0
+    assert main(["--db", str(db), "stats"]) == 0
+    assert "Meaning vectors: 19 papers (static-minilm-l6-256-tuned)" in capsys.readouterr().out
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE paper_vectors")  # an index built before this version
+    conn.commit()
+    conn.close()
+    assert main(["--db", str(db), "stats"]) == 0
+    assert "run `icml-bot index` to add them" in capsys.readouterr().out
+    assert main(["search", "making decoding faster with a draft model", "--db", str(db)]) == 0  # (by words, still)
+
+
 def test_index_reports_and_is_idempotent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "papers.db")
     assert main(["--db", db, "index"]) == 0

@@ -449,6 +449,7 @@ def stats(db: sqlite_utils.Database) -> dict[str, Any]:
         "sources": list(db["sources"].rows) if db["sources"].exists() else [],
         "last_indexed": meta.get("last_indexed"),
         "vocabulary": db["vocab"].count if db["vocab"].exists() else 0,
+        "meaning": vectors.status(db) if db["papers"].exists() else {"papers": 0, "model": None, "usable": False},
     }
 
 

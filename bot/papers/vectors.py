@@ -38,6 +38,16 @@ def rebuild(db: sqlite_utils.Database) -> None:
     )
 
 
+def status(db: sqlite_utils.Database) -> dict[str, object]:
+    """For `icml-bot stats`: how many papers have a vector, from which model, and whether search can use them."""
+    if not db[TABLE].exists() or not db["meta"].exists():
+        return {"papers": 0, "model": None, "usable": False}
+    made_by = db.execute("SELECT value FROM meta WHERE key = ?", [MODEL_KEY]).fetchone()
+    model = made_by[0] if made_by else None
+    papers = int(db.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0])
+    return {"papers": papers, "model": model, "usable": bool(papers) and model == embedding.model().name}
+
+
 class PaperVectors:
     """Every paper's vector in one float32 matrix (row i is the paper rowids[i]), for cosines to a query."""
 
