@@ -10,8 +10,11 @@ How a query runs, and why it stays fast on 100,000+ papers (one module per step)
 4. pinned.py: papers the query names (an id, a paper name) go first.
 5. rank.py: candidates are scored here, BM25F-style, from the title (weighted far above the abstract), the abstract,
    phrase and coverage features; papers matching all groups always rank above papers matching some.
-6. snippets.py: the abstract around the most query words, matched words in *bold*.
-engine.py runs these steps for `search`; neighbours.py finds papers like one paper (`similar`); cache.py keeps what
+6. fuse.py: for queries of three words or more, that order is fused with FTS5's bm25 over the words (the rarest,
+   within a bounded number of matches) and closeness in meaning (meaning.py, the vectors of bot.papers.vectors), by
+   weighted reciprocal rank; titles holding every word and named papers lead.
+7. snippets.py: the abstract around the most query words, matched words in *bold*.
+engine.py runs these steps for `search` (as stages: settle, retrieve, order, write the page, notes); neighbours.py finds papers like one paper (`similar`); cache.py keeps what
 each index needs loaded once (vocabulary, names, acronym table); matching.py finds words in text fast.
 """
 

@@ -6,6 +6,7 @@ import logging
 import re
 import sqlite3
 import time
+from typing import NamedTuple
 
 import sqlite_utils
 from rapidfuzz import fuzz, process
@@ -45,7 +46,7 @@ from bot.search.retrieve import (
     filter_only,
     read_papers,
 )
-from bot.search.scope import Key, in_scope, resolve
+from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -108,23 +109,84 @@ def _run(
     scope: Scope,
     fusion: Fusion,
 ) -> None:
+    """The stages in turn: what the query asks (venues, people, plan, named papers), retrieval, order, the page."""
     limit, offset = page_asked
-    if not parsed.terms and not parsed.has_filters and not parsed.links:
-        response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
-        response.searched = False
-        return
-    if parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists papers on working memory)
-        response.notes.append(NO_TOPIC)
-        response.searched = False
+    if _nothing_to_search(parsed, response):
         return
     clock = _Stages(response.stages)
     cache = index_cache(db)
+    asked = _settle(db, cache, parsed, response, scope, clock)
+    if asked is None:
+        return
+    if asked.parsed.asks_similar and _like_the_named_paper(
+        db, asked.parsed, asked.pinned, response, asked.venues.keys, page_asked
+    ):
+        return  # (before retrieving: the words are the paper's name, not what to search for)
+    retriever, retrieval = _retrieve(db, cache, asked)
+    clock.lap("retrieve")
+    order = _order(db, cache, asked, retriever, offset + limit, fusion, clock)
+    page = order.ranked[offset : offset + limit]
+    clock.lap("rank")
+    _write_page(db, asked, order, page, response)
+    clock.lap("snippets")
+    total, response.total_exact = retrieval.settled()
+    response.total = total = max(total, order.candidates)
+    clock.lap("count")  # (waiting for the count beside, when ranking and snippets took less)
+    _notes(db, cache, asked, order, retriever, retrieval, (page, offset + limit, total), response)
+
+
+class _Asked(NamedTuple):
+    """What a query asks, settled before retrieval: the parse (without a person's name), its plan, the person it
+    names, the papers of the venues searched (None: every venue) and the papers it names outright."""
+
+    parsed: ql.ParsedQuery
+    planner: QueryPlanner
+    plan: RetrievalPlan
+    person: PersonFilter | None
+    venues: Resolved
+    scoped: frozenset[int] | None
+    pinned: dict[int, str]
+
+
+class _Order(NamedTuple):
+    """The papers in the order shown: how many were candidates before deep pages, the papers BM25 found, the person
+    an answer is about (of several that initials fit, one at a time) and how many of that person's papers lead."""
+
+    ranked: list[ScoredPaper]
+    ranker: Ranker
+    candidates: int
+    by_words: set[int]
+    person: PersonFilter | None
+    lead_count: int | None
+
+
+def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool:
+    """An empty query, or a request that names no topic: the response says so, and nothing is searched."""
+    if not parsed.terms and not parsed.has_filters and not parsed.links:
+        response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+    elif parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists working memory papers)
+        response.notes.append(NO_TOPIC)
+    else:
+        return False
+    response.searched = False
+    return True
+
+
+def _settle(
+    db: sqlite_utils.Database,
+    cache: IndexCache,
+    parsed: ql.ParsedQuery,
+    response: SearchResponse,
+    scope: Scope,
+    clock: _Stages,
+) -> _Asked | None:
+    """Venues, the person a query names, the plan and the papers it names, with the notes each adds; None: there is
+    nothing to search (no such venue, or a name nobody here has)."""
     venues = resolve(db, parsed, scope, cache)
-    named_venues = parsed.names_venues
     response.notes += venues.notes
     response.venues = venues.venues
     if venues.nothing:
-        return
+        return None
     people = People(db, cache)
     planner = QueryPlanner(db, cache, parsed)
     scoped = in_scope(db, venues, cache)
@@ -132,9 +194,9 @@ def _run(
     nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w], planner.is_typo)
     if nobody:
         response.notes.append(f"No author here is called *{nobody}*, and no paper mentions *{nobody.split()[-1]}*.")
-        if scoped is not None and not named_venues:
+        if scoped is not None and not parsed.names_venues:
             response.notes.append(DEFAULT_VENUES_ONLY)
-        return
+        return None
     if person:
         parsed = planner.parsed = person.rest
     elif note := common_surname_note(parsed, people):
@@ -153,29 +215,47 @@ def _run(
         response.notes.append(f"No paper writes *{typed}*: showing papers with *{words}*.")
     for rare, common in plan.also:
         response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
-    need = offset + limit
     pinned = pinned_papers(db, cache, parsed, plan, planner)
-    if parsed.asks_similar and _like_the_named_paper(db, parsed, pinned, response, venues.keys, (limit, offset)):
-        return  # (before retrieving: the words are the paper's name, not what to search for)
+    return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
+
+
+def _retrieve(db: sqlite_utils.Database, cache: IndexCache, asked: _Asked) -> tuple[CandidateRetriever, Retrieval]:
+    """Candidates from a few bounded FTS5 queries (bot.search.retrieve), a named person's other papers after them,
+    and the papers the query names."""
+    plan, person = asked.plan, asked.person
     retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
     theirs = person.match.papers if person and person.match else ()
     # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
     if plan.groups or plan.authors:
         retrieval = retriever.run()
-    elif parsed.links:  # a pasted link and no words: the paper it names (pinned below), if it passes the filters
+    elif asked.parsed.links:  # a pasted link and no words: the paper it names (pinned), if it passes the filters
         retrieval = Retrieval(0, True, False)
     else:
         retrieval = filter_only(db, plan, retriever, first=theirs)
     if person and person.match and person.from_text and plan.groups:
         _add_the_rest(db, plan, retriever, theirs)  # all their papers, the topic's first
-    for rowid in pinned:
+    for rowid in asked.pinned:
         retriever.found.setdefault(rowid, Candidate(len(plan.groups), 0))
-    clock.lap("retrieve")
+    return retriever, retrieval
+
+
+def _order(
+    db: sqlite_utils.Database,
+    cache: IndexCache,
+    asked: _Asked,
+    retriever: CandidateRetriever,
+    need: int,
+    fusion: Fusion,
+    clock: _Stages,
+) -> _Order:
+    """The candidates ranked (bot.search.rank), a comparison's sides in turn, fused with BM25 and meaning when the
+    query is long enough, deeper blocks for a deep page, and one person at a time when initials fit several."""
+    plan, person = asked.plan, asked.person
     ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
     fusing = fusion.on and len(plan.groups) >= fusion.from_words and not person and not plan.compares
     by_words: set[int] = set()  # papers BM25 found (they hold some of the words, as relaxed candidates do)
     depth = None if plan.compares else max(need, fusion.depth) if fusing else need
-    ranked = ranker.rank(retriever.found, pinned, depth) if retriever.found else []
+    ranked = ranker.rank(retriever.found, asked.pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
         ranked = ranker.in_turn(ranked)
     if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
@@ -196,8 +276,14 @@ def _run(
         person, ranked, lead_count = one_person_at_a_time(
             person, ranked, lambda s: s.rowid, lambda s: bool(on_topic) and s.level >= on_topic
         )
-    page = ranked[offset : offset + limit]
-    clock.lap("rank")
+    return _Order(ranked, ranker, candidates, by_words, person, lead_count)
+
+
+def _write_page(
+    db: sqlite_utils.Database, asked: _Asked, order: _Order, page: list[ScoredPaper], response: SearchResponse
+) -> None:
+    """The page's results: each paper with its snippet, why it is there and the authors the query named."""
+    plan, person = asked.plan, order.person
     papers = read_papers(db, [s.rowid for s in page])
     highlighter = Highlighter(plan.groups)
     for scored in page:
@@ -207,30 +293,44 @@ def _run(
         if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
             order_score = scored.score
             abstract, authors = norm(paper.get("abstract") or ""), norm(" ".join(paper["authors"]))
-            ranker.score(scored, norm(paper["title"]), abstract, authors)
+            order.ranker.score(scored, norm(paper["title"]), abstract, authors)
             scored.score = order_score
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
-        result = Result(paper, round(scored.score, 4), snippet, _matched(plan, parsed, scored, paper))
+        result = Result(paper, round(scored.score, 4), snippet, _matched(plan, asked.parsed, scored, paper))
         if person or plan.author_words:
             people_found = (person.match, person.beside) if person else ()
             result.named = named_authors(paper["authors"], people_found, plan.author_words)
         response.results.append(result)
-    clock.lap("snippets")
-    total, response.total_exact = retrieval.settled()
-    response.total = total = max(total, candidates)
-    clock.lap("count")  # (waiting for the count beside, when ranking and snippets took less)
+
+
+def _notes(
+    db: sqlite_utils.Database,
+    cache: IndexCache,
+    asked: _Asked,
+    order: _Order,
+    retriever: CandidateRetriever,
+    retrieval: Retrieval,
+    shown: tuple[list[ScoredPaper], int, int],
+    response: SearchResponse,
+) -> None:
+    """What the answer says beside its papers: whose papers they are, who works on the topic, what they do not all
+    match, links no paper has, and what to try when nothing matched. `shown`: the page, the places asked, the total."""
+    parsed, plan, person, ranked = asked.parsed, asked.plan, order.person, order.ranked
+    page, need, total = shown
+    offset = response.offset
     if person and person.match:
         response.person = person.match.person.name
         topic = " ".join(g.label for g in plan.groups)
         on_topic = any(s.level for s in ranked)  # ("Tri Dao mamba": none of his papers here is)
-        response.notes.insert(0, person_note(person, total if lead_count is None else lead_count, topic, on_topic))
+        lead = total if order.lead_count is None else order.lead_count
+        response.notes.insert(0, person_note(person, lead, topic, on_topic))
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
         response.notes += _who_note(db, plan, ranked)
     added = [s for s in page if s.rowid not in retriever.found]  # brought by fusion
-    meant = any(s.rowid not in by_words for s in added)  # by meaning alone
-    some_words = retrieval.partial or any(s.rowid in by_words for s in added)
+    meant = any(s.rowid not in order.by_words for s in added)  # by meaning alone
+    some_words = retrieval.partial or any(s.rowid in order.by_words for s in added)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (bool(added) and full < need)) and any(
         s.level < len(plan.groups) for s in page
@@ -238,15 +338,15 @@ def _run(
     if response.partial:
         unused = list(dict.fromkeys(plan.unknown))  # (words no paper here writes, nor anything near them)
         response.notes.append(_partial_note(full, some_words, meant, unused))
-    found = found_links(pinned)
+    found = found_links(asked.pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
         narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
         response.notes.append(f"No paper in the index has the link {', '.join(unknown)}{narrowed}.")
     if not response.results and offset == 0:
-        if scoped is not None and not named_venues:
+        if asked.scoped is not None and not parsed.names_venues:
             response.notes.append(DEFAULT_VENUES_ONLY)
-        response.suggestions = _suggestions(db, cache, parsed, plan, planner)
+        response.suggestions = _suggestions(db, cache, parsed, plan, asked.planner)
         response.notes += plan.notes_extra
 
 
