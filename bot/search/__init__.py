@@ -14,8 +14,9 @@ How a query runs, and why it stays fast on 100,000+ papers (one module per step)
    within a bounded number of matches) and closeness in meaning (meaning.py, the vectors of bot.papers.vectors), by
    weighted reciprocal rank; titles holding every word and named papers lead.
 7. snippets.py: the abstract around the most query words, matched words in *bold*.
-engine.py runs these steps for `search` (as stages: settle, retrieve, order, write the page, notes); neighbours.py finds papers like one paper (`similar`); cache.py keeps what
-each index needs loaded once (vocabulary, names, acronym table); matching.py finds words in text fast.
+engine.py runs these steps for `search`, as stages (settle, retrieve, order, write the page, notes); neighbours.py
+finds papers like one paper (`similar`); cache.py keeps what each index needs loaded once (vocabulary, names, acronym
+table); matching.py finds words in text fast.
 """
 
 from __future__ import annotations

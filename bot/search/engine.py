@@ -203,12 +203,10 @@ def _settle(
         response.notes.append(note)
     clock.lap("people")
     planner.is_name = people.knows
-    plan = planner.build()
-    if person:
-        _only_their_papers(plan, person)
-    if scoped is not None:  # like status:, as allowed rowids
-        plan.allowed = scoped if plan.allowed is None else plan.allowed & scoped
-        plan.filtered = True
+    within = person.allowed if person else None  # (the person's papers and the venues', like status: is)
+    if scoped is not None:
+        within = scoped if within is None else within & scoped
+    plan = planner.build(within, person.denied if person else frozenset(), narrowed=bool(person) or scoped is not None)
     response.corrected = plan.corrected
     clock.lap("plan", apart=("correction", planner.correcting_ms))
     for typed, words in plan.apart:
@@ -438,14 +436,6 @@ def _like_the_named_paper(
     response.results, response.total = like[offset : offset + limit], len(like)
     response.notes.insert(0, f"Papers like *{title}*" if like else f"No papers like *{title}* here.")
     return True
-
-
-def _only_their_papers(plan: RetrievalPlan, person: PersonFilter) -> None:
-    """The person's papers (and author: names') become a filter like status: is one."""
-    if person.allowed is not None:
-        plan.allowed = person.allowed if plan.allowed is None else plan.allowed & person.allowed
-    plan.denied |= person.denied
-    plan.filtered = True
 
 
 def _add_the_rest(

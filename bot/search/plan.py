@@ -141,8 +141,12 @@ class QueryPlanner(WordCorrector):
         self.plan = RetrievalPlan()
         super().__init__(db, cache, parsed, self.plan.unknown)
 
-    def build(self) -> RetrievalPlan:
-        """The plan: groups in typed order, exclusions, author terms, filters and weights."""
+    def build(
+        self, within: frozenset[int] | None = None, outside: frozenset[int] = frozenset(), narrowed: bool = False
+    ) -> RetrievalPlan:
+        """The plan: groups in typed order, exclusions, author terms, filters and weights. `within` and `outside`:
+        papers the answer is limited to, or kept from, besides the query's own filters (the venues searched, a named
+        person's papers); `narrowed`: such a limit applies even when it lets every paper through."""
         parsed, plan = self.parsed, self.plan
         positive = parsed.positive
         only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
@@ -218,7 +222,7 @@ class QueryPlanner(WordCorrector):
             (plan.neg_authors if term.negated else plan.authors).append(phrase)
             if not term.negated:
                 plan.author_words.append(term.words)
-        self.filters()
+        self.filters(within, outside, narrowed)
         self.weigh()
         if rewrites:
             text = parsed.text
@@ -418,8 +422,9 @@ class QueryPlanner(WordCorrector):
                     if alt not in group.alts and len(group.alts[0].words) == 1:
                         group.alts.append(alt)
 
-    def filters(self) -> None:
-        """status: and has:code as one set of allowed rowids (None: no such filter)."""
+    def filters(self, within: frozenset[int] | None, outside: frozenset[int], narrowed: bool) -> None:
+        """status:, has:code and the limits build() is given as one set of allowed rowids (None: no such filter)
+        and one of denied ones."""
         parsed, plan, cache = self.parsed, self.plan, self.cache
         allowed: frozenset[int] | None = None
         if parsed.status:
@@ -430,8 +435,11 @@ class QueryPlanner(WordCorrector):
         denied = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status_excluded))
         if parsed.has_code is False:
             denied |= cache.rowids(self.db, "code")
+        if within is not None:
+            allowed = within if allowed is None else allowed & within
+        denied |= outside
         plan.allowed, plan.denied = allowed, denied
-        plan.filtered = allowed is not None or bool(denied)
+        plan.filtered = allowed is not None or bool(denied) or narrowed
 
     def weigh(self) -> None:
         """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and
