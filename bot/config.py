@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import time
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -235,6 +235,19 @@ DEFAULT_DIGEST_GRACE = parse_duration(default("ICML_DIGEST_GRACE"))
 DEFAULT_DIGEST_TAKEOVER = parse_duration(default("ICML_DIGEST_TAKEOVER"), "ICML_DIGEST_TAKEOVER")
 
 
+# Fields holding a password, token or secret (the database URL may carry a password).
+SECRET_FIELDS = frozenset(
+    ("state_url", "bot_token", "app_token", "signing_secret", "client_secret", "openreview_password")
+)
+
+
+def _shown(name: str, value: object) -> str:
+    """A setting as repr(Config) shows it: a secret only as <set> or <empty>."""
+    if name in SECRET_FIELDS:
+        return "<set>" if value else "<empty>"
+    return repr(value)
+
+
 @dataclass(frozen=True)
 class Config:
     """Every setting of the bot, validated once; tests build it directly. Defaults come from SETTINGS."""
@@ -264,6 +277,11 @@ class Config:
     site_url: str = ""
     venues: Scope = field(default_factory=Scope)
     refresh: int | None = None  # seconds between refreshes of the index while serving; None: never
+
+    def __repr__(self) -> str:
+        """Every setting, each secret only as set or empty: a Config in a log line or a traceback leaks nothing."""
+        shown = (f"{f.name}={_shown(f.name, getattr(self, f.name))}" for f in fields(self))
+        return f"Config({', '.join(shown)})"
 
     @property
     def many_workspaces(self) -> bool:

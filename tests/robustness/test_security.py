@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError
+from bot.config import SECRET_FIELDS, Config, ConfigError
 from bot.logs import RedactSecrets, setup_logging
 from bot.slack import blocks
 from bot.slack.app import build_app
@@ -350,3 +350,21 @@ def test_long_digest_topics_are_refused_with_a_hint(slack_http: SlackHttp) -> No
     reply = slack_http.command("digest subscribe " + "kv cache " * 34, channel_id="C0LONG00001").json()
     assert "Those topics are 305 characters long; use a few words (at most 200)" in texts(reply)
     assert slack_http.state.digest_subscription("C0LONG00001") is None
+
+
+def test_a_config_in_a_log_or_a_traceback_shows_no_secret() -> None:
+    """repr(Config) printed the bot token, app token and signing secret: every secret is only set or empty."""
+    secrets = {
+        "state_url": "postgresql://bot:Xy7%zQw9@db/icml",
+        "bot_token": "xoxb-1-secret",
+        "app_token": "xapp-1-secret",
+        "signing_secret": "0123456789abcdef",
+        "client_secret": "cs-secret",
+        "openreview_password": "or-secret",
+    }
+    assert set(secrets) == SECRET_FIELDS
+    shown = repr(Config(db_path=Path("p.db"), state_path=Path("s.db"), **secrets))
+    for value in secrets.values():
+        assert value not in shown
+    assert "bot_token=<set>" in shown
+    assert "client_id=''" in shown  # (what is no secret is shown as it is)
