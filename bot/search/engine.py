@@ -41,7 +41,6 @@ from bot.search.retrieve import (
     Candidate,
     CandidateRetriever,
     Retrieval,
-    best_by_bm25,
     exclusions,
     filter_only,
     read_papers,
@@ -149,13 +148,12 @@ class _Asked(NamedTuple):
 
 
 class _Order(NamedTuple):
-    """The papers in the order shown: how many were candidates before deep pages, the papers BM25 found, the person
-    an answer is about (of several that initials fit, one at a time) and how many of that person's papers lead."""
+    """The papers in the order shown: how many were candidates before deep pages, the person an answer is about (of
+    several that initials fit, one at a time) and how many of that person's papers lead."""
 
     ranked: list[ScoredPaper]
     ranker: Ranker
     candidates: int
-    by_words: set[int]
     person: PersonFilter | None
     lead_count: int | None
 
@@ -251,14 +249,13 @@ def _order(
     plan, person = asked.plan, asked.person
     ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
     fusing = fusion.on and len(plan.groups) >= fusion.from_words and not person and not plan.compares
-    by_words: set[int] = set()  # papers BM25 found (they hold some of the words, as relaxed candidates do)
     depth = None if plan.compares else max(need, fusion.depth) if fusing else need
     ranked = ranker.rank(retriever.found, asked.pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
         ranked = ranker.in_turn(ranked)
     if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
         clock.lap("rank")
-        ranked = _fused(db, cache, plan, ranked, fusion, by_words)
+        ranked = _fused(db, cache, plan, retriever, ranked, fusion)
         clock.lap("fuse")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
@@ -274,7 +271,7 @@ def _order(
         person, ranked, lead_count = one_person_at_a_time(
             person, ranked, lambda s: s.rowid, lambda s: bool(on_topic) and s.level >= on_topic
         )
-    return _Order(ranked, ranker, candidates, by_words, person, lead_count)
+    return _Order(ranked, ranker, candidates, person, lead_count)
 
 
 def _write_page(
@@ -326,16 +323,12 @@ def _notes(
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
         response.notes += _who_note(db, plan, ranked)
-    added = [s for s in page if s.rowid not in retriever.found]  # brought by fusion
-    meant = any(s.rowid not in order.by_words for s in added)  # by meaning alone
-    some_words = retrieval.partial or any(s.rowid in order.by_words for s in added)
+    added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
-    response.partial = (retrieval.partial or (bool(added) and full < need)) and any(
-        s.level < len(plan.groups) for s in page
-    )
+    response.partial = (retrieval.partial or (added and full < need)) and any(s.level < len(plan.groups) for s in page)
     if response.partial:
         unused = list(dict.fromkeys(plan.unknown))  # (words no paper here writes, nor anything near them)
-        response.notes.append(_partial_note(full, some_words, meant, unused))
+        response.notes.append(_partial_note(full, unused))
     found = found_links(asked.pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
@@ -352,36 +345,28 @@ def _fused(
     db: sqlite_utils.Database,
     cache: IndexCache,
     plan: RetrievalPlan,
+    retriever: CandidateRetriever,
     ranked: list[ScoredPaper],
     fusion: Fusion,
-    by_words: set[int],
 ) -> list[ScoredPaper]:
-    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse); the papers BM25 found
-    are added to `by_words`."""
-    by_bm25 = best_by_bm25(db, plan, fusion.depth if fusion.bm25 else 0, fusion.postings)
-    by_words.update(by_bm25)
+    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse)."""
+    by_bm25 = retriever.by_bm25(fusion.depth if fusion.bm25 else 0, fusion.postings)
     said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
-    among = None if fusion.meaning_adds else [s.rowid for s in ranked[: fusion.depth]] + by_bm25
-    near = meaning.closest(db, cache, plan, said, fusion.depth if fusion.meaning else 0, fusion.floor, among)
+    among = [s.rowid for s in ranked[: fusion.depth]] + by_bm25
+    near = meaning.closest(db, cache, said, among, fusion.floor) if fusion.meaning else []
     return fuse(ranked, by_bm25, near, len(plan.groups), fusion)
 
 
-def _partial_note(full: int, some_words: bool, meant: bool, unused: list[str]) -> str:
-    """What the page holds besides papers matching every word: papers matching some, papers close in meaning; the
-    words no paper writes, by name, when they are why none matches every word."""
+def _partial_note(full: int, unused: list[str]) -> str:
+    """What the page holds besides papers matching every word; the words no paper writes, by name, when they are why
+    none matches every word."""
     if unused and not full:
         said = ", ".join(f"*{w}*" for w in unused)
         return f"No paper here writes {said}; showing papers with the other words."
-    rest = "match some or are close in meaning" if some_words and meant else "match some" if some_words else ""
-    rest = rest or "are close in meaning"
     if not full:
-        if not meant:
-            return "No paper matches every word; showing papers that match some of them."
-        return "No paper matches every word; showing papers close in meaning" + (
-            " and papers that match some of them." if some_words else "."
-        )
+        return "No paper matches every word; showing papers that match some of them."
     verb = "papers match" if full > 1 else "paper matches"
-    return f"Only {full} {verb} every word; the rest {rest}."
+    return f"Only {full} {verb} every word; the rest match some."
 
 
 class _Stages:

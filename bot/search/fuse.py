@@ -21,14 +21,13 @@ class Fusion:
 
     k: float = 10.0  # reciprocal rank's constant: how fast the credit for lower places falls
     lexical: float = 1.0  # the lexical engine's order (bot.search.rank)
-    bm25: float = 2.0  # FTS5's bm25 over the query's words OR'd (bot.search.retrieve.best_by_bm25)
+    bm25: float = 2.0  # FTS5's bm25 over the query's words OR'd (CandidateRetriever.by_bm25)
     meaning: float = 1.5  # closeness in meaning (bot.search.meaning)
     depth: int = 50  # places of each list fused; the rest of the lexical order follows
     from_words: int = 3  # queries of fewer words keep the lexical order (short topics: titles say it all)
     add_below: int = 10  # papers not holding every query word join only when fewer than this many hold them all
-    meaning_adds: bool = False  # meaning reorders what the words found; alone it brings noise (a static model)
     titles_lead: bool = True  # papers whose titles hold every query word keep the lexical order, ahead of fusion
-    floor: float = 0.25  # a paper found by meaning alone is at least this close (cosine) to the query
+    floor: float = 0.25  # meaning credits a paper at least this close (cosine) to the query
     postings: int = 5_000  # the BM25 list reads the rarest words until their papers add up to this (bounded work)
 
     @property
@@ -50,7 +49,7 @@ def fuse(
 ) -> list[ScoredPaper]:
     """One order: named papers first, then every paper in the first `depth` places of a list by the sum of its
     credits, then the rest of the lexical order. `groups`: how many query words a paper holding them all matches.
-    A paper only BM25 or meaning found joins with level 0; `close` keeps the cosine of those meaning found."""
+    `near` ranks papers the other lists hold; a paper only BM25 found joins with level 0; `close` keeps cosines."""
     if not by_bm25 and not near:
         return ranked
     pinned = [s for s in ranked if s.pinned]
@@ -64,13 +63,9 @@ def fuse(
         (by_bm25[: fusion.depth], fusion.bm25),
         ([rowid for rowid, _ in near[: fusion.depth]], fusion.meaning),
     )
-    full = [s.rowid for s in lexical if s.level >= groups]
-    if len(full) >= fusion.add_below:  # enough papers hold every word: the other lists only reorder the lexical head
-        allowed = {s.rowid for s in lexical[: fusion.depth]}
-        lists = tuple(([r for r in rowids if r in allowed], weight) for rowids, weight in lists)
-    elif not fusion.meaning_adds:
-        allowed = {s.rowid for s in lexical[: fusion.depth]} | set(by_bm25[: fusion.depth])
-        lists = (*lists[:2], ([r for r in lists[2][0] if r in allowed], lists[2][1]))
+    if sum(1 for s in lexical if s.level >= groups) >= fusion.add_below:  # enough hold every word: only reorder
+        head = {s.rowid for s in lexical[: fusion.depth]}
+        lists = tuple(([r for r in rowids if r in head], weight) for rowids, weight in lists)
     for rowids, weight in lists:
         for rank, rowid in enumerate(r for r in rowids if r not in named):
             score[rowid] = score.get(rowid, 0.0) + weight / (fusion.k + rank)

@@ -34,6 +34,7 @@ IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a gener
 WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
+_MATCHES_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
@@ -192,6 +193,34 @@ class CandidateRetriever:
                 if len(out) > cap:
                     break
         return out
+
+    def by_bm25(self, depth: int, postings: int) -> list[int]:
+        """Up to `depth` rowids ranked by FTS5's bm25 (columns alike) over the query's words (as corrected, without
+        function words) each quoted and OR'd, with the quoted phrases, title: terms, authors, exclusions and filters:
+        the plain baseline's order, whose idf weighs the rare words of a long query where few papers hold them all.
+        FTS5 scores every paper holding a word (~10 us each), so only the rarest words whose papers add up to
+        `postings` are asked (none when even the rarest is that common): bounded work however many papers there are.
+        A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
+        budget (a fraction of a millisecond)."""
+        plan = self.plan
+        words = list(dict.fromkeys(w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words))
+        if depth <= 0 or not words:
+            return []
+        held = {w: self.db.execute(_MATCHES_UP_TO, [fts.phrase((w,)), postings + 1]).fetchone()[0] for w in words}
+        kept: list[str] = []
+        read = 0
+        for word in sorted(words, key=held.__getitem__):
+            read += held[word]
+            if read > postings:
+                break
+            kept.append(word)
+        if not kept:
+            return []
+        required = [g.fielded_expression() for g in plan.groups if g.quoted or g.scope]
+        expr = self.restricted(" AND ".join([f"({' OR '.join(fts.phrase((w,)) for w in kept)})", *required]))
+        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
+        rows = self.db.execute(sql, [expr, depth if not plan.filtered else FILTER_COUNT])
+        return [rowid for (rowid,) in rows if plan.passes_filters(rowid)][:depth]
 
     def count(self, groups: list[TermGroup], at_least: int, early: Callable[[], int] | None = None) -> Retrieval:
         """Matches for a query that read more than `at_least` rows, counted with each group's first alternative
@@ -453,70 +482,3 @@ def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, Paper
     cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
     cols = [c[0] for c in cursor.description]
     return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
-
-
-def _required(plan: RetrievalPlan) -> list[TermGroup]:
-    """Groups every result must hold, whatever else found it: quoted phrases and title: terms."""
-    return [g for g in plan.groups if g.quoted or g.scope]
-
-
-def _requirements(plan: RetrievalPlan, body: str = "") -> str | None:
-    """An FTS5 expression of `body` with the quoted phrases, title: terms and author terms required (None: nothing
-    to require)."""
-    parts = ([f"({body})"] if body else []) + [g.fielded_expression() for g in _required(plan)]
-    parts += [fts.in_columns(("authors",), a) for a in plan.authors]
-    return " AND ".join(parts) or None
-
-
-def holding_requirements(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> set[int]:
-    """Which of these papers hold the quoted phrases, title: terms and author terms, and none of the exclusions:
-    what a paper found other than by the lexical engine must still obey (FTS5 checks just these papers)."""
-    keep = set(rowids)
-    required, negs = _requirements(plan), exclusions(plan)
-    marks = ",".join("?" * len(rowids))
-    sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
-    if rowids and required:
-        keep &= {r for (r,) in db.execute(sql, [required, *rowids])}
-    if keep and negs:
-        keep -= {r for (r,) in db.execute(sql, [" OR ".join(negs), *rowids])}
-    return keep
-
-
-_MATCHES_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
-
-
-def best_by_bm25(db: sqlite_utils.Database, plan: RetrievalPlan, depth: int, postings: int) -> list[int]:
-    """Up to `depth` rowids ranked by FTS5's bm25 (columns alike) over the query's words (as corrected, without
-    function words) each quoted and OR'd, with the filters and requirements: the plain baseline's order, whose idf
-    weighs the rare words of a long query where few papers hold them all. FTS5 scores every paper holding a word
-    (~10 us each), so only the rarest words whose papers add up to `postings` are asked (common ones move bm25
-    least; none when even the rarest is that common): the work is bounded however many papers there are."""
-    words = list(dict.fromkeys(w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words))
-    if depth <= 0 or not words:
-        return []
-    # FTS5 matches a word's stem, which many more papers may hold (optimizers: optim, in 40,000 papers of 110,000):
-    # each word's matches are counted up to the budget (a fraction of a millisecond), the fewest taken first.
-    held = {w: db.execute(_MATCHES_UP_TO, [fts.phrase((w,)), postings + 1]).fetchone()[0] for w in words}
-    kept: list[str] = []
-    read = 0
-    for word in sorted(words, key=lambda w: held[w]):
-        read += held[word]
-        if read > postings:
-            break
-        kept.append(word)
-    if not kept:
-        return []
-    expr = _requirements(plan, " OR ".join(fts.phrase((w,)) for w in kept)) or ""
-    negs = exclusions(plan)
-    if negs:
-        expr = f"({expr}) NOT ({' OR '.join(negs)})"
-    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
-    passes = plan.passes_filters
-    limit = depth if not plan.filtered else FILTER_COUNT
-    out = []
-    for (rowid,) in db.execute(sql, [expr, limit]):
-        if passes(rowid):
-            out.append(rowid)
-            if len(out) >= depth:
-                break
-    return out
