@@ -42,10 +42,15 @@ def status(db: sqlite_utils.Database) -> dict[str, object]:
     """For `icml-bot stats`: how many papers have a vector, from which model, and whether search can use them."""
     if not db[TABLE].exists() or not db["meta"].exists():
         return {"papers": 0, "model": None, "usable": False}
-    made_by = db.execute("SELECT value FROM meta WHERE key = ?", [MODEL_KEY]).fetchone()
-    model = made_by[0] if made_by else None
+    model = _made_by(db)
     papers = int(db.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0])
     return {"papers": papers, "model": model, "usable": bool(papers) and model == embedding.model().name}
+
+
+def _made_by(db: sqlite_utils.Database) -> str | None:
+    """The name of the model the index's vectors came from (None: never embedded)."""
+    row = db.execute("SELECT value FROM meta WHERE key = ?", [MODEL_KEY]).fetchone()
+    return str(row[0]) if row else None
 
 
 class PaperVectors:
@@ -69,10 +74,7 @@ class PaperVectors:
 def read(db: sqlite_utils.Database) -> PaperVectors | None:
     """The index's vectors, or None when it has none from the shipped model (an index built before vectors, or
     with another model: `icml-bot index` embeds its papers again)."""
-    if not db[TABLE].exists():
-        return None
-    made_by = db.execute("SELECT value FROM meta WHERE key = ?", [MODEL_KEY]).fetchone()
-    if made_by is None or made_by[0] != embedding.model().name:
+    if not db[TABLE].exists() or _made_by(db) != embedding.model().name:
         return None
     rows = db.execute(f"SELECT rowid, vector FROM {TABLE} ORDER BY rowid").fetchall()
     if not rows:
