@@ -75,6 +75,7 @@ class Ranker:
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
+        self.looked_up: set[bytes] = set()  # titles (nearly) the whole query, as title_score found them
         self.ideas = Ideas(plan.groups)
         self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
@@ -272,12 +273,7 @@ class Ranker:
             _, _, hits, facts = cover[scored.rowid]
             title = (hits, facts, titled[scored.rowid])
             scored.score = self.score(scored, texts[scored.rowid], abstract, authors, title)
-            scored.looked_up = self.lookup is not None and self.looks_up(texts[scored.rowid])
-
-    def looks_up(self, ttext: bytes) -> bool:
-        """Whether a title is (nearly) the whole query: a title typed with a slip or two."""
-        lookup = self.lookup
-        return lookup is not None and fuzz.ratio(lookup, ttext.decode("utf-8", "ignore").strip()) >= LOOKUP_SIMILARITY
+            scored.looked_up = texts[scored.rowid] in self.looked_up  # (title_score saw it when it scored the title)
 
     def title_score(self, ttext: bytes, cover: Cover, pinned: str | None = None) -> float:
         """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
@@ -296,6 +292,7 @@ class Ranker:
             similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
             if similarity >= LOOKUP_SIMILARITY:
                 score += 20 + (similarity - LOOKUP_SIMILARITY)
+                self.looked_up.add(ttext)
         if pinned:
             score += NAME_BONUS
         return score
