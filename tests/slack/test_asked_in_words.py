@@ -176,12 +176,16 @@ READING = [
     _paper("R1", "Reading Between the Tokens", "What should a model read about its users? "),
     *_many("FT", "Fine-Tuning Language Models, Part", "We study fine-tuning of language models, {i}. ", 30),
     *_many("JT", "Finetuning Study, Part", "Finetuning, case {i}. ", 21),
+    *_many("AUD", "Autoregressive Diffusion for Audio, Part", "Autoregressive diffusion makes audio, {i}. ", 3),
+    *_many("DIF", "Diffusion for Image Generation, Part", "Diffusion models generate images, {i}. ", 2),
+    *_many("AR", "Autoregressive Image Generation, Part", "Autoregressive models generate images, {i}. ", 2),
 ]
 
 
 def test_this_sessions_readings_through_the_served_app(fake: FakeSlack, tmp_path: Path) -> None:
     """Request words are no topic words, a pasted title pins its paper, a joined spelling finds the hyphenated one,
-    and the note says which word no paper writes."""
+    the note says which word no paper writes, an English word is not "corrected", and a comparison keeps what both
+    sides are about."""
     with serving(fake, tmp_path, READING) as served:
         read = listed(served.command("what should I read about grokking?").json())
         assert sorted(read) == ["Grokking in Modular Arithmetic", "Why Grokking Happens"]  # (not Reading Between ...)
@@ -191,3 +195,9 @@ def test_this_sessions_readings_through_the_served_app(fake: FakeSlack, tmp_path
         assert "1-5 of 51 papers" in joined["text"]  # (21 write finetuning, 30 fine-tuning)
         unknown = texts(served.command("grokking qqxqzv").json())
         assert "No paper here writes *qqxqzv*" in unknown
+        described = served.command("networks that suddenly generalize long after fitting the data").json()
+        assert "Showing results for" not in texts(described)  # (it was "sudden generalize")
+        assert listed(described)[0] == "Grokking in Modular Arithmetic"
+        versus = listed(served.command("diffusion vs autoregressive image generation").json())
+        assert len(versus) == 5
+        assert not any(t.startswith("Autoregressive Diffusion for Audio") for t in versus[:4])  # (they follow)
