@@ -2,6 +2,9 @@
 
 Run: python bench/graded.py [--verbose]        (needs ../shared/data/icml2026.jsonl)
      python bench/graded.py --pool DIR         (write judging files for pooled papers not judged yet)
+     python bench/graded.py --set fusion.meaning=2 --set ranking.title=2.5
+                                               (a sweep: icml-bot with these weights, bot.search.weights, beside
+                                               the defaults; choose on the tune half, then read the held-out half)
 
 The queries (tests/relevance/graded_queries.tsv) were written by a helper agent that saw neither the search nor its
 tests: 100 in four kinds (short topics, questions in words, several concepts, an idea described in other words),
@@ -46,6 +49,7 @@ from bot import search  # noqa: E402
 from bot.papers import fts, index  # noqa: E402
 from bot.papers import vectors as paper_vectors  # noqa: E402
 from bot.search.cache import index_cache  # noqa: E402
+from bot.search.weights import DEFAULT  # noqa: E402
 from bot.text import embedding  # noqa: E402
 
 QUERIES = relevance.SETS / "graded_queries.tsv"
@@ -169,9 +173,18 @@ SYSTEMS: dict[str, System] = {
 }
 
 
-def runs(db: Any, qs: list[Query], encoder: dict[str, list[str]] | None) -> dict[str, dict[str, list[str]]]:
-    """Every system's top 10 per query."""
-    out = {name: {q.text: system(db, q.text) for q in qs} for name, system in SYSTEMS.items()}
+def with_weights(settings: dict[str, str]) -> System:
+    """icml-bot's top 10 with some weights set (`bench/graded.py --set part.name=value`)."""
+    weights = DEFAULT.with_values(settings)
+    return lambda db, query: [key(r.paper) for r in search.search(db, query, limit=DEPTH, weights=weights).results]
+
+
+def runs(
+    db: Any, qs: list[Query], encoder: dict[str, list[str]] | None, swept: System | None = None
+) -> dict[str, dict[str, list[str]]]:
+    """Every system's top 10 per query (and icml-bot with the swept weights)."""
+    systems = dict(SYSTEMS) | ({"icml-bot --set": swept} if swept else {})
+    out = {name: {q.text: system(db, q.text) for q in qs} for name, system in systems.items()}
     if encoder:
         out["MiniLM encoder"] = encoder
     return out
@@ -233,7 +246,12 @@ def main() -> None:
     parser.add_argument("--store-encoder", action="store_true", help="store the sentence encoder's top 10s")
     parser.add_argument("--verbose", action="store_true", help="per query figures")
     parser.add_argument("--index", type=Path, help="an index of the seeds and ICML 2026 built before (else built here)")
+    parser.add_argument("--set", action="append", default=[], metavar="PART.NAME=VALUE", help="a weight to sweep")
     args = parser.parse_args()
+    try:
+        swept = with_weights(dict(item.partition("=")[::2] for item in args.set)) if args.set else None
+    except ValueError as exc:
+        parser.error(str(exc))
     if not relevance.ICML2026.exists():
         sys.exit(f"needs {relevance.ICML2026}")
     qs = queries()
@@ -244,7 +262,7 @@ def main() -> None:
         if encoder is not None and args.store_encoder:
             lines = ["query\ttop10"] + [f"{q}\t{','.join(k)}" for q, k in encoder.items()]
             ENCODER_RUNS.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        all_runs = runs(db, qs, encoder or stored_encoder())
+        all_runs = runs(db, qs, encoder or stored_encoder(), swept)
     if args.pool:
         print(f"{pool(all_runs, qs, args.pool, args.per_file)} papers to judge, in {args.pool}")
         return

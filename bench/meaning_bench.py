@@ -31,21 +31,21 @@ import search_bench  # noqa: E402
 from bot import search  # noqa: E402
 from bot.papers import index, vectors  # noqa: E402
 from bot.search.cache import index_cache  # noqa: E402
-from bot.search.fuse import DEFAULT, LEXICAL_ONLY, Fusion  # noqa: E402
+from bot.search.weights import DEFAULT, LEXICAL_ONLY, Weights  # noqa: E402
 from bot.text import embedding  # noqa: E402
 
 
 def timings(db: index.sqlite_utils.Database, queries: list[str], rounds: int) -> dict[str, list[float]]:
     """Milliseconds per search, by fusion, the two interleaved query by query so drift hits both alike."""
-    fusions: dict[str, Fusion] = {"fused": DEFAULT, "lexical only": LEXICAL_ONLY}
+    fusions: dict[str, Weights] = {"fused": DEFAULT, "lexical only": LEXICAL_ONLY}
     out: dict[str, list[float]] = {name: [] for name in fusions}
     for fusion in fusions.values():  # warm: caches, vectors, model
-        search.search(db, "kv cache", fusion=fusion)
+        search.search(db, "kv cache", weights=fusion)
     for _ in range(rounds):
         for query in queries:
             for name, fusion in fusions.items():
                 started = time.perf_counter()
-                search.search(db, query, fusion=fusion)
+                search.search(db, query, weights=fusion)
                 out[name].append((time.perf_counter() - started) * 1000)
     return out
 

@@ -17,8 +17,7 @@ from bot.papers.venues import Scope
 from bot.search import meaning
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
-from bot.search.fuse import DEFAULT as DEFAULT_FUSION
-from bot.search.fuse import Fusion, fuse
+from bot.search.fuse import fuse
 from bot.search.matching import norm
 from bot.search.neighbours import similar
 from bot.search.people import (
@@ -47,6 +46,7 @@ from bot.search.retrieve import (
 )
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
+from bot.search.weights import DEFAULT, Fusion, Weights
 from bot.text.stopwords import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def search(
     limit: int = 5,
     offset: int = 0,
     scope: Scope | None = None,
-    fusion: Fusion = DEFAULT_FUSION,
+    weights: Weights = DEFAULT,
 ) -> SearchResponse:
     """Rank papers for a query: names and ids first, then papers about the topic (title) above passing mentions.
 
@@ -89,7 +89,7 @@ def search(
     response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
         with index.snapshot(db):  # (the app's Papers has opened one already; other callers get it here)
-            _run(db, parsed, response, (limit, offset), scope or Scope(everything=True), fusion)
+            _run(db, parsed, response, (limit, offset), scope or Scope(everything=True), weights)
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise
@@ -106,7 +106,7 @@ def _run(
     response: SearchResponse,
     page_asked: tuple[int, int],
     scope: Scope,
-    fusion: Fusion,
+    weights: Weights,
 ) -> None:
     """The stages in turn: what the query asks (venues, people, plan, named papers), retrieval, order, the page."""
     limit, offset = page_asked
@@ -123,7 +123,7 @@ def _run(
         return  # (before retrieving: the words are the paper's name, not what to search for)
     retriever, retrieval = _retrieve(db, cache, asked)
     clock.lap("retrieve")
-    order = _order(db, cache, asked, retriever, offset + limit, fusion, clock)
+    order = _order(db, cache, asked, retriever, offset + limit, weights, clock)
     page = order.ranked[offset : offset + limit]
     clock.lap("rank")
     _write_page(db, asked, order, page, response)
@@ -241,13 +241,13 @@ def _order(
     asked: _Asked,
     retriever: CandidateRetriever,
     need: int,
-    fusion: Fusion,
+    weights: Weights,
     clock: _Stages,
 ) -> _Order:
     """The candidates ranked (bot.search.rank), a comparison's sides in turn, fused with BM25 and meaning when the
     query is long enough, deeper blocks for a deep page, and one person at a time when initials fit several."""
     plan, person = asked.plan, asked.person
-    ranker = Ranker(db, plan, cache.titles(db), cache.abstracts())
+    ranker, fusion = Ranker(db, plan, cache.titles(db), cache.abstracts(), weights.ranking), weights.fusion
     fusing = fusion.on and len(plan.groups) >= fusion.from_words and not person and not plan.compares
     depth = None if plan.compares else max(need, fusion.depth) if fusing else need
     ranked = ranker.rank(retriever.found, asked.pinned, depth) if retriever.found else []

@@ -3,41 +3,15 @@ reciprocal rank (each list credits a paper weight / (k + rank)), so that no one 
 lexical rules know titles, typos and ideas, BM25 weighs rare words where few papers hold every word, and meaning
 finds an idea described in other words.
 
-The weights live in `Fusion`, one frozen object that bench/graded.py sweeps; the defaults were chosen on the tune
-half of the graded set (tests/relevance/graded_queries.tsv); the held-out half was read only after each choice.
+The weights live in `bot.search.weights.Fusion`, part of the one frozen object bench/graded.py sweeps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.search.rank import ScoredPaper
-
-
-@dataclass(frozen=True)
-class Fusion:
-    """How the three orders are merged, and how deep each is read."""
-
-    k: float = 10.0  # reciprocal rank's constant: how fast the credit for lower places falls
-    lexical: float = 1.0  # the lexical engine's order (bot.search.rank)
-    bm25: float = 2.0  # FTS5's bm25 over the query's words OR'd (CandidateRetriever.by_bm25)
-    meaning: float = 1.5  # closeness in meaning (bot.search.meaning)
-    depth: int = 50  # places of each list fused; the rest of the lexical order follows
-    from_words: int = 3  # queries of fewer words keep the lexical order (short topics: titles say it all)
-    add_below: int = 10  # papers not holding every query word join only when fewer than this many hold them all
-    titles_lead: bool = True  # papers whose titles hold every query word keep the lexical order, ahead of fusion
-    floor: float = 0.25  # meaning credits a paper at least this close (cosine) to the query
-    postings: int = 5_000  # the BM25 list reads the rarest words until their papers add up to this (bounded work)
-
-    @property
-    def on(self) -> bool:
-        """Whether anything besides the lexical order is fused."""
-        return self.bm25 > 0 or self.meaning > 0
-
-
-DEFAULT = Fusion()
-LEXICAL_ONLY = Fusion(bm25=0.0, meaning=0.0)
+from bot.search.weights import DEFAULT, Fusion
 
 
 def fuse(
@@ -45,7 +19,7 @@ def fuse(
     by_bm25: Sequence[int],
     near: Sequence[tuple[int, float]],
     groups: int,
-    fusion: Fusion = DEFAULT,
+    fusion: Fusion = DEFAULT.fusion,
 ) -> list[ScoredPaper]:
     """One order: named papers first, then every paper in the first `depth` places of a list by the sum of its
     credits, then the rest of the lexical order. `groups`: how many query words a paper holding them all matches.

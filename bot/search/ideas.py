@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.plan import TermGroup
+from bot.search.weights import DEFAULT, Ranking
 from bot.search.wording import GENERIC_WORDS as GENERIC
 from bot.search.wording import broad_ideas, generic
-
-PRESENT = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
-BROAD = 0.1  # an idea of generic words beside a specific one counts this much: it breaks ties between papers about
-# the specific ideas (nearly any paper here could say "deep learning" of its method), never outweighs their titles
 
 
 class Ideas:
@@ -21,7 +18,8 @@ class Ideas:
     or a typed compound not (a paper on gradients is not about "gradient-free" in part, nor self-evolving models
     about self-play)."""
 
-    def __init__(self, groups: list[TermGroup]) -> None:
+    def __init__(self, groups: list[TermGroup], ranking: Ranking = DEFAULT.ranking) -> None:
+        self.present_at, self.broad_counts = ranking.idea_present, ranking.broad_idea
         by_concept: dict[int, list[int]] = {}
         for i, g in enumerate(groups):
             by_concept.setdefault(g.concept, []).append(i)
@@ -82,10 +80,12 @@ class Ideas:
         return self.shares(hits, words)
 
     def present(self, shares: list[float]) -> float:
-        """How many ideas are there (a broad one counts BROAD)."""
-        return sum(BROAD if broad else 1.0 for s, broad in zip(shares, self.broad, strict=True) if s >= PRESENT)
+        """How many ideas are there (a broad one counts Ranking.broad_idea: it breaks ties between papers about
+        the specific ideas, never outweighs their titles)."""
+        each, at = self.broad_counts, self.present_at
+        return sum(each if broad else 1.0 for s, broad in zip(shares, self.broad, strict=True) if s >= at)
 
     @property
     def whole(self) -> float:
         """present() of a text holding every idea."""
-        return sum(BROAD if broad else 1.0 for broad in self.broad)
+        return sum(self.broad_counts if broad else 1.0 for broad in self.broad)

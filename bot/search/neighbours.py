@@ -15,15 +15,16 @@ from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.matching import Alternative, counter, norm
 from bot.search.plan import QueryPlanner, TermGroup
-from bot.search.rank import TITLE_WEIGHT
 from bot.search.results import MAX_LIMIT, Result
 from bot.search.retrieve import read_columns, read_papers
 from bot.search.scope import Key
 from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
+from bot.search.weights import DEFAULT
 from bot.text.stopwords import TOO_COMMON
 from bot.text.words import WORD_RE, stem, valid_text
 
 SIMILAR_TERMS = 12
+TITLE = DEFAULT.ranking.title  # a shared topic word in the title counts as search's ranking weighs it
 SIMILAR_CANDIDATES = 60
 SIMILAR_BUDGET = 6000  # sum of the chosen terms' document frequencies: bounds the work of FTS5's bm25
 
@@ -144,7 +145,10 @@ def _by_words(db: sqlite_utils.Database, me: int, groups: list[TermGroup], k: in
         ttext, atext = norm(title), norm(abstract or "")
         shared = [g for g in groups if g.counters[0](ttext) or g.counters[0](atext)]
         score = (
-            sum(g.weight * (1 + TITLE_WEIGHT * (g.label in topical and bool(g.counters[0](ttext)))) for g in shared)
+            sum(
+                g.weight * (1 + DEFAULT.ranking.title * (g.label in topical and bool(g.counters[0](ttext))))
+                for g in shared
+            )
             / total
         )
         neighbours.append(_Neighbour(score, rowid, [g.label for g in shared]))

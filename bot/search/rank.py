@@ -17,16 +17,7 @@ from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
 from bot.search.retrieve import PHRASE_TIER, Candidate, read_columns
-
-RERANK = 30  # candidates that get abstract-level features
-TITLE_WEIGHT = 3.0  # a word in the title counts this much more than the same word in the abstract
-NAME_BONUS = 100.0
-TITLE_LOOKUP_WORDS = 4  # queries this long may be a (mistyped) title
-LOOKUP_SIMILARITY = 80  # ...when a title is this similar to the query (rapidfuzz ratio, 0-100)
-IDEAS_WEIGHT = 4.0  # a title about every idea of the query beats a title about one idea at length
-IDEAS_SHARE_WEIGHT = 2.0  # ...then how much of each idea it holds
-ABSTRACT_PHRASE = 1.0  # the query as a phrase in an abstract, once (twice: 1.5x, more: 2x): it is about that
-TERM_IN_TITLE = 1.0  # ...and so is a title holding a term of several words the query names (chain-of-thought)
+from bot.search.weights import DEFAULT, Ranking
 
 
 @dataclass(slots=True)
@@ -67,16 +58,17 @@ class Ranker:
         plan: RetrievalPlan,
         titles: dict[int, bytes] | None = None,
         abstracts: dict[int, tuple[bytes, bytes]] | None = None,
+        weights: Ranking = DEFAULT.ranking,
     ) -> None:
-        self.db, self.plan = db, plan
+        self.db, self.plan, self.weights = db, plan, weights
         self.titles = titles  # every title, normalised (IndexCache.titles); None: read them per query
         self.abstracts = abstracts  # abstracts and author lists read so far, normalised (IndexCache.abstracts)
         self.total_weight = sum(g.weight for g in plan.groups) or 1.0
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
-        self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= TITLE_LOOKUP_WORDS else None
+        self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= weights.lookup_words else None
         self.looked_up: set[bytes] = set()  # titles (nearly) the whole query, as title_score found them
-        self.ideas = Ideas(plan.groups)
+        self.ideas = Ideas(plan.groups, weights)
         self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
         # Groups that are terms of several words, in a query of more: `chain-of-thought prompting` once listed an
@@ -85,7 +77,9 @@ class Ranker:
         self.terms = [i for i, g in enumerate(plan.groups) if several_groups and len(g.alts[0].content_words) > 1]
         # The most a paper's abstract (and authors) can add to its title's part of the full score: every group and
         # idea found, the abstract's evidence (below 1) and the query as a phrase in it.
-        self.ceiling = self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2 * ABSTRACT_PHRASE if self.phrase else 0)
+        self.ceiling = (
+            self.lead(len(plan.groups), self.ideas.whole) + 1.0 + (2 * weights.abstract_phrase if self.phrase else 0)
+        )
 
     def share(self, hits: list[int]) -> float:
         """Weighted share of the groups found (an alternative such as an acronym counts 0.9)."""
@@ -132,7 +126,7 @@ class Ranker:
         got = known.get(key)
         if got is None:
             facts = self.facts(hits, held)
-            score, present = TITLE_WEIGHT * facts.share**2, 0.0
+            score, present = self.weights.title * facts.share**2, 0.0
             if self.several:
                 score += self.ideas_in_title(facts.ideas)
                 present = self.ideas.present(facts.ideas)
@@ -154,17 +148,18 @@ class Ranker:
     def ideas_in_title(self, shares: list[float]) -> float:
         """With several ideas: a title holding every idea beats one holding part of them, however fully."""
         n = len(shares)
-        return IDEAS_WEIGHT * self.ideas.present(shares) / self.ideas.whole + IDEAS_SHARE_WEIGHT * sum(shares) / n
+        w = self.weights
+        return w.ideas * self.ideas.present(shares) / self.ideas.whole + w.ideas_share * sum(shares) / n
 
     def rank(self, found: dict[int, Candidate], pinned: dict[int, str], need: int | None = None) -> list[ScoredPaper]:
-        """Every candidate ordered: a cheap title-based score for all, full scores for the best RERANK (which then
+        """Every candidate ordered: a cheap title-based score for all, full scores for the best `rerank` (which then
         lead, in full-score order); the same candidates always come out in the same order.
 
         With `need`, only the first `need` are sure to be in full-score order (the rest follow in some order): full
         scores are then worked out only for candidates whose title leaves them a chance of those places."""
-        groups = self.plan.groups
+        groups, w = self.plan.groups, self.weights
         if not groups:  # only a person or filters: nothing to score, so named papers first, then in the order found
-            named = [ScoredPaper(r, NAME_BONUS, pinned=pinned[r]) for r in sorted(pinned) if r in found]
+            named = [ScoredPaper(r, w.named, pinned=pinned[r]) for r in sorted(pinned) if r in found]
             return named + [ScoredPaper(r, 0.0) for r in found if r not in pinned]
         query_words = sum(len(g.alts[0].words) for g in groups)
         if self.titles is not None:
@@ -180,20 +175,20 @@ class Ranker:
             level, tier = found[rowid]
             if tier <= 1:  # found by a title query: every group (so every idea) is in the title
                 words = max(1, text.count(b" ") - 1)
-                pre = lead(level, ideas) + TITLE_WEIGHT + 0.5 * min(1.0, query_words / words)
-                pre += IDEAS_WEIGHT + IDEAS_SHARE_WEIGHT if ideas else 0.0
+                pre = lead(level, ideas) + w.title + w.title_words * min(1.0, query_words / words)
+                pre += w.ideas + w.ideas_share if ideas else 0.0
             else:  # every idea is somewhere when every group is
                 pre = lead(level, ideas if level == all_groups else present) + title
                 if tier == PHRASE_TIER and self.phrase:  # (found holding the query as a phrase: length generalization)
-                    pre += ABSTRACT_PHRASE
+                    pre += w.abstract_phrase
             if pinned and rowid in pinned:
-                pre += NAME_BONUS
+                pre += w.named
                 first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))
             else:
                 first.append(ScoredPaper(rowid, pre, level))
         first.sort(key=_ROWID)  # then by score, highest first: equal scores stay in rowid order (the sort is stable)
         first.sort(key=_SCORE, reverse=True)
-        head = RERANK if len(groups) <= 3 else RERANK // 2
+        head = w.rerank if len(groups) <= 3 else w.rerank // 2
         top, rest = first[:head], first[head:]
         titled = {s.rowid: self.title_score(texts[s.rowid], cover[s.rowid], s.pinned) for s in top}
         order = sorted(top, key=lambda s: (-titled[s.rowid], s.rowid))  # most promising first
@@ -279,22 +274,22 @@ class Ranker:
         """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
         whole topic in the title counts; the ideas it holds), the share of its words, exact words, the query as a
         phrase, a near-identical title."""
-        facts = cover[3]
+        facts, w = cover[3], self.weights
         words = max(1, ttext.count(b" ") - 1)
-        score = cover[0] + 0.5 * min(1.0, facts.words / words)
+        score = cover[0] + w.title_words * min(1.0, facts.words / words)
         if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
-            score += 0.3 * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
+            score += w.exact_word * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
         if self.phrase:
-            score += 1.5 * min(1, self.phrase(ttext))
+            score += w.title_phrase * min(1, self.phrase(ttext))
         if self.terms and any(cover[2][i] >= 0 for i in self.terms):
-            score += TERM_IN_TITLE
+            score += w.term_in_title
         if self.lookup:
             similarity = fuzz.ratio(self.lookup, ttext.decode("utf-8", "ignore").strip())
-            if similarity >= LOOKUP_SIMILARITY:
-                score += 20 + (similarity - LOOKUP_SIMILARITY)
+            if similarity >= w.lookup_similarity:
+                score += 20 + (similarity - w.lookup_similarity)
                 self.looked_up.add(ttext)
         if pinned:
-            score += NAME_BONUS
+            score += w.named
         return score
 
     def score(
@@ -334,5 +329,7 @@ class Ranker:
         score += s_abs / self.total_weight  # (below 1: each group's term is below its weight)
         if self.phrase:
             phrases = self.phrase(atext)
-            score += ABSTRACT_PHRASE * (1 + 0.5 * min(2, phrases - 1)) if phrases else 0  # (at most twice that)
+            score += (
+                self.weights.abstract_phrase * (1 + 0.5 * min(2, phrases - 1)) if phrases else 0
+            )  # (at most twice that)
         return score

@@ -17,10 +17,10 @@ from bot import search
 from bot.papers import index
 from bot.search import query as ql
 from bot.search.cache import index_cache
-from bot.search.fuse import LEXICAL_ONLY
 from bot.search.ideas import Ideas
 from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
+from bot.search.weights import LEXICAL_ONLY
 from tests.support.paths import needs_shared_data
 
 TOPICS = ["sharpness", "pruning", "distillation", "calibration", "quantization", "routing", "tokenization",
@@ -68,7 +68,7 @@ def theory_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
 def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_db) -> None:  # type: ignore[no-untyped-def]
     # FTS5 stems "theory" and "theoretical" apart, so only the twelve papers that mention every word in passing
     # match the query as FTS5 sees it; the paper whose title is the question says "theoretical" in its abstract.
-    response = search.search(theory_db, "theory of transformers expressivity", limit=5, fusion=LEXICAL_ONLY)
+    response = search.search(theory_db, "theory of transformers expressivity", limit=5, weights=LEXICAL_ONLY)
     got = [r.paper["source_id"] for r in response.results]
     assert got[0] == "EXP"
     assert set(got[1:]) < {f"ALL{i}" for i in range(len(TOPICS))}
@@ -155,7 +155,7 @@ def forecasting_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
 def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_db) -> None:  # type: ignore[no-untyped-def]
     # Every ONE paper holds every query word (transformers in passing); BOTH never says "time series", but its
     # title is about transformers and about forecasting: the two ideas the query joins with "for".
-    response = search.search(forecasting_db, "transformers for time series forecasting", limit=5, fusion=LEXICAL_ONLY)
+    response = search.search(forecasting_db, "transformers for time series forecasting", limit=5, weights=LEXICAL_ONLY)
     got = [r.paper["source_id"] for r in response.results]
     assert got[:2] == ["BOTH", "OTHERS"] or got[:2] == ["OTHERS", "BOTH"]
     assert set(got[2:]) <= {f"ONE{i}" for i in range(len(TOPICS))}
@@ -163,7 +163,7 @@ def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_d
 
 def test_titles_found_for_their_ideas_still_obey_author_and_exclusions(forecasting_db) -> None:  # type: ignore[no-untyped-def]
     by_author = search.search(
-        forecasting_db, "author:author transformers for time series forecasting", limit=20, fusion=LEXICAL_ONLY
+        forecasting_db, "author:author transformers for time series forecasting", limit=20, weights=LEXICAL_ONLY
     )
     assert "OTHERS" not in [r.paper["source_id"] for r in by_author.results]
     assert by_author.results[0].paper["source_id"] == "BOTH"
@@ -336,7 +336,7 @@ def robust_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
 def test_papers_fully_about_the_rare_idea_are_found_when_few_match_every_word(robust_db) -> None:  # type: ignore[no-untyped-def]
     # Two papers match every word, and twelve titles hold robustness and neural networks: those twelve must not
     # stop the search from widening to the papers about certified robustness that never say "neural networks".
-    response = search.search(robust_db, "certified robustness of neural networks", limit=5, fusion=LEXICAL_ONLY)
+    response = search.search(robust_db, "certified robustness of neural networks", limit=5, weights=LEXICAL_ONLY)
     got = [str(r.paper["source_id"]) for r in response.results]
     assert set(got[:2]) == {"ALL0", "ALL1"}
     assert set(got[2:4]) == {"CERT0", "CERT1"}
@@ -366,7 +366,7 @@ def test_a_title_about_the_rare_idea_is_found_when_the_common_one_is_only_in_its
     # reasoning, and only a title query for self-play alone finds them. A typed compound counts whole: self-evolving
     # is not self-play.
     for db in _indexed(tmp_path, "selfplay", SELF_PLAY):
-        response = search.search(db, "self-play for language model reasoning", limit=14, fusion=LEXICAL_ONLY)
+        response = search.search(db, "self-play for language model reasoning", limit=14, weights=LEXICAL_ONLY)
         got = [str(r.paper["source_id"]) for r in response.results]
         assert {"SP0", "SP1"} <= set(got[:12])
         assert all(not s.startswith("EV") for s in got[:12])
@@ -461,7 +461,7 @@ def test_a_broad_idea_in_an_abstract_does_not_outrank_a_title_about_the_specific
     ]
     for db in _indexed(tmp_path, "weather", papers):
         found = search.search(
-            db, "weather and climate forecasting with deep learning", limit=2, fusion=LEXICAL_ONLY
+            db, "weather and climate forecasting with deep learning", limit=2, weights=LEXICAL_ONLY
         ).results
         assert [r.paper["source_id"] for r in found] == ["TITLE", "ABSTRACT"]
 

@@ -21,8 +21,9 @@ from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.matching import Alternative
 from bot.search.plan import TermGroup
-from bot.search.rank import RERANK, Ranker, ScoredPaper
+from bot.search.rank import Ranker, ScoredPaper
 from bot.search.snippets import MARKUP_RE
+from bot.search.weights import DEFAULT
 from bot.text import acronyms
 from tests.support.paths import needs_shared_data
 from tests.support.sources import ROBUST_OR_ROBUSTNESS, WEATHER_OR_WHETHER
@@ -534,7 +535,7 @@ def test_a_short_page_scores_fewer_papers_but_shows_the_places_of_the_whole_orde
     monkeypatch.setattr(Ranker, "score", counted)
     spared = 0
     for query in PAGED_QUERIES:
-        whole = search.search(db, query, limit=RERANK)
+        whole = search.search(db, query, limit=DEFAULT.ranking.rerank)
         every = len(scored)
         for offset in (0, 1, 5, 10, 20):
             scored.clear()

@@ -1,0 +1,93 @@
+"""Weights: every number that decides an order, in one frozen object a bench can sweep (`bench/graded.py --set`).
+
+`Ranking` weighs what the lexical ranker reads of titles and abstracts (bot.search.rank, bot.search.ideas);
+`Fusion` how that order is merged with BM25 and meaning (bot.search.fuse). The defaults were chosen on the tune
+half of the graded set (tests/relevance/graded_queries.tsv); the held-out half was read only after each choice.
+Bounds on work (how many rowids a query reads, how deep a page goes) are not weights: they stay beside their code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How the lexical ranker scores a candidate: coverage first, then its title far above its abstract."""
+
+    rerank: int = 30  # best candidates by title that get the full score (abstract, authors); half with 4+ groups
+    title: float = 3.0  # a title's share of the query's words (squared) counts this much
+    title_words: float = 0.5  # ...and the share of its own words that are query words, this much
+    exact_word: float = 0.3  # a word typed exactly in the title ("transformer", not "transformations")
+    title_phrase: float = 1.5  # the query as a phrase in the title
+    term_in_title: float = 1.0  # a title holding a term of several words the query names (chain-of-thought)
+    abstract_phrase: float = 1.0  # the query as a phrase in an abstract, once (twice: 1.5x, more: 2x)
+    ideas: float = 4.0  # a title about every idea of the query beats a title about one idea at length
+    ideas_share: float = 2.0  # ...then how much of each idea it holds
+    idea_present: float = 0.34  # an idea is there when this share of its weight is (its rarest words count most)
+    broad_idea: float = 0.1  # an idea of generic words beside a specific one ("deep learning") counts this much
+    named: float = 100.0  # a paper the query names (by name, id, link or title) is above every other
+    lookup_words: int = 4  # queries this long may be a (mistyped) title...
+    lookup_similarity: int = 80  # ...when a title is this similar to the query (rapidfuzz ratio, 0-100)
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How the lexical order, the BM25 order and the order by meaning are merged, and how deep each is read."""
+
+    k: float = 10.0  # reciprocal rank's constant: how fast the credit for lower places falls
+    lexical: float = 1.0  # the lexical engine's order (bot.search.rank)
+    bm25: float = 2.0  # FTS5's bm25 over the query's words OR'd (CandidateRetriever.by_bm25)
+    meaning: float = 1.5  # closeness in meaning (bot.search.meaning)
+    depth: int = 50  # places of each list fused; the rest of the lexical order follows
+    from_words: int = 3  # queries of fewer words keep the lexical order (short topics: titles say it all)
+    add_below: int = 10  # papers not holding every query word join only when fewer than this many hold them all
+    titles_lead: bool = True  # papers whose titles hold every query word keep the lexical order, ahead of fusion
+    floor: float = 0.25  # meaning credits a paper at least this close (cosine) to the query
+    postings: int = 5_000  # the BM25 list reads the rarest words until their papers add up to this (bounded work)
+
+    @property
+    def on(self) -> bool:
+        """Whether anything besides the lexical order is fused."""
+        return self.bm25 > 0 or self.meaning > 0
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Every weight of a search: what `search(..., weights=)` takes and a bench sweeps."""
+
+    ranking: Ranking = field(default_factory=Ranking)
+    fusion: Fusion = field(default_factory=Fusion)
+
+    def with_values(self, settings: dict[str, str]) -> Weights:
+        """A copy with `part.name` set from text ({"fusion.meaning": "2"}), each value read as its field's type;
+        an unknown name is a ValueError naming the ones there are."""
+        every = [f"{part}.{f.name}" for part in ("ranking", "fusion") for f in dataclasses.fields(getattr(self, part))]
+        unknown = [name for name in settings if name not in every]
+        if unknown:
+            raise ValueError(f"no weight {unknown[0]!r}; there are {', '.join(every)}")
+        parts = {
+            part: {n.partition(".")[2]: v for n, v in settings.items() if n.startswith(part + ".")}
+            for part in ("ranking", "fusion")
+        }
+        return Weights(_replaced(self.ranking, parts["ranking"]), _replaced(self.fusion, parts["fusion"]))
+
+
+_Part = TypeVar("_Part", Ranking, Fusion)
+
+
+def _replaced(part: _Part, values: dict[str, str]) -> _Part:
+    """`part` with these fields set, each text read as the type of the value it replaces."""
+    changes: dict[str, Any] = {}
+    for name, text in values.items():
+        current = getattr(part, name)
+        changes[name] = (
+            text.strip().lower() in ("1", "true", "yes") if isinstance(current, bool) else type(current)(text)
+        )
+    return dataclasses.replace(part, **changes)
+
+
+DEFAULT = Weights()
+LEXICAL_ONLY = Weights(fusion=Fusion(bm25=0.0, meaning=0.0))  # the order before meaning: for benches and tests
