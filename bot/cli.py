@@ -310,14 +310,15 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     state = State(config.state_target)
     service = digest_commands.build_service(config, config.db_path, state)
     try:
+        team = _digest_team(state, channel, args.team)
         now = service.clock()
-        day = args.date or service.today(service.digests.subscription(channel), now)
+        day = args.date or service.today(service.digests.subscription(channel, team), now)
         if not args.dry_run:
-            outcome = service.digests.post_digest(channel, day, now, manual=True)
+            outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
             ok = outcome.status in ("posted", "already")
             print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
             return 0 if ok else 1
-        digest = service.digests.plan(channel, day)
+        digest = service.digests.plan(channel, day, team)
         if not digest.papers:
             print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
             return 1
@@ -332,6 +333,19 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     finally:
         service.stop()
         state.close()
+
+
+def _digest_team(state: Any, channel: str, team: str | None) -> str:
+    """The workspace whose digest in `channel` is meant: --team, else the one workspace with a digest there."""
+    if team is not None:
+        return team
+    teams = sorted({str(r["team"]) for r in state.digest_subscriptions(channel, active=False)})
+    if len(teams) > 1:
+        raise ConfigError(
+            f"{channel} is shared: workspaces {', '.join(t or '(none)' for t in teams)} each have a digest there; "
+            "pass --team with one of them"
+        )
+    return teams[0] if teams else ""
 
 
 def _iso_date(value: str) -> date:
@@ -473,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("digest", parents=[common], help="print or post one date's daily digest for a channel")
     p.add_argument("--channel", metavar="C", help="channel id (default: $ICML_DIGEST_CHANNEL)")
+    p.add_argument("--team", metavar="T", help="the workspace whose digest, in a channel shared by several")
     p.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD", help="digest date (default: today there)")
     p.add_argument("--dry-run", action="store_true", help="print the message instead of posting it")
     p.add_argument("--json", action="store_true", help="with --dry-run: print the Slack payload as JSON")

@@ -87,6 +87,11 @@ class ChannelDigests:
         self.settle = settle
         self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
 
+    @property
+    def per_workspace(self) -> bool:
+        """Whether digests belong to workspaces (many installed through OAuth), not to the one workspace ("")."""
+        return bool(self.config and self.config.many_workspaces)
+
     # ------------------------------------------------------------------ the paper index
 
     @property
@@ -112,19 +117,28 @@ class ChannelDigests:
 
     # ------------------------------------------------------------------ subscriptions
 
-    def defaults(self, channel: str) -> Subscription:
+    def defaults(self, channel: str, team: str = "") -> Subscription:
         """What a new subscription gets when nothing is given: the ICML_DIGEST_* settings."""
         c = self.config
         if c is None:
-            return Subscription(channel)
+            return Subscription(channel, team=team)
         return Subscription(
-            channel, at=c.digest_time, tz=c.digest_tz, days=days_to_cron(c.digest_days), size=c.digest_size
+            channel, at=c.digest_time, tz=c.digest_tz, days=days_to_cron(c.digest_days), size=c.digest_size, team=team
         )
 
-    def subscription(self, channel: str) -> Subscription | None:
-        """The channel's subscription (also an inactive one), or None."""
-        row = self.state.digest_subscription(channel)
+    def subscription(self, channel: str, team: str = "") -> Subscription | None:
+        """Workspace `team`'s subscription in a channel (also an inactive one), or None."""
+        row = self.state.digest_subscription(channel, team)
         return Subscription.from_row(row) if row else None
+
+    def adopt(self, channel: str, team: str) -> bool:
+        """Give a channel's digest made without a workspace (before many workspaces, or by ICML_DIGEST_CHANNEL) to
+        the first workspace that runs a digest command there, with its rounds and votes; False when none was left."""
+        with self.state.immediate():
+            adopted = self.state.adopt_digest(channel, team)
+        if adopted:
+            log.info("the digest of %s without a workspace now belongs to workspace %s", channel, team)
+        return adopted
 
     def subscriptions(self) -> list[Subscription]:
         """Every active subscription."""
@@ -141,14 +155,16 @@ class ChannelDigests:
         days: str | None = None,
         size: int | None = None,
         source: str = "slack",
-        team: str | None = None,
+        team: str = "",
+        enterprise: str | None = None,
     ) -> Subscription:
-        """Create or change a channel's digest; what is not given stays as it was (or the default when new)."""
+        """Create or change workspace `team`'s digest in a channel; what is not given stays as it was (or the default
+        when new). `enterprise`: the workspace's Enterprise Grid org, whose org-wide install may hold its token."""
         validate_channel(channel, "channel")
         ts = now.timestamp()
         with self.state.immediate():
-            old = self.subscription(channel)
-            base = old or replace(self.defaults(channel), created_by=user, created_at=ts, schedule_from=ts)
+            old = self.subscription(channel, team)
+            base = old or replace(self.defaults(channel, team), created_by=user, created_at=ts, schedule_from=ts)
             if topics is not None and topics.strip().lower() in ALL_TOPICS:
                 topics = ""
             sub = replace(
@@ -159,7 +175,7 @@ class ChannelDigests:
                 days=normalize_days(days) if days else base.days,
                 size=size or base.size,
                 source=source,
-                team=base.team if team is None else team,
+                enterprise=base.enterprise if enterprise is None else enterprise,
                 active=True,
                 updated_at=ts,
             )
@@ -169,10 +185,10 @@ class ChannelDigests:
             self.state.save_digest_subscription(sub.to_row())
         return sub
 
-    def unsubscribe(self, channel: str, now: datetime) -> bool:
-        """Stop a channel's digest; False if it had none. Its rounds are kept for a later re-subscribe."""
+    def unsubscribe(self, channel: str, now: datetime, team: str = "") -> bool:
+        """Stop workspace `team`'s digest in a channel; False if it had none. Its rounds are kept for a re-subscribe."""
         with self.state.immediate():
-            sub = self.subscription(channel)
+            sub = self.subscription(channel, team)
             if sub is None or not sub.active:
                 return False
             self.state.save_digest_subscription(replace(sub, active=False, updated_at=now.timestamp()).to_row())
@@ -186,11 +202,16 @@ class ChannelDigests:
         for sub in self.subscriptions():
             if sub.source == "config" and sub.channel != wanted:
                 log.info("ICML_DIGEST_CHANNEL no longer names %s: its daily digest stops", sub.channel)
-                self.unsubscribe(sub.channel, now)
+                self.unsubscribe(sub.channel, now, sub.team)
         if not wanted:
             return None
         channel = validate_channel(wanted)
-        old = self.subscription(channel)
+        # (its row may have been adopted by a workspace since: it is the same digest, whichever workspace owns it)
+        rows = self.state.digest_subscriptions(channel, active=False)
+        owned = [Subscription.from_row(r) for r in rows if r["source"] == "config"] or [
+            Subscription.from_row(r) for r in rows if not r["team"]
+        ]
+        old = owned[0] if owned else None
         if old is not None and old.source == "slack":
             log.info(
                 "ICML_DIGEST_CHANNEL %s has settings from /icml digest subscribe (%s); they win over "
@@ -210,6 +231,7 @@ class ChannelDigests:
         return self.subscribe(
             channel,
             now,
+            team=old.team if old else "",
             user="config",
             topics=old.topics if old else "",
             at=d.at,
@@ -221,20 +243,23 @@ class ChannelDigests:
 
     # ------------------------------------------------------------------ selection
 
-    def plan(self, channel: str, day: date) -> Digest:
+    def plan(self, channel: str, day: date, team: str = "") -> Digest:
         """The digest `channel` would get on `day`: the next papers of its round that it has not seen."""
-        sub = self.subscription(channel) or self.defaults(channel)
+        sub = self.subscription(channel, team) or self.defaults(channel, team)
         order, matched = self.paper_order(sub.topics)
-        round_ = self.state.digest_round(channel)
-        shown = self._current_ids(self.state.digest_posted_ids(channel, round_))
+        round_ = self.state.digest_round(channel, team)
+        shown = self._current_ids(self.state.digest_posted_ids(channel, round_, team))
         remaining = [p for p in order if p not in shown]
         if order and not remaining:
             round_, remaining = round_ + 1, order
-        said = feedback.votes_in_channel(self.state, channel)
+        said = feedback.votes_in_channel(self.state, channel, team)
         remaining = learned_order(remaining, said.liked, said.disliked, self.neighbours)
         # Papers of another day's digest whose posting is unresolved may already be in the channel: hold them back.
         held = {
-            p for r in self.state.digest_runs(channel, UNRESOLVED) if r["day"] != day.isoformat() for p in r["papers"]
+            p
+            for r in self.state.digest_runs(channel, UNRESOLVED, team=team)
+            if r["day"] != day.isoformat()
+            for p in r["papers"]
         }
         picks = [p for p in remaining if p not in held][: sub.size]
         return self._digest(
@@ -278,10 +303,12 @@ class ChannelDigests:
             frozenset(i for i in ids if i in matched),
             next_at,
             {i: matched[i] for i in ids if matched.get(i)},
+            team=sub.team,
         )
 
     def _from_run(self, row: dict[str, Any]) -> Digest:
-        sub = self.subscription(row["channel"]) or self.defaults(row["channel"])
+        team = row.get("team") or ""
+        sub = self.subscription(row["channel"], team) or self.defaults(row["channel"], team)
         return self._digest(
             sub,
             date.fromisoformat(row["day"]),
@@ -294,8 +321,9 @@ class ChannelDigests:
 
     # ------------------------------------------------------------------ posting, exactly once
 
-    def post_digest(self, channel: str, day: date, now: datetime, manual: bool = False) -> Outcome:
-        """Post `channel`'s digest for `day` unless it is there; `manual` also redoes a skipped or refused one."""
+    def post_digest(self, channel: str, day: date, now: datetime, manual: bool = False, team: str = "") -> Outcome:
+        """Post workspace `team`'s digest in `channel` for `day` unless it is there; `manual` also redoes a skipped or
+        refused one."""
         if self.poster is None:
             raise RuntimeError("ChannelDigests was built without a poster; it can plan digests but not post them")
         ts, key = now.timestamp(), day.isoformat()
@@ -304,19 +332,25 @@ class ChannelDigests:
                 "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
             )
         with self.state.immediate():
-            row = self.state.digest_run(channel, key)
+            row = self.state.digest_run(channel, key, team)
             action, outcome = self._decide(channel, day, row, ts, manual)
             if outcome is not None:
                 return outcome
             if action == "resolve":
                 assert row is not None
                 self.state.update_digest_run(
-                    channel, key, status="claimed", owner=self.owner, claimed_at=ts, attempts=row["attempts"] + 1
+                    channel,
+                    key,
+                    team=team,
+                    status="claimed",
+                    owner=self.owner,
+                    claimed_at=ts,
+                    attempts=row["attempts"] + 1,
                 )
                 digest = self._from_run(row)
                 since = row["first_claimed_at"]
             else:
-                digest = self.plan(channel, day)
+                digest = self.plan(channel, day, team)
                 if not digest.papers:
                     return Outcome("empty", channel, day, acted=False)
                 fields = {
@@ -332,11 +366,11 @@ class ChannelDigests:
                 }
                 if row is None:
                     self.state.insert_digest_run(
-                        {"channel": channel, "day": key, "first_claimed_at": ts, "attempts": 1, **fields}
+                        {"team": team, "channel": channel, "day": key, "first_claimed_at": ts, "attempts": 1, **fields}
                     )
                     since = ts
                 else:
-                    self.state.update_digest_run(channel, key, attempts=row["attempts"] + 1, **fields)
+                    self.state.update_digest_run(channel, key, team=team, attempts=row["attempts"] + 1, **fields)
                     since = row["first_claimed_at"]
         try:
             if action == "resolve":
@@ -356,7 +390,7 @@ class ChannelDigests:
         if row["status"] == "uncertain" and 0 <= age < self.settle:
             self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
         try:
-            found = self.poster.find(digest.channel, digest.day, since)  # type: ignore[union-attr]
+            found = self.poster.find(digest.channel, digest.day, since, digest.team)  # type: ignore[union-attr]
         except HistoryUnavailable as exc:
             return self._uncertain(digest, ts, f"cannot read the channel history ({exc.error})")
         if found:
@@ -367,7 +401,7 @@ class ChannelDigests:
                 ts,
                 "the bot stopped while posting it and it is not in the channel history; too late to post it now",
             )
-        sub = self.subscription(digest.channel)
+        sub = self.subscription(digest.channel, digest.team)
         if not manual and sub is not None and not sub.active:
             return self._skip_claimed(digest, ts, "the channel unsubscribed before it could be posted")
         return self._send(digest, ts, since)
@@ -375,7 +409,7 @@ class ChannelDigests:
     def _abandon(self, digest: Digest, ts: float, exc: BaseException) -> None:
         """Mark a claimed digest uncertain after its attempt was interrupted (best effort: the claim stays else)."""
         try:
-            row = self.state.digest_run(digest.channel, digest.day.isoformat())
+            row = self.state.digest_run(digest.channel, digest.day.isoformat(), digest.team)
             if row is not None and row["status"] == "claimed" and row["owner"] == self.owner:
                 self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
         except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
@@ -429,7 +463,7 @@ class ChannelDigests:
                 )
                 self.sleep(self.settle)
                 try:
-                    found = self.poster.find(digest.channel, digest.day, since)
+                    found = self.poster.find(digest.channel, digest.day, since, digest.team)
                 except HistoryUnavailable as hist:
                     return self._uncertain(digest, ts, f"{error}; cannot read the channel history ({hist.error})")
                 if found:
@@ -443,14 +477,17 @@ class ChannelDigests:
             self.state.update_digest_run(
                 digest.channel,
                 digest.day.isoformat(),
+                team=digest.team,
                 status="posted",
                 ts=message_ts,
                 posted_at=ts,
                 error=None,
                 permanent=0,
             )
-            self.state.record_digest_papers(digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts)
-            self.state.set_digest_error(digest.channel, None, None)  # what went wrong before is settled now
+            self.state.record_digest_papers(
+                digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
+            )
+            self.state.set_digest_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
         outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
         log.info("%s", outcome.describe())
         return outcome
@@ -458,9 +495,14 @@ class ChannelDigests:
     def _failed(self, digest: Digest, ts: float, error: str, permanent: bool) -> Outcome:
         with self.state.immediate():
             self.state.update_digest_run(
-                digest.channel, digest.day.isoformat(), status="failed", error=error, permanent=int(permanent)
+                digest.channel,
+                digest.day.isoformat(),
+                team=digest.team,
+                status="failed",
+                error=error,
+                permanent=int(permanent),
             )
-            self.state.set_digest_error(digest.channel, error, ts)
+            self.state.set_digest_error(digest.channel, error, ts, digest.team)
         outcome = Outcome("failed", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s%s", outcome.describe(), "" if permanent else " (will retry)")
         return outcome
@@ -468,27 +510,30 @@ class ChannelDigests:
     def _uncertain(self, digest: Digest, ts: float, error: str) -> Outcome:
         with self.state.immediate():
             self.state.update_digest_run(
-                digest.channel, digest.day.isoformat(), status="uncertain", error=error, claimed_at=ts
+                digest.channel, digest.day.isoformat(), team=digest.team, status="uncertain", error=error, claimed_at=ts
             )
-            self.state.set_digest_error(digest.channel, error, ts)
+            self.state.set_digest_error(digest.channel, error, ts, digest.team)
         outcome = Outcome("uncertain", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s", outcome.describe())
         return outcome
 
     def _skip_claimed(self, digest: Digest, ts: float, reason: str) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(digest.channel, digest.day.isoformat(), status="skipped", error=reason)
-            self.state.set_digest_error(digest.channel, reason, ts)
+            self.state.update_digest_run(
+                digest.channel, digest.day.isoformat(), team=digest.team, status="skipped", error=reason
+            )
+            self.state.set_digest_error(digest.channel, reason, ts, digest.team)
         outcome = Outcome("skipped", digest.channel, digest.day, error=reason)
         log.warning("%s", outcome.describe())
         return outcome
 
-    def skip(self, channel: str, day: date, now: datetime, reason: str) -> bool:
+    def skip(self, channel: str, day: date, now: datetime, reason: str, team: str = "") -> bool:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""
         ts = now.timestamp()
         with self.state.immediate():
             recorded = self.state.insert_digest_run(
                 {
+                    "team": team,
                     "channel": channel,
                     "day": day.isoformat(),
                     "status": "skipped",
@@ -500,7 +545,7 @@ class ChannelDigests:
                 }
             )
             if recorded:
-                self.state.set_digest_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts)
+                self.state.set_digest_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts, team)
         if recorded:
             log.warning("skipped the digest for %s on %s: %s", channel, day.isoformat(), reason)
         return recorded
@@ -509,25 +554,25 @@ class ChannelDigests:
         """Settle digests whose posting was interrupted (claimed long ago, or uncertain): history first, then post."""
         outcomes = []
         for row in self.state.digest_runs(statuses=UNRESOLVED):
-            outcome = self.post_digest(row["channel"], date.fromisoformat(row["day"]), now)
+            outcome = self.post_digest(row["channel"], date.fromisoformat(row["day"]), now, team=row["team"])
             if outcome.acted:
                 outcomes.append(outcome)
         return outcomes
 
     # ------------------------------------------------------------------ status
 
-    def status(self, channel: str, now: datetime) -> DigestStatus:
-        """Where a channel's digest stands: its schedule, next run, last digest, papers left, last error."""
-        sub = self.subscription(channel)
-        runs = self.state.digest_runs(channel, limit=30)
+    def status(self, channel: str, now: datetime, team: str = "") -> DigestStatus:
+        """Where workspace `team`'s digest in a channel stands: schedule, next run, last digest, papers left, error."""
+        sub = self.subscription(channel, team)
+        runs = self.state.digest_runs(channel, limit=30, team=team)
         last = next((r for r in runs if r["status"] == "posted"), None)
         since = last["day"] if last else ""
         pending = [r for r in runs if r["status"] in (*UNRESOLVED, "failed") and r["day"] > since]
         left = total = 0
-        round_ = self.state.digest_round(channel)
+        round_ = self.state.digest_round(channel, team)
         if sub is not None:
             order, _ = self.paper_order(sub.topics)
-            shown = self._current_ids(self.state.digest_posted_ids(channel, round_))
+            shown = self._current_ids(self.state.digest_posted_ids(channel, round_, team))
             total = len(order)
             left = sum(p not in shown for p in order)
         next_at = self.next_run(sub, now) if sub and sub.active and self.next_run else None

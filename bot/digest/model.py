@@ -63,6 +63,7 @@ class Subscription:
     last_error: str | None = None
     last_error_at: float | None = None
     team: str = ""  # the Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
+    enterprise: str = ""  # its Enterprise Grid org, if any (an org-wide install holds the bot token)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Subscription:
@@ -83,6 +84,7 @@ class Subscription:
             last_error=row["last_error"],
             last_error_at=row["last_error_at"],
             team=row.get("team") or "",
+            enterprise=row.get("enterprise") or "",
         )
 
     def to_row(self) -> dict[str, Any]:
@@ -103,6 +105,7 @@ class Subscription:
             "last_error": self.last_error,
             "last_error_at": self.last_error_at,
             "team": self.team,
+            "enterprise": self.enterprise,
         }
 
     def when(self) -> str:
@@ -125,6 +128,7 @@ class Digest:
     topic_ids: frozenset[str] = frozenset()  # which of these papers matched the topics
     next_at: datetime | None = None  # the channel's next digest, for the footer
     named: dict[str, list[str]] = field(default_factory=dict)  # by paper: authors the topics named (author:, a person)
+    team: str = ""  # the workspace it is for (a shared channel gets one digest per workspace that subscribed)
 
     @property
     def paper_ids(self) -> list[str]:
@@ -203,8 +207,9 @@ class Poster(Protocol):
         """Post and return the message ts; raise PostRejected or PostUncertain."""
         ...
 
-    def find(self, channel: str, day: date, since: float) -> str | None:
-        """The ts of the digest for `day` posted after unix time `since`, or None; raise HistoryUnavailable."""
+    def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
+        """The ts of workspace `team`'s digest for `day` posted after unix time `since`, or None; raise
+        HistoryUnavailable."""
         ...
 
 

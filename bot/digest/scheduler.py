@@ -39,6 +39,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def job_key(sub: Subscription) -> str:
+    """A digest's name among the jobs: its channel, and its workspace when it has one (a shared channel has two)."""
+    return f"{sub.channel}@{sub.team}" if sub.team else sub.channel
+
+
 def trigger(sub: Subscription) -> CronTrigger:
     """The cron trigger of a subscription: its days at its local time, in its own time zone (DST-safe)."""
     return CronTrigger(day_of_week=sub.days, hour=sub.at.hour, minute=sub.at.minute, timezone=sub.tz)
@@ -199,7 +204,7 @@ class DigestScheduler:
     def sync(self) -> None:
         """Make the cron jobs match the active subscriptions (none unless we hold the lease)."""
         with self._lock:
-            subs = {JOB_PREFIX + s.channel: s for s in self.digests.subscriptions()} if self.is_owner else {}
+            subs = {JOB_PREFIX + job_key(s): s for s in self.digests.subscriptions()} if self.is_owner else {}
             for job in self.scheduler.get_jobs():
                 if job.id.startswith(JOB_PREFIX) and job.id not in subs:
                     job.remove()
@@ -215,16 +220,16 @@ class DigestScheduler:
                 self.scheduler.add_job(
                     self.fire,
                     trigger(sub),
-                    args=[sub.channel],
+                    args=[sub.channel, sub.team],
                     id=job_id,
-                    name=f"digest {sub.channel} {sub.when()}",
+                    name=f"digest {job_key(sub)} {sub.when()}",
                     replace_existing=True,
                 )
                 self._signatures[job_id] = signature
-                log.info("digest for %s scheduled %s", sub.channel, sub.when())
+                log.info("digest for %s scheduled %s", job_key(sub), sub.when())
 
     def jobs(self) -> dict[str, datetime | None]:
-        """Channel → next run time of its cron job (for status and tests)."""
+        """Channel (`channel@team` with many workspaces) → next run time of its cron job (for status and tests)."""
         return {
             j.id[len(JOB_PREFIX) :]: getattr(j, "next_run_time", None)
             for j in self.scheduler.get_jobs()
@@ -263,12 +268,12 @@ class DigestScheduler:
             _log_failure("settling interrupted digests failed", exc)
         self.catch_up(now)
 
-    def fire(self, channel: str) -> Outcome | None:
-        """The cron job of one channel (its failure is logged here and touches no other channel)."""
+    def fire(self, channel: str, team: str = "") -> Outcome | None:
+        """The cron job of one channel's digest (its failure is logged here and touches no other digest)."""
         if self.stopping:
             return None
         try:
-            return self.run_due(channel, self.clock())
+            return self.run_due(channel, self.clock(), team)
         except Exception as exc:
             _log_failure(
                 f"the digest for {channel} failed; the next check retries it within {self.tick_seconds:.0f}s", exc
@@ -284,7 +289,7 @@ class DigestScheduler:
             try:
                 if not self.state.acquire_lease(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
                     break  # slow posts let the lease run out and another process took over: it carries on
-                outcome = self.run_due(sub.channel, now)
+                outcome = self.run_due(sub.channel, now, sub.team)
             except Exception as exc:
                 _log_failure(f"the digest for {sub.channel} failed; the next check retries it", exc)
                 continue
@@ -292,9 +297,9 @@ class DigestScheduler:
                 outcomes.append(outcome)
         return outcomes
 
-    def run_due(self, channel: str, now: datetime) -> Outcome | None:
+    def run_due(self, channel: str, now: datetime, team: str = "") -> Outcome | None:
         """Post the digest of the latest scheduled time within the grace window; record missed dates as skipped."""
-        sub = self.digests.subscription(channel)
+        sub = self.digests.subscription(channel, team)
         if sub is None or not sub.active:
             return None
         now = now.astimezone(UTC)  # arithmetic across a repeated local hour is only right in UTC
@@ -303,11 +308,11 @@ class DigestScheduler:
         for n, slot in enumerate(slots, 1):
             day = slot.astimezone(sub.tz).date()
             late = (now - slot).total_seconds()
-            row = self.state.digest_run(channel, day.isoformat())
+            row = self.state.digest_run(channel, day.isoformat(), team)
             if n == len(slots) and late <= self.digests.grace:
                 if row is not None and row["status"] in ("posted", "skipped"):
                     return None
-                return self.digests.post_digest(channel, day, now)
+                return self.digests.post_digest(channel, day, now, team=team)
             if row is None:  # missed: the bot was down, or a later digest is due now (one digest, not a backlog)
                 local = slot.astimezone(sub.tz)
                 reason = (
@@ -316,5 +321,5 @@ class DigestScheduler:
                 )
                 if n < len(slots) and (now - slots[-1]).total_seconds() <= self.digests.grace:
                     reason = f"the bot was not running at {local:%H:%M %Z}; the digest of a later date went out"
-                self.digests.skip(channel, day, now, reason)
+                self.digests.skip(channel, day, now, reason, team)
         return None

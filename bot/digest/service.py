@@ -59,7 +59,8 @@ class DigestService:
             at = sched.next_run(sub, after)
             if (
                 at is None
-                or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat()) is None
+                or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat(), sub.team)
+                is None
             ):
                 return at
             after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop

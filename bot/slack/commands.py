@@ -45,6 +45,7 @@ class Invocation:
     client: WebClient | None = None  # for work after the ack (file uploads); None in previews
     response_url: str = ""
     later: list[Callable[[], None]] = field(default_factory=list)  # run after the ack, in a small pool
+    enterprise_id: str = ""  # the workspace's Enterprise Grid org, if any (an org-wide install posts its digests)
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,16 @@ class Commands:
         started = time.perf_counter()
         user, channel = command.get("user_id") or "", command.get("channel_id") or ""
         team = command.get("team_id") or ""
-        inv = Invocation("", user, channel, self.deps, team, client, command.get("response_url") or "")
+        inv = Invocation(
+            "",
+            user,
+            channel,
+            self.deps,
+            team,
+            client,
+            command.get("response_url") or "",
+            enterprise_id=command.get("enterprise_id") or "",
+        )
         ack(ack_payload(self.deps, command.get("text") or "", user, channel, inv))
         took = time.perf_counter() - started
         if took > SLOW_REPLY_SECONDS:

@@ -85,9 +85,8 @@ def build_service(
     if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
         installations = oauth.open_installations(config)
 
-        def token_for(channel: str) -> str | None:
-            row = state.digest_subscription(channel) or {}
-            return installations.bot_token(str(row.get("team") or ""))
+        def token_for(team: str) -> str | None:
+            return installations.bot_token(team, state.enterprise_of(team))
 
         poster = SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
     else:
@@ -163,12 +162,12 @@ def run(inv: Any) -> Message:
     handler = HANDLERS.get(word.lower())
     if handler is None:
         return usage()
-    state = desk.digests.state
+    state, asker = desk.digests.state, Asker.of(inv)
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
-            if handler is subscribe:
-                return subscribe(desk, inv.channel_id, inv.user_id, rest.strip(), team=inv.team_id or None)
-            return handler(desk, inv.channel_id, inv.user_id, rest.strip())
+            if asker.team:  # a digest made before many workspaces (or by ICML_DIGEST_CHANNEL) becomes this one's
+                desk.digests.adopt(asker.channel, asker.team)
+            return handler(desk, asker, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):
             log.warning(
@@ -191,51 +190,76 @@ def run(inv: Any) -> Message:
         return blocks.notice(BUSY)
 
 
-def subscribe(desk: DigestService, channel: str, user: str, words: str, team: str | None = None) -> Message:
-    """Start or change this channel's digest (`team`: the workspace whose bot token posts it)."""
+@dataclass(frozen=True)
+class Asker:
+    """Who runs `/icml digest …` and whose digest it acts on: the channel's digest of the caller's workspace (a
+    Slack Connect channel has one id in each workspace, and each workspace that subscribes gets its own digest)."""
+
+    channel: str
+    user: str
+    team: str = ""
+    enterprise: str = ""
+
+    @classmethod
+    def of(cls, inv: Any) -> Asker:
+        """From a commands.Invocation."""
+        return cls(inv.channel_id, inv.user_id, inv.team_id, inv.enterprise_id)
+
+
+def subscribe(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Start or change this channel's digest for the caller's workspace (whose bot token posts it)."""
     req = parse_subscribe(words)
     if req.error:
         return blocks.notice(f"{escape(req.error)}.\nUsage: `/icml digest {escape(USAGE[0][0])}`")
-    now = desk.clock()
-    changed = (old := desk.digests.subscription(channel)) is not None and old.active
+    now, channel, team = desk.clock(), asker.channel, asker.team
+    changed = (old := desk.digests.subscription(channel, team)) is not None and old.active
     try:
         sub = desk.digests.subscribe(
-            channel, now, user=user, topics=req.topics, at=req.at, tz=req.tz, days=req.days, size=req.size, team=team
+            channel,
+            now,
+            user=asker.user,
+            topics=req.topics,
+            at=req.at,
+            tz=req.tz,
+            days=req.days,
+            size=req.size,
+            team=team,
+            enterprise=asker.enterprise,
         )
     except ConfigError as exc:
         return blocks.notice(escape(str(exc)))
     desk.changed()
-    log.info("%s subscribed %s to the digest: %s", user, channel, sub.when())
+    log.info("%s subscribed %s (workspace %s) to the digest: %s", asker.user, channel, team or "-", sub.when())
     return digest_blocks.subscribed_message(sub, desk.next_slot(sub, now), changed)
 
 
-def unsubscribe(desk: DigestService, channel: str, user: str, words: str) -> Message:
-    """Stop this channel's digest."""
-    was = desk.digests.unsubscribe(channel, desk.clock())
+def unsubscribe(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Stop this channel's digest of the caller's workspace."""
+    was = desk.digests.unsubscribe(asker.channel, desk.clock(), asker.team)
     if was:
         desk.changed()
-        log.info("%s unsubscribed %s from the digest", user, channel)
+        log.info("%s unsubscribed %s (workspace %s) from the digest", asker.user, asker.channel, asker.team or "-")
     return digest_blocks.unsubscribed_message(was)
 
 
-def status(desk: DigestService, channel: str, user: str, words: str) -> Message:
-    """Where this channel's digest stands."""
+def status(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Where this channel's digest of the caller's workspace stands."""
     now = desk.clock()
-    info = desk.digests.status(channel, now)
+    info = desk.digests.status(asker.channel, now, asker.team)
     if info.subscription is not None and info.subscription.active:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
-    said = feedback.votes_in_channel(desk.digests.state, channel)
+    said = feedback.votes_in_channel(desk.digests.state, asker.channel, asker.team)
     liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
     return digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
 
 
-def preview(desk: DigestService, channel: str, user: str, words: str) -> Message:
+def preview(desk: DigestService, asker: Asker, words: str) -> Message:
     """The digest this channel gets next, shown only to the one who asked."""
     now = desk.clock()
-    sub = desk.digests.subscription(channel)
+    sub = desk.digests.subscription(asker.channel, asker.team)
     at = desk.next_slot(sub, now) if sub is not None and sub.active else None
     day = at.astimezone(sub.tz).date() if at is not None and sub is not None else desk.today(sub, now)
-    digest = desk.digests.plan(channel, day)
+    digest = desk.digests.plan(asker.channel, day, asker.team)
     if not digest.papers:
         return blocks.notice("The paper index is empty: load papers with `icml-bot index`.")
     msg = digest_blocks.preview_message(digest)
@@ -244,14 +268,15 @@ def preview(desk: DigestService, channel: str, user: str, words: str) -> Message
     return msg
 
 
-def post_now(desk: DigestService, channel: str, user: str, words: str) -> Message:
-    """Post today's digest here unless it was posted already; the answer says which."""
-    sub = desk.digests.subscription(channel)
+def post_now(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Post today's digest here (the caller's workspace's, with its token) unless it was posted already."""
+    channel = asker.channel
+    sub = desk.digests.subscription(channel, asker.team)
     if sub is None or not sub.active:
         return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
     now = desk.clock()
     day = desk.today(sub, now)
-    future = desk.pool.submit(desk.digests.post_digest, channel, day, now, True)
+    future = desk.pool.submit(desk.digests.post_digest, channel, day, now, True, asker.team)
     future.add_done_callback(lambda f: _log_failed_now(f, channel, day))
     try:
         outcome = future.result(timeout=NOW_WAIT_SECONDS)
@@ -287,7 +312,7 @@ def now_message(outcome: Outcome) -> Message:
     return blocks.notice(text)
 
 
-HANDLERS: dict[str, Callable[[DigestService, str, str, str], Message]] = {
+HANDLERS: dict[str, Callable[[DigestService, Asker, str], Message]] = {
     "subscribe": subscribe,
     "unsubscribe": unsubscribe,
     "status": status,

@@ -46,13 +46,13 @@ class SlackPoster:
             timeout=timeout,
             retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=rate_limit_retries)],
         )
-        self.token_for = token_for  # many workspaces: channel → its workspace's bot token (None: not installed)
+        self.token_for = token_for  # many workspaces: workspace → its bot token (None: not installed)
 
-    def _client(self, channel: str) -> WebClient | None:
-        """The client for a channel: the one token, or its workspace's (None when the app left that workspace)."""
+    def _client(self, team: str) -> WebClient | None:
+        """The client for a workspace's digest: the one token, or that workspace's (None when the app left it)."""
         if self.token_for is None:
             return self.client
-        token = self.token_for(channel)
+        token = self.token_for(team) if team else None  # (a digest no workspace has adopted posts nowhere)
         if not token:
             return None
         c = self.client
@@ -61,7 +61,7 @@ class SlackPoster:
     def post(self, digest: Digest) -> str:
         """chat.postMessage with the digest's blocks, fallback text and marker; returns the message ts."""
         msg = digest_blocks.digest_message(digest)
-        client = self._client(digest.channel)
+        client = self._client(digest.team)
         if client is None:
             raise PostRejected(NOT_INSTALLED, permanent=True)
         try:
@@ -89,10 +89,10 @@ class SlackPoster:
             raise PostUncertain(f"{type(exc).__name__}: {exc}") from exc
         return str(resp["ts"])
 
-    def find(self, channel: str, day: date, since: float) -> str | None:
-        """The ts of our digest for `day` in the channel history after `since` (unix time), or None."""
+    def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
+        """The ts of workspace `team`'s digest for `day` in the channel history after `since` (unix time), or None."""
         cursor = None
-        client = self._client(channel)
+        client = self._client(team)
         if client is None:
             raise HistoryUnavailable(NOT_INSTALLED)
         for _ in range(HISTORY_PAGES):
@@ -109,7 +109,7 @@ class SlackPoster:
             except OSError as exc:
                 raise HistoryUnavailable(f"{type(exc).__name__}: {exc}") from exc
             for message in resp.get("messages") or []:
-                if message.get("bot_id") and digest_blocks.is_digest(message, channel, day):
+                if message.get("bot_id") and digest_blocks.is_digest(message, channel, day, team):
                     return str(message["ts"])
             cursor = (resp.get("response_metadata") or {}).get("next_cursor")
             if not cursor:

@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
     """Workspace `team`'s channel digests with their schedule and next time (none without a digest service).
 
-    A subscription made before workspaces were recorded (team "") belongs to the one workspace of that install.
+    A subscription made before workspaces were recorded (team "") belongs to the one workspace of a single-workspace
+    install; with many workspaces it is nobody's until a workspace adopts it (bot/slack/digest_commands.py).
     """
     service = deps.digests
     if service is None:
@@ -30,8 +31,8 @@ def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
     now = service.clock()
     lines = []
     for sub in service.digests.subscriptions():
-        if sub.team and sub.team != team:
-            continue  # another workspace's channel: its name and schedule are not this workspace's business
+        if sub.team != team and (sub.team or service.digests.per_workspace):
+            continue  # another workspace's digest: its channel and schedule are not this workspace's business
         at = service.next_slot(sub, now)
         label = f"{digest_blocks.when_label(at)} ({digest_blocks.day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))

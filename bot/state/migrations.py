@@ -12,6 +12,11 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from bot.state.schema import (
+    DIGEST_KEYED_COPIES,
+    DIGEST_KEYED_PAPERS,
+    DIGEST_KEYED_RUNS,
+    DIGEST_KEYED_SUBSCRIPTIONS,
+    DIGEST_KEYED_TABLES,
     DIGEST_SCHEMA_LEASES,
     DIGEST_SCHEMA_PAPERS,
     DIGEST_SCHEMA_RUNS,
@@ -79,10 +84,21 @@ def _workspaces(db: Executes) -> None:
     db.execute(DIGEST_SUBSCRIPTION_TEAM)
 
 
+def _keyed_by_workspace(db: Executes) -> None:
+    for statement in (DIGEST_KEYED_SUBSCRIPTIONS, DIGEST_KEYED_RUNS, DIGEST_KEYED_PAPERS, *DIGEST_KEYED_COPIES):
+        db.execute(statement)
+    for table in DIGEST_KEYED_TABLES:
+        db.execute(f"DROP TABLE {table}")
+        db.execute(f"ALTER TABLE {table}_keyed RENAME TO {table}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
     Migration(3, "the Slack workspace of each digest subscription (many workspaces)", _workspaces),
+    Migration(
+        4, "the workspace in every digest key: subscriptions, runs and papers (shared channels)", _keyed_by_workspace
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS leases (
     expires_at REAL NOT NULL
 )"""
 DIGEST_RUN_COLUMNS = (
+    "team",
     "channel",
     "day",
     "status",
@@ -77,9 +78,78 @@ DIGEST_RUN_COLUMNS = (
 DIGEST_SUBSCRIPTION_TEAM = (  # migration 3: rows made before many workspaces belong to the single one ('')
     "ALTER TABLE digest_subscriptions ADD COLUMN team TEXT NOT NULL DEFAULT ''"
 )
+# Migration 4: the workspace is part of every digest key (a Slack Connect channel has one id in both workspaces,
+# and each workspace that subscribes gets its own digest there). Tables are rebuilt (SQLite cannot change a primary
+# key); runs and papers take the team of their channel's subscription; rows without one stay single-workspace ('').
+DIGEST_KEYED_SUBSCRIPTIONS = """
+CREATE TABLE digest_subscriptions_keyed (
+    team TEXT NOT NULL DEFAULT '',      -- the Slack workspace ('' : the single workspace, or not yet adopted)
+    enterprise TEXT NOT NULL DEFAULT '',  -- its Enterprise Grid org, if any (org-wide installs hold the bot token)
+    channel TEXT NOT NULL,
+    topics TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,
+    tz TEXT NOT NULL,
+    days TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1,
+    created_by TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    schedule_from REAL NOT NULL,
+    last_error TEXT,
+    last_error_at REAL,
+    PRIMARY KEY (team, channel)
+)"""
+DIGEST_KEYED_RUNS = """
+CREATE TABLE digest_runs_keyed (
+    team TEXT NOT NULL DEFAULT '',
+    channel TEXT NOT NULL,
+    day TEXT NOT NULL,
+    status TEXT NOT NULL,
+    papers TEXT NOT NULL DEFAULT '[]',
+    round INTEGER NOT NULL DEFAULT 1,
+    first INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    owner TEXT NOT NULL DEFAULT '',
+    claimed_at REAL NOT NULL,
+    first_claimed_at REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    ts TEXT,
+    posted_at REAL,
+    error TEXT,
+    permanent INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (team, channel, day)
+)"""
+DIGEST_KEYED_PAPERS = """
+CREATE TABLE digest_papers_keyed (
+    team TEXT NOT NULL DEFAULT '',
+    channel TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    paper_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    posted_at REAL NOT NULL,
+    PRIMARY KEY (team, channel, round, paper_id)
+)"""
+_TEAM_OF_CHANNEL = "COALESCE((SELECT s.team FROM digest_subscriptions s WHERE s.channel = old.channel), '')"
+DIGEST_KEYED_COPIES = (
+    "INSERT INTO digest_runs_keyed (team, channel, day, status, papers, round, first, total, owner, claimed_at, "
+    "first_claimed_at, attempts, ts, posted_at, error, permanent) "
+    f"SELECT {_TEAM_OF_CHANNEL}, channel, day, status, papers, round, first, total, owner, claimed_at, "
+    "first_claimed_at, attempts, ts, posted_at, error, permanent FROM digest_runs old",
+    "INSERT INTO digest_papers_keyed (team, channel, round, paper_id, day, posted_at) "
+    f"SELECT {_TEAM_OF_CHANNEL}, channel, round, paper_id, day, posted_at FROM digest_papers old",
+    "INSERT INTO digest_subscriptions_keyed (team, channel, topics, at, tz, days, size, source, active, created_by, "
+    "created_at, updated_at, schedule_from, last_error, last_error_at) "
+    "SELECT team, channel, topics, at, tz, days, size, source, active, created_by, created_at, updated_at, "
+    "schedule_from, last_error, last_error_at FROM digest_subscriptions",
+)
+DIGEST_KEYED_TABLES = ("digest_runs", "digest_papers", "digest_subscriptions")  # each replaced by its _keyed table
+
 DIGEST_SUBSCRIPTION_COLUMNS = (
     "channel",
     "team",
+    "enterprise",
     "topics",
     "at",
     "tz",

@@ -141,43 +141,68 @@ class State:
         cols = [c[0] for c in cursor.description]
         return [dict(zip(cols, row, strict=True)) for row in cursor.fetchall()]
 
-    def digest_subscription(self, channel: str) -> dict[str, Any] | None:
-        """The subscription row of a channel (active or not), or None."""
-        return self._one("SELECT * FROM digest_subscriptions WHERE channel = ?", [channel])
+    def digest_subscription(self, channel: str, team: str = "") -> dict[str, Any] | None:
+        """Workspace `team`'s subscription row in a channel (active or not), or None."""
+        return self._one("SELECT * FROM digest_subscriptions WHERE team = ? AND channel = ?", [team, channel])
 
-    def digest_subscriptions(self) -> list[dict[str, Any]]:
-        """All subscription rows, by channel."""
-        where = "WHERE active = 1 "
-        return self._all(f"SELECT * FROM digest_subscriptions {where}ORDER BY channel", [])
+    def digest_subscriptions(self, channel: str | None = None, active: bool = True) -> list[dict[str, Any]]:
+        """Subscription rows by channel and workspace: every active one, or every one of a channel (any workspace)."""
+        where, params = (["active = 1"] if active else []), []
+        if channel is not None:
+            where.append("channel = ?")
+            params.append(channel)
+        sql = "SELECT * FROM digest_subscriptions" + (" WHERE " + " AND ".join(where) if where else "")
+        return self._all(sql + " ORDER BY channel, team", params)
 
     def save_digest_subscription(self, row: dict[str, Any]) -> None:
         """Insert or replace a subscription row (all columns given)."""
         cols = ", ".join(DIGEST_SUBSCRIPTION_COLUMNS)
         marks = ", ".join("?" * len(DIGEST_SUBSCRIPTION_COLUMNS))
-        updates = ", ".join(f"{c} = excluded.{c}" for c in DIGEST_SUBSCRIPTION_COLUMNS if c != "channel")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in DIGEST_SUBSCRIPTION_COLUMNS if c not in ("channel", "team"))
         self.db.execute(
-            f"INSERT INTO digest_subscriptions ({cols}) VALUES ({marks}) ON CONFLICT (channel) DO UPDATE SET {updates}",
+            f"INSERT INTO digest_subscriptions ({cols}) VALUES ({marks}) "
+            f"ON CONFLICT (team, channel) DO UPDATE SET {updates}",
             [row.get(c) for c in DIGEST_SUBSCRIPTION_COLUMNS],
         )
 
-    def set_digest_error(self, channel: str, error: str | None, at: float | None) -> None:
+    def adopt_digest(self, channel: str, team: str) -> bool:
+        """Give a channel's digest without a workspace ('') to `team`, with its runs, papers and votes; False when
+        there is none, or `team` has a digest there already. (Inside immediate(), with the check before it.)"""
+        if self.digest_subscription(channel, team) is not None or self.digest_subscription(channel) is None:
+            return False
+        for table in ("digest_subscriptions", "digest_runs", "digest_papers", "digest_feedback"):
+            self.db.execute(f"UPDATE {table} SET team = ? WHERE team = '' AND channel = ?", [team, channel])
+        return True
+
+    def enterprise_of(self, team: str) -> str:
+        """The Enterprise Grid org a workspace's digests were subscribed from ("" for none)."""
+        row = self.db.execute(
+            "SELECT enterprise FROM digest_subscriptions WHERE team = ? AND enterprise != '' LIMIT 1", [team]
+        ).fetchone()
+        return str(row[0]) if row else ""
+
+    def set_digest_error(self, channel: str, error: str | None, at: float | None, team: str = "") -> None:
         """Remember the last thing that went wrong for a channel's digest (None once a digest got through)."""
         self.db.execute(
-            "UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE channel = ?", [error, at, channel]
+            "UPDATE digest_subscriptions SET last_error = ?, last_error_at = ? WHERE team = ? AND channel = ?",
+            [error, at, team, channel],
         )
 
-    def digest_run(self, channel: str, day: str) -> dict[str, Any] | None:
-        """The run row of a channel and date, with `papers` decoded, or None."""
-        row = self._one("SELECT * FROM digest_runs WHERE channel = ? AND day = ?", [channel, day])
+    def digest_run(self, channel: str, day: str, team: str = "") -> dict[str, Any] | None:
+        """The run row of a workspace's channel and date, with `papers` decoded, or None."""
+        row = self._one("SELECT * FROM digest_runs WHERE team = ? AND channel = ? AND day = ?", [team, channel, day])
         if row:
             row["papers"] = json.loads(row["papers"])
         return row
 
     def digest_runs(
-        self, channel: str | None = None, statuses: tuple[str, ...] = (), limit: int = 100
+        self, channel: str | None = None, statuses: tuple[str, ...] = (), limit: int = 100, team: str | None = None
     ) -> list[dict[str, Any]]:
-        """Run rows, newest date first, optionally of one channel and only some statuses."""
+        """Run rows, newest date first, optionally of one channel (of one workspace) and only some statuses."""
         where, params = [], []
+        if team is not None:
+            where.append("team = ?")
+            params.append(team)
         if channel:
             where.append("channel = ?")
             params.append(channel)
@@ -185,14 +210,14 @@ class State:
             where.append(f"status IN ({', '.join('?' * len(statuses))})")
             params.extend(statuses)
         sql = "SELECT * FROM digest_runs" + (" WHERE " + " AND ".join(where) if where else "")
-        rows = self._all(sql + " ORDER BY day DESC, channel LIMIT ?", [*params, limit])
+        rows = self._all(sql + " ORDER BY day DESC, channel, team LIMIT ?", [*params, limit])
         for row in rows:
             row["papers"] = json.loads(row["papers"])
         return rows
 
     def insert_digest_run(self, row: dict[str, Any]) -> bool:
-        """Claim a channel and date: True if this call created the row, False if one was already there."""
-        row = {**row, "papers": json.dumps(row.get("papers") or [])}
+        """Claim a workspace's channel and date: True if this call created the row, False if one was there."""
+        row = {"team": "", **row, "papers": json.dumps(row.get("papers") or [])}
         cols = [c for c in DIGEST_RUN_COLUMNS if row.get(c) is not None]
         values = [row[c] for c in cols]
         cursor = self.db.execute(
@@ -201,32 +226,39 @@ class State:
         )
         return bool(cursor.rowcount == 1)
 
-    def update_digest_run(self, channel: str, day: str, **fields: Any) -> None:
+    def update_digest_run(self, channel: str, day: str, *, team: str = "", **fields: Any) -> None:
         """Change some columns of a run row."""
         if "papers" in fields:
             fields["papers"] = json.dumps(fields["papers"])
         sets = ", ".join(f"{k} = ?" for k in fields)
         self.db.execute(
-            f"UPDATE digest_runs SET {sets} WHERE channel = ? AND day = ?", [*fields.values(), channel, day]
+            f"UPDATE digest_runs SET {sets} WHERE team = ? AND channel = ? AND day = ?",
+            [*fields.values(), team, channel, day],
         )
 
-    def digest_posted_ids(self, channel: str, round_: int) -> set[str]:
-        """Ids of the papers a channel was shown in a round."""
-        rows = self.db.execute("SELECT paper_id FROM digest_papers WHERE channel = ? AND round = ?", [channel, round_])
+    def digest_posted_ids(self, channel: str, round_: int, team: str = "") -> set[str]:
+        """Ids of the papers a workspace's channel was shown in a round."""
+        rows = self.db.execute(
+            "SELECT paper_id FROM digest_papers WHERE team = ? AND channel = ? AND round = ?", [team, channel, round_]
+        )
         return {r[0] for r in rows}
 
-    def digest_round(self, channel: str) -> int:
+    def digest_round(self, channel: str, team: str = "") -> int:
         """The channel's current round number (1 before anything was posted)."""
-        row = self.db.execute("SELECT MAX(round) FROM digest_papers WHERE channel = ?", [channel]).fetchone()
+        row = self.db.execute(
+            "SELECT MAX(round) FROM digest_papers WHERE team = ? AND channel = ?", [team, channel]
+        ).fetchone()
         return int(row[0] or 1)
 
-    def record_digest_papers(self, channel: str, round_: int, paper_ids: list[str], day: str, at: float) -> None:
-        """Mark papers as shown to a channel in a round."""
+    def record_digest_papers(
+        self, channel: str, round_: int, paper_ids: list[str], day: str, at: float, team: str = ""
+    ) -> None:
+        """Mark papers as shown to a workspace's channel in a round."""
         for paper_id in paper_ids:
             self.db.execute(
-                "INSERT INTO digest_papers (channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO digest_papers (team, channel, round, paper_id, day, posted_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
-                [channel, round_, paper_id, day, at],
+                [team, channel, round_, paper_id, day, at],
             )
 
     def acquire_lease(self, name: str, owner: str, now: float, ttl: float) -> bool:

@@ -154,11 +154,12 @@ def channel_feedback(state: State, team: str, channel: str) -> ChannelFeedback:
     return ChannelFeedback(tuple(ChannelVote(r[0], Vote(r[1]), r[2], Via(r[3]), float(r[4])) for r in rows))
 
 
-def votes_in_channel(state: State, channel: str) -> ChannelFeedback:
-    """A channel's votes whatever workspace cast them: digests are kept per channel, and Slack's channel ids are
-    unique across workspaces (a channel shared between two workspaces learns from both)."""
+def votes_in_channel(state: State, channel: str, team: str = "") -> ChannelFeedback:
+    """A workspace's votes in a channel (a channel shared between workspaces learns per workspace, as each gets its
+    own digest); team "": the single workspace's, whatever id Slack gave it."""
+    where, params = ("channel = ?", [channel]) if not team else ("team = ? AND channel = ?", [team, channel])
     rows = state.db.execute(
-        'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE channel = ? ORDER BY at DESC, paper_id DESC',
-        [channel],
+        f'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE {where} ORDER BY at DESC, paper_id DESC',
+        params,
     ).fetchall()
     return ChannelFeedback(tuple(ChannelVote(r[0], Vote(r[1]), r[2], Via(r[3]), float(r[4])) for r in rows))

@@ -58,8 +58,8 @@ class CrashAfterPost:
         self.real.post(digest)  # type: ignore[attr-defined]
         raise Crash
 
-    def find(self, channel: str, day: date, since: float) -> str | None:
-        return self.real.find(channel, day, since)  # type: ignore[attr-defined]
+    def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
+        return self.real.find(channel, day, since, team)  # type: ignore[attr-defined]
 
 
 class CrashBeforePost(CrashAfterPost):

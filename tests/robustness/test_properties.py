@@ -53,7 +53,7 @@ class MemoryPoster:
         self.posted.append(digest)
         return f"1700000000.{len(self.posted):06d}"
 
-    def find(self, channel: str, day: date, since: float) -> str | None:
+    def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
         return None
 
 

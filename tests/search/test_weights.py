@@ -18,10 +18,10 @@ def test_a_sweep_sets_weights_by_name_each_read_as_its_type() -> None:
     swept = DEFAULT.with_values({"fusion.meaning": "2", "ranking.rerank": "40", "fusion.titles_lead": "false"})
     assert swept.fusion == Fusion(meaning=2.0, titles_lead=False)
     assert swept.ranking == Ranking(rerank=40)
-    assert DEFAULT == Weights()  # (the defaults are untouched: frozen)
+    assert Weights() == DEFAULT  # (the defaults are untouched: frozen)
     with pytest.raises(ValueError, match=r"no weight 'fusion\.nope'; there are ranking\.rerank, .*fusion\.meaning"):
         DEFAULT.with_values({"fusion.nope": "1"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="heavy"):
         DEFAULT.with_values({"ranking.title": "heavy"})
 
 

@@ -121,9 +121,9 @@ def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many
     assert "Please reinstall this app into your workspace" in told.params["text"]
     desk = digest_commands.build_service(many.config, many.config.db_path, many.state)
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
-    outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True)
+    outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True, team="T2")
     assert (outcome.status, outcome.error) == ("failed", NOT_INSTALLED)  # said once, nothing posted
-    assert many.state.digest_subscription(C_T2) is not None  # its settings are kept for a reinstall
+    assert many.state.digest_subscription(C_T2, "T2") is not None  # its settings are kept for a reinstall
     many.drain()
     assert fake.calls("chat.postMessage") == []
 

@@ -127,3 +127,40 @@ def test_the_cli_names_the_newer_database_in_one_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"icml-bot: error: the state database {state} was written by a newer icml-bot")
     assert "Traceback" not in "\n".join(err)
+
+
+def test_schema_4_keys_every_digest_row_by_workspace_and_keeps_every_row(
+    state_target: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.state import migrations
+
+    with monkeypatch.context() as before_4:  # a database as schema 3 left it
+        before_4.setattr(migrations, "MIGRATIONS", MIGRATIONS[:3])
+        before_4.setattr(migrations, "LATEST", 3)
+        old = State(state_target)
+        sub = "INSERT INTO digest_subscriptions (channel, team, at, tz, days, size, source, created_at, updated_at, "
+        sub += "schedule_from, topics) VALUES (?, ?, '09:00', 'UTC', 'mon-fri', 3, 'slack', 1, 2, 3, ?)"
+        old.db.execute(sub, ["C1", "T2", "kv cache"])
+        old.db.execute(sub, ["C2", "", "grokking"])  # made before many workspaces
+        run = "INSERT INTO digest_runs (channel, day, status, papers, claimed_at, first_claimed_at, ts) "
+        run += "VALUES (?, '2026-03-09', 'posted', '[\"p1\"]', 4, 4, '1.5')"
+        for channel in ("C1", "C2", "C9"):  # C9: a run whose subscription is gone
+            old.db.execute(run, [channel])
+            old.db.execute(
+                "INSERT INTO digest_papers (channel, round, paper_id, day, posted_at) "
+                "VALUES (?, 1, 'p1', '2026-03-09', 5)",
+                [channel],
+            )
+        old.close()  # (both backends' connections commit each statement)
+    state = State(state_target)
+    subs = {(r["team"], r["channel"]): r["topics"] for r in state.digest_subscriptions(active=False)}
+    assert subs == {("T2", "C1"): "kv cache", ("", "C2"): "grokking"}
+    runs = {(r["team"], r["channel"]): (r["status"], r["papers"], r["ts"]) for r in state.digest_runs()}
+    assert runs == {(t, c): ("posted", ["p1"], "1.5") for t, c in (("T2", "C1"), ("", "C2"), ("", "C9"))}
+    assert state.digest_posted_ids("C1", 1, "T2") == {"p1"}
+    assert state.digest_posted_ids("C1", 1, "T3") == set()  # another workspace's digest there starts afresh
+    sub = "INSERT INTO digest_subscriptions (channel, team, at, tz, days, size, source, created_at, updated_at, "
+    sub += "schedule_from) VALUES ('C1', 'T3', '09:00', 'UTC', 'mon-fri', 3, 'slack', 1, 2, 3)"
+    state.db.execute(sub)  # a second workspace in the same (shared) channel: its own row
+    assert len(state.digest_subscriptions("C1")) == 2
+    state.close()

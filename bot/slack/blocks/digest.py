@@ -33,21 +33,19 @@ def marker_block_id(channel: str, day: date) -> str:
 
 def metadata(digest: Digest) -> dict[str, Any]:
     """Message metadata naming the channel, date and papers (read back with include_all_metadata)."""
-    return {
-        "event_type": MARKER,
-        "event_payload": {
-            "channel": digest.channel,
-            "date": digest.day.isoformat(),
-            "round": digest.round,
-            "papers": digest.paper_ids,
-        },
-    }
+    payload = {"channel": digest.channel, "date": digest.day.isoformat(), "round": digest.round}
+    payload |= {"papers": digest.paper_ids, **({"team": digest.team} if digest.team else {})}  # (shared channels)
+    return {"event_type": MARKER, "event_payload": payload}
 
 
-def is_digest(message: dict[str, Any], channel: str, day: date) -> bool:
-    """Whether a message from conversations.history is our digest for `channel` on `day`."""
+def is_digest(message: dict[str, Any], channel: str, day: date, team: str = "") -> bool:
+    """Whether a message from conversations.history is workspace `team`'s digest for `channel` on `day` (in a
+    shared channel, another workspace's digest of the same day is not ours; digests from before teams were
+    marked count as ours)."""
     meta = message.get("metadata") or {}
     payload = meta.get("event_payload") or {}
+    if payload.get("team", team) != team:
+        return False
     if (
         meta.get("event_type") == MARKER
         and payload.get("date") == day.isoformat()

@@ -1,0 +1,116 @@
+"""Workspaces kept apart in a Slack Connect channel (one channel id in both workspaces): each workspace's `/icml
+digest` commands, buttons and Home tab act only on its own digest there, and each digest posts with its own
+workspace's token. Also: digests made without a workspace are adopted, and Enterprise Grid org-wide installs post.
+Run through the served app with two workspaces installed by OAuth, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from slack_sdk.oauth.installation_store import Installation
+
+from bot.slack import digest_commands, oauth
+from bot.team import feedback
+from tests.slack.test_home import home_opened
+from tests.slack.test_oauth import command, install, many  # noqa: F401  (many: the fixture)
+from tests.slack.test_team_saves import answer
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_clicks import press
+from tests.support.slack_harness import SlackHttp, texts
+
+SHARED = "C0SHAREDXX1"  # one id in both workspaces, as Slack Connect gives it
+
+
+def digest_posts(fake: FakeSlack) -> list[Any]:
+    return [c for c in fake.calls("chat.postMessage") if c.params.get("channel") == SHARED and c.ok]
+
+
+def home_of(served: SlackHttp, fake: FakeSlack, team: str, user: str) -> str:
+    """The Home tab a user of workspace `team` sees when opening it, as text."""
+    before = len([c for c in fake.calls("views.publish") if c.params.get("user_id") == user])
+    assert served.event(home_opened(user), team_id=team).status == 200
+    views = fake.wait_for(lambda c: c.method == "views.publish" and c.params["user_id"] == user, count=before + 1)
+    return str(views[-1].params["view"])
+
+
+def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its_own(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    t2, t3 = install(many, fake, "T2"), install(many, fake, "T3")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache at 07:30", "T2", SHARED))
+
+    status = texts(command(many, "digest status", "T3", SHARED))
+    assert "no daily digest" in status  # A's topics and time are A's
+    assert "kv cache" not in status
+    assert "07:30" not in status
+    assert "has no daily digest" in texts(command(many, "digest unsubscribe", "T3", SHARED))
+    assert (many.state.digest_subscription(SHARED, "T2") or {})["active"] == 1  # B's unsubscribe left A's alone
+
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe grokking", "T3", SHARED))
+    rows = {r["team"]: r["topics"] for r in many.state.digest_subscriptions(SHARED)}
+    assert rows == {"T2": "kv cache", "T3": "grokking"}  # B's subscribe made B's own, A's row kept its team
+
+    assert "Posted the digest" in texts(command(many, "digest now", "T2", SHARED))
+    first = digest_posts(fake)
+    assert [c.token for c in first] == [t2]
+    press(many, fake, first[0].params, "Less like this", channel=SHARED, team="T3", ephemeral=False, name="less")
+    assert "push papers close to it to the back" in texts(answer(fake, "less"))
+    assert feedback.votes_in_channel(many.state, SHARED, "T2").disliked == ()  # B's click is not A's vote
+    assert len(feedback.votes_in_channel(many.state, SHARED, "T3").disliked) == 1
+
+    assert "Posted the digest" in texts(command(many, "digest now", "T3", SHARED))  # A's today is not B's
+    assert [c.token for c in digest_posts(fake)] == [t2, t3]  # each with its own workspace's token
+    assert "already in this channel" in texts(command(many, "digest now", "T2", SHARED))  # still once a day
+
+
+def test_a_digest_without_a_workspace_is_on_no_home_tab_until_a_workspace_adopts_it(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    install(many, fake, "T2"), install(many, fake, "T3")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache", "T2", SHARED))
+    many.state.db.execute("UPDATE digest_subscriptions SET team = ''")  # as made before many workspaces
+    for team, user in (("T2", "U2"), ("T3", "U3")):
+        assert SHARED not in home_of(many, fake, team, user)
+
+    status = texts(command(many, "digest status", "T3", SHARED))  # the first command from a workspace there
+    assert "kv cache" in status
+    assert [(r["team"], r["topics"]) for r in many.state.digest_subscriptions(SHARED)] == [("T3", "kv cache")]
+    assert SHARED in home_of(many, fake, "T3", "U3")
+    assert SHARED not in home_of(many, fake, "T2", "U2")
+    assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))  # adopted once, by one
+
+
+def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    installations = oauth.open_installations(many.config)
+    installations.store.save(
+        Installation(
+            app_id="A1",
+            enterprise_id="E1",
+            team_id=None,
+            is_enterprise_install=True,
+            bot_token="xoxb-org-e1",
+            bot_id="BORG",
+            bot_user_id="UBORG",
+            user_id="UADMIN",
+            installed_at=datetime(2026, 3, 1, tzinfo=UTC).timestamp(),
+        )
+    )
+    assert installations.bot_token("T4", "E1") == "xoxb-org-e1"
+    assert installations.bot_token("T4") is None  # (the lookup before: no enterprise, no bot)
+    fake.tokens.add("xoxb-org-e1")
+    service = digest_commands.build_service(many.config, Path(many.config.db_path), many.state)
+    try:
+        now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
+        service.digests.subscribe(SHARED, now, topics="kv cache", team="T4", enterprise="E1")
+        outcome = service.digests.post_digest(SHARED, now.date(), now, manual=True, team="T4")
+    finally:
+        service.stop()
+    assert outcome.status == "posted", outcome.describe()
+    assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1"]
