@@ -44,11 +44,10 @@ class Pending:
 class HomePublisher:
     """One background thread publishing the latest Home view per (workspace, user)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
+    def __init__(self) -> None:
         self._cond = threading.Condition()
         self._pending: dict[tuple[str, str], Pending] = {}  # oldest first: a user's new view goes to the back
-        self._paused: dict[str, float] = {}  # workspace -> when its Retry-After ends (clock time)
+        self._paused: dict[str, float] = {}  # workspace -> when its Retry-After ends (time.monotonic)
         self._thread: threading.Thread | None = None
         self._stopping = False
 
@@ -84,7 +83,7 @@ class HomePublisher:
         """The oldest view whose workspace is not waiting out a 429; None once stopping leaves nothing due."""
         with self._cond:
             while True:
-                now = self.clock()
+                now = time.monotonic()
                 due = next((key for key in self._pending if self._paused.get(key[0], 0.0) <= now), None)
                 if due is not None:
                     return due, self._pending.pop(due)
@@ -114,7 +113,7 @@ class HomePublisher:
             wait = retry_after(exc.response.headers)
             item.attempts += 1
             with self._cond:
-                self._paused[team] = max(self._paused.get(team, 0.0), self.clock() + wait)
+                self._paused[team] = max(self._paused.get(team, 0.0), time.monotonic() + wait)
                 if item.attempts >= ATTEMPTS:
                     log.warning("views.publish for %s rate limited %d times: dropped", user, item.attempts)
                 elif key not in self._pending:
