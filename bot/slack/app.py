@@ -15,6 +15,7 @@ from bot.digest.service import DigestService
 from bot.papers.reader import Papers
 from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, oauth, replies, team_actions
 from bot.slack.blocks import ACTION_IDS
+from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
 from bot.state import State
 
@@ -38,8 +39,11 @@ def build_app(
     state: State,
     client: WebClient | None = None,
     digests: DigestService | None = None,
+    publisher: HomePublisher | None = None,
 ) -> App:
     """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start.
+
+    `publisher` publishes the Home views; whoever runs the app stops it (Runtime.stop), after the listeners.
 
     With SLACK_CLIENT_ID and SLACK_CLIENT_SECRET it is installed by OAuth in many workspaces instead: no bot token,
     Bolt finds each request's workspace token in the installation store.
@@ -48,7 +52,7 @@ def build_app(
     if client is None:
         client = WebClient(token=None if installations else config.bot_token, base_url=config.api_url)
     flow = oauth.oauth_settings(config, installations) if installations else None
-    # Bolt copies these into every per-request client (say, context.client): 429s wait Retry-After and retry.
+    # Bolt copies these into every per-request client (say, context.client); none waits out a 429 in a listener.
     present = {type(h) for h in client.retry_handlers}
     client.retry_handlers.extend(h for h in replies.retry_handlers() if type(h) not in present)
     try:
@@ -74,8 +78,9 @@ def build_app(
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)
     actions.register(app, deps)
-    team_actions.register(app, deps)  # Save, channel lists, digest feedback (bot/team)
-    home.register(app, deps)
+    publisher = publisher or HomePublisher()
+    team_actions.register(app, deps, publisher)  # Save, channel lists, digest feedback (bot/team)
+    home.register(app, deps, publisher)
     oauth.register(app)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)

@@ -17,6 +17,7 @@ from bot.slack.replies import DeliveryError, respond
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side and I couldn't finish that. Please try again in a minute."
+SLOW_DOWN = "Slack asked me to slow down, so I couldn't post my answer. Please try again in a few seconds."
 # Slack errors that mean the bot token itself is refused: nothing can be posted until someone fixes it.
 TOKEN_ERRORS = (
     "invalid_auth",
@@ -98,8 +99,10 @@ def apologize(
     response_url: str | None,
     error: Exception,
 ) -> bool:
-    """Tell the user something failed, by response_url (unless that is what failed) or an ephemeral message."""
-    msg = blocks.notice(APOLOGY)
+    """Tell the user something failed (or that Slack rate-limited the answer), by response_url (unless that is
+    what failed) or an ephemeral message."""
+    limited = isinstance(error, DeliveryError) and error.error == "ratelimited"
+    msg = blocks.notice(SLOW_DOWN if limited else APOLOGY)
     failed_url = isinstance(error, DeliveryError) and error.where == "response_url"
     if response_url and not failed_url:
         try:

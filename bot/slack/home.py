@@ -1,22 +1,23 @@
-"""The app's Home tab: published on `app_home_opened` and again whenever the user saves or unsaves a paper."""
+"""The app's Home tab: published on `app_home_opened` and again whenever the user saves or unsaves a paper.
+
+Listeners only hand the view to the HomePublisher (bot/slack/home_publisher.py), which talks to Slack.
+"""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from bot.slack import commands
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.blocks import team as team_blocks
+from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
 from bot.team import saves
 
 EVENTS = ("app_home_opened",)
-log = logging.getLogger(__name__)
 
 
 def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
@@ -63,30 +64,28 @@ def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dic
     )
 
 
-def publish(client: WebClient, deps: Services, team: str, user: str, similar_to: str = "") -> bool:
-    """views.publish the user's Home view; False (logged) when Slack refuses it, e.g. the Home tab is turned off."""
-    try:
-        client.views_publish(user_id=user, view=home_view(deps, team, user, similar_to))
-    except SlackApiError as exc:
-        log.warning("views.publish for %s failed: %s", user, exc.response.get("error"))
-        return False
-    return True
+def publish(
+    publisher: HomePublisher, client: WebClient, deps: Services, team: str, user: str, similar_to: str = ""
+) -> None:
+    """Have the user's Home view published soon (with their state then), without waiting for Slack here."""
+    publisher.submit(team, user, client, lambda: home_view(deps, team, user, similar_to))
 
 
 class Home:
     """The app_home_opened listener; a bound method so Bolt can read its parameter names."""
 
-    def __init__(self, deps: Services) -> None:
+    def __init__(self, deps: Services, publisher: HomePublisher) -> None:
         self.deps = deps
+        self.publisher = publisher
 
     def on_home_opened(self, event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
         """Publish the Home view when the user opens the Home tab (not the Messages tab)."""
         if event.get("tab", "home") != "home" or not event.get("user"):
             return
         team = str(body.get("team_id") or (body.get("authorizations") or [{}])[0].get("team_id") or "")
-        publish(client, self.deps, team, str(event["user"]))
+        publish(self.publisher, client, self.deps, team, str(event["user"]))
 
 
-def register(app: App, deps: Services) -> None:
+def register(app: App, deps: Services, publisher: HomePublisher) -> None:
     """Register the app_home_opened listener (manifest.yml subscribes to the event and enables the Home tab)."""
-    app.event("app_home_opened")(Home(deps).on_home_opened)
+    app.event("app_home_opened")(Home(deps, publisher).on_home_opened)

@@ -8,7 +8,7 @@ from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler, RetryHandler
+from slack_sdk.http_retry import ConnectionErrorRetryHandler, RetryHandler
 from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
@@ -20,12 +20,13 @@ log = logging.getLogger(__name__)
 
 
 def retry_handlers() -> list[RetryHandler]:
-    """Retries for Web API and response_url calls: dropped connections, 429 (honouring Retry-After), 500/503."""
-    return [
-        ConnectionErrorRetryHandler(max_retry_count=1),
-        RateLimitErrorRetryHandler(max_retry_count=2),
-        ServerErrorRetryHandler(max_retry_count=2),
-    ]
+    """Retries for listeners' Web API and response_url calls: dropped connections and 500/503, never a 429.
+
+    slack_sdk's RateLimitErrorRetryHandler sleeps Retry-After in the calling thread: in a listener that holds a
+    thread other users' clicks and mentions wait for. A 429 fails the call at once instead (the user is told);
+    Home views are retried by bot/slack/home_publisher.py, digests by their own client (bot/slack/digest_post.py).
+    """
+    return [ConnectionErrorRetryHandler(max_retry_count=1), ServerErrorRetryHandler(max_retry_count=2)]
 
 
 class DeliveryError(RuntimeError):
@@ -53,7 +54,7 @@ def respond(response_url: str, msg: blocks.Message, **options: Any) -> None:
 
 
 def post(client: WebClient, channel: str, msg: blocks.Message, thread_ts: str | None = None) -> str:
-    """chat.postMessage (the client retries 429s); returns the new message's ts or raises DeliveryError."""
+    """chat.postMessage; returns the new message's ts or raises DeliveryError (also on a 429: no wait here)."""
     try:
         resp = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **msg)
     except SlackApiError as exc:

@@ -32,6 +32,7 @@ from bot.papers import refresh
 from bot.papers.reader import Papers
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
+from bot.slack.home_publisher import HomePublisher
 from bot.state import State
 
 EVENTS_PATH = "/slack/events"
@@ -317,6 +318,7 @@ class Runtime:
     state: State
     digests: DigestService
     app: App
+    publisher: HomePublisher  # Home views, published off the listener threads
     refresher: refresh.Refresher | None = None  # ICML_BOT_REFRESH: fetch again and load in one transaction
 
     @classmethod
@@ -324,7 +326,9 @@ class Runtime:
         """Open the state database and build the app (auth.test); nothing runs yet."""
         state = State(config.state_target)
         digests = digest_commands.build_service(config, config.db_path, state)  # checks ICML_DIGEST_CHANNEL first
-        return cls(state, digests, build_app(config, config.db_path, state, digests=digests))
+        publisher = HomePublisher()
+        app = build_app(config, config.db_path, state, digests=digests, publisher=publisher)
+        return cls(state, digests, app, publisher)
 
     @classmethod
     def start(cls, config: Config) -> Runtime:
@@ -341,13 +345,15 @@ class Runtime:
         cls.build(config).state.close()
 
     def stop(self) -> None:
-        """Let replies in progress and a digest being posted finish (bounded), hand the lease back, close the state."""
+        """Let replies in progress, the Home views they queued and a digest being posted finish (bounded), hand the
+        lease back, close the state."""
         if self.refresher is not None:
             self.refresher.stop()
         if not drain_listeners(self.app, STOP_LISTENERS_SECONDS):
             log.warning(
                 "replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS
             )
+        self.publisher.stop()
         if not self.digests.stop(timeout=STOP_DIGEST_SECONDS):
             log.warning(
                 "a digest post is still running after %ds; its claim stays in the state database, so it is "

@@ -38,6 +38,7 @@ from bot.slack.blocks.team_buttons import (
 )
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
+from bot.slack.home_publisher import HomePublisher
 from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.state import State
@@ -88,8 +89,9 @@ class Click:
 class TeamActions:
     """Team button listeners; bound methods so Bolt can read their parameter names."""
 
-    def __init__(self, deps: Services) -> None:
+    def __init__(self, deps: Services, publisher: HomePublisher) -> None:
         self.deps = deps
+        self.publisher = publisher  # Home views go out from its thread: a click never waits for views.publish
 
     @property
     def state(self) -> State:
@@ -150,14 +152,14 @@ class TeamActions:
     def _after_change(self, click: Click, client: WebClient, origin: Origin | None, fallback: Message) -> None:
         """After a save or unsave: the view in place (or the fallback reply), and the Home tab published again."""
         if click.on_home:
-            home.publish(client, self.deps, click.team, click.user, origin.arg if origin else "")
+            home.publish(self.publisher, client, self.deps, click.team, click.user, origin.arg if origin else "")
             return
         rebuilt = self._rebuild(click, origin)
         if rebuilt is not None:
             self._say(click, rebuilt, replace=True)
         else:
             self._say(click, fallback)
-        home.publish(client, self.deps, click.team, click.user)
+        home.publish(self.publisher, client, self.deps, click.team, click.user)
 
     # ------------------------------------------------------------------ Save / Unsave
 
@@ -279,7 +281,7 @@ class TeamActions:
         """Similar on the Home tab: the Home view again, with papers like this one on top."""
         ack()
         click, value = Click.of(body), parse_paper_value(str(action.get("value") or ""))
-        home.publish(client, self.deps, click.team, click.user, value.paper_id if value else "")
+        home.publish(self.publisher, client, self.deps, click.team, click.user, value.paper_id if value else "")
 
 
 def vote_said(paper: PaperRow, choice: feedback.Vote, changed: bool, previous: feedback.Vote | None) -> str:
@@ -295,9 +297,9 @@ def vote_said(paper: PaperRow, choice: feedback.Vote, changed: bool, previous: f
     return f"{head} {name}{swap}. {said} `/icml digest status` shows what the channel liked."
 
 
-def register(app: App, deps: Services) -> None:
+def register(app: App, deps: Services, publisher: HomePublisher) -> None:
     """Register one listener per team action id."""
-    listeners = TeamActions(deps)
+    listeners = TeamActions(deps, publisher)
     handlers: dict[str, Callable[..., None]] = {
         ACTION_SAVE: listeners.on_save,
         ACTION_UNSAVE: listeners.on_unsave,

@@ -18,7 +18,7 @@ import pytest
 from bot import cli
 from bot.papers import index
 from bot.slack import blocks
-from bot.slack.errors import APOLOGY
+from bot.slack.errors import APOLOGY, SLOW_DOWN
 from bot.slack.events import DEDUPE_WAIT_SECONDS
 from tests.support.digest import make_digests
 from tests.support.fake_slack import FakeSlack
@@ -47,7 +47,7 @@ def test_mention_replies_survive_web_api_faults(
     short_timeout_http: SlackHttp, fake: FakeSlack, fault: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     if fault == "ratelimited":
-        fake.fail_next("chat.postMessage", "ratelimited", retry_after=0)
+        fake.fail_next("chat.postMessage", "ratelimited", retry_after=30)
     elif fault == "server_error":
         fake.fail_next("chat.postMessage", "internal_error", status=500)
     elif fault == "timeout":
@@ -58,7 +58,12 @@ def test_mention_replies_survive_web_api_faults(
         reply, took = timed(short_timeout_http.event, mention_event("kv cache", user="U5", ts="1700000000.000100"))
         assert reply.status == 200
         assert took < ACK_DEADLINE  # acked before the reply is even tried
-        if fault in ("ratelimited", "server_error"):
+        if fault == "ratelimited":  # no listener waits out Slack's 30 s: the user is told to ask again
+            (told,) = fake.wait_for("chat.postEphemeral", timeout=ACK_DEADLINE)
+            assert told.params["text"] == SLOW_DOWN
+            short_timeout_http.drain()
+            assert [c.ok for c in fake.calls("chat.postMessage")] == [False]
+        elif fault == "server_error":
             fake.wait_for("chat.postMessage", count=2)
             short_timeout_http.drain()
             assert [c.ok for c in fake.calls("chat.postMessage")] == [False, True]  # retried once, posted once

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_clicks import press, press_on_home
-from tests.support.slack_harness import SlackHttp, buttons, slack_config, socket_mode_app, texts
-from tests.support.slack_requests import event_body, slash_form
+from tests.support.slack_harness import (
+    ACK_DEADLINE,
+    SlackHttp,
+    buttons,
+    slack_config,
+    socket_mode_app,
+    texts,
+    timed,
+)
+from tests.support.slack_requests import event_body, mention_event, slash_form
 
 KV = "txyyds"
 VEGAS = "yg1gm3"
@@ -103,3 +115,61 @@ def test_home_over_socket_mode(fake: FakeSlack, slack_index_path: Path, tmp_path
         view = fake.wait_for("views.publish", ok=True)[0].params
     assert view["user_id"] == "U5"
     assert "How to use /icml" in texts(view["view"])
+
+
+# ---------------------------------------------------------------------- Slack answering views.publish with 429
+
+FLOOD = 60  # Save clicks from one user while views.publish answers 429
+CLICKERS = 10  # clicks in flight at once, as a user clicking fast in several windows sends them
+MENTION_ANSWERED = 1.0  # seconds: another workspace's mention is answered within this meanwhile
+
+
+def publishes(fake: FakeSlack, user: str, ok: bool | None = None) -> list[Any]:
+    """The views.publish calls for `user` (only the accepted ones with ok=True)."""
+    return [c for c in fake.calls("views.publish") if c.params.get("user_id") == user and ok in (None, c.ok)]
+
+
+@pytest.mark.ack_deadline
+def test_a_save_flood_under_rate_limits_stalls_no_one(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    results = [slack_http.command(q).json() for q in ("attention", "language models", "reinforcement learning")]
+    saves = [(msg, b["value"]) for msg in results for b in buttons(msg) if b["text"]["text"] == "Save"]
+    papers = {value.split('"')[3] for _, value in saves}  # {"p":"<id>",...}: the distinct papers clicked
+    fake.fail_next("views.publish", "ratelimited", retry_after=2, times=10_000)  # until the test says stop
+
+    def click(n: int) -> tuple[int, float]:
+        msg, value = saves[n % len(saves)]
+        reply, took = timed(press, slack_http, fake, msg, "Save", value, ephemeral=False, name=f"s{n}")
+        return reply.status, took
+
+    with ThreadPoolExecutor(CLICKERS) as pool:
+        clicks = pool.map(click, range(FLOOD))
+        fake.wait_for("views.publish", ok=False)  # Slack is refusing the Home view now
+        started = time.monotonic()
+        assert slack_http.event(mention_event("kv cache", channel="C2", user="U7"), team_id="T2").status == 200
+        fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params["channel"] == "C2", timeout=15)
+        answered = time.monotonic() - started
+        acks = list(clicks)
+    assert answered < MENTION_ANSWERED, f"the other workspace's mention took {answered:.1f} s"
+    assert [status for status, _ in acks] == [200] * FLOOD
+    late = [round(took, 1) for _, took in acks if took >= ACK_DEADLINE]
+    assert late == [], f"{len(late)} of {FLOOD} clicks acked after {ACK_DEADLINE} s"
+    assert publishes(fake, "U1", ok=True) == []  # nothing got through while Slack said 429
+
+    fake.faults.clear()  # Slack takes views again: the newest view goes out once its Retry-After has passed
+    view = fake.wait_for(lambda c: c.method == "views.publish" and c.params["user_id"] == "U1", ok=True, timeout=15)
+    slack_http.drain()
+    assert len(publishes(fake, "U1", ok=True)) == 1  # one publish of the latest view, not one per click
+    assert len(publishes(fake, "U1")) < 10  # a retry per Retry-After, not one per click
+    assert f"*Your saved papers* ({len(papers)})" in texts(view[0].params["view"])
+
+
+def test_a_rate_limited_workspace_does_not_hold_up_another_ones_home(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("views.publish", "ratelimited", retry_after=5)
+    assert slack_http.event(home_opened("U1")).status == 200
+    fake.wait_for("views.publish", ok=False)  # T1 waits out Slack's 5 s
+    assert slack_http.event(home_opened("U9"), team_id="T2").status == 200
+    other = fake.wait_for("views.publish", ok=True, timeout=3)  # T2's goes out meanwhile
+    assert other[0].params["user_id"] == "U9"
+    assert publishes(fake, "U1", ok=True) == []
+    mine = fake.wait_for(lambda c: c.method == "views.publish" and c.params["user_id"] == "U1", ok=True, timeout=15)
+    assert "How to use /icml" in texts(mine[0].params["view"])

@@ -18,7 +18,7 @@ from bot import search as search_module
 from bot.papers import index
 from bot.papers.reader import Papers
 from bot.slack import blocks
-from bot.slack.errors import APOLOGY
+from bot.slack.errors import APOLOGY, SLOW_DOWN
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import SEEDS
@@ -394,13 +394,17 @@ def test_messages_from_bots_are_never_answered(slack_http: SlackHttp, fake: Fake
     assert fake.posts() == []
 
 
-def test_rate_limited_post_is_retried_once_and_posted_once(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    fake.fail_next("chat.postMessage", "ratelimited", retry_after=0)
-    slack_http.event(mention_event("kv cache"))
-    fake.wait_for("chat.postMessage", count=2)
+def test_a_rate_limited_reply_is_not_waited_for_and_the_user_is_told(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("chat.postMessage", "ratelimited", retry_after=30)
+    slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
+    (told,) = fake.wait_for("chat.postEphemeral", timeout=3)  # not after Slack's 30 s: no listener sleeps on a 429
+    assert (told.params["user"], told.params["thread_ts"], told.params["text"]) == (
+        "U5",
+        "1700000000.000100",
+        SLOW_DOWN,
+    )
     slack_http.drain()
-    assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False), (200, True)]
-    assert len(fake.posts()) == 1
+    assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False)]  # refused: nothing posted twice
 
 
 def test_a_failed_post_is_logged_and_apologised_for(

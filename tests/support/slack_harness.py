@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from bot.config import Config
 from bot.papers import index
 from bot.slack.app import build_app
+from bot.slack.home_publisher import HomePublisher
 from bot.slack.server import HttpServer, start_socket_mode
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
@@ -146,7 +147,8 @@ class SlackHttp(SignedClient):
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
         self.state = State(config.state_target)
-        self.app: App = build_app(config, config.db_path, self.state, client=client)
+        self.publisher = HomePublisher()
+        self.app: App = build_app(config, config.db_path, self.state, client=client, publisher=self.publisher)
         self.server = HttpServer(
             self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
         ).start()
@@ -156,13 +158,15 @@ class SlackHttp(SignedClient):
     def drain(self) -> None:
         """Stop serving and wait until every request and every listener thread it started has ended.
 
-        After this nothing more can reach the fake Slack, so a test may assert what did *not* happen (no second
-        reply, no apology) without sleeping. The state database stays open for checks.
+        After this nothing more can reach the fake Slack (Home views due are published, those waiting out a 429
+        dropped), so a test may assert what did *not* happen (no second reply, no apology) without sleeping. The
+        state database stays open for checks.
         """
         if not self._drained:
             self._drained = True
             self.server.stop()
             stop_app(self.app)
+            assert self.publisher.stop(), "the Home publisher thread did not end"
 
     def stop(self) -> None:
         """Drain, then close the state connection."""
@@ -186,7 +190,8 @@ def stop_app(app: App) -> None:
 def socket_mode_app(fake: FakeSlack, config: Config) -> Iterator[tuple[App, SocketModeHandler, State]]:
     """The production app connected to the fake over Socket Mode, as `icml-bot serve` connects it."""
     state = State(config.state_target)
-    app = build_app(config, config.db_path, state)
+    publisher = HomePublisher()
+    app = build_app(config, config.db_path, state, publisher=publisher)
     handler = start_socket_mode(app, config)
     try:
         assert fake.socket_connected(timeout=5)
@@ -194,6 +199,7 @@ def socket_mode_app(fake: FakeSlack, config: Config) -> Iterator[tuple[App, Sock
     finally:
         close_socket_mode(handler, fake)
         stop_app(app)
+        publisher.stop()
         state.close()
 
 
