@@ -398,3 +398,22 @@ def test_a_config_in_a_log_or_a_traceback_shows_no_secret() -> None:
         assert value not in shown
     assert "bot_token=<set>" in shown
     assert "client_id=''" in shown  # (what is no secret is shown as it is)
+
+
+def test_the_state_password_is_masked_in_logs_as_written_and_decoded() -> None:
+    config = Config(db_path=Path("p.db"), state_path=Path("s.db"), state_url="postgresql://bot:Xy7%25zQ%20w9@db/icml")
+    root = logging.getLogger()
+    captured = io.StringIO()
+    handler = logging.StreamHandler(captured)
+    root.addHandler(handler)
+    try:
+        setup_logging(config)
+        logging.getLogger("bot.test").error("libpq said: Xy7%%25zQ%%20w9, that is %s", "Xy7%zQ w9")
+        logging.getLogger("bot.test").error("a URL: postgresql+psycopg://u:pw@other/db")  # any URL's, any length
+    finally:
+        root.removeHandler(handler)
+        for h in root.handlers:
+            h.filters = [f for f in h.filters if not isinstance(f, RedactSecrets)]
+    log = captured.getvalue()
+    assert "libpq said: [redacted], that is [redacted]" in log
+    assert "a URL: postgresql+psycopg://u:[redacted]@other/db" in log
