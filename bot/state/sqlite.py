@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -35,7 +36,9 @@ def path_problem(path: Path, exc: OSError) -> str:
 def make_private(path: Path) -> None:
     """Create the state file for the bot's user only (SQLite gives its -wal and -shm the file's mode), and tighten
     one that other users could read, saying so (or warn when it cannot be): it holds bot tokens."""
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE))  # (an empty file is a new SQLite database)
+    # Never open an existing file here: closing it would drop this process's SQLite locks on it (POSIX locks).
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))  # (empty: a new SQLite database)
     for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
         try:
             mode = stat.S_IMODE(file.stat().st_mode)
