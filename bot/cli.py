@@ -537,8 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"icml-bot: error: {where} cannot be used ({exc}): {advice}", file=sys.stderr)
         return EXIT_USAGE
     except psycopg.Error as exc:
-        where = postgres.redact(config.state_url) if config else "the state database"
-        print(f"icml-bot: error: {postgres.problem(where, exc)}", file=sys.stderr)
+        print(f"icml-bot: error: {postgres.problem(config.state_url if config else '', exc)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 0

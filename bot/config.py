@@ -11,6 +11,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.papers.venues import Scope, VenueError, parse_scope
+from bot.state import postgres
 
 
 class ConfigError(ValueError):
@@ -213,6 +214,14 @@ def parse_refresh(value: str, var: str = "ICML_BOT_REFRESH") -> int | None:
     return seconds
 
 
+def parse_state_url(url: str) -> str:
+    """A PostgreSQL URL libpq can use, or ConfigError saying what is wrong with it (never its password)."""
+    problem = postgres.url_problem(url)
+    if problem:
+        raise ConfigError(f"ICML_BOT_STATE={postgres.redact(url)} is not a PostgreSQL URL the bot can use: {problem}")
+    return url
+
+
 def parse_venues(value: str, var: str = "ICML_BOT_VENUES") -> Scope:
     """`icml2026,icml2024-position`, `all` or empty (automatic) → Scope."""
     try:
@@ -303,7 +312,7 @@ class Config:
 
         db_path = Path(db or env.get("ICML_BOT_DB") or default_db_path(env)).expanduser()
         state = env.get("ICML_BOT_STATE", "").strip()
-        state_url = state if state.startswith(("postgresql://", "postgres://")) else ""
+        state_url = parse_state_url(state) if postgres.is_url(state) else ""
         state_path = Path(state).expanduser() if state and not state_url else db_path.with_name("state.db")
         level = get("ICML_BOT_LOG_LEVEL").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):

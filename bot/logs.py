@@ -8,15 +8,16 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from urllib.parse import urlsplit
 
 from bot.config import Config
+from bot.state import postgres
 
 
 class RedactSecrets(logging.Filter):
     """Replace Slack tokens and the configured secrets in every log line, whatever library logged it."""
 
     PATTERN = re.compile(r"\b(xox[a-z]|xapp)-[\w-]+")
+    URL_PASSWORD = re.compile(r"\b(postgres(?:ql)?(?:\+\w+)?://[^:@/\s]*:)[^@\s]*@")  # any length, in any URL
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
@@ -24,7 +25,7 @@ class RedactSecrets(logging.Filter):
 
     def redact(self, text: str) -> str:
         """`text` with every Slack token and configured secret masked."""
-        clean = self.PATTERN.sub(r"\1-[redacted]", text)
+        clean = self.URL_PASSWORD.sub(r"\1[redacted]@", self.PATTERN.sub(r"\1-[redacted]", text))
         for secret in self.secrets:
             clean = clean.replace(secret, "[redacted]")
         return clean
@@ -82,9 +83,15 @@ def setup_logging(config: Config) -> None:
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
     logging.getLogger().setLevel(config.log_level)
-    state_password = urlsplit(config.state_url).password or "" if config.state_url else ""
     redact = RedactSecrets(
-        (config.bot_token, config.app_token, config.signing_secret, config.client_secret, state_password)
+        (
+            config.bot_token,
+            config.app_token,
+            config.signing_secret,
+            config.client_secret,
+            config.openreview_password,
+            *postgres.passwords(config.state_url),  # as written and percent-decoded (libpq quotes either)
+        )
     )
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:

@@ -200,3 +200,26 @@ def test_a_question_with_no_topic_gets_the_hint_alone(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert out.startswith("Which topic? Name one")
     assert "No papers match" not in out  # (nothing was searched)
+
+
+# ICML_BOT_STATE URLs libpq cannot use, each with the parts of its password that must never be printed.
+BAD_STATE_URLS = {
+    "postgresql://bot:Xy7%zQw9@db/icml": ("Xy7%zQw9", "zQw9"),  # libpq: invalid percent-encoded token: "Xy7%zQw9"
+    "postgresql://bot:my secret@db/icml": ("my secret", "secret"),  # libpq: unexpected spaces found in "my secret"
+    "postgresql://bot:Xy7-zQw9@db:notaport/icml": ("Xy7-zQw9",),  # libpq only fails when it connects
+    "postgresql://bot:Xy7-zQw9@[::1/icml": ("Xy7-zQw9",),  # urlsplit raised: a traceback
+}
+
+
+@pytest.mark.parametrize("command", ["stats", "serve"])
+@pytest.mark.parametrize("url", BAD_STATE_URLS)
+def test_a_bad_state_url_is_one_line_naming_it_without_the_password(tmp_path: Path, command: str, url: str) -> None:
+    env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "ICML_BOT_STATE": url, "PYTHONPATH": str(ROOT)}
+    env.update(SLACK_BOT_TOKEN="xoxb-1", SLACK_APP_TOKEN="xapp-1")
+    done = subprocess.run([sys.executable, "-m", "bot", command], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("icml-bot: error: ICML_BOT_STATE=postgresql://"), line
+    assert " is not a PostgreSQL URL the bot can use: " in line
+    for secret in BAD_STATE_URLS[url]:
+        assert secret not in line

@@ -25,6 +25,7 @@ from bot.papers.row import PaperRow
 from bot.slack import blocks, digest_commands, team_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.inline_ack import answers_in_ack
+from bot.slack.message_text import raw_limit
 from bot.slack.services import Services
 
 COMMAND = "/icml"
@@ -181,6 +182,8 @@ BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "", inv: Invocation | None = None) -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
+    if len(text) > raw_limit(MAX_INPUT_CHARS):  # a paste: refused unread
+        return too_long(len(text), f"{COMMAND} kv cache")
     text = blocks.one_line(blocks.unescape(text))  # Slack sends &, <, > in command text as entities
     if len(text) > MAX_INPUT_CHARS:
         return too_long(len(text), f"{COMMAND} kv cache")

@@ -10,7 +10,7 @@ import logging
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -250,7 +250,19 @@ def status(desk: DigestService, asker: Asker, words: str) -> Message:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
     said = feedback.votes_in_channel(desk.digests.state, asker.channel, asker.team)
     liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
-    return digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
+    shown = scheduling_for_users(desk, now)
+    return digest_blocks.status_message(info, shown, liked, len(said.liked), len(said.disliked))
+
+
+def scheduling_for_users(desk: DigestService, now: datetime) -> str:
+    """Who schedules the digests, in words users may see: which process (its host and pid) only in the log."""
+    said = desk.scheduling(now)
+    lease = desk.digests.state.lease(sched.LEASE)
+    process = f"icml-bot process {lease['owner']}" if lease else ""
+    if not process or process not in said:
+        return said
+    log.info("/icml digest status: %s", said)
+    return said.replace(process, "another icml-bot process")
 
 
 def preview(desk: DigestService, asker: Asker, words: str) -> Message:

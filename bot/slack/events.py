@@ -11,11 +11,12 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.papers.reader import TOPIC_TEXT_CHARS
 from bot.search import request_without_topic
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
-from bot.slack.message_text import slack_to_plain
+from bot.slack.message_text import raw_limit, slack_to_plain
 from bot.slack.replies import post
 from bot.slack.services import Services
 from bot.state import ERRORS, is_locked, is_unreachable
@@ -37,7 +38,10 @@ def is_from_bot(event: dict[str, Any]) -> bool:
 
 def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
     """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
-    query = slack_to_plain(event.get("text"), keep_links=True)
+    raw = str(event.get("text") or "")
+    if len(raw) > raw_limit(MAX_INPUT_CHARS):  # a paste: refused unread
+        return too_long(len(raw), "@icml-bot kv cache")
+    query = slack_to_plain(raw, MAX_INPUT_CHARS, keep_links=True)
     if len(query) > MAX_INPUT_CHARS:
         return too_long(len(query), "@icml-bot kv cache")
     thread_ts = event.get("thread_ts")
@@ -48,7 +52,7 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
     if not thread_ts or not in_thread:
         return blocks.notice(USAGE)
     parent = read_parent(event["channel"], thread_ts)
-    topics = deps.papers.topic_queries(slack_to_plain(parent))
+    topics = deps.papers.topic_queries(slack_to_plain(parent, TOPIC_TEXT_CHARS))
     if not topics:
         return blocks.notice("I couldn't tell what this thread is about. " + USAGE)
     for topic in topics:  # most specific first; a search that needs every word may find nothing for it

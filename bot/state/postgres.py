@@ -16,13 +16,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 import psycopg
 from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.pq import TransactionStatus
 
 SCHEMES = ("postgresql://", "postgres://")
+# A URL's password, found as libpq finds it (after the user's ":", up to the "@" before the host; the last "@" before
+# any "?", so an unencoded "@" in it is masked too) or as a query parameter; written for malformed URLs as well.
+_USER_PASSWORD = re.compile(r"(?P<user>^[a-z]+://[^:@/]*:)(?P<password>[^?]*)@", re.IGNORECASE)
+_QUERY_PASSWORD = re.compile(r"(?P<key>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
+PERCENT_HINT = "percent-encode the user and password (% as %25, @ as %40, a space as %20)"
 WRITE_LOCK = 7_302_516_001  # advisory lock held by every write transaction (SQLite's single writer, made explicit)
 CONNECT_TIMEOUT = 5  # seconds: an unreachable server is reported, not waited on for minutes
 DEFAULT_LOCK_WAIT = 10.0  # seconds a write waits for another one, as SQLite's BUSY_TIMEOUT
@@ -35,14 +41,37 @@ def is_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(SCHEMES)
 
 
+def passwords(url: str) -> list[str]:
+    """The password a URL holds (`user:password@`, `?password=`), as written and percent-decoded, longest first: what
+    to mask. Found without parsing the URL, so a malformed one (where libpq quotes the password back) is covered."""
+    found = [m["password"] for m in [_USER_PASSWORD.match(url)] if m]
+    found += [m["password"] for m in _QUERY_PASSWORD.finditer(url)]
+    return sorted({form for written in found for form in (written, unquote(written)) if form}, key=len, reverse=True)
+
+
+def mask(text: str, url: str) -> str:
+    """`text` (a driver's message, a log line) with every form of the URL's password replaced by ***."""
+    for password in passwords(url):
+        text = text.replace(password, "***")
+    return text
+
+
 def redact(url: str) -> str:
-    """The URL without its password, for logs and error lines."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    """The URL without its password, for logs and error lines; never raises, whatever the URL."""
+    return _QUERY_PASSWORD.sub(r"\g<key>***", _USER_PASSWORD.sub(r"\g<user>***@", url, count=1))
+
+
+def url_problem(url: str) -> str | None:
+    """What makes a PostgreSQL URL unusable, read as libpq reads it and said without its password; None if nothing."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        said = mask(" ".join(str(exc).split()), url)
+        return f"{said}; {PERCENT_HINT}" if "percent" in said else said
+    ports = str(params.get("port") or "").split(",")
+    if not all(not port or (port.isdigit() and 0 < int(port) < 65536) for port in ports):
+        return "its port is not a number from 1 to 65535"
+    return None
 
 
 @lru_cache(maxsize=512)
@@ -66,7 +95,7 @@ def is_unreachable(exc: BaseException) -> bool:
 
 def problem(url: str, exc: BaseException) -> str:
     """One line saying why the database cannot be used and what to do, never with the password."""
-    lines = str(exc).strip().splitlines()
+    lines = mask(str(exc), url).strip().splitlines()  # libpq may quote the password back
     text = " ".join(lines[0].split()) if lines else type(exc).__name__  # the rest is a caret under the SQL
     where = redact(url)
     if "password authentication failed" in text or "no password supplied" in text:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +15,10 @@ from pathlib import Path
 import sqlite_utils
 
 BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
+PRIVATE = 0o600  # the state file holds every workspace's bot token: readable and writable by the bot's user only
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside the database, holding the same data
+
+log = logging.getLogger(__name__)
 
 Error = sqlite3.Error
 
@@ -24,6 +31,31 @@ def path_problem(path: Path, exc: OSError) -> str:
                 return f"{parent} is a file, not a folder"
             break
     return exc.strerror or str(exc)
+
+
+def make_private(path: Path) -> None:
+    """Create the state file for the bot's user only (SQLite gives its -wal and -shm the file's mode), and tighten
+    one that other users could read, saying so (or warn when it cannot be): it holds bot tokens."""
+    # Never open an existing file here: closing it would drop this process's SQLite locks on it (POSIX locks).
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))  # (empty: a new SQLite database)
+    for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
+        try:
+            mode = stat.S_IMODE(file.stat().st_mode)
+            if mode & ~PRIVATE:
+                os.chmod(file, mode & PRIVATE)
+                log.warning(
+                    "%s was open to other users (mode %04o): now %04o, as it holds bot tokens",
+                    file,
+                    mode,
+                    mode & PRIVATE,
+                )
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # another user's file, a read-only mount: the operator must do it
+            log.warning(
+                "%s is open to other users and holds bot tokens, but %s: run chmod 600 on it", file, exc.strerror
+            )
 
 
 def is_locked(exc: BaseException) -> bool:
@@ -45,6 +77,7 @@ class SqliteBackend:
         if db is not None and getattr(self._local, "pid", None) != os.getpid():
             db = None  # inherited through fork() (pre-fork servers): SQLite connections must not cross processes
         if db is None:
+            make_private(self.path)
             conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")

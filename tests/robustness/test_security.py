@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from bot.slack.app import build_app
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import message_problems
+from tests.support.slack_calls import Call
 from tests.support.slack_harness import (
     ACK_DEADLINE,
     FORM,
@@ -323,7 +325,7 @@ def test_a_garbled_term_or_a_very_long_phrase_is_searched_without_echoing_it(sla
 
 
 def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_999] + "?"
+    pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_991] + "?"  # after "<@UBOT> ": 40,000
     slack_http.event(mention_event(pasted, ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
     assert post.params["thread_ts"] == "1700000000.000100"
@@ -344,6 +346,34 @@ def test_a_40000_character_thread_is_read_only_as_far_as_needed(slack_http: Slac
     intro = post.params["blocks"][0]["elements"][0]["text"]
     assert intro == "Papers related to this discussion (*speculative decoding*):"
     assert message_problems(post.params) == []
+
+
+RAW_MARKUP = "<#C1|" * 8_000  # 40,000 characters posted through the API (unescaped): each "<" opens a channel link
+MARKUP_CPU_SECONDS = 0.3  # generous: parsing the whole text with `<[^>]*>` took 1.2-1.6 s of CPU
+
+
+def cpu_for_reply(slack_http: SlackHttp, fake: FakeSlack, event: dict[str, Any]) -> tuple[Call, float]:
+    """The reply to a mention and the CPU the process spent from the signed event until that reply was posted."""
+    started = time.process_time()
+    assert slack_http.event(event).status == 200
+    (post,) = fake.wait_for("chat.postMessage")
+    return post, time.process_time() - started
+
+
+def test_a_40000_character_raw_markup_mention_is_refused_unread(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    post, cpu = cpu_for_reply(slack_http, fake, mention_event(RAW_MARKUP, ts="1700000000.000100"))
+    assert cpu < MARKUP_CPU_SECONDS
+    assert "That is 40,008 characters: I search for up to 500" in texts(post.params)  # (with "<@UBOT> ")
+
+
+def test_a_40000_character_raw_markup_thread_parent_is_read_only_as_far_as_needed(
+    slack_http: SlackHttp, fake: FakeSlack
+) -> None:
+    fake.set_thread("C1", "1700000000.000100", [{"user": "U2", "text": RAW_MARKUP}])
+    bare = mention_event("", ts="1700000009.000300", thread_ts="1700000000.000100")
+    post, cpu = cpu_for_reply(slack_http, fake, bare)
+    assert "I couldn't tell what this thread is about." in texts(post.params)
+    assert cpu < MARKUP_CPU_SECONDS
 
 
 def test_long_digest_topics_are_refused_with_a_hint(slack_http: SlackHttp) -> None:
@@ -368,3 +398,22 @@ def test_a_config_in_a_log_or_a_traceback_shows_no_secret() -> None:
         assert value not in shown
     assert "bot_token=<set>" in shown
     assert "client_id=''" in shown  # (what is no secret is shown as it is)
+
+
+def test_the_state_password_is_masked_in_logs_as_written_and_decoded() -> None:
+    config = Config(db_path=Path("p.db"), state_path=Path("s.db"), state_url="postgresql://bot:Xy7%25zQ%20w9@db/icml")
+    root = logging.getLogger()
+    captured = io.StringIO()
+    handler = logging.StreamHandler(captured)
+    root.addHandler(handler)
+    try:
+        setup_logging(config)
+        logging.getLogger("bot.test").error("libpq said: Xy7%%25zQ%%20w9, that is %s", "Xy7%zQ w9")
+        logging.getLogger("bot.test").error("a URL: postgresql+psycopg://u:pw@other/db")  # any URL's, any length
+    finally:
+        root.removeHandler(handler)
+        for h in root.handlers:
+            h.filters = [f for f in h.filters if not isinstance(f, RedactSecrets)]
+    log = captured.getvalue()
+    assert "libpq said: [redacted], that is [redacted]" in log
+    assert "a URL: postgresql+psycopg://u:[redacted]@other/db" in log

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime, time
 from pathlib import Path
@@ -9,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.digest.scheduler import DigestScheduler
+from bot.digest.scheduler import LEASE, DigestScheduler
 from bot.digest.service import DigestService
 from bot.papers.reader import Papers
 from bot.slack import commands
@@ -184,3 +185,17 @@ def test_digest_commands_end_to_end_over_http(slack_http: SlackHttp, fake: FakeS
     assert len(digest_ids(post)) == 3
     status = texts(slack_http.command("digest status", channel_id=CH).json())
     assert "papers 1-3 of 20" in status  # the app's index: the 19 seeds and one more
+
+
+def test_digest_status_never_shows_users_the_scheduling_host_or_pid(
+    slack_http: SlackHttp, caplog: pytest.LogCaptureFixture
+) -> None:
+    owner = "db-host-7.internal:4242:a1b2c3"  # how a scheduling process names itself in the lease
+    assert slack_http.state.acquire_lease(LEASE, owner, datetime.now(UTC).timestamp(), 90)
+    assert slack_http.command("digest subscribe kv cache", channel_id=CH).status == 200
+    with caplog.at_level(logging.INFO, logger="bot.slack.digest_commands"):
+        status = texts(slack_http.command("digest status", channel_id=CH).json())
+    assert "Scheduled by another icml-bot process." in status
+    assert "db-host-7" not in status
+    assert "4242" not in status
+    assert f"Scheduled by icml-bot process {owner}." in caplog.text  # (for the operator)

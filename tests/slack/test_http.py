@@ -7,6 +7,7 @@ import dataclasses
 import json
 import logging
 import re
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -441,6 +442,25 @@ def test_bad_signatures_and_old_timestamps_are_rejected(slack_http: SlackHttp, f
     assert slack_http.post(event, "application/json", secret="wrong-secret").status == 401
     slack_http.drain()
     assert fake.posts() == []
+
+
+def test_the_state_file_holding_bot_tokens_is_for_the_bot_user_only(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = tmp_path / "state.db"
+    served = SlackHttp(slack_config(fake, slack_index_path, state))
+    try:
+        assert served.command("kv cache").status == 200
+        files = sorted(tmp_path.glob("state.db*"))
+        assert [f.name for f in files] == ["state.db", "state.db-shm", "state.db-wal"]
+        assert {oct(stat.S_IMODE(f.stat().st_mode)) for f in files} == {"0o600"}
+    finally:
+        served.stop()
+    state.chmod(0o644)  # a file made by an older release
+    with caplog.at_level(logging.WARNING, logger="bot.state.sqlite"):
+        SlackHttp(slack_config(fake, slack_index_path, state)).stop()
+    assert oct(stat.S_IMODE(state.stat().st_mode)) == "0o600"
+    assert f"{state} was open to other users (mode 0644): now 0600, as it holds bot tokens" in caplog.text
 
 
 def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:

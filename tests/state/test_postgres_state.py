@@ -117,6 +117,14 @@ def test_an_unreachable_server_is_one_line(tmp_path: Path) -> None:
     assert str(caught.value).endswith("start PostgreSQL or fix the host in ICML_BOT_STATE")
 
 
+def test_the_driver_quoting_a_password_back_is_masked() -> None:
+    """libpq quotes a URL's password in its own message ("invalid percent-encoded token: ...")."""
+    with pytest.raises(StateUnavailable) as caught:
+        State("postgresql://bot:Xy7%zQw9@db/icml")
+    assert str(caught.value).startswith("cannot use the state database postgresql://bot:***@db/icml (invalid percent")
+    assert "zQw9" not in str(caught.value)
+
+
 def test_the_cli_says_one_line_for_an_unreachable_state(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

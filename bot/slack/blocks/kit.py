@@ -69,7 +69,7 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]*)>")  # <url|label> as mrkdwn writes a link
+SLACK_LINK = re.compile(r"<(https?://[^|<>]+)\|([^<>]*)>")  # <url|label>; never reads past a "<": linear on any text
 
 
 def unescape(text: str) -> str:
