@@ -4,13 +4,11 @@ apart, and an uninstall that deletes the workspace's token at once. Run on SQLit
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
@@ -22,6 +20,7 @@ from bot.slack.server import check_tokens
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT
 from tests.support.slack_harness import FORM, SlackHttp, slack_config, texts
+from tests.support.slack_install import install
 from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from tests.support.slack_requests import event_body, form_body, mention_event, slash_form
 
@@ -38,30 +37,6 @@ def many(fake: FakeSlack, slack_index_path: Path, state_target: Path | str) -> I
     served = SlackHttp(config)
     yield served
     served.stop()
-
-
-def install(served: SlackHttp, fake: FakeSlack, team: str) -> str:
-    """Click "Add to Slack", allow in workspace `team`, come back to the redirect URL; returns the bot token."""
-    page = served.request("GET", oauth.INSTALL_PATH)
-    assert page.status == 200
-    cookie = page.headers["set-cookie"]
-    state = re.search(r"slack-app-oauth-state=([^;]+)", cookie)
-    assert state is not None
-    link = re.search(r'href="(https://slack\.com/oauth/v2/authorize\?[^"]+)"', page.body.decode())
-    assert link is not None
-    query = parse_qs(urlsplit(link.group(1).replace("&amp;", "&")).query)
-    assert query["client_id"] == [CLIENT_ID]
-    assert query["scope"] == [",".join(oauth.BOT_SCOPES)]
-    assert query["state"] == [state.group(1)]
-    code = fake.oauth.workspace(team)
-    back = served.request(
-        "GET",
-        f"{oauth.REDIRECT_PATH}?code={code}&state={state.group(1)}",
-        headers={"Cookie": f"slack-app-oauth-state={state.group(1)}"},
-    )
-    assert back.status == 200, back.body
-    assert "Thank you!" in back.body.decode()
-    return fake.oauth.token_of(team)
 
 
 def command(served: SlackHttp, text: str, team: str, channel: str) -> dict:
