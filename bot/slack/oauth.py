@@ -1,6 +1,6 @@
 """Many workspaces: Bolt's own OAuth flow ("Add to Slack") with slack_sdk's SQLAlchemy installation store, kept in the
-state database (the SQLite file or PostgreSQL), so every process and replica sees every installation. The OAuth state
-is signed, not stored (oauth_state.py).
+state database (the SQLite file or PostgreSQL), so every process and replica sees every installation. Its tables are
+made by the state's migrations (bot/state/migrations.py); the OAuth state is signed, not stored (oauth_state.py).
 """
 
 from __future__ import annotations
@@ -63,11 +63,9 @@ class Installations:
 
 
 def open_installations(config: Config) -> Installations:
-    """The installation store on the state database, its tables created when missing."""
+    """The installation store on the state database (its tables come with State's migrations, opened before)."""
     engine = sqlalchemy.create_engine(engine_url(config), pool_pre_ping=True)
-    store = SQLAlchemyInstallationStore(client_id=config.client_id, engine=engine, logger=log)
-    store.create_tables()  # type: ignore[no-untyped-call]
-    return Installations(engine, store)
+    return Installations(engine, SQLAlchemyInstallationStore(client_id=config.client_id, engine=engine, logger=log))
 
 
 def oauth_settings(config: Config, installations: Installations) -> OAuthSettings:

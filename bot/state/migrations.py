@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from bot.state import installations_schema
 from bot.state.schema import (
     DIGEST_SCHEMA_LEASES,
     DIGEST_SCHEMA_PAPERS,
@@ -79,10 +80,21 @@ def _workspaces(db: Executes) -> None:
     db.execute(DIGEST_SUBSCRIPTION_TEAM)
 
 
+def _installations(db: Any) -> None:
+    # Made by the installation store's create_tables() before this step, outside the lock: IF NOT EXISTS adopts them.
+    dialect: installations_schema.Dialect = "sqlite" if isinstance(db.conn, sqlite3.Connection) else "postgresql"
+    for statement in installations_schema.create_statements(dialect):
+        db.execute(statement)
+    db.execute(installations_schema.DROP_OAUTH_STATES)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
     Migration(3, "the Slack workspace of each digest subscription (many workspaces)", _workspaces),
+    Migration(
+        5, "Slack installations and bots (many workspaces); OAuth states are signed, no longer stored", _installations
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 
