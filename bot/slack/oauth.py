@@ -1,5 +1,6 @@
-"""Many workspaces: Bolt's own OAuth flow ("Add to Slack") with slack_sdk's SQLAlchemy installation and state stores,
-kept in the state database (the SQLite file or PostgreSQL), so every process and replica sees every installation.
+"""Many workspaces: Bolt's own OAuth flow ("Add to Slack") with slack_sdk's SQLAlchemy installation store, kept in the
+state database (the SQLite file or PostgreSQL), so every process and replica sees every installation. Its tables are
+made by the state's migrations (bot/state/migrations.py); the OAuth state is signed, not stored (oauth_state.py).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import sqlalchemy
 from slack_bolt import App, BoltContext
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.config import Config
+from bot.slack.oauth_state import SignedStates
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
@@ -43,11 +44,10 @@ def engine_url(config: Config) -> str:
 
 @dataclass(frozen=True)
 class Installations:
-    """The stores behind the OAuth flow, and the bot token of each installed workspace."""
+    """The installation store behind the OAuth flow, and the bot token of each installed workspace."""
 
     engine: sqlalchemy.Engine
     store: SQLAlchemyInstallationStore
-    states: SQLAlchemyOAuthStateStore
 
     def bot_token(self, team: str, enterprise: str = "") -> str | None:
         """The bot token of workspace `team` (of Enterprise Grid org `enterprise`: installed in the workspace, or
@@ -66,17 +66,13 @@ class Installations:
 
 
 def open_installations(config: Config) -> Installations:
-    """The installation and OAuth state stores on the state database, their tables created when missing."""
+    """The installation store on the state database (its tables come with State's migrations, opened before)."""
     engine = sqlalchemy.create_engine(engine_url(config), pool_pre_ping=True)
-    store = SQLAlchemyInstallationStore(client_id=config.client_id, engine=engine, logger=log)
-    states = SQLAlchemyOAuthStateStore(expiration_seconds=STATE_EXPIRY_SECONDS, engine=engine, logger=log)
-    store.create_tables()  # type: ignore[no-untyped-call]
-    states.create_tables()  # type: ignore[no-untyped-call]
-    return Installations(engine, store, states)
+    return Installations(engine, SQLAlchemyInstallationStore(client_id=config.client_id, engine=engine, logger=log))
 
 
 def oauth_settings(config: Config, installations: Installations) -> OAuthSettings:
-    """Bolt's OAuth settings: /slack/install and /slack/oauth_redirect, bot scopes only, the shared stores."""
+    """Bolt's OAuth settings: install and redirect paths, bot scopes only, the shared installations, signed states."""
     extra: dict[str, Any] = {"redirect_uri": config.redirect_url} if config.redirect_url else {}
     return OAuthSettings(
         client_id=config.client_id,
@@ -86,7 +82,7 @@ def oauth_settings(config: Config, installations: Installations) -> OAuthSetting
         redirect_uri_path=REDIRECT_PATH,
         installation_store=installations.store,
         installation_store_bot_only=True,
-        state_store=installations.states,
+        state_store=SignedStates(config.client_secret, STATE_EXPIRY_SECONDS),
         state_expiration_seconds=STATE_EXPIRY_SECONDS,
         logger=logging.getLogger("bot.slack.oauth.flow"),
         **extra,

@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from bot.state import installations_schema
 from bot.state.schema import (
     DIGEST_KEYED_COPIES,
     DIGEST_KEYED_PAPERS,
@@ -92,12 +93,23 @@ def _keyed_by_workspace(db: Executes) -> None:
         db.execute(f"ALTER TABLE {table}_keyed RENAME TO {table}")
 
 
+def _installations(db: Any) -> None:
+    # Made by the installation store's create_tables() before this step, outside the lock: IF NOT EXISTS adopts them.
+    dialect: installations_schema.Dialect = "sqlite" if isinstance(db.conn, sqlite3.Connection) else "postgresql"
+    for statement in installations_schema.create_statements(dialect):
+        db.execute(statement)
+    db.execute(installations_schema.DROP_OAUTH_STATES)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
     Migration(3, "the Slack workspace of each digest subscription (many workspaces)", _workspaces),
     Migration(
         4, "the workspace in every digest key: subscriptions, runs and papers (shared channels)", _keyed_by_workspace
+    ),
+    Migration(
+        5, "Slack installations and bots (many workspaces); OAuth states are signed, no longer stored", _installations
     ),
 )
 LATEST = MIGRATIONS[-1].version

@@ -1,16 +1,15 @@
 """Many workspaces: "Add to Slack" through Bolt's OAuth flow against the fake Slack, each workspace's data and token
-apart, and an uninstall that deletes the workspace's token at once. Run on SQLite and on PostgreSQL."""
+apart, an uninstall that deletes the workspace's token at once, and an install page that writes nothing. Run on SQLite
+and on PostgreSQL."""
 
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
@@ -18,15 +17,19 @@ import yaml
 from bot.config import Config, ConfigError
 from bot.slack import digest_commands, oauth
 from bot.slack.digest_post import NOT_INSTALLED
+from bot.slack.oauth_state import SignedStates
 from bot.slack.server import check_tokens
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT
 from tests.support.slack_harness import FORM, SlackHttp, slack_config, texts
+from tests.support.slack_install import come_back, install, install_page, state_rows
 from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from tests.support.slack_requests import event_body, form_body, mention_event, slash_form
 
 C_T2 = "C0T2AAAAAAA"
 C_T3 = "C0T3BBBBBBB"
+FLOOD = 500  # unsigned install-page visits (issue 32: each wrote a row that was never deleted)
+EXPIRY = oauth.STATE_EXPIRY_SECONDS
 
 
 @pytest.fixture
@@ -38,30 +41,6 @@ def many(fake: FakeSlack, slack_index_path: Path, state_target: Path | str) -> I
     served = SlackHttp(config)
     yield served
     served.stop()
-
-
-def install(served: SlackHttp, fake: FakeSlack, team: str) -> str:
-    """Click "Add to Slack", allow in workspace `team`, come back to the redirect URL; returns the bot token."""
-    page = served.request("GET", oauth.INSTALL_PATH)
-    assert page.status == 200
-    cookie = page.headers["set-cookie"]
-    state = re.search(r"slack-app-oauth-state=([^;]+)", cookie)
-    assert state is not None
-    link = re.search(r'href="(https://slack\.com/oauth/v2/authorize\?[^"]+)"', page.body.decode())
-    assert link is not None
-    query = parse_qs(urlsplit(link.group(1).replace("&amp;", "&")).query)
-    assert query["client_id"] == [CLIENT_ID]
-    assert query["scope"] == [",".join(oauth.BOT_SCOPES)]
-    assert query["state"] == [state.group(1)]
-    code = fake.oauth.workspace(team)
-    back = served.request(
-        "GET",
-        f"{oauth.REDIRECT_PATH}?code={code}&state={state.group(1)}",
-        headers={"Cookie": f"slack-app-oauth-state={state.group(1)}"},
-    )
-    assert back.status == 200, back.body
-    assert "Thank you!" in back.body.decode()
-    return fake.oauth.token_of(team)
 
 
 def command(served: SlackHttp, text: str, team: str, channel: str) -> dict:
@@ -142,6 +121,61 @@ def test_a_forged_or_stale_oauth_state_installs_nothing(many: SlackHttp, fake: F
     assert back.status == 400
     assert fake.calls("oauth.v2.access") == []
     assert oauth.open_installations(many.config).teams() == []
+
+
+def test_unsigned_visits_to_the_install_page_add_no_rows_and_each_page_still_installs(
+    many: SlackHttp, fake: FakeSlack
+) -> None:
+    before = state_rows(many.config)
+    states = [install_page(many) for _ in range(FLOOD)]
+    after = state_rows(many.config)
+    assert {t: n - before.get(t, 0) for t, n in after.items() if n != before.get(t, 0)} == {}
+    assert len(set(states)) == FLOOD
+    back = come_back(many, fake.oauth.workspace("T2"), states[0])  # the first page of the flood, still valid
+    assert back.status == 200, back.body
+    assert oauth.open_installations(many.config).teams() == ["T2"]
+
+
+def _tampered(state: str) -> str:
+    issued, nonce, signature = state.split(".")
+    return f"{int(issued) + 3600}.{nonce}.{signature}"  # a later time under the old signature
+
+
+HOSTILE_STATES = {
+    "expired": lambda: SignedStates(CLIENT_SECRET, EXPIRY, clock=lambda: time.time() - EXPIRY - 5).issue(),
+    "another app's": lambda: SignedStates("another-client-secret", EXPIRY).issue(),
+    "its time changed": lambda: _tampered(SignedStates(CLIENT_SECRET, EXPIRY).issue()),
+    "one word": lambda: "forged",
+    "dotted digits": lambda: "1.2.3",
+    "huge": lambda: "1" * 6000,
+    "not ascii": lambda: "1773014400.\u00e9t\u00e9." + "A" * 43,
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE_STATES)
+def test_a_state_this_app_did_not_issue_in_the_last_ten_minutes_installs_nothing(
+    many: SlackHttp, fake: FakeSlack, kind: str
+) -> None:
+    back = come_back(many, fake.oauth.workspace("T9"), HOSTILE_STATES[kind]())  # with its cookie: the state decides
+    assert back.status == 401
+    assert "Something Went Wrong" in back.body.decode()  # Bolt's failure page, never a traceback
+    assert fake.calls("oauth.v2.access") == []
+    assert oauth.open_installations(many.config).teams() == []
+
+
+def test_a_state_comes_back_only_to_the_browser_it_was_given_to_and_a_used_code_installs_no_more(
+    many: SlackHttp, fake: FakeSlack
+) -> None:
+    # A valid state is accepted again within its ten minutes (nothing is stored to remember it was used); what makes
+    # that harmless: Bolt wants the install page's cookie beside it, and Slack's code works once.
+    state, code = install_page(many), fake.oauth.workspace("T2")
+    assert come_back(many, code, state, cookie=False).status == 400  # another browser, without the cookie
+    assert fake.calls("oauth.v2.access") == []
+    assert come_back(many, code, state).status == 200
+    again = come_back(many, code, state)
+    assert again.status == 401  # invalid_code: Slack refused the used code
+    assert len(fake.calls("oauth.v2.access")) == 2
+    assert oauth.open_installations(many.config).teams() == ["T2"]
 
 
 def test_the_manifest_asks_for_the_scopes_the_install_link_asks_for() -> None:

@@ -1,26 +1,34 @@
 """Two `icml-bot serve --http` replicas on one state database (an SQLite file both can reach, or PostgreSQL), as
 behind a load balancer: one digest per channel and date when both schedule, a Slack retry that lands on the other
-replica answered once, and the scheduling replica killed with the other taking over."""
+replica answered once, the scheduling replica killed with the other taking over, and replicas installed by OAuth
+starting together on a fresh database."""
 
 from __future__ import annotations
 
 import os
 import re
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from tests.support.digest import due_now
 from tests.support.fake_slack import FakeSlack
+from tests.support.postgres import write_lock_held
 from tests.support.processes import children
-from tests.support.robust import BotProcess, serve_http
+from tests.support.robust import BotProcess, bot_env, serve_http
 from tests.support.slack_harness import SECRET, SignedClient
+from tests.support.slack_install import install
+from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
 from tests.support.slack_requests import mention_event
 
 CH = "C0REPLICA1"
 SCHEDULES = r"this process \((\S+)\) schedules the daily digests"
 DEFERS = r"another icml-bot process \(\S+\) schedules the daily digests"
+LINED_UP = 3  # replicas waiting at once for the migration lock before it is let go (they all meet at the tables)
+LINE_UP_SECONDS = 8  # below the processes' own 10 s lock wait (bot/state/postgres.py)
+SERVING = r"serving HTTP on http://127\.0\.0\.1:(\d+)/slack/events"
 
 
 @contextmanager
@@ -91,3 +99,42 @@ def test_the_scheduling_replica_killed_the_other_takes_over_and_posts_once(
         assert second.terminate(timeout=60) == 0
     assert taker != owner
     assert posted_days(fake, CH) == [day]
+
+
+def test_replicas_installed_by_oauth_starting_together_on_a_fresh_database_all_come_up(
+    fake: FakeSlack, slack_index_path: Path, state_target: Path | str
+) -> None:
+    env = bot_env(
+        fake.api_url,
+        slack_index_path,
+        state_target,
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_CLIENT_ID=CLIENT_ID,
+        SLACK_CLIENT_SECRET=CLIENT_SECRET,
+    )
+    started: list[BotProcess] = []
+    try:
+        with lined_up(state_target) as waiting:
+            started.extend(BotProcess(["serve", "--http", "--host", "127.0.0.1", "--port", "0"], env) for _ in range(4))
+            deadline = time.monotonic() + LINE_UP_SECONDS
+            while waiting() < LINED_UP and time.monotonic() < deadline:
+                time.sleep(0.05)
+        ports = [int(bot.wait_for(SERVING).group(1)) for bot in started]
+        # The install page of one replica, the way back to another: both find the same state and installations.
+        install(SignedClient(ports[0]), fake, "T2", back_to=SignedClient(ports[3]))
+        install(SignedClient(ports[2]), fake, "T3", back_to=SignedClient(ports[1]))
+        assert [bot.terminate(timeout=60) for bot in started] == [0, 0, 0, 0]
+    finally:
+        for bot in started:
+            bot.kill()
+    assert "Traceback" not in "".join(bot.log() for bot in started)
+
+
+@contextmanager
+def lined_up(state: Path | str) -> Iterator[Callable[[], int]]:
+    """On PostgreSQL, replicas starting now wait behind the write lock and go together; on SQLite, as they come."""
+    if isinstance(state, str):
+        with write_lock_held(state) as waiting:
+            yield waiting
+    else:
+        yield lambda: LINED_UP

@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -143,3 +145,21 @@ class PostgresServer:
         if self.data.exists():
             self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+@contextmanager
+def write_lock_held(url: str) -> Iterator[Callable[[], int]]:
+    """Hold the state's write lock (bot/state/postgres.py), so processes starting now line up behind it and go at once
+    when the block ends; yields a count of the sessions waiting for it."""
+    import psycopg
+
+    from bot.state.postgres import WRITE_LOCK
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", [WRITE_LOCK])
+
+        def waiting() -> int:
+            row = conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").fetchone()
+            return int(row[0]) if row else 0
+
+        yield waiting
