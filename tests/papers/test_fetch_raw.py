@@ -72,7 +72,8 @@ def test_downloaded_files_index_like_a_fetch(
     code, out, err = index_cli(capsys, tmp_path / "downloads")
     assert (code, err) == (0, "")
     assert "Indexed 35 papers" in out
-    assert "skipped 1: 2 notes are not accepted papers (rejected, withdrawn or unknown venueid); left out" in out
+    assert "35 added, 0 merged, 0 updated, 0 unchanged, 2 skipped." in out
+    assert "  skipped 2: not accepted (Rejected_Submission) (first at notes.json)" in out.splitlines()
     found = papers(tmp_path)
     assert len(found) == 35
     oral = found[conference.paper(0).title]
@@ -81,8 +82,10 @@ def test_downloaded_files_index_like_a_fetch(
     assert oral["pdf_url"] == "https://openreview.net/pdf/0000000000000000000000000000000000000000.pdf"
     assert oral["site_url"] == "https://icml.cc/virtual/2026/poster/100000"
     assert oral["institutions"][0] == "Texas A&M University"
-    assert oral["sources"] == ["icml-2026-abstracts.json"]  # the first file of the bundle, by name
+    assert oral["sources"] == ["icml-2026-orals-posters.json", "notes.json"]  # its poster and oral rows, its note
+    assert found[conference.paper(31).title]["sources"] == ["icml-2026-orals-posters (4).json", "position notes.json"]
     assert found[conference.paper(31).title]["track"] == "position"
+    assert found["OpenReview Only Paper 0"]["sources"] == ["notes.json"]
 
 
 def test_a_list_of_papers_given_with_downloads_is_read_as_a_list(
@@ -115,9 +118,10 @@ def test_missing_pages_are_said_with_both_numbers(
     pages = download(conference, tmp_path / "downloads")
     code, out, _ = index_cli(capsys, pages[0])
     assert code == 0
+    assert "0 skipped." in out  # a warning about the list, not a record left out
     assert (
-        "skipped 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
-        "give them all" in out
+        "  note 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
+        "give them all (first at icml-2026-orals-posters.json)" in out.splitlines()
     )
     assert len(papers(tmp_path)) == 7  # the first 10 rows: papers 0-2 (poster and oral rows each), papers 3-6
 
