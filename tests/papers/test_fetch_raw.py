@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.papers import index
+from tests.support import recorded
 from tests.support.conference_fakes import SITE_MARK, Conference, FakeSite, make_conference, serve
 from tests.support.paths import SEEDS
 
@@ -190,3 +191,27 @@ def test_an_index_built_before_the_venue_columns_gains_them(tmp_path: Path) -> N
     assert hits == [{"id": "oldie1"}]
     assert db["papers"].count == 20
     db.conn.close()
+
+
+def test_a_neurips_notes_dump_keeps_position_and_datasets_papers_and_names_what_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = recorded.note("NxOdd00001", "Odd Group", "NeurIPS.cc/2025/Journal_Track", "NeurIPS 2025 Journal Track")
+    notes = [*recorded.neurips2025().notes, odd]
+    path = tmp_path / "neurips notes.json"
+    path.write_text(json.dumps({"count": len(notes), "notes": notes}))
+    code, out, _ = index_cli(capsys, path)
+    assert code == 0
+    assert "Indexed 7 papers" in out
+    assert out.splitlines()[1:] == [
+        "  skipped 1: not accepted (Desk_Rejected_Submission) (first at neurips notes.json)",
+        "  skipped 1: not accepted (Withdrawn_Submission) (first at neurips notes.json)",
+        "  skipped 1: venueid 'NeurIPS.cc/2025/Journal_Track' is in no track of the venue table (first at neurips "
+        "notes.json)",
+    ]
+    found = papers(tmp_path)
+    assert (found["Position Paper Two"]["track"], found["Position Paper Two"]["status"]) == ("position", "Poster")
+    assert (found["Dataset Only"]["track"], found["Dataset Only"]["code_url"]) == (
+        "datasets",
+        "https://zenodo.org/records/123",
+    )
