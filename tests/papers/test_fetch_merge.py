@@ -129,3 +129,11 @@ def test_institutions_are_never_given_to_other_authors_of_the_same_count() -> No
     assert swapped.institutions == ["MIT", "KAIST"]
     assert renamed.institutions == ["", "KAIST"]
     assert others.institutions == []
+
+
+def test_a_sourceurl_that_is_not_text_is_no_sourceurl_never_a_traceback() -> None:
+    conference = make_conference(posters=3, orals=0, spotlights=0, position=0, site_only=0, openreview_only=0)
+    conference.rows[0]["sourceurl"], conference.rows[1]["sourceurl"] = 5, ["https://openreview.net/group?id=X"]
+    converted = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
+    assert [p.forum for p in converted.papers] == ["Fo0000002x"]
+    assert converted.lines("rows") == ["2 rows left out: no `sourceurl` (not from an OpenReview group of the venue)"]

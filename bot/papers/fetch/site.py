@@ -179,7 +179,7 @@ def _paper(
     if why:
         remarks.append(Remark(why, row_key(main)))
         return None
-    track = next(t for row in ordered if (t := venues.source_track(row.get("sourceurl"))))
+    track = next(t for url in _sourceurls(ordered) if (t := venues.source_track(url)))
     status = Status.ORAL if orals else venues.decision_status(main.get("decision"))
     if status is None:
         decision = _text(main.get("decision"))
@@ -225,7 +225,7 @@ def _left_out(rows: list[Row]) -> str | None:
     decisions = [_text(row.get("decision")) for row in rows]
     if any(venues.decision_rejected(d) for d in decisions) and not any(venues.decision_status(d) for d in decisions):
         return f"decision {next(d for d in decisions if venues.decision_rejected(d))!r}"
-    urls = [url.strip() for row in rows if isinstance(url := row.get("sourceurl"), str) and url.strip()]
+    urls = _sourceurls(rows)
     if not urls:
         return "no `sourceurl` (not from an OpenReview group of the venue)"
     if any(venues.source_track(url) for url in urls):
@@ -235,6 +235,11 @@ def _left_out(rows: list[Row]) -> str | None:
         return f"not accepted ({group.rsplit('/', 1)[-1]})"
     where = group or urlparse(urls[0]).netloc or urls[0]
     return f"from {where}: not one of the venue's tracks (a journal track, a CMT-hosted track or another list)"
+
+
+def _sourceurls(rows: list[Row]) -> list[str]:
+    """The rows' `sourceurl`s that are text."""
+    return [url.strip() for row in rows if isinstance(url := row.get("sourceurl"), str) and url.strip()]
 
 
 def row_key(row: Row) -> tuple[str, Any]:
