@@ -112,9 +112,14 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
         f"{report.added} added, {report.merged} merged, {report.updated} updated, {report.unchanged} unchanged, "
         f"{len(report.skipped)} skipped."
     )
-    for reason, count in sorted(report.skip_reasons().items()):
-        example = next(s for s in report.skipped if s.reason == reason)
-        print(f"  skipped {count}: {reason} (first at {example.source}:{example.line})")
+    for label, records, counts in (
+        ("skipped", report.skipped, report.skip_reasons()),
+        ("note", report.notices, report.notice_reasons()),
+    ):
+        for reason, count in sorted(counts.items()):
+            example = next(s for s in records if s.reason == reason)
+            where = f"{example.source}:{example.line}" if example.line else example.source
+            print(f"  {label} {count}: {reason} (first at {where})")
     return 0
 
 
@@ -361,8 +366,8 @@ def _iso_date(value: str) -> date:
 def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     """Fetch each VENUE's official list (conference site, OpenReview when logged in) and index it in one load.
 
-    Example: `icml-bot fetch icml2026 icml2024`. Exit 0: everything arrived; 1: a source failed but what arrived
-    was indexed (the summary names the failure); 2: nothing usable arrived and nothing was indexed.
+    Example: `icml-bot fetch icml2026 icml2024`. Exit 0: everything arrived; 1: a source failed or stopped at a
+    page, but what arrived was indexed (the summary names the failure); 2: nothing usable arrived, nothing indexed.
     """
     from bot.papers.fetch import run
     from bot.papers.fetch.openreview import Credentials

@@ -106,6 +106,7 @@ class Paper:
     room: str | None = None
     poster_position: str | None = None
     source: str = ""
+    more_sources: tuple[str, ...] = ()  # the other files of raw downloads its record was merged from
     source_id: str | None = None
     line: int = 0
     preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads): its fields win in a merge
@@ -147,6 +148,11 @@ class Skip:
     source: str
     line: int
     reason: str
+
+
+class Notice(Skip):
+    """Something a person should know about records that were indexed (a status left empty): said, not counted as
+    skipped."""
 
 
 Record = Paper | Skip
@@ -196,11 +202,12 @@ class Raw:
     line: int
     conference: str | None
     year: int | None
+    more_sources: tuple[str, ...] = ()
 
 
 def _finish(record: Raw | Skip) -> Record:
     return (
-        make_paper(record.fields, record.source, record.line, record.conference, record.year)
+        make_paper(record.fields, record.source, record.line, record.conference, record.year, record.more_sources)
         if isinstance(record, Raw)
         else record
     )
@@ -437,11 +444,16 @@ def _read_downloads(path: Path, obj: Any, companions: tuple[Path, ...]) -> Itera
                 "orals-posters file, e.g. `icml-bot index icml-2026-orals-posters.json icml-2026-abstracts.json`",
             )
         raise SourceError(path, "", "no papers in this download (empty `results` or `notes`)")
-    records, problems = raw_downloads.records(bundle, conference_of(path.name))
-    for problem in problems:
-        yield Skip(path.name, 0, problem)
-    for number, record in enumerate(records, 1):
-        yield _structured(record, path, number)
+    read = raw_downloads.records(bundle, conference_of(path.name))
+    for problem in read.problems:
+        yield Notice(path.name, 0, problem)
+    for remark, file in read.remarks:
+        yield (Skip if remark.left_out else Notice)(file or path.name, 0, remark.reason)
+    for number, (record, files) in enumerate(read.records, 1):
+        made = _structured(record, path, number)
+        if isinstance(made, Raw) and files:
+            made.source, made.more_sources = files[0], tuple(files[1:])
+        yield made
 
 
 def read_csv(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Raw | Skip]:
@@ -546,7 +558,12 @@ def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
 
 
 def make_paper(
-    fields: Mapping[str, Any], source: str, line: int, conference: str | None = None, year: int | None = None
+    fields: Mapping[str, Any],
+    source: str,
+    line: int,
+    conference: str | None = None,
+    year: int | None = None,
+    more_sources: tuple[str, ...] = (),
 ) -> Paper:
     """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
     raw_abstract = str(fields["abstract"])
@@ -588,6 +605,7 @@ def make_paper(
         room=field_values.optional_text(fields.get("room")),
         poster_position=field_values.optional_text(fields.get("poster_position")),
         source=source,
+        more_sources=more_sources,
         source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
         preferred=fields.get("preferred") is True,

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from bot import text
 from bot.papers import corpus, fts, related, search_tables, vectors
-from bot.papers.corpus import Paper, Skip
+from bot.papers.corpus import Notice, Paper, Skip
 from bot.papers.row import PaperRow
 from bot.papers.search_tables import FTS_TOKENIZE
 from bot.text.stopwords import TOO_COMMON
@@ -38,6 +38,7 @@ LATER_COLUMNS: dict[str, type] = {
     "room": str,
     "poster_position": str,
 }
+NOT_COLUMNS = ("source", "more_sources", "line", "keys", "preferred")  # Paper fields the papers table does not hold
 JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule")
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
 # Words too common to identify a paper when looking for its twin in another source.
@@ -62,12 +63,17 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[Skip] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)  # about records that were indexed
     papers: int = 0
     seconds: float = 0.0
 
     def skip_reasons(self) -> Counter[str]:
         """How many records were skipped for each reason."""
         return Counter(s.reason for s in self.skipped)
+
+    def notice_reasons(self) -> Counter[str]:
+        """How many indexed records each notice is about."""
+        return Counter(n.reason for n in self.notices)
 
 
 @contextmanager
@@ -278,9 +284,7 @@ class _Loader:
 
 def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
     """The papers-table row for a new paper."""
-    row = {
-        f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in ("source", "line", "keys", "preferred")
-    }
+    row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in NOT_COLUMNS}
     row.update(
         id=paper_id,
         seq=seq,
@@ -289,16 +293,21 @@ def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
         keywords=json.dumps(paper.keywords, ensure_ascii=False),
         institutions=json.dumps(paper.institutions, ensure_ascii=False),
         schedule=json.dumps(paper.schedule, ensure_ascii=False),
-        sources=json.dumps([paper.source]),
+        sources=json.dumps(sources_of(paper)),
     )
     return row
+
+
+def sources_of(paper: Paper) -> list[str]:
+    """The files a record came from, as the `sources` column lists them."""
+    return sorted({paper.source, *paper.more_sources})
 
 
 def combine(old: dict[str, Any], paper: Paper) -> dict[str, Any]:
     """Merge a record into an existing row: a real title beats a derived one, an official source (`icml-bot fetch`,
     raw downloads) beats a third-party list, and the other source fills the gaps."""
     incoming = to_row(paper, old["id"], old["seq"])
-    if json.loads(old["sources"]) == [paper.source]:
+    if json.loads(old["sources"]) == sources_of(paper):
         return incoming  # the same source loaded again: its new version replaces the old
     if (old["title_derived"] and not paper.title_derived) or paper.preferred:
         return merge_rows(incoming, old, keep=old)
@@ -346,7 +355,9 @@ def load(
             with closing(corpus.read(path, tick, workers=cores, companions=companions)) as read:
                 for record in read:
                     records += 1
-                    if isinstance(record, Skip):
+                    if isinstance(record, Notice):
+                        loader.report.notices.append(record)
+                    elif isinstance(record, Skip):
                         loader.report.skipped.append(record)
                     else:
                         loader.add(record)

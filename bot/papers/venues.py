@@ -25,48 +25,84 @@ class Status(StrEnum):
 
 
 @dataclass(frozen=True)
+class Track:
+    """One track of a conference: the OpenReview venueids of its accepted papers, and how `venue` strings name it."""
+
+    name: str  # main, position, datasets or workshop: the index's `track` column
+    groups: tuple[tuple[int, str], ...]  # (first year, venueid after `<prefix>/<year>/`), oldest first; `/`: a prefix
+    phrases: tuple[str, ...] = ("",)  # the words of a `venue` string between the year and the presentation word
+    bare: Status | None = None  # the status of a `venue` string that is the phrase alone, with no presentation word
+    fetched: bool = True  # workshops are one group each: recognised in what arrives, not fetched by name
+
+    def group(self, year: int) -> str | None:
+        """The venueid suffix of the track's accepted papers that year; None before the track existed."""
+        return next((suffix for since, suffix in reversed(self.groups) if year >= since), None)
+
+    def holds(self, suffix: str) -> bool:
+        """Whether a venueid suffix (any year's) is this track's."""
+        return any(suffix == g or (g.endswith("/") and suffix.startswith(g)) for _, g in self.groups)
+
+
+@dataclass(frozen=True)
 class Conference:
-    """A conference series: its site, its OpenReview prefix, and its tracks (OpenReview group suffix → track)."""
+    """A conference series: its site and the files it serves, its OpenReview prefix, and its tracks."""
 
     key: str
     name: str
     host: str
     openreview: str
-    tracks: tuple[tuple[str, str], ...]
+    tracks: tuple[Track, ...]
+    site_file: str = "/static/virtual/data/{key}-{year}-{what}.json"  # what: orals-posters, abstracts
+
+    def track(self, name: str) -> Track | None:
+        """A track by its name."""
+        return next((t for t in self.tracks if t.name == name), None)
 
 
+MAIN_TRACK = Track("main", ((0, "Conference"),))
+WORKSHOPS = Track("workshop", ((0, "Workshop/"),), phrases=(), fetched=False)
+# Recorded from OpenReview API v2: venueids and `venue` strings of ICML 2023-2026, ICLR 2024-2026, NeurIPS 2023-2025.
 CONFERENCES: dict[str, Conference] = {
     c.key: c
     for c in (
         Conference(
-            "icml", "ICML", "icml.cc", "ICML.cc", (("Conference", "main"), ("Position_Paper_Track", "position"))
+            "icml",
+            "ICML",
+            "icml.cc",
+            "ICML.cc",
+            (MAIN_TRACK, Track("position", ((2024, "Position_Paper_Track"),), ("position paper track",)), WORKSHOPS),
         ),
         Conference(
             "neurips",
             "NeurIPS",
             "neurips.cc",
             "NeurIPS.cc",
-            (("Conference", "main"), ("Datasets_and_Benchmarks_Track", "datasets")),
+            (
+                MAIN_TRACK,
+                Track("position", ((2025, "Position_Paper_Track"),), ("position paper track",), bare=Status.POSTER),
+                Track(
+                    "datasets",
+                    ((2021, "Track/Datasets_and_Benchmarks"), (2024, "Datasets_and_Benchmarks_Track")),
+                    ("datasets and benchmarks track", "track datasets and benchmarks", "datasets and benchmarks"),
+                ),
+                WORKSHOPS,
+            ),
         ),
-        Conference("iclr", "ICLR", "iclr.cc", "ICLR.cc", (("Conference", "main"),)),
+        Conference("iclr", "ICLR", "iclr.cc", "ICLR.cc", (MAIN_TRACK, WORKSHOPS)),
     )
 }
 TRACKS = ("main", "position", "datasets", "workshop")
 EXAMPLES = "icml2026, icml2025, icml2024, neurips2025, iclr2026 (or icml2026-position for one track)"
 
-# The word OpenReview's `venue` ends with, e.g. "ICML 2024 Oral", "ICML 2025 spotlightposter", "ICML 2026 regular".
+# The word OpenReview's `venue` ends with, e.g. "ICML 2024 Oral", "ICML 2025 spotlightposter", "ICML 2026 regular",
+# "ICML 2023 OralPoster" (an oral that also had a poster).
 PRESENTATIONS: dict[str, Status] = {
     "oral": Status.ORAL,
+    "oralposter": Status.ORAL,
     "spotlight": Status.SPOTLIGHT,
     "spotlightposter": Status.SPOTLIGHT,
     "poster": Status.POSTER,
     "regular": Status.POSTER,
-}
-# The words between the year and the presentation, e.g. "ICML 2025 Position Paper Track poster".
-VENUE_TRACKS: dict[str, str] = {
-    "": "main",
-    "position paper track": "position",
-    "datasets and benchmarks track": "datasets",
 }
 # The site's `decision` field.
 DECISIONS: dict[str, Status] = {
@@ -77,10 +113,12 @@ DECISIONS: dict[str, Status] = {
     "accept (poster)": Status.POSTER,
     "accept (regular)": Status.POSTER,
 }
-NOT_ACCEPTED_SUFFIXES = ("/Rejected_Submission", "/Withdrawn_Submission", "/Desk_Rejected_Submission")
+REJECTED_DECISIONS = frozenset({"reject", "rejected", "withdrawn", "desk reject", "desk rejected"})
+NOT_ACCEPTED_SUFFIXES = ("/Rejected_Submission", "/Withdrawn_Submission", "/Desk_Rejected_Submission", "/Submission")
 
 _NAME = re.compile(r"(?P<conf>[a-z]+)[\s_-]?(?P<year>(?:19|20)\d\d)(?:[/:_-](?P<track>[a-z]+))?")
-_VENUE_STRING = re.compile(r"(?P<conf>[A-Za-z]+)\s+(?P<year>(?:19|20)\d\d)\s+(?:(?P<track>.*?)\s+)?(?P<word>\S+)")
+_VENUE_STRING = re.compile(r"(?P<conf>[A-Za-z]+)\s+(?P<year>(?:19|20)\d\d)\s+(?P<rest>.+)")
+_GROUP = re.compile(r"(?P<prefix>[^/]+)/(?P<year>(?:19|20)\d\d)/(?P<rest>.+)")
 
 
 @dataclass(frozen=True)
@@ -108,12 +146,16 @@ class Venue:
 
     def site_file(self, what: str) -> str:
         """Path of a virtual-site data file, e.g. `/static/virtual/data/icml-2026-orals-posters.json`."""
-        return f"/static/virtual/data/{self.conference.key}-{self.year}-{what}.json"
+        return self.conference.site_file.format(key=self.conference.key, year=self.year, what=what)
 
     def groups(self) -> list[tuple[str, str]]:
-        """(OpenReview venueid of accepted papers, track) for each track fetched."""
+        """(OpenReview venueid of accepted papers, track) for each track fetched that existed that year."""
         prefix = f"{self.conference.openreview}/{self.year}"
-        return [(f"{prefix}/{suffix}", track) for suffix, track in self.conference.tracks if self.wants(track)]
+        return [
+            (f"{prefix}/{suffix}", track.name)
+            for track in self.conference.tracks
+            if track.fetched and (suffix := track.group(self.year)) and self.wants(track.name)
+        ]
 
     def wants(self, track: str) -> bool:
         """Whether papers of this track belong to the venue as named (all tracks unless one was named)."""
@@ -127,15 +169,16 @@ def parse_venue(name: str) -> Venue:
     if not m or conference is None:
         known = ", ".join(sorted(CONFERENCES))
         raise VenueError(f"unknown venue {name!r}: use a conference ({known}) and a year, e.g. {EXAMPLES}")
-    track = m["track"]
-    tracks = [t for _, t in conference.tracks]
+    track, year = m["track"], int(m["year"])
+    tracks = [t.name for t in conference.tracks if t.fetched and t.group(year)]
     if track is not None and track not in tracks:
-        plain = f"{conference.key}{m['year']}"
+        plain = f"{conference.key}{year}"
         named = ", ".join(f"{plain}-{t}" for t in tracks)
         raise VenueError(
-            f"unknown venue {name!r}: {conference.name} has no track {track!r}; use {plain} for all tracks, or {named}"
+            f"unknown venue {name!r}: {conference.name} {year} has no track {track!r} to fetch; use {plain} for all "
+            f"tracks, or {named}"
         )
-    return Venue(conference, int(m["year"]), track)
+    return Venue(conference, year, track)
 
 
 def venue_key(conference: str | None, year: int | None) -> str | None:
@@ -151,13 +194,18 @@ def venue_string(value: str) -> tuple[Status | None, str | None]:
     (None, None) for a string the tables do not know.
     """
     m = _VENUE_STRING.fullmatch(" ".join(value.split()))
-    if not m or m["conf"].lower() not in CONFERENCES:
+    conference = CONFERENCES.get(m["conf"].lower()) if m else None
+    if m is None or conference is None:
         return None, None
-    status = PRESENTATIONS.get(m["word"].lower())
-    track = VENUE_TRACKS.get((m["track"] or "").lower())
-    if status is None or track is None:
-        return None, None
-    return status, track
+    rest = m["rest"].lower()
+    for track in conference.tracks:
+        for phrase in track.phrases:
+            if rest == phrase and track.bare is not None:
+                return track.bare, track.name
+            word = rest if not phrase else rest.removeprefix(phrase + " ") if rest.startswith(phrase + " ") else None
+            if word is not None and word in PRESENTATIONS:
+                return PRESENTATIONS[word], track.name
+    return None, None
 
 
 def decision_status(decision: str | None) -> Status | None:
@@ -175,30 +223,48 @@ def status_of(value: str | None) -> Status | None:
     return decision_status(value) or venue_string(value)[0]
 
 
-def group_track(group: str) -> str | None:
-    """Track of an OpenReview group or venueid (`ICML.cc/2026/Position_Paper_Track` → position).
+def decision_rejected(decision: str | None) -> bool:
+    """Whether the site's `decision` says the paper was not accepted (`Reject`, `Withdrawn`)."""
+    return " ".join((decision or "").lower().split()) in REJECTED_DECISIONS
 
-    None for papers that were not accepted (rejected, withdrawn, desk-rejected) or a group no table names.
+
+def parse_group(group: str) -> tuple[Conference, int, str] | None:
+    """Conference, year and track of an OpenReview venueid (`NeurIPS.cc/2023/Track/Datasets_and_Benchmarks`).
+
+    None for papers that were not accepted (rejected, withdrawn, desk-rejected, still submitted) or a group no table
+    names.
     """
-    if group.endswith(NOT_ACCEPTED_SUFFIXES):
+    m = _GROUP.fullmatch(group.strip())
+    if m is None or group.endswith(NOT_ACCEPTED_SUFFIXES):
         return None
-    if "/Workshop" in group:
-        return "workshop"
-    parts = group.split("/")
-    if len(parts) != 3:
-        return None
-    for conference in CONFERENCES.values():
-        if parts[0] == conference.openreview:
-            return dict(conference.tracks).get(parts[2])
-    return None
+    conference = next((c for c in CONFERENCES.values() if c.openreview == m["prefix"]), None)
+    track = next((t for t in conference.tracks if t.holds(m["rest"])), None) if conference else None
+    return (conference, int(m["year"]), track.name) if conference and track else None
+
+
+def not_accepted(group: str) -> bool:
+    """Whether a venueid is where a conference keeps papers it did not accept (`…/Rejected_Submission`)."""
+    return group.endswith(NOT_ACCEPTED_SUFFIXES)
+
+
+def group_track(group: str) -> str | None:
+    """Track of an OpenReview group or venueid (`ICML.cc/2026/Position_Paper_Track` → position); None as parse_group."""
+    parsed = parse_group(group)
+    return parsed[2] if parsed else None
 
 
 def source_track(sourceurl: str | None) -> str | None:
     """Track of a site record from its `sourceurl` (`https://openreview.net/group?id=ICML.cc/2026/Conference`)."""
+    group = source_group(sourceurl)
+    return group_track(group) if group else None
+
+
+def source_group(sourceurl: str | None) -> str | None:
+    """The OpenReview group a site record's `sourceurl` names (`…/group?id=ICML.cc/2026/Conference`), if any."""
     if not sourceurl:
         return None
     ids = parse_qs(urlparse(sourceurl).query).get("id")
-    return group_track(ids[0]) if ids else None
+    return ids[0] if ids and "openreview.net" in urlparse(sourceurl).netloc else None
 
 
 MAIN = "main"  # the track of papers whose source names none (the seeds, third-party lists)

@@ -16,8 +16,9 @@ def paper(title: str, forum: str | None, origin: str, track: str = "main", **ext
 
 def test_an_oral_row_and_its_poster_row_are_one_paper_with_both_sessions() -> None:
     conference = make_conference(posters=3, orals=1, spotlights=0, position=0, site_only=0, openreview_only=0)
-    papers, warnings = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
-    assert warnings == []
+    converted = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
+    papers = converted.papers
+    assert converted.lines("rows") == []
     assert [(p.site_id, p.status) for p in papers] == [
         (100000, Status.ORAL),
         (100001, Status.POSTER),
@@ -35,17 +36,19 @@ def test_linked_rows_naming_different_forums_stay_two_papers() -> None:
     conference = make_conference(posters=2, orals=0, spotlights=0, position=0, site_only=0, openreview_only=0)
     first, second = conference.rows
     first["related_events_ids"] = [second["id"]]  # a bad link on the site's side
-    papers, warnings = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
-    assert [p.forum for p in papers] == ["Fo0000000x", "Fo0000001x"]
-    assert warnings == ["site rows 100000 and 100001 are linked but name different papers; kept apart"]
+    converted = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
+    assert [p.forum for p in converted.papers] == ["Fo0000000x", "Fo0000001x"]
+    assert converted.lines("rows") == ["site rows 100000 and 100001 are linked but name different papers; kept apart"]
 
 
 def test_unknown_decisions_are_reported_not_guessed() -> None:
     conference = make_conference(posters=2, orals=0, spotlights=0, position=0, site_only=0, openreview_only=0)
     conference.rows[0]["decision"] = "Accept (highlight)"
-    papers, warnings = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
-    assert [p.status for p in papers] == [None, Status.POSTER]
-    assert warnings == ["ICML 2026 site: 1 papers with decision 'Accept (highlight)': status left empty"]
+    converted = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
+    assert [p.status for p in converted.papers] == [None, Status.POSTER]
+    assert converted.lines("rows") == [
+        "1 papers kept, status left empty: decision 'Accept (highlight)' is not in the status table"
+    ]
 
 
 def test_html_abstracts_become_text_and_literal_tokens_survive() -> None:
@@ -57,13 +60,13 @@ def test_notes_that_are_not_accepted_papers_are_left_out_and_counted() -> None:
     conference = make_conference(
         posters=2, orals=0, spotlights=1, position=1, site_only=0, openreview_only=0, rejected=2
     )
-    papers, warnings = openreview.notes_papers(conference.notes)
-    assert [(p.forum, p.status, p.track) for p in papers] == [
+    converted = openreview.notes_papers(conference.notes)
+    assert [(p.forum, p.status, p.track) for p in converted.papers] == [
         ("Fo0000000x", Status.SPOTLIGHT, "main"),
         ("Fo0000001x", Status.POSTER, "main"),
         ("Fo0000002x", Status.POSTER, "position"),
     ]
-    assert warnings == ["2 notes are not accepted papers (rejected, withdrawn or unknown venueid); left out"]
+    assert converted.lines("notes") == ["2 notes left out: not accepted (Rejected_Submission)"]
 
 
 def test_forum_ids_match_first_and_the_sources_split_the_fields() -> None:
@@ -111,8 +114,26 @@ def test_a_title_matches_only_when_unique_on_both_sides_and_in_the_same_track() 
     ]
 
 
-def test_institutions_are_dropped_when_openreview_lists_other_authors() -> None:
-    from_site = paper("T", "f", "site", authors=["A", "B"], institutions=["KAIST", "MIT"])
-    same = merge.combine(from_site, paper("T", "f", "openreview", authors=["A.", "B."]))
-    other = merge.combine(from_site, paper("T", "f", "openreview", authors=["A", "B", "C"]))
-    assert (same.institutions, other.institutions) == (["KAIST", "MIT"], [])
+def test_institutions_follow_their_authors_by_name() -> None:
+    from_site = paper("T", "f", "site", authors=["Ada Lovelace", "Kurt Gödel"], institutions=["KAIST", "MIT"])
+    same = merge.combine(from_site, paper("T", "f", "openreview", authors=["Ada  Lovelace", "Kurt Godel"]))
+    more = merge.combine(from_site, paper("T", "f", "openreview", authors=["Ada Lovelace", "Kurt Gödel", "E. Noether"]))
+    assert (same.institutions, more.institutions) == (["KAIST", "MIT"], ["KAIST", "MIT", ""])
+
+
+def test_institutions_are_never_given_to_other_authors_of_the_same_count() -> None:
+    from_site = paper("T", "f", "site", authors=["Ada Lovelace", "Kurt Gödel"], institutions=["KAIST", "MIT"])
+    swapped = merge.combine(from_site, paper("T", "f", "openreview", authors=["Kurt Gödel", "Ada Lovelace"]))
+    renamed = merge.combine(from_site, paper("T", "f", "openreview", authors=["Emmy Noether", "Ada Lovelace"]))
+    others = merge.combine(from_site, paper("T", "f", "openreview", authors=["Emmy Noether", "Alan Turing"]))
+    assert swapped.institutions == ["MIT", "KAIST"]
+    assert renamed.institutions == ["", "KAIST"]
+    assert others.institutions == []
+
+
+def test_a_sourceurl_that_is_not_text_is_no_sourceurl_never_a_traceback() -> None:
+    conference = make_conference(posters=3, orals=0, spotlights=0, position=0, site_only=0, openreview_only=0)
+    conference.rows[0]["sourceurl"], conference.rows[1]["sourceurl"] = 5, ["https://openreview.net/group?id=X"]
+    converted = site.site_papers(conference.rows, conference.abstracts, "ICML", 2026, "https://icml.cc")
+    assert [p.forum for p in converted.papers] == ["Fo0000002x"]
+    assert converted.lines("rows") == ["2 rows left out: no `sourceurl` (not from an OpenReview group of the venue)"]

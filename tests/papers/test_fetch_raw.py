@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.papers import index
+from tests.support import recorded
 from tests.support.conference_fakes import SITE_MARK, Conference, FakeSite, make_conference, serve
 from tests.support.paths import SEEDS
 
@@ -72,7 +73,8 @@ def test_downloaded_files_index_like_a_fetch(
     code, out, err = index_cli(capsys, tmp_path / "downloads")
     assert (code, err) == (0, "")
     assert "Indexed 35 papers" in out
-    assert "skipped 1: 2 notes are not accepted papers (rejected, withdrawn or unknown venueid); left out" in out
+    assert "35 added, 0 merged, 0 updated, 0 unchanged, 2 skipped." in out
+    assert "  skipped 2: not accepted (Rejected_Submission) (first at notes.json)" in out.splitlines()
     found = papers(tmp_path)
     assert len(found) == 35
     oral = found[conference.paper(0).title]
@@ -81,8 +83,10 @@ def test_downloaded_files_index_like_a_fetch(
     assert oral["pdf_url"] == "https://openreview.net/pdf/0000000000000000000000000000000000000000.pdf"
     assert oral["site_url"] == "https://icml.cc/virtual/2026/poster/100000"
     assert oral["institutions"][0] == "Texas A&M University"
-    assert oral["sources"] == ["icml-2026-abstracts.json"]  # the first file of the bundle, by name
+    assert oral["sources"] == ["icml-2026-orals-posters.json", "notes.json"]  # its poster and oral rows, its note
+    assert found[conference.paper(31).title]["sources"] == ["icml-2026-orals-posters (4).json", "position notes.json"]
     assert found[conference.paper(31).title]["track"] == "position"
+    assert found["OpenReview Only Paper 0"]["sources"] == ["notes.json"]
 
 
 def test_a_list_of_papers_given_with_downloads_is_read_as_a_list(
@@ -115,9 +119,10 @@ def test_missing_pages_are_said_with_both_numbers(
     pages = download(conference, tmp_path / "downloads")
     code, out, _ = index_cli(capsys, pages[0])
     assert code == 0
+    assert "0 skipped." in out  # a warning about the list, not a record left out
     assert (
-        "skipped 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
-        "give them all" in out
+        "  note 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
+        "give them all (first at icml-2026-orals-posters.json)" in out.splitlines()
     )
     assert len(papers(tmp_path)) == 7  # the first 10 rows: papers 0-2 (poster and oral rows each), papers 3-6
 
@@ -186,3 +191,27 @@ def test_an_index_built_before_the_venue_columns_gains_them(tmp_path: Path) -> N
     assert hits == [{"id": "oldie1"}]
     assert db["papers"].count == 20
     db.conn.close()
+
+
+def test_a_neurips_notes_dump_keeps_position_and_datasets_papers_and_names_what_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = recorded.note("NxOdd00001", "Odd Group", "NeurIPS.cc/2025/Journal_Track", "NeurIPS 2025 Journal Track")
+    notes = [*recorded.neurips2025().notes, odd]
+    path = tmp_path / "neurips notes.json"
+    path.write_text(json.dumps({"count": len(notes), "notes": notes}))
+    code, out, _ = index_cli(capsys, path)
+    assert code == 0
+    assert "Indexed 7 papers" in out
+    assert out.splitlines()[1:] == [
+        "  skipped 1: not accepted (Desk_Rejected_Submission) (first at neurips notes.json)",
+        "  skipped 1: not accepted (Withdrawn_Submission) (first at neurips notes.json)",
+        "  skipped 1: venueid 'NeurIPS.cc/2025/Journal_Track' is in no track of the venue table (first at neurips "
+        "notes.json)",
+    ]
+    found = papers(tmp_path)
+    assert (found["Position Paper Two"]["track"], found["Position Paper Two"]["status"]) == ("position", "Poster")
+    assert (found["Dataset Only"]["track"], found["Dataset Only"]["code_url"]) == (
+        "datasets",
+        "https://zenodo.org/records/123",
+    )

@@ -6,6 +6,7 @@ import pytest
 
 from bot.papers import venues
 from bot.papers.venues import Status, VenueError, parse_venue
+from tests.support.recorded import ACCEPTED_VENUEIDS, NOT_ACCEPTED_VENUEIDS, VENUE_STRINGS, WORKSHOP_VENUEIDS
 
 
 @pytest.mark.parametrize(
@@ -24,7 +25,16 @@ from bot.papers.venues import Status, VenueError, parse_venue
         (
             "neurips2025",
             "https://neurips.cc",
-            [("NeurIPS.cc/2025/Conference", "main"), ("NeurIPS.cc/2025/Datasets_and_Benchmarks_Track", "datasets")],
+            [
+                ("NeurIPS.cc/2025/Conference", "main"),
+                ("NeurIPS.cc/2025/Position_Paper_Track", "position"),
+                ("NeurIPS.cc/2025/Datasets_and_Benchmarks_Track", "datasets"),
+            ],
+        ),
+        (
+            "neurips2023",
+            "https://neurips.cc",
+            [("NeurIPS.cc/2023/Conference", "main"), ("NeurIPS.cc/2023/Track/Datasets_and_Benchmarks", "datasets")],
         ),
         ("iclr2026", "https://iclr.cc", [("ICLR.cc/2026/Conference", "main")]),
         ("icml2026-position", "https://icml.cc", [("ICML.cc/2026/Position_Paper_Track", "position")]),
@@ -117,3 +127,36 @@ def test_site_decisions_map_by_table(decision: str | None, status: Status | None
 def test_accepted_papers_are_exactly_the_groups(group: str, track: str | None) -> None:
     assert venues.group_track(group) == track
     assert venues.source_track(f"https://openreview.net/group?id={group}") == track
+
+
+@pytest.mark.parametrize(("venueid", "venue_track"), sorted(ACCEPTED_VENUEIDS.items()))
+def test_the_venue_table_asks_for_every_recorded_venueid(venueid: str, venue_track: tuple[str, str]) -> None:
+    name, track = venue_track
+    assert (venueid, track) in parse_venue(name).groups()
+    assert venues.group_track(venueid) == track
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in ACCEPTED_VENUEIDS.values()}))
+def test_the_venue_table_asks_for_no_venueid_that_was_not_recorded(name: str) -> None:
+    assert {group for group, _ in parse_venue(name).groups()} == {
+        venueid for venueid, (venue, _) in ACCEPTED_VENUEIDS.items() if venue == name
+    }
+
+
+@pytest.mark.parametrize("venueid", [*WORKSHOP_VENUEIDS, *NOT_ACCEPTED_VENUEIDS])
+def test_workshops_are_recognised_and_papers_not_accepted_are_not_papers(venueid: str) -> None:
+    assert venues.group_track(venueid) == ("workshop" if venueid in WORKSHOP_VENUEIDS else None)
+
+
+@pytest.mark.parametrize(("venue", "expected"), sorted(VENUE_STRINGS.items()))
+def test_every_recorded_venue_string_has_its_status_and_track(venue: str, expected: tuple[Status, str]) -> None:
+    assert venues.venue_string(venue) == expected
+
+
+def test_a_track_a_conference_did_not_have_that_year_is_one_line() -> None:
+    with pytest.raises(VenueError) as err:
+        parse_venue("neurips2024-position")
+    assert str(err.value) == (
+        "unknown venue 'neurips2024-position': NeurIPS 2024 has no track 'position' to fetch; use neurips2024 for all "
+        "tracks, or neurips2024-main, neurips2024-datasets"
+    )

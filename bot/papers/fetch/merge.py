@@ -3,7 +3,8 @@
 OpenReview is the better source for what the authors wrote (abstract, authors, PDF, keywords, TL;DR, code link,
 BibTeX, licence); the site for what the conference decided (status, sessions, times, room, poster position, topic,
 page). Papers match by OpenReview forum id, else by normalised title within the same year and track, and only
-when that title is unique on both sides: two different papers are never merged.
+when that title is unique on both sides: two different papers are never merged. Institutions follow their authors
+by name: the site's are kept only for the authors OpenReview lists under the same name.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from bot import text
 from bot.papers.fetch.record import Fetched
+from bot.text.person_names import fold_name
 
 
 @dataclass
@@ -80,13 +82,12 @@ def _match_titles(
 
 def combine(site: Fetched, openreview: Fetched) -> Fetched:
     """One paper from its site record and its OpenReview note."""
-    same_authors = len(site.authors) == len(openreview.authors)
     return replace(
         site,
         title=openreview.title or site.title,
         abstract=openreview.abstract or site.abstract,
         authors=openreview.authors or site.authors,
-        institutions=site.institutions if same_authors or not openreview.authors else [],
+        institutions=_institutions(site, openreview) if openreview.authors else site.institutions,
         forum=openreview.forum or site.forum,
         status=site.status or openreview.status,
         area=site.area or openreview.area,
@@ -98,7 +99,23 @@ def combine(site: Fetched, openreview: Fetched) -> Fetched:
         bibtex=openreview.bibtex,
         license=openreview.license,
         origins=[*site.origins, *openreview.origins],
+        parts=[*site.parts, *openreview.parts],
     )
+
+
+def _institutions(site: Fetched, openreview: Fetched) -> list[str]:
+    """The site's institutions for OpenReview's authors, matched by name ("" for an author the site names otherwise);
+    empty when no name matches."""
+    by_name: dict[tuple[str, ...], str] = {}
+    for author, institution in zip(site.authors, site.institutions, strict=False):
+        by_name.setdefault(_name_key(author), institution)
+    matched = [by_name.get(_name_key(author), "") for author in openreview.authors]
+    return matched if any(matched) else []
+
+
+def _name_key(name: str) -> tuple[str, ...]:
+    """A name as compared: folded words in any order (`Bansal, Mohit` = `Mohit Bansal`)."""
+    return tuple(sorted(fold_name(name)))
 
 
 def _title_key(paper: Fetched) -> tuple[str, int, str, str]:

@@ -7,7 +7,6 @@ with HTTP 200) or HTTP 403 ChallengeRequiredError.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,8 +14,8 @@ from urllib.parse import urlencode
 
 from bot.papers import venues
 from bot.papers.fetch.http import AuthError, FetchError, Hints, HttpStatusError, JsonClient, NotJsonError, PageCache
-from bot.papers.fetch.record import OPENREVIEW, Fetched
-from bot.papers.venues import CONFERENCES, Venue
+from bot.papers.fetch.record import OPENREVIEW, Converted, Fetched, Remark
+from bot.papers.venues import Venue
 
 DEFAULT_URL = "https://api2.openreview.net"
 SITE = "https://openreview.net"
@@ -35,7 +34,7 @@ LOGGED_IN = Hints(
 )
 Progress = Callable[[str, int, int], None]
 Note = Mapping[str, Any]
-_GROUP = re.compile(r"(?P<prefix>[^/]+)/(?P<year>\d{4})/")
+CODE_FIELDS = ("link_to_code", "code", "code_URL", "dataset_URL")  # the last two: Datasets & Benchmarks notes
 
 
 class LoginError(FetchError):
@@ -60,6 +59,7 @@ class NotesResult:
     pages: int = 0
     cached: int = 0
     warnings: list[str] = field(default_factory=list)
+    failed: str | None = None  # the page that failed after others arrived: what arrived is kept
 
 
 class OpenReview:
@@ -104,7 +104,13 @@ class OpenReview:
         """Every accepted paper of the venue's groups (main conference, position papers, …), page by page."""
         result = NotesResult(url=f"{self.base}/notes")
         for group, track in venue.groups():
-            self._group(venue, group, track, result, progress)
+            try:
+                self._group(venue, group, track, result, progress)
+            except FetchError as exc:
+                if not result.pages:
+                    raise  # nothing arrived: the source failed
+                result.failed = str(exc)  # a later page failed: keep the pages that arrived
+                break
         return result
 
     def _group(self, venue: Venue, group: str, track: str, result: NotesResult, progress: Progress | None) -> None:
@@ -116,8 +122,9 @@ class OpenReview:
             notes = page.get("notes") if isinstance(page, dict) else None
             if not isinstance(notes, list):
                 raise FetchError(url, f"{url} is not a list of notes (no `notes` array): {ANONYMOUS.other}")
-            if count is None:
-                count = page.get("count") if isinstance(page.get("count"), int) else None
+            if count is None and isinstance(page.get("count"), int):
+                count = page["count"]
+                result.count += count
             result.pages += 1
             result.cached += cached
             arrived += len(notes)
@@ -127,8 +134,13 @@ class OpenReview:
                 progress(label, arrived, max(count or 0, arrived))
             if not notes or (count is not None and offset >= count):
                 break
-        result.count += count if count is not None else arrived
-        if count is not None and arrived != count:
+        result.count += arrived if count is None else 0
+        if not arrived and not count:
+            result.warnings.append(
+                f"{venue.name} OpenReview ({track}): no notes for venueid {group}: not published yet, or named "
+                "otherwise this year (the venue table is in bot/papers/venues.py)"
+            )
+        elif count is not None and arrived != count:
             result.warnings.append(f"{venue.name} OpenReview {group}: {arrived} notes arrived but it says {count}")
 
     def _get(self, url: str) -> tuple[Any, bool]:
@@ -181,22 +193,25 @@ def _strs(note: Note, key: str) -> list[str]:
     return [" ".join(v.split()) for v in value or [] if isinstance(v, str) and v.strip()]
 
 
-def note_paper(note: Note) -> Fetched | None:
-    """A paper from an accepted note; None for a note that is not an accepted paper (rejected, withdrawn, …)."""
+def note_paper(note: Note) -> Fetched | str:
+    """A paper from an accepted note, or why the note is not one (rejected, withdrawn, a venueid no table names)."""
     venueid = _str(note, "venueid") or ""
-    track = venues.group_track(venueid)
-    m = _GROUP.match(venueid)
-    conference = next((c for c in CONFERENCES.values() if m and c.openreview == m["prefix"]), None)
+    group = venues.parse_group(venueid)
     title = _str(note, "title")
-    if track is None or conference is None or m is None or not title:
-        return None
+    if group is None:
+        if venues.not_accepted(venueid):
+            return f"not accepted ({venueid.rsplit('/', 1)[-1]})"
+        return f"venueid {venueid!r} is in no track of the venue table" if venueid else "no venueid"
+    if not title:
+        return "no title"
+    conference, year, track = group
     status, _ = venues.venue_string(_str(note, "venue") or "")
     forum = str(note.get("forum") or note.get("id") or "") or None
     pdf = _str(note, "pdf")
     return Fetched(
         title=title,
         conference=conference.name,
-        year=int(m["year"]),
+        year=year,
         track=track,
         abstract=_block(note, "abstract") or "",
         authors=_strs(note, "authors"),
@@ -206,30 +221,34 @@ def note_paper(note: Note) -> Fetched | None:
         keywords=_strs(note, "keywords"),
         url=f"{SITE}/forum?id={forum}" if forum else None,
         pdf_url=(SITE + pdf if pdf.startswith("/") else pdf) if pdf else None,
-        code_url=_str(note, "link_to_code") or _str(note, "code"),
+        code_url=next((url for key in CODE_FIELDS if (url := _str(note, key))), None),
         tldr=_str(note, "TLDR") or _str(note, "TL;DR") or _str(note, "tldr"),
         bibtex=_block(note, "_bibtex"),
         license=str(note["license"]) if note.get("license") else None,
         origins=[OPENREVIEW],
+        parts=[note_key(note)],
     )
 
 
-def notes_papers(notes: Iterable[Any]) -> tuple[list[Fetched], list[str]]:
-    """Papers from notes, with a warning for notes left out and for `venue` strings the status table lacks."""
-    papers: list[Fetched] = []
-    left_out = 0
-    unknown: dict[str, int] = {}
+def notes_papers(notes: Iterable[Any]) -> Converted:
+    """Papers from notes; each note left out, or kept with a `venue` string the status table lacks, is remarked."""
+    out = Converted()
     for note in notes:
-        paper = note_paper(note) if isinstance(note, Mapping) else None
-        if paper is None:
-            left_out += 1
+        if not isinstance(note, Mapping):
+            out.remarks.append(Remark("not a note (no object)", ("note", None)))
+            continue
+        paper = note_paper(note)
+        if isinstance(paper, str):
+            out.remarks.append(Remark(paper, note_key(note)))
             continue
         if paper.status is None:
             venue = _str(note, "venue") or "no venue"
-            unknown[venue] = unknown.get(venue, 0) + 1
-        papers.append(paper)
-    warnings = [f"{left_out} notes are not accepted papers (rejected, withdrawn or unknown venueid); left out"]
-    warnings = warnings if left_out else []
-    for venue, n in sorted(unknown.items()):
-        warnings.append(f"{n} notes with venue {venue!r}, which the status table does not know: status left empty")
-    return papers, warnings
+            why = f"status left empty: venue {venue!r} is not in the status table"
+            out.remarks.append(Remark(why, note_key(note), left_out=False))
+        out.papers.append(paper)
+    return out
+
+
+def note_key(note: Note) -> tuple[str, Any]:
+    """What names a note in remarks and provenance: its id (its forum for older dumps)."""
+    return "note", note.get("id") or note.get("forum")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.papers.fetch import merge, openreview, site
+from bot.papers.fetch.record import Converted, Remark
 from bot.papers.venues import CONFERENCES
 
 SNIFF_BYTES = 4096
@@ -40,19 +41,33 @@ class Bundle:
     abstracts: dict[str, str] = field(default_factory=dict)
     notes: list[Any] = field(default_factory=list)
     site_files: list[Path] = field(default_factory=list)
+    files: dict[tuple[str, Any], str] = field(default_factory=dict)  # ("row"/"note", id) → the file that held it
 
     def add(self, kind: Kind, obj: Any, path: Path) -> None:
         """Take in one parsed file of the given kind."""
         if kind is Kind.SITE:
-            rows = obj["results"] if isinstance(obj, dict) else obj
-            self.rows.extend(r for r in rows if isinstance(r, Mapping))
+            rows = [r for r in (obj["results"] if isinstance(obj, dict) else obj) if isinstance(r, Mapping)]
+            self.rows.extend(rows)
+            self.files.update((site.row_key(r), path.name) for r in rows)
             if isinstance(obj, dict) and isinstance(obj.get("count"), int):
                 self.counts.append(obj["count"])
             self.site_files.append(path)
         elif kind is Kind.ABSTRACTS:
             self.abstracts.update({str(k): v for k, v in obj.items() if isinstance(v, str)})
         else:
-            self.notes.extend(obj["notes"] if isinstance(obj, dict) else obj)
+            notes = obj["notes"] if isinstance(obj, dict) else obj
+            self.notes.extend(notes)
+            self.files.update((openreview.note_key(n), path.name) for n in notes if isinstance(n, Mapping))
+
+
+@dataclass
+class Records:
+    """What raw downloads read together make: each record with the files it came from, each remark with its file,
+    and the problems of the bundle as a whole."""
+
+    records: list[tuple[dict[str, Any], list[str]]] = field(default_factory=list)
+    remarks: list[tuple[Remark, str | None]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
 
 def sniff(path: Path) -> Kind | None:
@@ -93,30 +108,33 @@ def beside(path: Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def records(bundle: Bundle, fallback: tuple[str | None, int | None]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The merged records (corpus field names) and the problems a person should know about."""
-    problems: list[str] = []
-    site_papers: list[Any] = []
+def records(bundle: Bundle, fallback: tuple[str | None, int | None]) -> Records:
+    """The merged records (corpus field names), each naming its files, and what a person should know about."""
+    out = Records()
+    site_papers = Converted()
     if bundle.rows:
         unique = {row["id"]: row for row in bundle.rows if row.get("id") is not None}
         expected = max(bundle.counts, default=None)
         if expected is not None and len(unique) < expected:
-            problems.append(
+            out.problems.append(
                 f"the site's list counts {expected} records but these files hold {len(unique)}: save every page "
                 "(follow `next`) and give them all"
             )
         conference, year = _venue_of(unique.values(), fallback)
         if conference is None or year is None:
-            problems.append("cannot tell the conference and year (no `sourceurl`; name the file like icml-2026-…)")
+            out.problems.append("cannot tell the conference and year (no `sourceurl`; name the file like icml-2026-…)")
         else:
             host = next((c.host for c in CONFERENCES.values() if c.name.lower() == conference.lower()), None)
             base = f"https://{host}" if host else ""
-            site_papers, warnings = site.site_papers(unique.values(), bundle.abstracts, conference, year, base)
-            problems.extend(warnings)
-    or_papers, warnings = openreview.notes_papers(bundle.notes)
-    problems.extend(warnings)
-    merged = merge.merge(site_papers, or_papers)
-    return [paper.to_json() for paper in merged.papers], problems
+            site_papers = site.site_papers(unique.values(), bundle.abstracts, conference, year, base)
+    notes = openreview.notes_papers(bundle.notes)
+    out.problems += site_papers.warnings + notes.warnings
+    out.remarks += [(r, bundle.files.get(r.key)) for r in site_papers.remarks]
+    out.remarks += [(r, bundle.files.get(r.key)) for r in notes.remarks]
+    for paper in merge.merge(site_papers.papers, notes.papers).papers:
+        files = [bundle.files[part] for part in paper.parts if part in bundle.files]
+        out.records.append((paper.to_json(), list(dict.fromkeys(files))))
+    return out
 
 
 def _venue_of(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +62,7 @@ class Fetched:
     bibtex: str | None = None
     license: str | None = None
     origins: list[str] = field(default_factory=list)
+    parts: list[tuple[str, Any]] = field(default_factory=list)  # ("row"/"note", id) of what it was made from
 
     @property
     def venue(self) -> str:
@@ -102,3 +104,34 @@ class Fetched:
             "origins": self.origins,
             "preferred": True,
         }
+
+
+@dataclass(frozen=True)
+class Remark:
+    """What a person should hear about one site row or note: left out (not an accepted paper of the venue's tracks)
+    or kept with a gap; `key` names the row or note, so that raw downloads can name the file it came from."""
+
+    reason: str
+    key: tuple[str, Any]
+    left_out: bool = True
+
+
+@dataclass
+class Converted:
+    """Papers made from a source's rows or notes, with what was left out and why."""
+
+    papers: list[Fetched] = field(default_factory=list)
+    remarks: list[Remark] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about the list as a whole, not one row
+
+    def lines(self, what: str) -> list[str]:
+        """The warnings, then one line per reason with its count (`what`: rows or notes)."""
+        counts = Counter((r.left_out, r.reason) for r in self.remarks)
+        return self.warnings + [
+            f"{n} {what} left out: {reason}" if left_out else f"{n} papers kept, {reason}"
+            for (left_out, reason), n in sorted(counts.items())
+        ]
+
+    def tracks(self) -> dict[str, int]:
+        """Papers per track, in the order they first arrived."""
+        return dict(Counter(p.track for p in self.papers))

@@ -1,9 +1,9 @@
 """`icml-bot fetch`: both official sources for each venue, merged, written as JSON Lines, indexed in one load.
 
-Each source fails on its own (one line naming the URL and what to do); what did arrive is still indexed, in one
-transaction, so readers never see half a load and nothing already indexed is lost when a fetch fails. Pages
-already downloaded stay in the cache until the list they belong to is indexed, so a fetch that stopped half way
-resumes where it stopped.
+Each source fails on its own (one line naming the URL and what to do); a source whose later page fails keeps the
+pages that arrived and says which page failed. What did arrive is indexed in one transaction, so readers never see
+half a load and nothing already indexed is lost when a fetch fails. Pages already downloaded stay in the cache until
+the list they belong to is indexed whole, so a fetch that stopped half way resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bot.papers import index
 from bot.papers.fetch import merge, openreview, site
 from bot.papers.fetch.http import FetchError, JsonClient, PageCache
 from bot.papers.fetch.openreview import Credentials
-from bot.papers.fetch.record import Fetched
+from bot.papers.fetch.record import Converted, Fetched
 from bot.papers.venues import Venue
 
 Progress = Callable[[str, int, int], None]
@@ -55,6 +55,8 @@ class SourceReport:
     cached_pages: int = 0
     skipped: str | None = None
     error: str | None = None
+    partial: str | None = None  # why the pages after those that arrived are missing
+    tracks: dict[str, int] = field(default_factory=dict)  # papers per track
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -67,10 +69,19 @@ class SourceReport:
             return f"{head}: failed: {self.error}"
         count = f" of {self.expected} counted" if self.expected is not None else ""
         cache = f", {self.cached_pages} from the cache" if self.cached_pages else ""
+        tracks = ", ".join(f"{track} {n}" for track, n in self.tracks.items())
+        partial = f"; partial: kept the {self.pages} pages that arrived, then {self.partial}" if self.partial else ""
         return (
             f"{head}: {self.papers} papers from {self.arrived} records{count} "
-            f"({self.pages} pages{cache}, {self.seconds:.1f} s)"
+            f"({self.pages} pages{cache}, {self.seconds:.1f} s); by track: {tracks or 'none'}{partial}"
         )
+
+    def finish(self, got: site.SiteResult | openreview.NotesResult, converted: Converted, venue: Venue) -> None:
+        """Take in what arrived and the papers made of it."""
+        self.papers, self.expected = len(converted.papers), got.count
+        self.pages, self.cached_pages, self.partial = got.pages, got.cached, got.failed
+        self.tracks = {track: 0 for _, track in venue.groups()} | converted.tracks()
+        self.warnings = got.warnings + converted.lines("rows" if self.source == SITE else "notes")
 
 
 @dataclass
@@ -109,8 +120,8 @@ class FetchReport:
 
     @property
     def failed(self) -> list[SourceReport]:
-        """Sources that failed (not those skipped on purpose)."""
-        return [s for s in self.sources if s.error]
+        """Sources that failed or stopped part way (not those skipped on purpose)."""
+        return [s for s in self.sources if s.error or s.partial]
 
     def nothing_usable(self) -> str:
         """The one line that says why nothing could be indexed."""
@@ -138,14 +149,17 @@ class FetchReport:
             )
             for reason, count in sorted(r.skip_reasons().items()):
                 out.append(f"  skipped {count}: {reason}")
+            for reason, count in sorted(r.notice_reasons().items()):
+                out.append(f"  note {count}: {reason}")
         return out
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON (`icml-bot fetch --json`)."""
         loaded = None
         if self.index is not None:
-            loaded = {k: v for k, v in asdict(self.index).items() if k != "skipped"}
+            loaded = {k: v for k, v in asdict(self.index).items() if k not in ("skipped", "notices")}
             loaded["skipped"] = dict(self.index.skip_reasons())
+            loaded["notices"] = dict(self.index.notice_reasons())
         return {
             "sources": [asdict(s) for s in self.sources],
             "venues": [asdict(v) for v in self.venues],
@@ -169,9 +183,8 @@ def fetch_venues(
     for venue in venues:
         site_papers, site_cache = _site(venue, settings, client, report, progress)
         or_papers, or_cache = _openreview(venue, settings, client, report, progress)
-        finished += [
-            cache for cache, ok in ((site_cache, site_papers is not None), (or_cache, or_papers is not None)) if ok
-        ]
+        delivered = zip((site_papers, or_papers), (site_cache, or_cache), report.sources[-2:], strict=True)
+        finished += [cache for papers, cache, source in delivered if papers is not None and not source.partial]
         merged = merge.merge(site_papers or [], or_papers or [])
         summary = VenueReport(
             venue.name,
@@ -222,12 +235,11 @@ def _site(
         return None, cache
     finally:
         source.seconds = time.perf_counter() - started
-    papers, warnings = site.site_papers(got.rows, got.abstracts, venue.conference.name, venue.year, base, venue)
+    converted = site.site_papers(got.rows, got.abstracts, venue.conference.name, venue.year, base, venue)
     source.seconds = time.perf_counter() - started
-    source.papers, source.arrived, source.expected = len(papers), len(got.rows), got.count
-    source.pages, source.cached_pages = got.pages, got.cached
-    source.warnings = got.warnings + warnings
-    return papers, cache
+    source.arrived = len(got.rows)
+    source.finish(got, converted, venue)
+    return converted.papers, cache
 
 
 def _openreview(
@@ -253,12 +265,11 @@ def _openreview(
         return None, cache
     finally:
         source.seconds = time.perf_counter() - started
-    papers, warnings = openreview.notes_papers(got.notes)
+    converted = openreview.notes_papers(got.notes)
     source.seconds = time.perf_counter() - started
-    source.papers, source.arrived, source.expected = len(papers), len(got.notes), got.count
-    source.pages, source.cached_pages = got.pages, got.cached
-    source.warnings = got.warnings + warnings
-    return papers, cache
+    source.arrived = len(got.notes)
+    source.finish(got, converted, venue)
+    return converted.papers, cache
 
 
 def write_jsonl(path: Path, papers: Sequence[Fetched]) -> None:

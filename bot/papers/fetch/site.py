@@ -1,7 +1,9 @@
 """The conference site's JSON (`/static/virtual/data/<conf>-<year>-orals-posters.json`): paging, and rows → papers.
 
-One paper can be several rows: from 2026 an oral is an extra row (`eventtype: "Oral"`, no `paper_url`) linked to
-its poster row through `related_events_ids`. Names and institutions arrive HTML-escaped; abstracts are HTML.
+One paper can be several rows: an oral is an extra row (`eventtype: "Oral"`) linked to its poster row through
+`related_events_ids`, or carrying the same OpenReview forum in its own `paper_url` with no link at all. Rows that are
+not accepted papers of the venue's OpenReview tracks (journal track, CMT-hosted tracks, `Reject` decisions, no
+`sourceurl`) are left out and counted. Names and institutions arrive HTML-escaped; abstracts are HTML.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from urllib.parse import urljoin, urlparse, urlunparse
 from bot import text
 from bot.papers import venues
 from bot.papers.fetch.http import FetchError, Hints, HttpStatusError, Json, JsonClient, PageCache
-from bot.papers.fetch.record import SITE, Fetched, Slot
+from bot.papers.fetch.record import SITE, Converted, Fetched, Remark, Slot
 from bot.papers.venues import Status, Venue
 
 MAX_PAGES = 10_000  # a `next` chain longer than this is a loop on the server's side
@@ -46,6 +48,7 @@ class SiteResult:
     pages: int = 0
     cached: int = 0
     warnings: list[str] = field(default_factory=list)
+    failed: str | None = None  # the page that failed after others arrived: what arrived is kept
 
 
 def fetch_site(
@@ -62,7 +65,13 @@ def fetch_site(
             result.warnings.append(f"{venue.name} site: the `next` links loop back to {url}; stopped there")
             break
         seen.add(url)
-        page, cached = client.get(url, cache=cache, hints=HINTS)
+        try:
+            page, cached = client.get(url, cache=cache, hints=HINTS)
+        except FetchError as exc:
+            if not result.pages:
+                raise  # nothing arrived: the source failed
+            result.failed = str(exc)  # sites serve the first page and refuse a continuation: keep what arrived
+            break
         if not isinstance(page, dict) or not isinstance(page.get("results"), list):
             raise FetchError(url, f"{url} is not the site's orals-posters list (no `results` array): {HINTS.other}")
         result.pages += 1
@@ -73,7 +82,7 @@ def fetch_site(
         if progress:
             progress(f"{venue.name} site", len(result.rows), max(result.count or 0, len(result.rows)))
         url = rebase(url, page.get("next"), base)
-    if result.count is not None and result.count != len(result.rows):
+    if result.count is not None and result.count != len(result.rows) and not result.failed:
         result.warnings.append(
             f"{venue.name} site: {len(result.rows)} records arrived but the list says it has {result.count}"
         )
@@ -112,24 +121,20 @@ def rebase(current: str, link: Json, base: str) -> str | None:
 
 def site_papers(
     rows: Iterable[Row], abstracts: Mapping[str, str], conference: str, year: int, base: str, venue: Venue | None = None
-) -> tuple[list[Fetched], list[str]]:
-    """One paper per group of linked rows (poster + oral), with the warnings a person should see."""
+) -> Converted:
+    """One paper per group of rows of one paper (poster + oral), each row left out said why."""
     rows = [row for row in rows if isinstance(row, Mapping) and row.get("id") is not None]
-    warnings: list[str] = []
-    groups = _link(rows, warnings)
-    papers: list[Fetched] = []
-    unknown: dict[str, int] = {}
-    for group in groups:
-        paper = _paper(group, abstracts, conference, year, base.rstrip("/"), unknown)
-        if venue is None or venue.wants(paper.track):
-            papers.append(paper)
-    for what, n in sorted(unknown.items()):
-        warnings.append(f"{conference} {year} site: {n} papers with {what}: status left empty")
-    return papers, warnings
+    out = Converted()
+    for group in _link(rows, out.warnings):
+        paper = _paper(group, abstracts, conference, year, base.rstrip("/"), out.remarks)
+        if paper is not None and (venue is None or venue.wants(paper.track)):
+            out.papers.append(paper)
+    return out
 
 
 def _link(rows: list[Row], warnings: list[str]) -> list[list[Row]]:
-    """Group rows that `related_events_ids` links, never two rows that name different OpenReview forums."""
+    """Group the rows of one paper: linked by `related_events_ids` or naming the same OpenReview forum, never two
+    rows that name different forums."""
     parent = {row["id"]: row["id"] for row in rows}
     forums: dict[Any, set[str]] = {row["id"]: {f} if (f := forum_id(row.get("paper_url"))) else set() for row in rows}
 
@@ -139,18 +144,23 @@ def _link(rows: list[Row], warnings: list[str]) -> list[list[Row]]:
             x = parent[x]
         return x
 
+    def join(a: Any, b: Any) -> bool:
+        a, b = root(a), root(b)
+        if a != b and forums[a] and forums[b] and forums[a] != forums[b]:
+            return False
+        parent[b] = a
+        forums[a] |= forums[b]
+        return True
+
     for row in rows:
         for other in row.get("related_events_ids") or []:
-            if other not in parent:
-                continue
-            a, b = root(row["id"]), root(other)
-            if a == b:
-                continue
-            if forums[a] and forums[b] and forums[a] != forums[b]:
+            if other in parent and not join(row["id"], other):
                 warnings.append(f"site rows {row['id']} and {other} are linked but name different papers; kept apart")
-                continue
-            parent[b] = a
-            forums[a] |= forums[b]
+    first: dict[str, Any] = {}
+    for row in rows:
+        forum = forum_id(row.get("paper_url"))
+        if forum:
+            join(first.setdefault(forum, row["id"]), row["id"])
     groups: dict[Any, list[Row]] = {}
     for row in rows:
         groups.setdefault(root(row["id"]), []).append(row)
@@ -158,17 +168,23 @@ def _link(rows: list[Row], warnings: list[str]) -> list[list[Row]]:
 
 
 def _paper(
-    group: list[Row], abstracts: Mapping[str, str], conference: str, year: int, base: str, unknown: dict[str, int]
-) -> Fetched:
+    group: list[Row], abstracts: Mapping[str, str], conference: str, year: int, base: str, remarks: list[Remark]
+) -> Fetched | None:
+    """The paper of a group of rows, or None (with a remark saying why) for rows that are not an accepted paper."""
     orals = [row for row in group if str(row.get("eventtype") or "").lower() == "oral"]
     posters = [row for row in group if row not in orals]
     main = next((row for row in posters if forum_id(row.get("paper_url"))), posters[0] if posters else group[0])
-    ordered = [main] + [row for row in posters if row is not main] + orals
+    ordered = [main] + [row for row in posters + orals if row is not main]
+    why = _left_out(ordered)
+    if why:
+        remarks.append(Remark(why, row_key(main)))
+        return None
+    track = next(t for url in _sourceurls(ordered) if (t := venues.source_track(url)))
     status = Status.ORAL if orals else venues.decision_status(main.get("decision"))
     if status is None:
         decision = _text(main.get("decision"))
         what = f"decision {decision!r}" if decision else "no decision"
-        unknown[what] = unknown.get(what, 0) + 1
+        remarks.append(Remark(f"status left empty: {what} is not in the status table", row_key(main), left_out=False))
     abstract = next(
         (
             value
@@ -181,12 +197,11 @@ def _paper(
     authors = [a for a in main.get("authors") or [] if isinstance(a, Mapping)]
     forum = next((f for row in ordered if (f := forum_id(row.get("paper_url")))), None)
     site_url = _page(main, base)
-    track = venues.source_track(main.get("sourceurl")) if main.get("sourceurl") else "main"
     return Fetched(
         title=_text(main.get("name")),
         conference=conference,
         year=year,
-        track=track or "other",
+        track=track,
         abstract=html_to_text(abstract),
         authors=[_text(a.get("fullname")) for a in authors],
         institutions=[_text(a.get("institution")) for a in authors],
@@ -201,7 +216,35 @@ def _paper(
         url=f"https://openreview.net/forum?id={forum}" if forum else site_url,
         site_url=site_url,
         origins=[SITE],
+        parts=[row_key(row) for row in ordered],
     )
+
+
+def _left_out(rows: list[Row]) -> str | None:
+    """Why a paper's rows are not an accepted paper of the venue's tracks; None when they are one."""
+    decisions = [_text(row.get("decision")) for row in rows]
+    if any(venues.decision_rejected(d) for d in decisions) and not any(venues.decision_status(d) for d in decisions):
+        return f"decision {next(d for d in decisions if venues.decision_rejected(d))!r}"
+    urls = _sourceurls(rows)
+    if not urls:
+        return "no `sourceurl` (not from an OpenReview group of the venue)"
+    if any(venues.source_track(url) for url in urls):
+        return None
+    group = venues.source_group(urls[0])
+    if group and venues.not_accepted(group):
+        return f"not accepted ({group.rsplit('/', 1)[-1]})"
+    where = group or urlparse(urls[0]).netloc or urls[0]
+    return f"from {where}: not one of the venue's tracks (a journal track, a CMT-hosted track or another list)"
+
+
+def _sourceurls(rows: list[Row]) -> list[str]:
+    """The rows' `sourceurl`s that are text."""
+    return [url.strip() for row in rows if isinstance(url := row.get("sourceurl"), str) and url.strip()]
+
+
+def row_key(row: Row) -> tuple[str, Any]:
+    """What names a row in remarks and provenance: its event id."""
+    return "row", row.get("id")
 
 
 def _page(row: Row, base: str) -> str | None:
