@@ -2,6 +2,10 @@
 workers; each worker builds its own app, index reader and state connection after the fork, so nothing that holds a
 database connection or a thread crosses a fork. Everything that must happen once (event dedupe, one digest per
 channel and date, one scheduling process) goes through the state database, which every worker shares.
+
+Each worker reads requests in one event loop (waitress) and hands a request to its threads only once it has arrived
+whole, so a client that sends its headers or body slowly, or keeps an idle connection open, holds a socket for a few
+seconds, never a thread; and the loop beats gunicorn's heartbeat, so no client can get a worker killed.
 """
 
 from __future__ import annotations
@@ -9,17 +13,22 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import time
 from typing import Any
 
+import waitress.server
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
-from gunicorn.workers.sync import SyncWorker
+from gunicorn.workers.base import Worker as BaseWorker
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
 
 from bot.config import Config
 from bot.slack.server import (
     EVENTS_PATH,
     HEALTH_PATH,
+    MAX_BODY_BYTES,
     STOP_DIGEST_SECONDS,
     STOP_LISTENERS_SECONDS,
     STOP_REQUESTS_SECONDS,
@@ -29,20 +38,68 @@ from bot.slack.server import (
 
 # A worker stopping finishes its request, then its replies and a digest being posted; the master waits that long.
 GRACEFUL_SECONDS = STOP_REQUESTS_SECONDS + STOP_LISTENERS_SECONDS + STOP_DIGEST_SECONDS
-WORKER_TIMEOUT = 30  # a worker stuck this long in one request is killed and replaced (Slack gave up after 3 s)
+WORKER_TIMEOUT = 30  # a worker whose event loop has not run for this long is killed and replaced
+LOOP_SECONDS = 1.0  # the event loop beats the heartbeat and looks for a stop signal at least this often
+FLUSH_POLL_SECONDS = 0.05  # stopping: how often to look whether the last answers have gone out
+# Requests run in this many threads per worker: a search is CPU-bound, so more threads only queue for the GIL; a few
+# let /healthz or an ack pass a long search, and a request waiting on Slack or the state database not hold the rest.
+WORKER_THREADS = 4
+CLIENT_IDLE_SECONDS = 5  # a connection silent this long, mid-request or between requests, is closed (Slack never is)
+IDLE_CHECK_SECONDS = 1  # ... looked for this often
+CONNECTION_LIMIT = 500  # open connections per worker (one file descriptor each); beyond it new ones wait in the backlog
+MAX_HEADER_BYTES = 64 * 1024  # Slack's headers are about 1 kB, a browser's on /slack/install a few kB: 431 beyond
 
 log = logging.getLogger(__name__)
 
 
-class Worker(SyncWorker):
-    """gunicorn's sync worker: one request at a time, since a search is CPU-bound and threads in one process only
-    queue for the GIL (the listener and scheduler threads still run beside it). Ctrl-C stops it as gently as SIGTERM.
-    """
+class Worker(BaseWorker):
+    """A gunicorn worker serving through waitress: requests are read whole by one event loop before a thread runs
+    them, so slow or idle clients hold no thread. Ctrl-C stops it as gently as SIGTERM."""
 
     def init_signals(self) -> None:
-        """gunicorn's handlers, except that SIGINT finishes the request in progress instead of dropping it."""
+        """gunicorn's handlers, except that SIGINT finishes the requests in progress instead of dropping them."""
         super().init_signals()
         signal.signal(signal.SIGINT, self.handle_exit)
+
+    def run(self) -> None:
+        """Serve until SIGTERM/SIGINT or until the master goes, then finish the requests in progress (bounded)."""
+        connections: dict[int, Any] = {}
+        server = waitress.server.create_server(
+            self.wsgi,
+            map=connections,
+            sockets=[getattr(listener, "sock", listener) for listener in self.sockets],  # gunicorn wraps them
+            backlog=self.cfg.backlog,
+            threads=WORKER_THREADS,
+            channel_timeout=CLIENT_IDLE_SECONDS,
+            cleanup_interval=IDLE_CHECK_SECONDS,
+            connection_limit=CONNECTION_LIMIT,
+            max_request_header_size=MAX_HEADER_BYTES,
+            max_request_body_size=MAX_BODY_BYTES,
+            asyncore_use_poll=True,  # select() cannot watch more than 1,024 descriptors
+            ident="icml-bot",
+        )
+        while self.alive and self.ppid == os.getppid():
+            self.notify()
+            wasyncore.loop(timeout=LOOP_SECONDS, map=connections, use_poll=True, count=1)
+        self.finish(connections)
+        server.task_dispatcher.shutdown(timeout=LOOP_SECONDS)  # idle threads end at once
+        wasyncore.close_all(connections)
+
+    def finish(self, connections: dict[int, Any]) -> None:
+        """Stop accepting, then let the requests read whole run and their answers go out (bounded)."""
+        for listener in [c for c in connections.values() if isinstance(c, waitress.server.BaseWSGIServer)]:
+            wasyncore.dispatcher.close(listener)  # the listening socket only: connections and the trigger carry on
+        deadline = time.monotonic() + STOP_REQUESTS_SECONDS
+        while _answering(connections) and time.monotonic() < deadline:
+            self.notify()
+            wasyncore.loop(timeout=FLUSH_POLL_SECONDS, map=connections, use_poll=True, count=1)
+        if _answering(connections):
+            log.warning("requests still in progress after %ds are closed unanswered", STOP_REQUESTS_SECONDS)
+
+
+def _answering(connections: dict[int, Any]) -> bool:
+    """Whether a request read whole is still waiting, running, or having its answer sent."""
+    return any(isinstance(c, HTTPChannel) and (c.requests or c.total_outbufs_len) for c in connections.values())
 
 
 class Master(Arbiter):
@@ -98,7 +155,7 @@ class HttpWorkers(BaseApplication):
         super().__init__()
 
     def load_config(self) -> None:
-        """gunicorn's settings: the worker count, the sync worker above, graceful stops, our logging."""
+        """gunicorn's settings: the worker count, the worker above, graceful stops, our logging."""
         settings = {
             "bind": [self.bind],
             "workers": self.workers,

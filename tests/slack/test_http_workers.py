@@ -3,18 +3,26 @@ redelivered event, a day's digest, the scheduling) happens once across them, thr
 
 from __future__ import annotations
 
+import http.client
+import math
 import re
 import threading
+import time
 from pathlib import Path
 
+import pytest
+
+from bot.slack.http_workers import CLIENT_IDLE_SECONDS
 from tests.support.digest import due_now
 from tests.support.fake_slack import FakeSlack
+from tests.support.half_open import PROBES, closed_by_server, half_open
 from tests.support.processes import children
 from tests.support.robust import BotProcess, serve_http
-from tests.support.slack_harness import SECRET, Reply, SignedClient, texts
+from tests.support.slack_harness import ACK_DEADLINE, SECRET, Reply, SignedClient, texts
 from tests.support.slack_requests import mention_event
 
 CH = "C0WORKERS1"
+HALF_OPEN = 50  # connections held open by clients that never finish their request (issue 32)
 
 
 def wait_ready_lines(bot: BotProcess, count: int) -> None:
@@ -96,3 +104,35 @@ def test_a_due_digest_is_posted_once_by_one_of_the_workers(
     assert len(re.findall(r"this process \(\S+\) schedules the daily digests", log)) == 1
     assert len(re.findall(r"another icml-bot process \(\S+\) schedules the daily digests", log)) == 2
     assert [p["metadata"]["event_payload"]["date"] for p in fake.posts(CH)] == [day]
+
+
+@pytest.mark.ack_deadline
+def test_fifty_half_open_connections_neither_stall_the_default_server_nor_get_its_worker_killed(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    bot, port = serve_http(fake.api_url, slack_index_path, tmp_path / "state.db", SECRET)  # the default: one worker
+    try:
+        wait_ready_lines(bot, 1)
+        [worker] = children(bot.pid)
+        with half_open(port, HALF_OPEN) as held:
+            times = {name: [probe(port, SECRET, ACK_DEADLINE) for _ in range(3)] for name, probe in PROBES.items()}
+            answered = {name: sum(map(math.isfinite, seconds)) for name, seconds in times.items()}
+            assert answered == {name: 3 for name in PROBES}, times  # within Slack's 3 s (it took 30 s, and a worker)
+            reply = SignedClient(port).command("kv cache")
+            kept_alive = http.client.HTTPConnection("127.0.0.1", port, timeout=10)  # HTTP/1.1: open after the answer
+            kept_alive.request("GET", "/healthz")
+            assert kept_alive.getresponse().read()
+            # None of them sends anything more: the server closes each once it has been silent that long.
+            closes_by = time.monotonic() + CLIENT_IDLE_SECONDS + 5
+            closed = sum(closed_by_server(sock, closes_by) for sock in [*held, kept_alive.sock])
+        assert reply.json()["response_type"] == "ephemeral"
+        assert "kv cache" in texts(reply.json()).lower()
+        assert closed == HALF_OPEN + 1
+        assert children(bot.pid) == [worker]  # the same worker: none was killed for a client that stalled
+        assert bot.terminate(timeout=60) == 0
+    finally:
+        bot.kill()
+    log = bot.log()
+    assert "WORKER TIMEOUT" not in log
+    assert "Traceback" not in log
+    assert log.rstrip().endswith("bot.slack.server: stopped")
