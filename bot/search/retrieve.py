@@ -21,6 +21,7 @@ from bot.search.cache import IndexVersion
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan, TermGroup
 from bot.search.wording import broad_ideas
+from bot.text.stopwords import FUNCTION_WORDS
 
 CAP = 120  # rowids read per candidate query: bounded work however common the words are
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
@@ -203,7 +204,8 @@ class CandidateRetriever:
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
         plan = self.plan
-        words = list(dict.fromkeys(w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words))
+        typed = (w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words)
+        words = list(dict.fromkeys(w for w in typed if w not in FUNCTION_WORDS))  # ("author:AND": not every paper)
         if depth <= 0 or not words:
             return []
         held = {w: self.db.execute(_MATCHES_UP_TO, [fts.phrase((w,)), postings + 1]).fetchone()[0] for w in words}

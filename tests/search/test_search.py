@@ -333,6 +333,7 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db, text: str) -> None:  # type
     )
 )
 @example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
+@example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])  # BM25 once OR'd "and": papers holding nothing
 def test_operator_soup_is_searched_as_text(seed_db, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
     for text in ("".join(parts), " ".join(parts)):
         response = search.search(seed_db, text)
