@@ -1,4 +1,4 @@
-"""The robustness and load benchmarks in their short CI versions: the same commands as in the README, smaller."""
+"""The robustness and load benchmarks in their short CI versions: the commands of docs/benchmarks.md, smaller."""
 
 from __future__ import annotations
 
