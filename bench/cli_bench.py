@@ -77,6 +77,7 @@ def seconds(command: list[str], env: dict[str, str]) -> float:
 
 def export(ref: str, folder: Path) -> Path:
     """The bot package of commit `ref`, unpacked under `folder`."""
+    folder.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "bot"], check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     return folder
