@@ -14,13 +14,11 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from bot import logs
 from bot.config import Config, ConfigError
 from bot.papers import index
-from bot.papers.corpus import SourceError
-from bot.state import StateUnavailable, is_locked, path_problem, postgres
+from bot.state import postgres
+from bot.state.sqlite import is_locked, path_problem
 
 EXIT_USAGE = 2
 
@@ -33,6 +31,17 @@ def seeds_dir() -> Path:
 
 class UserError(Exception):
     """Something the user can fix; printed as one line, exit status 2."""
+
+
+class _NeverRaised(Exception):
+    """Stands for the error class of a module a command did not import: nothing can have raised it."""
+
+
+def _raised_by(module: str, name: str) -> type[BaseException]:
+    """The error class `module.name` if the command imported `module`, else _NeverRaised: naming the class outright
+    would import psycopg, the state store or the fetchers into every command, which most do not use."""
+    found = getattr(sys.modules.get(module), name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else _NeverRaised
 
 
 class Terminated(KeyboardInterrupt):
@@ -529,7 +538,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         logs.setup_logging(config)  # every command: `icml-bot digest` posts to Slack too, and its logs need redaction
         status: int = args.func(args, config)
         return status
-    except (ConfigError, SourceError, UserError, index.IndexUnavailable, StateUnavailable) as exc:
+    except (ConfigError, UserError, index.IndexUnavailable) as exc:
+        print(f"icml-bot: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (_raised_by("bot.papers.corpus", "SourceError"), _raised_by("bot.state.store", "StateUnavailable")) as exc:
         print(f"icml-bot: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.DatabaseError as exc:
@@ -541,7 +553,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"icml-bot: error: {where} cannot be used ({exc}): {advice}", file=sys.stderr)
         return EXIT_USAGE
-    except psycopg.Error as exc:
+    except _raised_by("psycopg", "Error") as exc:
         print(f"icml-bot: error: {postgres.problem(config.state_url if config else '', exc)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -223,3 +223,29 @@ def test_a_bad_state_url_is_one_line_naming_it_without_the_password(tmp_path: Pa
     assert " is not a PostgreSQL URL the bot can use: " in line
     for secret in BAD_STATE_URLS[url]:
         assert secret not in line
+
+
+# What a command that does not serve Slack, use PostgreSQL, fetch or weigh meaning must not import: each costs
+# start-up time (psycopg alone ~0.2 s) on every `icml-bot search`. (numpy comes with sqlite-utils, which imports it.)
+NOT_FOR_A_SEARCH = ("psycopg", "slack_bolt", "slack_sdk", "sqlalchemy", "gunicorn", "tokenizers", "bot.papers.fetch")
+
+
+def _imported_by(code: str, env: dict[str, str]) -> list[str]:
+    """Which of NOT_FOR_A_SEARCH a fresh interpreter has imported after running `code`."""
+    probe = f"{code}; import json, sys; print(json.dumps([m for m in {NOT_FOR_A_SEARCH!r} if m in sys.modules]))"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return loaded
+
+
+def test_the_command_line_imports_no_server_driver_or_fetcher(tmp_path: Path) -> None:
+    env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "PYTHONPATH": str(ROOT)}
+    assert _imported_by("import bot.cli", env) == []
+
+
+@pytest.mark.parametrize("query", ["TokSuite", "kv cache"])
+def test_a_short_search_imports_no_server_driver_fetcher_or_model(tmp_path: Path, query: str) -> None:
+    env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "PYTHONPATH": str(ROOT)}
+    assert main(["--db", str(tmp_path / "papers.db"), "index"]) == 0  # (building it would import the readers)
+    assert _imported_by(f"from bot.cli import main; assert main(['search', {query!r}]) == 0", env) == []

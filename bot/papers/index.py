@@ -13,17 +13,19 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlite_utils
 from rapidfuzz import fuzz
 
 from bot import text
-from bot.papers import corpus, fts, related, search_tables, vectors
-from bot.papers.corpus import Notice, Paper, Skip
+from bot.papers import fts, search_tables
 from bot.papers.row import PaperRow
 from bot.papers.search_tables import FTS_TOKENIZE
 from bot.text.stopwords import TOO_COMMON
+
+if TYPE_CHECKING:  # readers of the index (search) need neither the source readers and fetchers nor the embedding model
+    from bot.papers.corpus import Notice, Paper, Skip
 
 SCHEMA_VERSION = 2
 # Columns added after the first release, with their types: an older index gains them on its next load.
@@ -284,7 +286,7 @@ class _Loader:
 
 def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
     """The papers-table row for a new paper."""
-    row = {f.name: getattr(paper, f.name) for f in fields(Paper) if f.name not in NOT_COLUMNS}
+    row = {f.name: getattr(paper, f.name) for f in fields(paper) if f.name not in NOT_COLUMNS}
     row.update(
         id=paper_id,
         seq=seq,
@@ -332,6 +334,9 @@ def load(
 
     A malformed source raises SourceError and leaves the index exactly as it was.
     """
+    from bot.papers import corpus, related, vectors
+    from bot.papers.corpus import Notice, Skip
+
     started = time.perf_counter()
     files = corpus.plan(corpus.expand_sources(paths))
     with db.atomic():
@@ -453,6 +458,8 @@ def same_venue(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def stats(db: sqlite_utils.Database) -> dict[str, Any]:
     """Papers, sources, venues (with tracks) and the time of the last load."""
+    from bot.papers import vectors
+
     meta = {r["key"]: r["value"] for r in db["meta"].rows} if db["meta"].exists() else {}
     return {
         "venues": venue_counts(db),

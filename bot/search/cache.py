@@ -9,15 +9,17 @@ from __future__ import annotations
 import sqlite3
 import threading
 import weakref
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import sqlite_utils
 
-from bot.papers import index, search_tables, vectors
-from bot.papers.vectors import PaperVectors
+from bot.papers import index, search_tables
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
+
+if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
+    from bot.papers.vectors import PaperVectors
 
 ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
 
@@ -87,6 +89,8 @@ class IndexCache:
     def vectors(self, db: sqlite_utils.Database) -> PaperVectors | None:
         """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper); None: the index has none
         (built before vectors: search is by words alone until `icml-bot index` runs again)."""
+        from bot.papers import vectors
+
         if not self._vectors_read:
             with self._lock:
                 if not self._vectors_read:

@@ -20,7 +20,6 @@ from bot.search import typos
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, camel_case
 from bot.search.wording import FREE_FORM_PAPERS
-from bot.text import embedding
 from bot.text.stopwords import FUNCTION_WORDS
 
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
@@ -192,6 +191,8 @@ class WordCorrector:
             return word
         if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
             return word
+        from bot.text import embedding  # (loaded for the first word the index has never seen)
+
         if not name and embedding.model().knows(word):  # "suddenly generalize" is meant, not "sudden generalize"
             return word
         if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 import sqlite_utils
 
 from bot.search.cache import IndexCache
-from bot.text import embedding
 
 
 def closest(
@@ -18,6 +17,8 @@ def closest(
     meaning to `text` first, at least `floor` close: a few hundred dot products, however large the index. [] when the
     index has no vectors or the text no word the model knows. (Meaning adds no paper of its own: with a static model
     that brought noise, and cost 0.01 nDCG@10 on the graded set's tune half.)"""
+    from bot.text import embedding  # (numpy and the model: only for the queries that weigh meaning)
+
     vectors = cache.vectors(db)
     if vectors is None:
         return []

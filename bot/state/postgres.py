@@ -15,13 +15,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-import psycopg
-from psycopg import errors
-from psycopg.conninfo import conninfo_to_dict
-from psycopg.pq import TransactionStatus
+if TYPE_CHECKING:  # psycopg is imported where a PostgreSQL URL is used: the CLI and an SQLite state do without it
+    import psycopg
 
 SCHEMES = ("postgresql://", "postgres://")
 # A URL's password, found as libpq finds it (after the user's ":", up to the "@" before the host; the last "@" before
@@ -32,8 +30,6 @@ PERCENT_HINT = "percent-encode the user and password (% as %25, @ as %40, a spac
 WRITE_LOCK = 7_302_516_001  # advisory lock held by every write transaction (SQLite's single writer, made explicit)
 CONNECT_TIMEOUT = 5  # seconds: an unreachable server is reported, not waited on for minutes
 DEFAULT_LOCK_WAIT = 10.0  # seconds a write waits for another one, as SQLite's BUSY_TIMEOUT
-
-Error = psycopg.Error
 
 
 def is_url(target: object) -> bool:
@@ -63,6 +59,9 @@ def redact(url: str) -> str:
 
 def url_problem(url: str) -> str | None:
     """What makes a PostgreSQL URL unusable, read as libpq reads it and said without its password; None if nothing."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
     try:
         params = conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
@@ -85,16 +84,23 @@ def translate(sql: str) -> str:
 
 def is_locked(exc: BaseException) -> bool:
     """Whether a PostgreSQL error means a write waited longer than allowed for another one's lock."""
+    from psycopg import errors
+
     return isinstance(exc, errors.LockNotAvailable)
 
 
 def is_unreachable(exc: BaseException) -> bool:
     """Whether a PostgreSQL error means the server cannot be reached now (down, restarting, network)."""
-    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, errors.LockNotAvailable)
+    import psycopg
+
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.LockNotAvailable)
 
 
 def problem(url: str, exc: BaseException) -> str:
     """One line saying why the database cannot be used and what to do, never with the password."""
+    import psycopg
+    from psycopg import errors
+
     lines = mask(str(exc), url).strip().splitlines()  # libpq may quote the password back
     text = " ".join(lines[0].split()) if lines else type(exc).__name__  # the rest is a caret under the SQL
     where = redact(url)
@@ -122,6 +128,8 @@ def _short(text: str) -> str:
 def _alive(conn: psycopg.Connection[Any]) -> bool:
     """Whether a connection still has its server. An idle session expects nothing from the server (no LISTEN here),
     so a readable socket means the server ended it (restart, failover): replaced before a statement fails on it."""
+    from psycopg.pq import TransactionStatus
+
     if conn.closed or conn.broken:
         return False
     if conn.info.transaction_status != TransactionStatus.IDLE:
@@ -145,6 +153,8 @@ class PgDatabase:
 
     def in_transaction(self) -> bool:
         """Whether a transaction is open on this connection (immediate() then nests)."""
+        from psycopg.pq import TransactionStatus
+
         return self.conn.info.transaction_status != TransactionStatus.IDLE
 
 
@@ -167,6 +177,8 @@ class PostgresBackend:
         if db is not None:
             db.conn.close()
             self._local.db = None
+        import psycopg
+
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         conn.execute(f"SET lock_timeout = {int(DEFAULT_LOCK_WAIT * 1000)}")
         db = PgDatabase(conn)

@@ -8,13 +8,29 @@ imported from their own modules.
 
 from __future__ import annotations
 
-from bot.text.cleanup import to_mrkdwn, to_plain_text
-from bot.text.headlines import derive_title, headline
-from bot.text.markup import unescape_html
-from bot.text.names import derive_name, name_from_title
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from bot.text.tokens import normalize_title, tokenize
-from bot.text.urls import code_url, urls
+from bot.text.urls import code_url, urls  # (eager: the submodule `urls` would otherwise shadow the function)
 from bot.text.words import valid_text
+
+if TYPE_CHECKING:
+    from bot.text.cleanup import to_mrkdwn, to_plain_text
+    from bot.text.headlines import derive_title, headline
+    from bot.text.markup import unescape_html
+    from bot.text.names import derive_name, name_from_title
+
+# What cleans sources, imported on first use: searching reads clean text and needs none of its many patterns.
+_CLEANING = {
+    "to_mrkdwn": "cleanup",
+    "to_plain_text": "cleanup",
+    "derive_title": "headlines",
+    "headline": "headlines",
+    "unescape_html": "markup",
+    "derive_name": "names",
+    "name_from_title": "names",
+}
 
 __all__ = [
     "code_url",
@@ -30,3 +46,10 @@ __all__ = [
     "urls",
     "valid_text",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The cleaning functions (see _CLEANING), imported when first asked for."""
+    if name in _CLEANING:
+        return getattr(importlib.import_module(f"bot.text.{_CLEANING[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

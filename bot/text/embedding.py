@@ -32,11 +32,10 @@ class StaticEmbedding:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        table = np.load(folder / "vectors.npy")
+        self.table = np.load(folder / "vectors.npy")  # (dequantized a few rows at a time: a query reads ~10 of 30,000)
         scales = folder / "scales.npy"
-        vectors = table.astype(np.float32) * np.load(scales)[:, None] if scales.exists() else table.astype(np.float32)
-        self.vectors: Vectors = vectors
-        self.dims = int(vectors.shape[1])
+        self.scales = np.load(scales) if scales.exists() else None
+        self.dims = int(self.table.shape[1])
         unknown = self.tokenizer.token_to_id("[UNK]")
         self.unknown = -1 if unknown is None else unknown
         self.name = json.loads((folder / "config.json").read_text(encoding="utf-8")).get("name", folder.name)
@@ -49,10 +48,17 @@ class StaticEmbedding:
             for i, encoding in enumerate(batch, start):
                 ids = [t for t in encoding.ids if t != self.unknown]
                 if ids:
-                    out[i] = self.vectors[ids].mean(axis=0)
+                    out[i] = self.vectors(ids).mean(axis=0)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
+
+    def vectors(self, ids: list[int]) -> Vectors:
+        """The float32 vectors of these tokens, as the whole table would give them dequantized."""
+        rows: Vectors = self.table[ids].astype(np.float32)
+        if self.scales is not None:
+            rows *= self.scales[ids, None]
+        return rows
 
     def knows(self, word: str) -> bool:
         """Whether a lowercase word is one whole token of the model: an English word its teacher learned from web
