@@ -196,7 +196,7 @@ class Digests(Repository):
             [*(_stored(getattr(run, c)) for c in cols), run.team, run.channel, run.day],
         )
 
-    def update_run(self, channel: str, day: str, team: str = "", **changes: object) -> None:
+    def update_run(self, channel: str, day: str, team: str = "", /, **changes: object) -> None:
         """Change some fields of a run (names as RunRow's)."""
         wrong = sorted(set(changes) - set(_RUN_COLUMNS) | set(changes) & set(_RUN_KEY))
         if wrong:
