@@ -67,7 +67,7 @@ def next_digests(desk: ChannelDigests, channel: str, size: int, timings: list[fl
         plan = desk.plan(channel, day)
         timings.append((time.perf_counter() - started) * 1000)
         assert len(plan.paper_ids) == size, plan
-        desk.state.record_digest_papers(channel, plan.round, plan.paper_ids, day.isoformat(), 1_773_000_000.0 + n)
+        desk.state.digests.record_papers(channel, plan.round, plan.paper_ids, day.isoformat(), 1_773_000_000.0 + n)
         picked += plan.paper_ids
     return picked
 
@@ -79,10 +79,10 @@ def trial(desk: ChannelDigests, n: int, liked: str, area: dict[str, str | None],
     counts = []
     for vote in (True, False):
         channel = f"C0BENCH{n:05d}{'L' if vote else 'B'}"
-        desk.state.save_digest_subscription(
+        desk.state.digests.save_subscription(
             Subscription(channel, size=size, created_at=1.0, updated_at=1.0, schedule_from=1.0).to_row()
         )
-        desk.state.record_digest_papers(channel, 1, [liked], START.isoformat(), 1_773_000_000.0)
+        desk.state.digests.record_papers(channel, 1, [liked], START.isoformat(), 1_773_000_000.0)
         if vote:
             feedback.vote(desk.state, "T0BENCH", channel, "U0BENCH", liked, feedback.Vote.MORE, 1_773_000_001.0)
         picked = next_digests(desk, channel, size, timings if vote else baseline_timings)

@@ -5,7 +5,7 @@ Run: python bench/state_bench.py [--ops N] [--threads T]
 Starts a throwaway PostgreSQL (tests/support/postgres.py: Debian's server in a temp folder, unix socket, fsync off
 like the tests; a production server with fsync on pays its commit flush on top) and times, on each backend, the
 state calls a request or a digest makes: the event-redelivery check (`first_time`, one per Slack event), a Save
-(`saves.save`, a write transaction), a digest claim (`insert_digest_run` inside `immediate()`, the exactly-once
+(`saves.save`, a write transaction), a digest claim (`digests.claim` inside `immediate()`, the exactly-once
 step) and reading a user's saves (`saves.saved_ids`, one per search answer). `--threads` runs the redelivery check
 from T threads at once (waitress's request threads), on one State, as the bot does. Prints p50/p99 per call and
 calls per second; SQLite is the baseline.
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.state import State  # noqa: E402
+from bot.state.digests import RunRow, RunStatus  # noqa: E402
 from bot.team import saves  # noqa: E402
 from tests.support.postgres import PostgresServer  # noqa: E402
 
@@ -46,7 +47,7 @@ def threaded(state: State, ops: int, threads: int, prefix: str) -> float:
 
     def work(t: int) -> None:
         for i in range(per):
-            state.first_time(f"{prefix}-{t}-{i}")
+            state.events.first_time(f"{prefix}-{t}-{i}")
 
     workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
     started = time.perf_counter()
@@ -60,16 +61,8 @@ def threaded(state: State, ops: int, threads: int, prefix: str) -> float:
 def claim(state: State, i: int) -> None:
     """One digest claim, as ChannelDigests.post_digest makes it: read the row, insert it, in one write transaction."""
     with state.immediate():
-        state.digest_run(f"C{i:010d}", "2026-03-09")
-        state.insert_digest_run(
-            {
-                "channel": f"C{i:010d}",
-                "day": "2026-03-09",
-                "status": "claimed",
-                "claimed_at": 1.0,
-                "first_claimed_at": 1.0,
-            }
-        )
+        state.digests.run(f"C{i:010d}", "2026-03-09")
+        state.digests.claim(RunRow("", f"C{i:010d}", "2026-03-09", RunStatus.CLAIMED, 1.0, 1.0, papers=[]))
 
 
 def measure(state: State, ops: int, threads: int) -> dict[str, tuple[float, float, float]]:
@@ -78,7 +71,7 @@ def measure(state: State, ops: int, threads: int) -> dict[str, tuple[float, floa
     for i in range(200):  # the user's saves, so saved_ids reads a real list
         saves.save(state, "T1", "U1", f"p{i:04d}", 1.0 + i)
     calls: dict[str, Callable[[int], object]] = {
-        "redelivery check (first_time)": lambda i: state.first_time(f"Ev{i}"),
+        "redelivery check (first_time)": lambda i: state.events.first_time(f"Ev{i}"),
         "save (write transaction)": lambda i: saves.save(state, "T1", f"U{i % 50}", f"q{i}", 2.0),
         "digest claim (immediate)": lambda i: claim(state, i),
         "saved ids of a user (read)": lambda i: saves.saved_ids(state, "T1", "U1"),

@@ -353,7 +353,7 @@ def _digest_team(state: Any, channel: str, team: str | None) -> str:
     """The workspace whose digest in `channel` is meant: --team, else the one workspace with a digest there."""
     if team is not None:
         return team
-    teams = sorted({str(r["team"]) for r in state.digest_subscriptions(channel, active=False)})
+    teams = sorted({r.team for r in state.digests.subscriptions(channel, active=False)})
     if len(teams) > 1:
         raise ConfigError(
             f"{channel} is shared: workspaces {', '.join(t or '(none)' for t in teams)} each have a digest there; "

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -47,6 +46,7 @@ from bot.digest.select import NEIGHBOURS, learned_order, paper_order
 from bot.papers import index
 from bot.papers.reader import Papers
 from bot.state import State
+from bot.state.digests import RunRow, RunStatus
 from bot.team import feedback
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ CLAIM_STALE_SECONDS = 600  # a claim without a ts this old is a crashed post (a 
 SETTLE_SECONDS = 5.0  # after an uncertain post, give Slack this long before reading the channel history
 MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history check found nothing
 MAX_AUTO_ATTEMPTS = 5  # automatic retries of a digest Slack rejected for a passing reason (rate limit)
-UNRESOLVED = ("claimed", "uncertain")
+UNRESOLVED = (RunStatus.CLAIMED, RunStatus.UNCERTAIN)
 
 
 class ChannelDigests:
@@ -128,21 +128,20 @@ class ChannelDigests:
 
     def subscription(self, channel: str, team: str = "") -> Subscription | None:
         """Workspace `team`'s subscription in a channel (also an inactive one), or None."""
-        row = self.state.digest_subscription(channel, team)
+        row = self.state.digests.subscription(channel, team)
         return Subscription.from_row(row) if row else None
 
     def adopt(self, channel: str, team: str) -> bool:
         """Give a channel's digest made without a workspace (before many workspaces, or by ICML_DIGEST_CHANNEL) to
         the first workspace that runs a digest command there, with its rounds and votes; False when none was left."""
-        with self.state.immediate():
-            adopted = self.state.adopt_digest(channel, team)
+        adopted = self.state.digests.adopt(channel, team)
         if adopted:
             log.info("the digest of %s without a workspace now belongs to workspace %s", channel, team)
         return adopted
 
     def subscriptions(self) -> list[Subscription]:
         """Every active subscription."""
-        return [Subscription.from_row(r) for r in self.state.digest_subscriptions()]
+        return [Subscription.from_row(r) for r in self.state.digests.subscriptions()]
 
     def subscribe(
         self,
@@ -182,7 +181,7 @@ class ChannelDigests:
             schedule = (sub.at, sub.tz.key, sub.days)
             if old is None or not old.active or schedule != (old.at, old.tz.key, old.days):
                 sub = replace(sub, schedule_from=ts)  # no catch-up for slots of the old schedule
-            self.state.save_digest_subscription(sub.to_row())
+            self.state.digests.save_subscription(sub.to_row())
         return sub
 
     def unsubscribe(self, channel: str, now: datetime, team: str = "") -> bool:
@@ -191,7 +190,7 @@ class ChannelDigests:
             sub = self.subscription(channel, team)
             if sub is None or not sub.active:
                 return False
-            self.state.save_digest_subscription(replace(sub, active=False, updated_at=now.timestamp()).to_row())
+            self.state.digests.save_subscription(replace(sub, active=False, updated_at=now.timestamp()).to_row())
         return True
 
     def ensure_config_subscription(self, now: datetime) -> Subscription | None:
@@ -207,9 +206,9 @@ class ChannelDigests:
             return None
         channel = validate_channel(wanted)
         # (its row may have been adopted by a workspace since: it is the same digest, whichever workspace owns it)
-        rows = self.state.digest_subscriptions(channel, active=False)
-        owned = [Subscription.from_row(r) for r in rows if r["source"] == "config"] or [
-            Subscription.from_row(r) for r in rows if not r["team"]
+        rows = self.state.digests.subscriptions(channel, active=False)
+        owned = [Subscription.from_row(r) for r in rows if r.source == "config"] or [
+            Subscription.from_row(r) for r in rows if not r.team
         ]
         old = owned[0] if owned else None
         if old is not None and old.source == "slack":
@@ -247,8 +246,8 @@ class ChannelDigests:
         """The digest `channel` would get on `day`: the next papers of its round that it has not seen."""
         sub = self.subscription(channel, team) or self.defaults(channel, team)
         order, matched = self.paper_order(sub.topics)
-        round_ = self.state.digest_round(channel, team)
-        shown = self._current_ids(self.state.digest_posted_ids(channel, round_, team))
+        round_ = self.state.digests.current_round(channel, team)
+        shown = self._current_ids(self.state.digests.posted_ids(channel, round_, team))
         remaining = [p for p in order if p not in shown]
         if order and not remaining:
             round_, remaining = round_ + 1, order
@@ -257,9 +256,9 @@ class ChannelDigests:
         # Papers of another day's digest whose posting is unresolved may already be in the channel: hold them back.
         held = {
             p
-            for r in self.state.digest_runs(channel, UNRESOLVED, team=team)
-            if r["day"] != day.isoformat()
-            for p in r["papers"]
+            for r in self.state.digests.runs(channel, UNRESOLVED, team=team)
+            if r.day != day.isoformat()
+            for p in r.papers
         }
         picks = [p for p in remaining if p not in held][: sub.size]
         return self._digest(
@@ -306,17 +305,16 @@ class ChannelDigests:
             team=sub.team,
         )
 
-    def _from_run(self, row: dict[str, Any]) -> Digest:
-        team = row.get("team") or ""
-        sub = self.subscription(row["channel"], team) or self.defaults(row["channel"], team)
+    def _from_run(self, row: RunRow) -> Digest:
+        sub = self.subscription(row.channel, row.team) or self.defaults(row.channel, row.team)
         return self._digest(
             sub,
-            date.fromisoformat(row["day"]),
-            row["papers"],
-            row["first"],
-            row["total"],
-            row["round"],
-            row["first"] + len(row["papers"]) - 1 >= row["total"],
+            date.fromisoformat(row.day),
+            row.papers,
+            row.first,
+            row.total,
+            row.round,
+            row.first + len(row.papers) - 1 >= row.total,
         )
 
     # ------------------------------------------------------------------ posting, exactly once
@@ -332,46 +330,46 @@ class ChannelDigests:
                 "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
             )
         with self.state.immediate():
-            row = self.state.digest_run(channel, key, team)
+            row = self.state.digests.run(channel, key, team)
             action, outcome = self._decide(channel, day, row, ts, manual)
             if outcome is not None:
                 return outcome
             if action == "resolve":
                 assert row is not None
-                self.state.update_digest_run(
+                self.state.digests.update_run(
                     channel,
                     key,
-                    team=team,
-                    status="claimed",
+                    team,
+                    status=RunStatus.CLAIMED,
                     owner=self.owner,
                     claimed_at=ts,
-                    attempts=row["attempts"] + 1,
+                    attempts=row.attempts + 1,
                 )
                 digest = self._from_run(row)
-                since = row["first_claimed_at"]
+                since = row.first_claimed_at
             else:
                 digest = self.plan(channel, day, team)
                 if not digest.papers:
                     return Outcome("empty", channel, day, acted=False)
-                fields = {
-                    "status": "claimed",
-                    "papers": digest.paper_ids,
-                    "round": digest.round,
-                    "first": digest.first,
-                    "total": digest.total,
-                    "owner": self.owner,
-                    "claimed_at": ts,
-                    "error": None,
-                    "permanent": 0,
-                }
+                since = ts if row is None else row.first_claimed_at
+                claim = RunRow(
+                    team,
+                    channel,
+                    key,
+                    RunStatus.CLAIMED,
+                    claimed_at=ts,
+                    first_claimed_at=since,
+                    papers=digest.paper_ids,
+                    round=digest.round,
+                    first=digest.first,
+                    total=digest.total,
+                    owner=self.owner,
+                    attempts=1 if row is None else row.attempts + 1,
+                )
                 if row is None:
-                    self.state.insert_digest_run(
-                        {"team": team, "channel": channel, "day": key, "first_claimed_at": ts, "attempts": 1, **fields}
-                    )
-                    since = ts
+                    self.state.digests.claim(claim)
                 else:
-                    self.state.update_digest_run(channel, key, team=team, attempts=row["attempts"] + 1, **fields)
-                    since = row["first_claimed_at"]
+                    self.state.digests.replace_run(claim)  # a new attempt: what the failed or skipped one said goes
         try:
             if action == "resolve":
                 assert row is not None
@@ -384,10 +382,10 @@ class ChannelDigests:
             self._abandon(digest, ts, exc)
             raise
 
-    def _resolve(self, digest: Digest, row: dict[str, Any], ts: float, since: float, manual: bool) -> Outcome:
+    def _resolve(self, digest: Digest, row: RunRow, ts: float, since: float, manual: bool) -> Outcome:
         """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
-        age = ts - row["claimed_at"]
-        if row["status"] == "uncertain" and 0 <= age < self.settle:
+        age = ts - row.claimed_at
+        if row.status is RunStatus.UNCERTAIN and 0 <= age < self.settle:
             self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
         try:
             found = self.poster.find(digest.channel, digest.day, since, digest.team)  # type: ignore[union-attr]
@@ -409,8 +407,8 @@ class ChannelDigests:
     def _abandon(self, digest: Digest, ts: float, exc: BaseException) -> None:
         """Mark a claimed digest uncertain after its attempt was interrupted (best effort: the claim stays else)."""
         try:
-            row = self.state.digest_run(digest.channel, digest.day.isoformat(), digest.team)
-            if row is not None and row["status"] == "claimed" and row["owner"] == self.owner:
+            row = self.state.digests.run(digest.channel, digest.day.isoformat(), digest.team)
+            if row is not None and row.status is RunStatus.CLAIMED and row.owner == self.owner:
                 self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
         except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
             log.error(
@@ -422,23 +420,25 @@ class ChannelDigests:
             )
 
     def _decide(
-        self, channel: str, day: date, row: dict[str, Any] | None, ts: float, manual: bool
+        self, channel: str, day: date, row: RunRow | None, ts: float, manual: bool
     ) -> tuple[str, Outcome | None]:
         """What to do about an existing run row: ("new" | "resolve", None) or ("", the outcome to return)."""
         if row is None:
             return "new", None
-        status, age = row["status"], ts - row["claimed_at"]
-        done = Outcome(status, channel, day, acted=False, ts=row["ts"], error=row["error"])
-        if status == "posted":
+        age = ts - row.claimed_at
+        done = Outcome("failed", channel, day, acted=False, ts=row.ts, error=row.error)
+        if row.status is RunStatus.POSTED:
             return "", replace(done, status="already")
-        if status == "skipped":
-            return ("new", None) if manual else ("", done)
-        if status == "claimed":
+        if row.status is RunStatus.SKIPPED:
+            return ("new", None) if manual else ("", replace(done, status="skipped"))
+        if row.status is RunStatus.CLAIMED:
             return ("resolve", None) if age >= CLAIM_STALE_SECONDS else ("", replace(done, status="busy"))
-        if status == "uncertain":
-            return ("resolve", None) if manual or age >= backoff(row["attempts"]) else ("", done)
+        if row.status is RunStatus.UNCERTAIN:
+            return (
+                ("resolve", None) if manual or age >= backoff(row.attempts) else ("", replace(done, status="uncertain"))
+            )
         # failed: Slack refused it, nothing was posted
-        if manual or (not row["permanent"] and row["attempts"] < MAX_AUTO_ATTEMPTS and age >= backoff(row["attempts"])):
+        if manual or (not row.permanent and row.attempts < MAX_AUTO_ATTEMPTS and age >= backoff(row.attempts)):
             return "new", None
         return "", done
 
@@ -474,55 +474,60 @@ class ChannelDigests:
 
     def _posted(self, digest: Digest, message_ts: str, ts: float, recovered: bool = False) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(
+            self.state.digests.update_run(
                 digest.channel,
                 digest.day.isoformat(),
-                team=digest.team,
-                status="posted",
+                digest.team,
+                status=RunStatus.POSTED,
                 ts=message_ts,
                 posted_at=ts,
                 error=None,
-                permanent=0,
+                permanent=False,
             )
-            self.state.record_digest_papers(
+            self.state.digests.record_papers(
                 digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
             )
-            self.state.set_digest_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
+            self.state.digests.set_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
         outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
         log.info("%s", outcome.describe())
         return outcome
 
     def _failed(self, digest: Digest, ts: float, error: str, permanent: bool) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(
+            self.state.digests.update_run(
                 digest.channel,
                 digest.day.isoformat(),
-                team=digest.team,
-                status="failed",
+                digest.team,
+                status=RunStatus.FAILED,
                 error=error,
-                permanent=int(permanent),
+                permanent=permanent,
             )
-            self.state.set_digest_error(digest.channel, error, ts, digest.team)
+            self.state.digests.set_error(digest.channel, error, ts, digest.team)
         outcome = Outcome("failed", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s%s", outcome.describe(), "" if permanent else " (will retry)")
         return outcome
 
     def _uncertain(self, digest: Digest, ts: float, error: str) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(
-                digest.channel, digest.day.isoformat(), team=digest.team, status="uncertain", error=error, claimed_at=ts
+            self.state.digests.update_run(
+                digest.channel,
+                digest.day.isoformat(),
+                digest.team,
+                status=RunStatus.UNCERTAIN,
+                error=error,
+                claimed_at=ts,
             )
-            self.state.set_digest_error(digest.channel, error, ts, digest.team)
+            self.state.digests.set_error(digest.channel, error, ts, digest.team)
         outcome = Outcome("uncertain", digest.channel, digest.day, error=error, digest=digest)
         log.error("%s", outcome.describe())
         return outcome
 
     def _skip_claimed(self, digest: Digest, ts: float, reason: str) -> Outcome:
         with self.state.immediate():
-            self.state.update_digest_run(
-                digest.channel, digest.day.isoformat(), team=digest.team, status="skipped", error=reason
+            self.state.digests.update_run(
+                digest.channel, digest.day.isoformat(), digest.team, status=RunStatus.SKIPPED, error=reason
             )
-            self.state.set_digest_error(digest.channel, reason, ts, digest.team)
+            self.state.digests.set_error(digest.channel, reason, ts, digest.team)
         outcome = Outcome("skipped", digest.channel, digest.day, error=reason)
         log.warning("%s", outcome.describe())
         return outcome
@@ -531,21 +536,22 @@ class ChannelDigests:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""
         ts = now.timestamp()
         with self.state.immediate():
-            recorded = self.state.insert_digest_run(
-                {
-                    "team": team,
-                    "channel": channel,
-                    "day": day.isoformat(),
-                    "status": "skipped",
-                    "owner": self.owner,
-                    "claimed_at": ts,
-                    "first_claimed_at": ts,
-                    "attempts": 0,
-                    "error": reason,
-                }
+            recorded = self.state.digests.claim(
+                RunRow(
+                    team,
+                    channel,
+                    day.isoformat(),
+                    RunStatus.SKIPPED,
+                    claimed_at=ts,
+                    first_claimed_at=ts,
+                    papers=[],
+                    owner=self.owner,
+                    attempts=0,
+                    error=reason,
+                )
             )
             if recorded:
-                self.state.set_digest_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts, team)
+                self.state.digests.set_error(channel, f"skipped the {day.isoformat()} digest: {reason}", ts, team)
         if recorded:
             log.warning("skipped the digest for %s on %s: %s", channel, day.isoformat(), reason)
         return recorded
@@ -553,8 +559,8 @@ class ChannelDigests:
     def resolve_pending(self, now: datetime) -> list[Outcome]:
         """Settle digests whose posting was interrupted (claimed long ago, or uncertain): history first, then post."""
         outcomes = []
-        for row in self.state.digest_runs(statuses=UNRESOLVED):
-            outcome = self.post_digest(row["channel"], date.fromisoformat(row["day"]), now, team=row["team"])
+        for row in self.state.digests.runs(statuses=UNRESOLVED):
+            outcome = self.post_digest(row.channel, date.fromisoformat(row.day), now, team=row.team)
             if outcome.acted:
                 outcomes.append(outcome)
         return outcomes
@@ -564,15 +570,15 @@ class ChannelDigests:
     def status(self, channel: str, now: datetime, team: str = "") -> DigestStatus:
         """Where workspace `team`'s digest in a channel stands: schedule, next run, last digest, papers left, error."""
         sub = self.subscription(channel, team)
-        runs = self.state.digest_runs(channel, limit=30, team=team)
-        last = next((r for r in runs if r["status"] == "posted"), None)
-        since = last["day"] if last else ""
-        pending = [r for r in runs if r["status"] in (*UNRESOLVED, "failed") and r["day"] > since]
+        runs = self.state.digests.runs(channel, limit=30, team=team)
+        last = next((r for r in runs if r.status is RunStatus.POSTED), None)
+        since = last.day if last else ""
+        pending = [r for r in runs if r.status in (*UNRESOLVED, RunStatus.FAILED) and r.day > since]
         left = total = 0
-        round_ = self.state.digest_round(channel, team)
+        round_ = self.state.digests.current_round(channel, team)
         if sub is not None:
             order, _ = self.paper_order(sub.topics)
-            shown = self._current_ids(self.state.digest_posted_ids(channel, round_, team))
+            shown = self._current_ids(self.state.digests.posted_ids(channel, round_, team))
             total = len(order)
             left = sum(p not in shown for p in order)
         next_at = self.next_run(sub, now) if sub and sub.active and self.next_run else None
@@ -589,8 +595,8 @@ class DigestStatus:
     channel: str
     subscription: Subscription | None
     next_at: datetime | None
-    last: dict[str, Any] | None  # the latest posted run row
-    pending: list[dict[str, Any]]  # runs that failed or are unresolved
+    last: RunRow | None  # the latest posted run
+    pending: list[RunRow]  # runs that failed or are unresolved
     left: int  # papers not yet shown in the current round
     total: int
     round: int

@@ -6,11 +6,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
 from bot.papers.row import PaperRow
+from bot.state.digests import SubscriptionRow
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
 MARKER = "icml_digest"  # metadata event_type and block_id prefix that identify a posted digest
@@ -66,47 +67,47 @@ class Subscription:
     enterprise: str = ""  # its Enterprise Grid org, if any (an org-wide install holds the bot token)
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Subscription:
-        """A subscription from its state-database row."""
+    def from_row(cls, row: SubscriptionRow) -> Subscription:
+        """A subscription from its state-database row (time and zone parsed)."""
         return cls(
-            channel=row["channel"],
-            at=parse_time(row["at"], "at"),
-            tz=ZoneInfo(row["tz"]),
-            days=row["days"],
-            size=int(row["size"]),
-            topics=row["topics"] or "",
-            source=row["source"],
-            active=bool(row["active"]),
-            created_by=row["created_by"] or "",
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            schedule_from=row["schedule_from"],
-            last_error=row["last_error"],
-            last_error_at=row["last_error_at"],
-            team=row.get("team") or "",
-            enterprise=row.get("enterprise") or "",
+            channel=row.channel,
+            at=parse_time(row.at, "at"),
+            tz=ZoneInfo(row.tz),
+            days=row.days,
+            size=row.size,
+            topics=row.topics,
+            source=row.source,
+            active=row.active,
+            created_by=row.created_by,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            schedule_from=row.schedule_from,
+            last_error=row.last_error,
+            last_error_at=row.last_error_at,
+            team=row.team,
+            enterprise=row.enterprise,
         )
 
-    def to_row(self) -> dict[str, Any]:
+    def to_row(self) -> SubscriptionRow:
         """The state-database row."""
-        return {
-            "channel": self.channel,
-            "at": self.at.strftime("%H:%M"),
-            "tz": self.tz.key,
-            "days": self.days,
-            "size": self.size,
-            "topics": self.topics,
-            "source": self.source,
-            "active": int(self.active),
-            "created_by": self.created_by,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "schedule_from": self.schedule_from,
-            "last_error": self.last_error,
-            "last_error_at": self.last_error_at,
-            "team": self.team,
-            "enterprise": self.enterprise,
-        }
+        return SubscriptionRow(
+            channel=self.channel,
+            team=self.team,
+            enterprise=self.enterprise,
+            topics=self.topics,
+            at=self.at.strftime("%H:%M"),
+            tz=self.tz.key,
+            days=self.days,
+            size=self.size,
+            source=self.source,
+            active=self.active,
+            created_by=self.created_by,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+            schedule_from=self.schedule_from,
+            last_error=self.last_error,
+            last_error_at=self.last_error_at,
+        )
 
     def when(self) -> str:
         """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""
@@ -141,7 +142,7 @@ class Digest:
         return self.first + len(self.papers) - 1
 
 
-# What one post attempt did or found; the state database's digest_runs.status holds the same words.
+# What one post attempt did or found; a run's RunStatus (bot/state/digests.py) uses the same words where they meet.
 OutcomeStatus = Literal["posted", "already", "busy", "failed", "uncertain", "skipped", "empty", "stopping"]
 
 

@@ -24,6 +24,7 @@ from apscheduler.triggers.cron import CronTrigger
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, Subscription
 from bot.state import ERRORS, is_locked, is_unreachable
+from bot.state.digests import RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +161,7 @@ class DigestScheduler:
         with self._lock:
             if self.is_owner:
                 try:
-                    self.state.release_lease(LEASE, self.owner)
+                    self.state.leases.release(LEASE, self.owner)
                 except ERRORS as exc:  # it runs out by itself within LEASE_TTL
                     log.warning(
                         "could not hand back the digest lease (%s); another process takes over within %ds",
@@ -175,7 +176,7 @@ class DigestScheduler:
     def take_lease(self, now: datetime) -> bool:
         """Take or renew the schedule lease; add or drop the cron jobs when that changes. True while we hold it."""
         with self._lock:
-            held = self.state.acquire_lease(LEASE, self.owner, now.timestamp(), self.lease_ttl)
+            held = self.state.leases.acquire(LEASE, self.owner, now.timestamp(), self.lease_ttl)
             if held != self._announced:
                 if held:
                     log.info(
@@ -185,12 +186,12 @@ class DigestScheduler:
                         len(self.digests.subscriptions()),
                     )
                 else:
-                    lease = self.state.lease(LEASE) or {}
+                    lease = self.state.leases.holder(LEASE)
                     log.info(
                         "another icml-bot process (%s) schedules the daily digests for %s: this one answers "
                         "commands but posts no scheduled digests (it takes over if that process stops for "
                         "%ds)",
-                        lease.get("owner", "?"),
+                        lease.owner if lease else "?",
                         self.state.path,
                         self.lease_ttl,
                     )
@@ -287,7 +288,7 @@ class DigestScheduler:
             if self.stopping:
                 break
             try:
-                if not self.state.acquire_lease(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
+                if not self.state.leases.acquire(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
                     break  # slow posts let the lease run out and another process took over: it carries on
                 outcome = self.run_due(sub.channel, now, sub.team)
             except Exception as exc:
@@ -308,9 +309,9 @@ class DigestScheduler:
         for n, slot in enumerate(slots, 1):
             day = slot.astimezone(sub.tz).date()
             late = (now - slot).total_seconds()
-            row = self.state.digest_run(channel, day.isoformat(), team)
+            row = self.state.digests.run(channel, day.isoformat(), team)
             if n == len(slots) and late <= self.digests.grace:
-                if row is not None and row["status"] in ("posted", "skipped"):
+                if row is not None and row.status in (RunStatus.POSTED, RunStatus.SKIPPED):
                     return None
                 return self.digests.post_digest(channel, day, now, team=team)
             if row is None:  # missed: the bot was down, or a later digest is due now (one digest, not a backlog)

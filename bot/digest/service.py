@@ -59,7 +59,7 @@ class DigestService:
             at = sched.next_run(sub, after)
             if (
                 at is None
-                or self.digests.state.digest_run(sub.channel, at.astimezone(sub.tz).date().isoformat(), sub.team)
+                or self.digests.state.digests.run(sub.channel, at.astimezone(sub.tz).date().isoformat(), sub.team)
                 is None
             ):
                 return at
@@ -70,9 +70,9 @@ class DigestService:
         """Which process schedules the digests, in words."""
         if self.scheduler is not None and self.scheduler.is_owner:
             return "Scheduled by this icml-bot process."
-        lease = self.digests.state.lease(sched.LEASE)
-        if lease and lease["expires_at"] > now.timestamp():
-            return f"Scheduled by icml-bot process {lease['owner']}."
+        lease = self.digests.state.leases.holder(sched.LEASE)
+        if lease and lease.expires_at > now.timestamp():
+            return f"Scheduled by icml-bot process {lease.owner}."
         return "No icml-bot process is scheduling digests right now: is `icml-bot serve` running?"
 
     def today(self, sub: Subscription | None, now: datetime) -> date:

@@ -86,7 +86,7 @@ def build_service(
         installations = oauth.open_installations(config)
 
         def token_for(team: str) -> str | None:
-            return installations.bot_token(team, state.enterprise_of(team))
+            return installations.bot_token(team, state.digests.enterprise_of(team))
 
         poster = SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
     else:
@@ -257,8 +257,8 @@ def status(desk: DigestService, asker: Asker, words: str) -> Message:
 def scheduling_for_users(desk: DigestService, now: datetime) -> str:
     """Who schedules the digests, in words users may see: which process (its host and pid) only in the log."""
     said = desk.scheduling(now)
-    lease = desk.digests.state.lease(sched.LEASE)
-    process = f"icml-bot process {lease['owner']}" if lease else ""
+    lease = desk.digests.state.leases.holder(sched.LEASE)
+    process = f"icml-bot process {lease.owner}" if lease else ""
     if not process or process not in said:
         return said
     log.info("/icml digest status: %s", said)

@@ -85,7 +85,7 @@ class Events:
         if event_id and state is not None:
             try:
                 with state.waiting_at_most(DEDUPE_WAIT_SECONDS):
-                    first = state.first_time(str(event_id))
+                    first = state.events.first_time(str(event_id))
             except ERRORS as exc:
                 if is_unreachable(exc):  # answering beats silence: a retry would be answered twice, not lost
                     logger.warning(

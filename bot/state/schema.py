@@ -57,24 +57,6 @@ CREATE TABLE IF NOT EXISTS leases (
     acquired_at REAL NOT NULL,
     expires_at REAL NOT NULL
 )"""
-DIGEST_RUN_COLUMNS = (
-    "team",
-    "channel",
-    "day",
-    "status",
-    "papers",
-    "round",
-    "first",
-    "total",
-    "owner",
-    "claimed_at",
-    "first_claimed_at",
-    "attempts",
-    "ts",
-    "posted_at",
-    "error",
-    "permanent",
-)
 DIGEST_SUBSCRIPTION_TEAM = (  # migration 3: rows made before many workspaces belong to the single one ('')
     "ALTER TABLE digest_subscriptions ADD COLUMN team TEXT NOT NULL DEFAULT ''"
 )
@@ -145,25 +127,6 @@ DIGEST_KEYED_COPIES = (
     "schedule_from, last_error, last_error_at FROM digest_subscriptions",
 )
 DIGEST_KEYED_TABLES = ("digest_runs", "digest_papers", "digest_subscriptions")  # each replaced by its _keyed table
-
-DIGEST_SUBSCRIPTION_COLUMNS = (
-    "channel",
-    "team",
-    "enterprise",
-    "topics",
-    "at",
-    "tz",
-    "days",
-    "size",
-    "source",
-    "active",
-    "created_by",
-    "created_at",
-    "updated_at",
-    "schedule_from",
-    "last_error",
-    "last_error_at",
-)
 
 # ---- team tables (bot/team), keyed by Slack workspace (`team`). Times are unix seconds, passed in.
 TEAM_SCHEMA_SAVES = """

@@ -6,24 +6,26 @@ A Save pressed on a digest counts as More like this for that channel, and an Uns
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
 
 from bot.state import State
+from bot.state.feedback import ChannelVote, Via, Vote
 from bot.team import saves
 
-
-class Vote(IntEnum):
-    """A channel's opinion of a paper, stored as the number."""
-
-    MORE = 1
-    LESS = -1
-
-
-class Via(StrEnum):
-    """How the vote was cast: its own button, or a Save on the digest (which an Unsave may take back)."""
-
-    BUTTON = "button"
-    SAVE = "save"
+__all__ = [
+    "ChannelFeedback",
+    "ChannelVote",
+    "DigestSave",
+    "DigestUnsave",
+    "Via",
+    "Vote",
+    "VoteResult",
+    "channel_feedback",
+    "forget",
+    "save_from_digest",
+    "unsave_from_digest",
+    "vote",
+    "votes_in_channel",
+]
 
 
 @dataclass(frozen=True)
@@ -38,17 +40,6 @@ class VoteResult:
     def changed(self) -> bool:
         """False for a repeated click."""
         return self.vote != self.previous
-
-
-@dataclass(frozen=True)
-class ChannelVote:
-    """The channel's current vote on one paper, and who cast it when."""
-
-    paper_id: str
-    vote: Vote
-    user: str
-    via: Via
-    at: float
 
 
 @dataclass(frozen=True)
@@ -84,82 +75,50 @@ class DigestUnsave:
     vote: VoteResult
 
 
-def _current(state: State, team: str, channel: str, paper_id: str) -> tuple[Vote, str, Via] | None:
-    row = state.db.execute(
-        'SELECT vote, "user", via FROM digest_feedback WHERE team = ? AND channel = ? AND paper_id = ?',
-        [team, channel, paper_id],
-    ).fetchone()
-    return (Vote(row[0]), row[1], Via(row[2])) if row else None
-
-
-def _write(state: State, team: str, channel: str, user: str, paper_id: str, vote: Vote, via: Via, at: float) -> None:
-    state.db.execute(
-        'INSERT INTO digest_feedback (team, channel, paper_id, vote, "user", via, at) '
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team, channel, paper_id) DO UPDATE SET "
-        'vote = excluded.vote, "user" = excluded."user", via = excluded.via, at = excluded.at',
-        [team, channel, paper_id, int(vote), user, str(via), at],
-    )
-
-
 def vote(state: State, team: str, channel: str, user: str, paper_id: str, choice: Vote, at: float) -> VoteResult:
     """Record a More/Less like this click for the channel; it replaces whatever the channel said about the paper."""
     with state.immediate():
-        before = _current(state, team, channel, paper_id)
-        _write(state, team, channel, user, paper_id, choice, Via.BUTTON, at)
-    return VoteResult(paper_id, choice, before[0] if before else None)
+        before = state.feedback.current(team, channel, paper_id)
+        state.feedback.put(team, channel, ChannelVote(paper_id, choice, user, Via.BUTTON, at))
+    return VoteResult(paper_id, choice, before.vote if before else None)
 
 
 def save_from_digest(state: State, team: str, channel: str, user: str, paper_id: str, at: float) -> DigestSave:
     """Save a paper shown in a channel's digest, which counts as More like this (an earlier +1 is kept as it was)."""
     with state.immediate():
         saved = saves.save(state, team, user, paper_id, at)
-        before = _current(state, team, channel, paper_id)
-        if before is None or before[0] is not Vote.MORE:
-            _write(state, team, channel, user, paper_id, Vote.MORE, Via.SAVE, at)
-    return DigestSave(saved, VoteResult(paper_id, Vote.MORE, before[0] if before else None))
+        before = state.feedback.current(team, channel, paper_id)
+        if before is None or before.vote is not Vote.MORE:
+            state.feedback.put(team, channel, ChannelVote(paper_id, Vote.MORE, user, Via.SAVE, at))
+    return DigestSave(saved, VoteResult(paper_id, Vote.MORE, before.vote if before else None))
 
 
 def unsave_from_digest(state: State, team: str, channel: str, user: str, paper_id: str) -> DigestUnsave:
     """Unsave a paper from a digest: the +1 this user's Save cast goes too; anyone's button vote stays."""
     with state.immediate():
         unsaved = saves.unsave(state, team, user, paper_id)
-        before = _current(state, team, channel, paper_id)
-        after = before[0] if before else None
-        if before is not None and before[1:] == (user, Via.SAVE):
-            state.db.execute(
-                "DELETE FROM digest_feedback WHERE team = ? AND channel = ? AND paper_id = ?",
-                [team, channel, paper_id],
-            )
+        before = state.feedback.current(team, channel, paper_id)
+        after = before.vote if before else None
+        if before is not None and (before.user, before.via) == (user, Via.SAVE):
+            state.feedback.drop(team, channel, paper_id)
             after = None
-    return DigestUnsave(unsaved, VoteResult(paper_id, after, before[0] if before else None))
+    return DigestUnsave(unsaved, VoteResult(paper_id, after, before.vote if before else None))
 
 
 def forget(state: State, team: str, channel: str, paper_id: str) -> VoteResult:
     """Drop the channel's vote on a paper (an Undo); forgetting a paper it never voted on is a no-op."""
     with state.immediate():
-        before = _current(state, team, channel, paper_id)
-        state.db.execute(
-            "DELETE FROM digest_feedback WHERE team = ? AND channel = ? AND paper_id = ?", [team, channel, paper_id]
-        )
-    return VoteResult(paper_id, None, before[0] if before else None)
+        before = state.feedback.current(team, channel, paper_id)
+        state.feedback.drop(team, channel, paper_id)
+    return VoteResult(paper_id, None, before.vote if before else None)
 
 
 def channel_feedback(state: State, team: str, channel: str) -> ChannelFeedback:
     """What a channel liked and disliked, newest first: the digest ranks by it and `/icml digest status` shows it."""
-    rows = state.db.execute(
-        'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE team = ? AND channel = ? '
-        "ORDER BY at DESC, paper_id DESC",
-        [team, channel],
-    ).fetchall()
-    return ChannelFeedback(tuple(ChannelVote(r[0], Vote(r[1]), r[2], Via(r[3]), float(r[4])) for r in rows))
+    return ChannelFeedback(tuple(state.feedback.in_channel(channel, team)))
 
 
 def votes_in_channel(state: State, channel: str, team: str = "") -> ChannelFeedback:
     """A workspace's votes in a channel (a channel shared between workspaces learns per workspace, as each gets its
     own digest); team "": the single workspace's, whatever id Slack gave it."""
-    where, params = ("channel = ?", [channel]) if not team else ("team = ? AND channel = ?", [team, channel])
-    rows = state.db.execute(
-        f'SELECT paper_id, vote, "user", via, at FROM digest_feedback WHERE {where} ORDER BY at DESC, paper_id DESC',
-        params,
-    ).fetchall()
-    return ChannelFeedback(tuple(ChannelVote(r[0], Vote(r[1]), r[2], Via(r[3]), float(r[4])) for r in rows))
+    return ChannelFeedback(tuple(state.feedback.in_channel(channel, team or None)))

@@ -64,16 +64,12 @@ class Page(Generic[T]):
         return max(0, self.offset - self.limit)
 
 
-NO_LIMIT = 2**62  # a LIMIT that both SQLite and PostgreSQL read as "no limit"
-
-
-def check_page(limit: int | None, offset: int) -> tuple[int, int]:
-    """SQL LIMIT and OFFSET for a page (NO_LIMIT: all; SQLite's -1 is an error in PostgreSQL); bad pages raise."""
+def check_page(limit: int | None, offset: int) -> None:
+    """Refuse a page that cannot be (ValueError): a limit below 1 (None means all), a negative offset."""
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     if offset < 0:
         raise ValueError(f"offset must not be negative, not {offset}")
-    return (NO_LIMIT if limit is None else limit), offset
 
 
 def lookup_all(papers: PaperLookup, paper_ids: Sequence[str]) -> list[PaperRow | None]:

@@ -268,10 +268,10 @@ def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     assert len(slack.posts(C1)) == 1
-    row = digests.state.digest_run(C1, MON.isoformat())
+    row = digests.state.digests.run(C1, MON.isoformat())
     assert row is not None
-    assert row["status"] == "claimed"
-    assert row["ts"] is None
+    assert row.status == "claimed"
+    assert row.ts is None
     # Restart within seconds: the claim may belong to a live process, so it is left alone for now.
     restarted = make_digests(slack, seed_index_path, state_path)
     assert restarted.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"
@@ -363,7 +363,7 @@ def test_unreadable_history_posts_nothing_more_and_says_so(
     status = digests.status(C1, clock())
     assert status.error is not None
     assert "missing_scope" in status.error[0]
-    assert [r["status"] for r in status.pending] == ["uncertain"]
+    assert [r.status for r in status.pending] == ["uncertain"]
     # later, with the history readable again: not there, so it is posted (once)
     [later] = digests.resolve_pending(clock.advance(minutes=10))
     assert later.status == "posted"
@@ -413,4 +413,4 @@ def test_subscriptions_survive_restarts_and_reindexing(
         "mon,wed",
         "U1",
     )
-    assert State(state_path).digest_subscription(C1) is not None  # lives in the state db, not the index
+    assert State(state_path).digests.subscription(C1) is not None  # lives in the state db, not the index

@@ -126,10 +126,10 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
     with caplog.at_level(logging.WARNING, logger="bot.digest"):
         sched.tick()
     assert slack.posts() == []
-    row = digests.state.digest_run(C1, "2026-03-09")
+    row = digests.state.digests.run(C1, "2026-03-09")
     assert row is not None
-    assert row["status"] == "skipped"
-    assert "came back 6h 30m later, beyond ICML_DIGEST_GRACE (6h)" in row["error"]
+    assert row.status == "skipped"
+    assert "came back 6h 30m later, beyond ICML_DIGEST_GRACE (6h)" in row.error
     assert any("skipped the digest for C0SCHED001 on 2026-03-09" in r.getMessage() for r in caplog.records)
     # the next morning goes on normally, with the papers the skipped day would have had
     clock.set(datetime(2026, 3, 10, 9, 0, tzinfo=SEOUL))
@@ -150,7 +150,7 @@ def test_a_long_outage_posts_one_digest_not_a_backlog(
     [post] = slack.posts(C1)
     assert "Wed 11 Mar 2026" in post["blocks"][0]["text"]["text"]
     assert digest_ids(post) == SEED_ORDER[:3]
-    assert [(r["day"], r["status"]) for r in digests.state.digest_runs(C1)] == [
+    assert [(r.day, r.status) for r in digests.state.digests.runs(C1)] == [
         ("2026-03-11", "posted"),
         ("2026-03-10", "skipped"),
         ("2026-03-09", "skipped"),
@@ -185,7 +185,7 @@ def test_no_catch_up_for_slots_before_the_subscription(
     digests.subscribe(C1, clock(), tz=SEOUL)  # subscribed at 10:00: today's 09:00 was never owed
     sched.tick()
     assert slack.posts() == []
-    assert digests.state.digest_runs(C1) == []
+    assert digests.state.digests.runs(C1) == []
 
 
 def test_one_channel_failing_does_not_stop_another(
@@ -305,7 +305,7 @@ def test_the_cron_job_fires_and_posts_through_the_web_client(
         "event_payload": {"channel": C1, "date": "2026-03-09", "round": 1, "papers": SEED_ORDER[:3]},
     }
     assert call.params["blocks"][0]["text"]["text"] == "ICML 2026 digest · Mon 9 Mar 2026"
-    row = digests.state.digest_run(C1, "2026-03-09")
+    row = digests.state.digests.run(C1, "2026-03-09")
     assert row is not None
-    assert row["status"] == "posted"
-    assert row["ts"] == slack.history(C1)[0]["ts"]
+    assert row.status == "posted"
+    assert row.ts == slack.history(C1)[0]["ts"]

@@ -203,7 +203,9 @@ def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(
         == 200
     )
     assert slack_http.command("digest subscribe speculative decoding", channel_id=CH).status == 200
-    assert slack_http.state.digest_subscription(CH, "T1")["topics"] == "speculative decoding"  # type: ignore[index]
+    sub = slack_http.state.digests.subscription(CH, "T1")
+    assert sub is not None
+    assert sub.topics == "speculative decoding"
     slack_http.drain()
     assert len(fake.posts()) == 1
 

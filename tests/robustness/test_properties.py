@@ -30,6 +30,7 @@ from bot.slack import blocks, commands, events
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.services import Services
 from bot.state import State
+from bot.state.digests import RunRow, RunStatus
 from tests.support.robust import (
     csv_files,
     jsonl_files,
@@ -273,7 +274,7 @@ def test_any_digest_and_status_message_is_valid(
         sub,
         None,
         None,
-        [{"status": "failed", "day": "2026-03-09", "error": error}],
+        [RunRow("", channel, "2026-03-09", RunStatus.FAILED, 1.0, 1.0, papers=[], error=error)],
         3,
         20,
         round_,

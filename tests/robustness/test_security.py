@@ -379,7 +379,7 @@ def test_a_40000_character_raw_markup_thread_parent_is_read_only_as_far_as_neede
 def test_long_digest_topics_are_refused_with_a_hint(slack_http: SlackHttp) -> None:
     reply = slack_http.command("digest subscribe " + "kv cache " * 34, channel_id="C0LONG00001").json()
     assert "Those topics are 305 characters long; use a few words (at most 200)" in texts(reply)
-    assert slack_http.state.digest_subscription("C0LONG00001", "T1") is None
+    assert slack_http.state.digests.subscription("C0LONG00001", "T1") is None
 
 
 def test_a_config_in_a_log_or_a_traceback_shows_no_secret() -> None:

@@ -73,7 +73,7 @@ def test_each_workspace_digest_posts_with_its_token_and_its_settings_stay_apart(
     many.drain()
     posts = {c.params["channel"]: c.token for c in fake.calls("chat.postMessage")}
     assert posts == {C_T2: t2, C_T3: t3}
-    rows = {r["channel"]: r["team"] for r in many.state.digest_subscriptions()}
+    rows = {r.channel: r.team for r in many.state.digests.subscriptions()}
     assert rows == {C_T2: "T2", C_T3: "T3"}
 
 
@@ -102,7 +102,7 @@ def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
     outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True, team="T2")
     assert (outcome.status, outcome.error) == ("failed", NOT_INSTALLED)  # said once, nothing posted
-    assert many.state.digest_subscription(C_T2, "T2") is not None  # its settings are kept for a reinstall
+    assert many.state.digests.subscription(C_T2, "T2") is not None  # its settings are kept for a reinstall
     many.drain()
     assert fake.calls("chat.postMessage") == []
 

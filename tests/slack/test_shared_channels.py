@@ -19,6 +19,7 @@ from tests.slack.test_team_saves import answer
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_clicks import press
 from tests.support.slack_harness import SlackHttp, texts
+from tests.support.state_sql import state_sql
 
 SHARED = "C0SHAREDXX1"  # one id in both workspaces, as Slack Connect gives it
 
@@ -47,10 +48,12 @@ def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its
     assert "kv cache" not in status
     assert "07:30" not in status
     assert "has no daily digest" in texts(command(many, "digest unsubscribe", "T3", SHARED))
-    assert (many.state.digest_subscription(SHARED, "T2") or {})["active"] == 1  # B's unsubscribe left A's alone
+    kept = many.state.digests.subscription(SHARED, "T2")
+    assert kept is not None
+    assert kept.active == 1  # B's unsubscribe left A's alone
 
     assert "Subscribed this channel" in texts(command(many, "digest subscribe grokking", "T3", SHARED))
-    rows = {r["team"]: r["topics"] for r in many.state.digest_subscriptions(SHARED)}
+    rows = {r.team: r.topics for r in many.state.digests.subscriptions(SHARED)}
     assert rows == {"T2": "kv cache", "T3": "grokking"}  # B's subscribe made B's own, A's row kept its team
 
     assert "Posted the digest" in texts(command(many, "digest now", "T2", SHARED))
@@ -72,13 +75,13 @@ def test_a_digest_without_a_workspace_is_on_no_home_tab_until_a_workspace_adopts
 ) -> None:
     install(many, fake, "T2"), install(many, fake, "T3")
     assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache", "T2", SHARED))
-    many.state.db.execute("UPDATE digest_subscriptions SET team = ''")  # as made before many workspaces
+    state_sql(many.state).execute("UPDATE digest_subscriptions SET team = ''")  # as made before many workspaces
     for team, user in (("T2", "U2"), ("T3", "U3")):
         assert SHARED not in home_of(many, fake, team, user)
 
     status = texts(command(many, "digest status", "T3", SHARED))  # the first command from a workspace there
     assert "kv cache" in status
-    assert [(r["team"], r["topics"]) for r in many.state.digest_subscriptions(SHARED)] == [("T3", "kv cache")]
+    assert [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)] == [("T3", "kv cache")]
     assert SHARED in home_of(many, fake, "T3", "U3")
     assert SHARED not in home_of(many, fake, "T2", "U2")
     assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))  # adopted once, by one

@@ -14,6 +14,7 @@ from bot.digest.channels import ChannelDigests
 from bot.state import State, StateUnavailable
 from bot.state.migrations import LATEST, MIGRATIONS
 from tests.support.paths import ROOT
+from tests.support.state_sql import state_sql
 
 FIXTURE = ROOT / "tests" / "state" / "fixtures" / "state_0.1.0.sql"
 TABLES = ("seen_events", "digest_subscriptions", "digest_runs", "digest_papers", "leases")
@@ -59,9 +60,10 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
         "leases": 1,
     }
     state = State(path)
-    assert state.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    db = state_sql(state)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert _rows(path, columns) == before
-    assert {t: state.db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
+    assert {t: db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
     digests = ChannelDigests(state, seed_index_path)
     sub = digests.subscription("C0123456789")
     assert sub is not None
@@ -73,10 +75,10 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     planned = digests.plan("C0123456789", date(2026, 3, 12))
     assert planned.first == 7
     assert not shown & set(planned.paper_ids)
-    assert state.first_time("Ev0001", now=datetime(2026, 3, 9, tzinfo=UTC).timestamp()) is False
+    assert state.events.first_time("Ev0001", now=datetime(2026, 3, 9, tzinfo=UTC).timestamp()) is False
     state.close()
     # Opening again is a no-op.
-    assert State(path).db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    assert state_sql(State(path)).execute("PRAGMA user_version").fetchone()[0] == LATEST
 
 
 def test_a_schema_1_database_gains_the_team_tables_and_keeps_its_rows(tmp_path: Path) -> None:
@@ -90,14 +92,15 @@ def test_a_schema_1_database_gains_the_team_tables_and_keeps_its_rows(tmp_path: 
     db.conn.commit()
     db.conn.close()
     state = State(path)
-    assert state.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
-    assert state.db.execute("SELECT * FROM seen_events").fetchall() == [("Ev1", 1.5)]
-    assert set(TEAM_TABLES) <= set(state.db.table_names())
-    state.db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 2.0)")
+    db = state_sql(state)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    assert db.execute("SELECT * FROM seen_events").fetchall() == [("Ev1", 1.5)]
+    assert set(TEAM_TABLES) <= set(db.table_names())
+    db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 2.0)")
     with pytest.raises(sqlite3.IntegrityError):  # one save per team, user and paper
-        state.db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 3.0)")
+        db.execute("INSERT INTO team_saves (team, user, paper_id, saved_at) VALUES ('T1', 'U1', 'p1', 3.0)")
     with pytest.raises(sqlite3.IntegrityError):  # a vote is +1 or -1
-        state.db.execute(
+        db.execute(
             "INSERT INTO digest_feedback (team, channel, paper_id, vote, user, at) "
             "VALUES ('T1', 'C1', 'p1', 2, 'U1', 1)"
         )
@@ -140,27 +143,27 @@ def test_schema_4_keys_every_digest_row_by_workspace_and_keeps_every_row(
         old = State(state_target)
         sub = "INSERT INTO digest_subscriptions (channel, team, at, tz, days, size, source, created_at, updated_at, "
         sub += "schedule_from, topics) VALUES (?, ?, '09:00', 'UTC', 'mon-fri', 3, 'slack', 1, 2, 3, ?)"
-        old.db.execute(sub, ["C1", "T2", "kv cache"])
-        old.db.execute(sub, ["C2", "", "grokking"])  # made before many workspaces
+        state_sql(old).execute(sub, ["C1", "T2", "kv cache"])
+        state_sql(old).execute(sub, ["C2", "", "grokking"])  # made before many workspaces
         run = "INSERT INTO digest_runs (channel, day, status, papers, claimed_at, first_claimed_at, ts) "
         run += "VALUES (?, '2026-03-09', 'posted', '[\"p1\"]', 4, 4, '1.5')"
         for channel in ("C1", "C2", "C9"):  # C9: a run whose subscription is gone
-            old.db.execute(run, [channel])
-            old.db.execute(
+            state_sql(old).execute(run, [channel])
+            state_sql(old).execute(
                 "INSERT INTO digest_papers (channel, round, paper_id, day, posted_at) "
                 "VALUES (?, 1, 'p1', '2026-03-09', 5)",
                 [channel],
             )
         old.close()  # (both backends' connections commit each statement)
     state = State(state_target)
-    subs = {(r["team"], r["channel"]): r["topics"] for r in state.digest_subscriptions(active=False)}
+    subs = {(r.team, r.channel): r.topics for r in state.digests.subscriptions(active=False)}
     assert subs == {("T2", "C1"): "kv cache", ("", "C2"): "grokking"}
-    runs = {(r["team"], r["channel"]): (r["status"], r["papers"], r["ts"]) for r in state.digest_runs()}
+    runs = {(r.team, r.channel): (r.status, r.papers, r.ts) for r in state.digests.runs()}
     assert runs == {(t, c): ("posted", ["p1"], "1.5") for t, c in (("T2", "C1"), ("", "C2"), ("", "C9"))}
-    assert state.digest_posted_ids("C1", 1, "T2") == {"p1"}
-    assert state.digest_posted_ids("C1", 1, "T3") == set()  # another workspace's digest there starts afresh
+    assert state.digests.posted_ids("C1", 1, "T2") == {"p1"}
+    assert state.digests.posted_ids("C1", 1, "T3") == set()  # another workspace's digest there starts afresh
     sub = "INSERT INTO digest_subscriptions (channel, team, at, tz, days, size, source, created_at, updated_at, "
     sub += "schedule_from) VALUES ('C1', 'T3', '09:00', 'UTC', 'mon-fri', 3, 'slack', 1, 2, 3)"
-    state.db.execute(sub)  # a second workspace in the same (shared) channel: its own row
-    assert len(state.digest_subscriptions("C1")) == 2
+    state_sql(state).execute(sub)  # a second workspace in the same (shared) channel: its own row
+    assert len(state.digests.subscriptions("C1")) == 2
     state.close()

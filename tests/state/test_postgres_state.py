@@ -12,6 +12,7 @@ from bot import cli
 from bot.state import State, StateUnavailable, is_unreachable
 from bot.state.migrations import LATEST, MIGRATIONS
 from tests.support.postgres import PASSWORD, PASSWORD_ROLE, PostgresServer
+from tests.support.state_sql import state_sql
 
 TABLES = {
     "seen_events",
@@ -67,9 +68,9 @@ def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
 
 def test_times_keep_their_fractions(postgres_url: str) -> None:
     state = State(postgres_url)
-    assert state.first_time("Ev1", now=1_773_014_400.123456) is True
-    assert state.db.execute("SELECT seen_at FROM seen_events").fetchone() == (1_773_014_400.123456,)
-    assert state.first_time("Ev1", now=1_773_014_401.0) is False
+    assert state.events.first_time("Ev1", now=1_773_014_400.123456) is True
+    assert state_sql(state).execute("SELECT seen_at FROM seen_events").fetchone() == (1_773_014_400.123456,)
+    assert state.events.first_time("Ev1", now=1_773_014_401.0) is False
 
 
 def test_a_database_of_a_newer_schema_is_refused_and_not_modified(postgres_url: str) -> None:
@@ -142,16 +143,16 @@ def test_the_cli_says_one_line_for_an_unreachable_state(
 def test_a_lost_server_is_reported_then_used_again_when_back(private_postgres: PostgresServer) -> None:
     url = private_postgres.new_database()
     state = State(url)
-    assert state.first_time("EvBefore") is True
+    assert state.events.first_time("EvBefore") is True
     assert state.health() == "ok"
     private_postgres.stop()
     down = state.health()  # the ended session is noticed without a query: the error names the missing server
     assert down.startswith("OperationalError: connection is bad: connection to server on socket")
     assert "\n" not in down
     with pytest.raises(psycopg.OperationalError) as caught:
-        state.first_time("EvDuring")
+        state.events.first_time("EvDuring")
     assert is_unreachable(caught.value)
     private_postgres.start()
     assert state.health() == "ok"  # the first use after the restart already works: the dead session was replaced
-    assert state.first_time("EvBefore") is False  # what it knew survived
-    assert state.first_time("EvAfter") is True
+    assert state.events.first_time("EvBefore") is False  # what it knew survived
+    assert state.events.first_time("EvAfter") is True

@@ -190,9 +190,9 @@ def status_message(
         lines.append(f"*Next:* {escape(when_label(status.next_at))} ({day_label(status.next_at.date())})")
     if status.last is not None:
         last = status.last
-        count = len(last["papers"])
-        span = f"paper {last['first']}" if count == 1 else f"papers {last['first']}-{last['first'] + count - 1}"
-        lines.append(f"*Last:* {day_label(date.fromisoformat(last['day']))}, {span} of {last['total']}")
+        count = len(last.papers)
+        span = f"paper {last.first}" if count == 1 else f"papers {last.first}-{last.first + count - 1}"
+        lines.append(f"*Last:* {day_label(date.fromisoformat(last.day))}, {span} of {last.total}")
     else:
         lines.append("*Last:* none yet")
     if status.left or not status.total:
@@ -203,8 +203,8 @@ def status_message(
         )
     for run in status.pending[:3]:
         lines.append(
-            f"*{escape(run['status'].capitalize())}:* the {escape(run['day'])} digest "
-            f"({escape(one_line(run['error']) or 'in progress')})"
+            f"*{escape(run.status.capitalize())}:* the {escape(run.day)} digest "
+            f"({escape(one_line(run.error) or 'in progress')})"
         )
     if status.error is not None:
         error, at = status.error
