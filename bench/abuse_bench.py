@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 import time
 from pathlib import Path
@@ -29,6 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=sorted(PARTS), action="append", help="run only these parts")
     args = parser.parse_args()
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # (a flood queues tasks: that is the point)
     for name in args.only or PARTS:
         started = time.perf_counter()
         print(f"== {name}", flush=True)
