@@ -117,8 +117,8 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.digest.service import DigestService
     from bot.papers import corpus
     from bot.papers.corpus import SourceError
-    from bot.papers.reader import Papers
     from bot.search import Result, SearchResponse
+    from bot.search.reader import Papers
     from bot.slack import blocks, commands, events
     from bot.slack.blocks import digest as digest_blocks
     from bot.slack.services import Services

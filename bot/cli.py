@@ -242,7 +242,7 @@ def cmd_publish(args: argparse.Namespace, config: Config) -> int:
 def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     """Print what the index holds."""
     from bot.papers import summary
-    from bot.papers.reader import Papers
+    from bot.search.reader import Papers
 
     open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
     stats = Papers(config.db_path, config.venues).stats()

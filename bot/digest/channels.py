@@ -45,7 +45,7 @@ from bot.digest.model import (
 )
 from bot.digest.select import NEIGHBOURS, learned_order, paper_order
 from bot.papers import index
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from bot.team import feedback
 

@@ -12,7 +12,7 @@ from slack_sdk import WebClient
 
 from bot.config import SETTINGS, Config, ConfigError
 from bot.digest.service import DigestService
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, oauth, replies, team_actions
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.home_publisher import HomePublisher

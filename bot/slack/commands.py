@@ -20,8 +20,8 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.config import Config
-from bot.papers.reader import Papers
 from bot.papers.row import PaperRow
+from bot.search.reader import Papers
 from bot.slack import blocks, digest_commands, team_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.inline_ack import answers_in_ack

@@ -21,8 +21,8 @@ from bot.digest import scheduler as sched
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import ALL_TOPICS, Outcome, normalize_days, validate_channel
 from bot.digest.service import DigestService
-from bot.papers.reader import Papers
 from bot.search import request_without_topic
+from bot.search.reader import Papers
 from bot.slack import blocks, oauth
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks

@@ -29,7 +29,7 @@ from bot.digest.scheduler import run_within
 from bot.digest.service import DigestService
 from bot.logs import RateLimit
 from bot.papers import refresh
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.slack import digest_commands
 from bot.slack.app import REJECTED_TOKEN, build_app, setting_help
 from bot.slack.home_publisher import HomePublisher

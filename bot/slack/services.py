@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 
 if TYPE_CHECKING:

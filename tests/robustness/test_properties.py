@@ -23,9 +23,9 @@ from bot.digest.model import Digest, Subscription
 from bot.digest.service import DigestService
 from bot.papers import corpus, index
 from bot.papers.corpus import Paper, Skip, SourceError
-from bot.papers.reader import Papers
 from bot.search import Result, SearchResponse
 from bot.search import query as ql
+from bot.search.reader import Papers
 from bot.slack import blocks, commands, events
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.services import Services
