@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bot.digest.channels import ChannelDigests  # noqa: E402
 from bot.digest.model import Subscription  # noqa: E402
 from bot.papers import index  # noqa: E402
-from bot.papers.reader import Papers  # noqa: E402
+from bot.search.reader import Papers  # noqa: E402
 from bot.state import State  # noqa: E402
 from bot.team import feedback  # noqa: E402
 

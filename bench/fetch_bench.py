@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.papers import fetching as run  # noqa: E402
 from bot.papers import index  # noqa: E402
-from bot.papers.fetch import run  # noqa: E402
 from bot.papers.fetch.http import JsonClient, RetryPolicy  # noqa: E402
 from bot.papers.fetch.openreview import Credentials  # noqa: E402
 from bot.papers.venues import parse_venue  # noqa: E402

@@ -117,8 +117,8 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.digest.service import DigestService
     from bot.papers import corpus
     from bot.papers.corpus import SourceError
-    from bot.papers.reader import Papers
     from bot.search import Result, SearchResponse
+    from bot.search.reader import Papers
     from bot.slack import blocks, commands, events
     from bot.slack.blocks import digest as digest_blocks
     from bot.slack.services import Services
@@ -126,7 +126,9 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
-    desk = DigestService(ChannelDigests(state, index_path, None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
+    desk = DigestService(
+        ChannelDigests(state, Papers(index_path), None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC)
+    )
     deps = Services(papers=Papers(index_path), state=state, digests=desk)
 
     def slash(text: str) -> list[str]:
@@ -507,6 +509,7 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     from zoneinfo import ZoneInfo
 
     from bot.digest.channels import ChannelDigests
+    from bot.search.reader import Papers
     from bot.state import State
     from tests.support.robust import serve_http
     from tests.support.slack_harness import SECRET as secret
@@ -514,7 +517,7 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     slot = (now - timedelta(minutes=1)).replace(second=0, microsecond=0)
     day = slot.date().isoformat()
     state = State(state_path)
-    ChannelDigests(state, index_path).subscribe(
+    ChannelDigests(state, Papers(index_path)).subscribe(
         SIGTERM_CHANNEL, now - timedelta(days=2), days="mon-sun", at=slot.time(), tz=ZoneInfo("UTC")
     )
     state.close()

@@ -7,7 +7,7 @@ pick five other papers, and the figure is the share of those 5 × N slots that h
 `area` (a slot left empty counts as a miss). The same again for `--held-out` random papers of the held-out half:
 bot.papers.related's settings were tuned only on papers whose id's SHA-1 starts with an even byte, so the papers
 with an odd first byte never influenced them (no method here reads `area`; only the tuning looked at it).
-"bot" is what `Similar` answers (bot.papers.reader.Papers.similar);
+"bot" is what `Similar` answers (bot.search.reader.Papers.similar);
 the baseline is a TF-IDF cosine over title and abstract as scikit-learn's TfidfVectorizer does it by default
 (lowercased words of two or more characters, raw counts, smoothed idf, L2-normalised vectors), in the same
 process over the same index texts. Latencies are per paper, the bot's after five warm-up answers (the first answer
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bot.papers import index, related  # noqa: E402
-from bot.papers.reader import Papers  # noqa: E402
+from bot.search.reader import Papers  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
 K = 5

@@ -143,7 +143,7 @@ def main() -> int:
         print(f"skipped: {DATA} is not available (the benchmark needs the 5,863-paper ICML 2026 list)")
         return 0
 
-    from bot.papers.reader import Papers
+    from bot.search.reader import Papers
     from bot.slack import commands
     from bot.slack.services import Services
     from tests.support.fake_slack import FakeSlack

@@ -250,11 +250,11 @@ def cmd_publish(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     """Print what the index holds."""
+    from bot import wiring
     from bot.papers import summary
-    from bot.papers.reader import Papers
 
     open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
-    stats = Papers(config.db_path, config.venues).stats()
+    stats = wiring.papers(config).stats()
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
         return 0
@@ -288,19 +288,21 @@ def cmd_paper(args: argparse.Namespace, config: Config) -> int:
 
 def print_blocks(text: str, config: Config) -> int:
     """Print the exact JSON payload `/icml <text>` acknowledges with (blocks, fallback text, response_type)."""
+    from bot import wiring
     from bot.slack import commands
 
-    print(json.dumps(commands.preview(config, text), ensure_ascii=False, indent=2))
+    print(json.dumps(commands.preview(wiring.papers(config), text), ensure_ascii=False, indent=2))
     return 0
 
 
 def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     """Run the Slack app: Socket Mode by default, HTTP with --http."""
-    from bot.slack import server
+    from bot.serve.run import serve
+    from bot.serve.tokens import check_tokens
 
-    server.check_tokens(config, http=args.http)  # before building an index: a missing token is the likelier mistake
+    check_tokens(config, http=args.http)  # before building an index: a missing token is the likelier mistake
     open_index(config).conn.close()
-    return server.serve(config, http=args.http, host=args.host, port=args.port, workers=args.workers)
+    return serve(config, http=args.http, host=args.host, port=args.port, workers=args.workers)
 
 
 # ------------------------------------------------------------------ digest
@@ -308,10 +310,9 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
+    from bot import wiring
     from bot.digest.model import validate_channel
-    from bot.slack import digest_commands
     from bot.slack.blocks import digest as digest_blocks
-    from bot.state import State
 
     open_index(config).conn.close()
     if not (args.channel or config.digest_channel):
@@ -321,10 +322,10 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     )
     if not args.dry_run and not config.bot_token:
         raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
-    state = State(config.state_target)
-    service = digest_commands.build_service(config, config.db_path, state)
+    parts = wiring.build(config)
+    service = parts.digests
     try:
-        team = _digest_team(state, channel, args.team)
+        team = _digest_team(parts.state, channel, args.team)
         now = service.clock()
         day = args.date or service.today(service.digests.subscription(channel, team), now)
         if not args.dry_run:
@@ -345,8 +346,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
             print(digest_blocks.as_text(msg))
         return 0
     finally:
-        service.stop()
-        state.close()
+        parts.close()
 
 
 def _digest_team(state: Any, channel: str, team: str | None) -> str:
@@ -378,7 +378,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     Example: `icml-bot fetch icml2026 icml2024`. Exit 0: everything arrived; 1: a source failed or stopped at a
     page, but what arrived was indexed (the summary names the failure); 2: nothing usable arrived, nothing indexed.
     """
-    from bot.papers.fetch import run
+    from bot.papers import fetching
     from bot.papers.fetch.openreview import Credentials
     from bot.papers.venues import VenueError, parse_venue
 
@@ -388,7 +388,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
         raise UserError(str(exc)) from None
     _not_a_folder(config.db_path)
     user, password = config.openreview_username, config.openreview_password
-    settings = run.Settings(
+    settings = fetching.Settings(
         cache_dir=Path(args.cache_dir).expanduser() if args.cache_dir else config.cache_dir,
         site_url=args.site_url or config.site_url or None,
         openreview_url=args.openreview_url or config.openreview_url,
@@ -396,7 +396,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
         missing=tuple(name for name, v in (("OPENREVIEW_USERNAME", user), ("OPENREVIEW_PASSWORD", password)) if not v),
         workers=args.workers,
     )
-    report = run.fetch_venues(config.db_path, venues, settings, _progress_bar() if sys.stderr.isatty() else None)
+    report = fetching.fetch_venues(config.db_path, venues, settings, _progress_bar() if sys.stderr.isatty() else None)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if args.json:

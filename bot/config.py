@@ -121,6 +121,12 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
+
+def setting_help(env: str) -> str:
+    """Where to find a setting's value, from the one table above (error messages name it)."""
+    return next(s.help for s in SETTINGS if s.env == env)
+
+
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAY_ITEM = re.compile(r"^(?P<a>[a-z]{3})(?:-(?P<b>[a-z]{3}))?$")
 

@@ -22,7 +22,6 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -44,7 +43,7 @@ from bot.digest.model import (
 )
 from bot.digest.select import NEIGHBOURS, learned_order, paper_order
 from bot.papers import index
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
 from bot.team import feedback
@@ -64,7 +63,7 @@ class ChannelDigests:
     def __init__(
         self,
         state: State,
-        papers: Papers | str | Path,
+        papers: Papers,
         poster: Poster | None = None,
         *,
         config: Config | None = None,
@@ -75,9 +74,7 @@ class ChannelDigests:
         settle: float = SETTLE_SECONDS,
     ) -> None:
         self.state = state
-        self.papers = (  # one connection per thread, shared
-            papers if isinstance(papers, Papers) else Papers(papers, config.venues if config else None)
-        )
+        self.papers = papers  # one connection per thread, shared
         self.poster = poster
         self.config = config
         self.next_run = next_run

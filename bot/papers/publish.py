@@ -1,6 +1,6 @@
 """Putting a built index where running bots read it: copy, switch to a rollback journal, rename over the old file.
 
-Readers (bot.papers.reader.Papers) open the file now at the path on their next query, so replicas pick up a new
+Readers (bot.search.reader.Papers) open the file now at the path on their next query, so replicas pick up a new
 index without a restart and never see half a copy. The copy is in rollback-journal mode because SQLite pairs a
 database with the `-wal` file *named* after it: a WAL-mode file renamed over a live one would be read through the
 old file's WAL. So a file served this way is only ever replaced by publish(), never loaded in place.

@@ -3,8 +3,8 @@ much of each idea a text holds, so papers about every idea rank above papers abo
 
 from __future__ import annotations
 
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, found_alt, pattern
-from bot.search.plan import TermGroup
 from bot.search.weights import DEFAULT, Ranking
 from bot.search.wording import GENERIC_WORDS as GENERIC
 from bot.search.wording import broad_ideas, generic

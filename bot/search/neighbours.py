@@ -13,8 +13,9 @@ from bot.papers.row import PaperRow
 from bot.papers.venues import MAIN
 from bot.search import query as ql
 from bot.search.cache import index_cache
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, counter, norm
-from bot.search.plan import QueryPlanner, TermGroup
+from bot.search.plan import QueryPlanner
 from bot.search.results import MAX_LIMIT, Result
 from bot.search.retrieve import read_columns, read_papers
 from bot.search.scope import Key

@@ -21,7 +21,8 @@ from bot.search import query as ql
 from bot.search import typos, wording
 from bot.search.cache import IndexCache
 from bot.search.correcting import WordCorrector, idf
-from bot.search.matching import Alternative, TextCounter, counter, same_case
+from bot.search.groups import Hint, Slot, TermGroup
+from bot.search.matching import Alternative, counter, same_case
 from bot.text.acronyms import long_key
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -33,43 +34,6 @@ _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form span
 # A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
 _VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
 _HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
-
-
-class Hint(NamedTuple):
-    """Words every match of a group's phrases holds (the rarest of each phrase, ORed), and about how many papers use
-    them (the raw words' counts: an estimate of its cost, never of what it matches)."""
-
-    expression: str
-    papers: int
-
-
-@dataclass
-class TermGroup:
-    """What one query word (or phrase, or recognised long form) may match, with its weight: a paper matches the
-    group when it holds any alternative, so spelling variants never count twice."""
-
-    label: str
-    alts: list[Alternative]
-    scope: str | None = None  # "title": only the name and title columns
-    df: int = 0
-    weight: float = 1.0
-    counters: list[TextCounter] = field(default_factory=list)
-    exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
-    word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
-    quoted: bool = False  # typed in quotes: only the phrase itself
-    compound: bool = False  # typed as one hyphenated word (self-play): a text holds it whole or not at all
-    concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" … separate ideas
-    hint: Hint | None = None  # for phrase alternatives: a cheap expression every match also holds (QueryPlanner.hint)
-
-    def expression(self) -> str:
-        """The FTS5 expression matching any alternative."""
-        if len(self.alts) == 1:
-            return self.alts[0].expression()
-        return "(" + " OR ".join(a.expression() for a in self.alts) + ")"
-
-    def fielded_expression(self) -> str:
-        """expression(), limited to the title when the user typed title:."""
-        return fts.in_columns(("title",), self.expression()) if self.scope == "title" else self.expression()
 
 
 class SearchedApart(NamedTuple):
@@ -111,14 +75,6 @@ class RetrievalPlan:
     def passes_filters(self, rowid: int) -> bool:
         """Whether a paper passes the status: and has:code filters."""
         return (self.allowed is None or rowid in self.allowed) and rowid not in self.denied
-
-
-class Slot(NamedTuple):
-    """One unquoted query word in typed order, with the group it went to: long forms and phrases are read here."""
-
-    group: int | None  # index into plan.groups; None for a stopword or a quoted phrase
-    word: str  # _BREAK for a quoted phrase
-    quoted: int | None = None  # the quoted phrase's group
 
 
 class _Rewrite(NamedTuple):

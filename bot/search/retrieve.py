@@ -18,8 +18,9 @@ from bot.papers import fts, index, search_tables
 from bot.papers.row import PaperRow
 from bot.search import counting
 from bot.search.cache import IndexVersion
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
-from bot.search.plan import RetrievalPlan, TermGroup
+from bot.search.plan import RetrievalPlan
 from bot.search.wording import broad_ideas
 from bot.text.stopwords import FUNCTION_WORDS
 

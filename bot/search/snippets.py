@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, highlight_regex
-from bot.search.plan import TermGroup
 from bot.text.words import stem
 
 SNIPPET_CHARS = 300

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from bot.search.groups import Slot, TermGroup
 from bot.search.matching import Alternative
-
-if TYPE_CHECKING:  # (plan imports this module: the types are only named here)
-    from bot.search.plan import Slot, TermGroup
 
 # Words that name the field itself: at ICML an idea made only of them ("with machine learning", "ML for") says
 # nothing about which papers, beside an idea that does. (Deep learning and neural networks name a kind of method:

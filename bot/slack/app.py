@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from slack_bolt import App
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
-from bot.config import SETTINGS, Config, ConfigError
-from bot.digest.service import DigestService
-from bot.papers.reader import Papers
-from bot.slack import actions, commands, digest_commands, errors, events, home, inline_ack, oauth, replies, team_actions
+from bot.config import Config, ConfigError, setting_help
+from bot.slack import actions, commands, errors, events, home, inline_ack, oauth, replies, team_actions
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
-from bot.state import State
 
 LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
-REJECTED_TOKEN = errors.TOKEN_ERRORS
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
@@ -28,20 +23,11 @@ EVENTS = (*events.EVENTS, *home.EVENTS, *oauth.LIFECYCLE_EVENTS)
 ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS)
 
 
-def setting_help(env: str) -> str:
-    """Where to find a setting's value, from the one table in config.py."""
-    return next(s.help for s in SETTINGS if s.env == env)
-
-
 def build_app(
-    config: Config,
-    index_path: Path,
-    state: State,
-    client: WebClient | None = None,
-    digests: DigestService | None = None,
-    publisher: HomePublisher | None = None,
+    config: Config, deps: Services, client: WebClient | None = None, publisher: HomePublisher | None = None
 ) -> App:
-    """The Bolt app; with the default client it calls auth.test now, so a bad bot token fails at start.
+    """The Bolt app on the parts bot.wiring built; with the default client it calls auth.test now, so a bad bot token
+    fails at start.
 
     `publisher` publishes the Home views; whoever runs the app stops it (Runtime.stop), after the listeners.
 
@@ -71,10 +57,6 @@ def build_app(
             f"cannot reach Slack at SLACK_API_URL={config.api_url} ({type(exc).__name__}); check the "
             "network or SLACK_API_URL"
         ) from None
-    # Daily digest: serve passes the desk it schedules with; otherwise /icml digest gets one without a scheduler.
-    digests = digests or digest_commands.build_service(config, Papers(index_path, config.venues), state, client)
-    # One reader for the digests and the listeners: one read connection per thread in this process.
-    deps = Services(papers=digests.digests.papers, state=state, digests=digests)
     events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
     commands.register(app, deps)
     actions.register(app, deps)
@@ -89,7 +71,7 @@ def build_app(
 
 def _token_error(exc: BoltError, config: Config) -> ConfigError:
     """auth.test failed at start: one line naming the variable, never the token."""
-    reason = next((code for code in REJECTED_TOKEN if code in str(exc)), None)
+    reason = next((code for code in errors.TOKEN_ERRORS if code in str(exc)), None)
     if reason:
         return ConfigError(f"SLACK_BOT_TOKEN was rejected by Slack ({reason}). {setting_help('SLACK_BOT_TOKEN')}")
     return ConfigError(

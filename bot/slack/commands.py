@@ -13,18 +13,18 @@ import logging
 import time
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot.config import Config
-from bot.papers.reader import Papers
 from bot.papers.row import PaperRow
+from bot.search.reader import Papers
 from bot.slack import blocks, digest_commands, team_commands
 from bot.slack.blocks import Message, bold
 from bot.slack.inline_ack import answers_in_ack
+from bot.slack.invocation import Invocation
 from bot.slack.message_text import raw_limit
 from bot.slack.services import Services
 
@@ -32,21 +32,6 @@ COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
 MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
 AFTER_ACK_THREADS = 2  # uploads of exports, after /icml has answered
-
-
-@dataclass(frozen=True)
-class Invocation:
-    """One `/icml` call: the words after the subcommand, who asked, in which channel, and the app's dependencies."""
-
-    args: str
-    user_id: str
-    channel_id: str
-    deps: Services
-    team_id: str = ""  # the workspace, from Slack's payload: saves and channel lists are kept per workspace
-    client: WebClient | None = None  # for work after the ack (file uploads); None in previews
-    response_url: str = ""
-    later: list[Callable[[], None]] = field(default_factory=list)  # run after the ack, in a small pool
-    enterprise_id: str = ""  # the workspace's Enterprise Grid org, if any (an org-wide install posts its digests)
 
 
 @dataclass(frozen=True)
@@ -205,9 +190,9 @@ def ack_payload(
     return {"response_type": "ephemeral", **reply(deps, text, user_id, channel_id, inv)}
 
 
-def preview(config: Config, text: str) -> Message:
+def preview(papers: Papers, text: str) -> Message:
     """What `/icml <text>` would answer, for `icml-bot search --blocks` (reads the index, writes nothing)."""
-    return ack_payload(Services(papers=Papers(config.db_path, config.venues)), text, "U0CLI", "C0CLI")
+    return ack_payload(Services(papers=papers), text, "U0CLI", "C0CLI")
 
 
 # ------------------------------------------------------------------ listener

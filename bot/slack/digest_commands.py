@@ -7,32 +7,24 @@ One entry in commands.SUBCOMMANDS routes `/icml digest …` here; the listener's
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from slack_sdk import WebClient
-
-from bot.config import Config, ConfigError, parse_size, parse_time, parse_tz
+from bot.config import ConfigError, parse_size, parse_time, parse_tz
 from bot.digest import scheduler as sched
-from bot.digest.channels import ChannelDigests
-from bot.digest.model import ALL_TOPICS, Outcome, normalize_days, validate_channel
+from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
 from bot.digest.service import DigestService
-from bot.papers.reader import Papers
 from bot.search import request_without_topic
-from bot.slack import blocks, oauth
+from bot.slack import blocks
 from bot.slack.blocks import Message, escape
 from bot.slack.blocks import digest as digest_blocks
-from bot.slack.digest_post import SlackPoster
-from bot.state import ERRORS, State, is_locked, is_unreachable
+from bot.state import ERRORS, is_locked, is_unreachable
 from bot.team import feedback
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -74,24 +66,6 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("preview", "the next digest, only for you"),
     ("now", "post today's digest here if it was not posted yet"),
 )
-
-
-def build_service(
-    config: Config, papers: Papers | Path, state: State, client: WebClient | None = None
-) -> DigestService:
-    """The digests posting with the bot token (ICML_DIGEST_CHANNEL checked here, before anything connects)."""
-    if config.digest_channel:
-        validate_channel(config.digest_channel)
-    if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
-        installations = oauth.open_installations(config)
-
-        def token_for(team: str) -> str | None:
-            return installations.bot_token(team, state.digests.enterprise_of(team))
-
-        poster = SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
-    else:
-        poster = SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
-    return DigestService(ChannelDigests(state, papers, poster, config=config, next_run=sched.next_run))
 
 
 @dataclass

@@ -11,8 +11,8 @@ from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.papers.reader import TOPIC_TEXT_CHARS
 from bot.search import request_without_topic
+from bot.search.topics import TOPIC_TEXT_CHARS
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long

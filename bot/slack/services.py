@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from bot.papers.reader import Papers
+from bot.digest.service import DigestService
+from bot.search.reader import Papers
 from bot.state import State
-
-if TYPE_CHECKING:
-    from bot.digest.service import DigestService
 
 
 @dataclass(frozen=True)

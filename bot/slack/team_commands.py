@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -16,17 +16,14 @@ from slack_sdk.errors import SlackApiError
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold, escape
 from bot.slack.blocks import team as team_blocks
+from bot.slack.invocation import Invocation
 from bot.slack.replies import DeliveryError, respond
-from bot.state import ERRORS
+from bot.slack.services import Services
+from bot.state import ERRORS, State
 from bot.team import export as exports
 from bot.team import reading_list, saves
 from bot.team.export import Export, Format
 from bot.team.listing import PAGE_SIZE
-
-if TYPE_CHECKING:
-    from bot.slack.commands import Invocation
-    from bot.slack.services import Services
-    from bot.state import State
 
 log = logging.getLogger(__name__)
 

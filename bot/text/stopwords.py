@@ -20,3 +20,12 @@ BOILERPLATE = word_set(
 )
 # Too common to identify a paper: the words find_twin and similar() leave out of their FTS5 queries.
 TOO_COMMON = FUNCTION_WORDS | BOILERPLATE
+# Words that say nothing about a topic in a chat message ("anyone seen papers on …"), on top of TOO_COMMON.
+CHAT_WORDS = word_set(
+    "about any anyone anything know knows think thoughts seen see saw look looking find found papers related "
+    "relevant recent recently interesting something someone please thanks thank hey hi hello just like really "
+    "good great cool nice does did doing done want wants need needs could should would here there than then "
+    "also still very much many some other others way ways thing things lot lots get got make made use used "
+    "question idea ideas discussion thread what why how who which let lets maybe sure yes yeah okay ok one two "
+    "icml bot"
+)

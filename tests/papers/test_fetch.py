@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.papers import fetching as run
 from bot.papers import index
-from bot.papers.fetch import run
 from bot.papers.fetch.http import JsonClient, RetryPolicy
 from bot.papers.fetch.openreview import Credentials
 from bot.papers.venues import parse_venue

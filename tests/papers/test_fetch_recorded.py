@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.papers import fetching as run
 from bot.papers import index
-from bot.papers.fetch import run
 from bot.papers.fetch.http import JsonClient, RetryPolicy
 from tests.support import recorded
 from tests.support.conference_fakes import USERS, Conference, FakeOpenReview, FakeSite, Fault, serve

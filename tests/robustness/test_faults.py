@@ -395,7 +395,7 @@ def test_healthz_reports_an_index_that_broke_under_the_running_bot(
     served = SlackHttp(slack_config(fake, served_index, tmp_path / "state.db"))
     try:
         served_index.write_bytes(b"overwritten by a careless copy " * 100)
-        with caplog.at_level(logging.ERROR, logger="bot.slack.server"):
+        with caplog.at_level(logging.ERROR, logger="bot.serve.gate"):
             health = served.request("GET", "/healthz")
         # Anyone may ask: only ok or failing per part; what failed is for the log.
         assert (health.status, health.json()) == (503, {"ok": False, "index": "failing", "state": "ok"})

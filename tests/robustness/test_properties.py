@@ -23,9 +23,9 @@ from bot.digest.model import Digest, Subscription
 from bot.digest.service import DigestService
 from bot.papers import corpus, index
 from bot.papers.corpus import Paper, Skip, SourceError
-from bot.papers.reader import Papers
 from bot.search import Result, SearchResponse
 from bot.search import query as ql
+from bot.search.reader import Papers
 from bot.slack import blocks, commands, events
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.services import Services
@@ -62,7 +62,7 @@ class MemoryPoster:
 def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
-    digests = ChannelDigests(state, slack_index_path, MemoryPoster(), settle=0.0)
+    digests = ChannelDigests(state, Papers(slack_index_path), MemoryPoster(), settle=0.0)
     desk = DigestService(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
     yield Services(papers=Papers(slack_index_path), state=state, digests=desk)
     desk.stop()

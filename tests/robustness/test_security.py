@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from bot import wiring
 from bot.config import SECRET_FIELDS, Config, ConfigError
 from bot.logs import RedactSecrets, setup_logging
 from bot.slack import blocks
 from bot.slack.app import build_app
-from bot.state import State
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import message_problems
 from tests.support.slack_calls import Call
@@ -234,7 +234,7 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
                 pass
             fake.tokens.discard(BOT_TOKEN)  # revoked: the next start is refused
             try:
-                build_app(config, config.db_path, State(tmp_path / "state2.db"))
+                build_app(config, wiring.build(config).services)
             except ConfigError as exc:
                 errors.append(str(exc))
     finally:

@@ -42,7 +42,7 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
     log = bot.log()
     assert "Traceback" not in log
     assert "SIGTERM: stopping" in log
-    assert log.rstrip().endswith("bot.slack.server: stopped")
+    assert log.rstrip().endswith("bot.serve.run: stopped")
     assert log.index(f"digest for {CH} on {day} posted") < log.index("stopped")  # finished, then stopped
     assert [(d, s) for d, s, _ in runs(state_path)][-1] == (day, "posted")
     conn = sqlite3.connect(state_path)

@@ -16,8 +16,9 @@ from bot.search import plan as plan_module
 from bot.search import query as ql
 from bot.search import retrieve
 from bot.search.cache import index_cache
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
-from bot.search.plan import QueryPlanner, RetrievalPlan, TermGroup
+from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.retrieve import CandidateRetriever, conjunction
 
 

@@ -19,8 +19,8 @@ from bot.papers import index, related
 from bot.search import cache, typos
 from bot.search import query as ql
 from bot.search.cache import index_cache
+from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
-from bot.search.plan import TermGroup
 from bot.search.rank import Ranker, ScoredPaper
 from bot.search.snippets import MARKUP_RE
 from bot.search.weights import DEFAULT

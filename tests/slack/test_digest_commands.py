@@ -12,7 +12,7 @@ import pytest
 
 from bot.digest.scheduler import LEASE, DigestScheduler
 from bot.digest.service import DigestService
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.slack import commands
 from bot.slack.digest_commands import parse_subscribe
 from bot.slack.services import Services

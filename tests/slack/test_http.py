@@ -17,7 +17,7 @@ import pytest
 
 from bot import search as search_module
 from bot.papers import index
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.slack import blocks
 from bot.slack.errors import APOLOGY, SLOW_DOWN
 from tests.support.block_checks import problems

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.slack.http_workers import CLIENT_IDLE_SECONDS
+from bot.serve.http_workers import CLIENT_IDLE_SECONDS
 from tests.support.digest import due_now
 from tests.support.fake_slack import FakeSlack
 from tests.support.half_open import PROBES, closed_by_server, half_open
@@ -54,7 +54,7 @@ def test_two_workers_answer_and_stop_cleanly_on_sigterm(
     assert "Traceback" not in log
     assert "with 2 workers" in log
     assert len(re.findall(r"worker \d+ stopped", log)) == 2
-    assert log.rstrip().endswith("bot.slack.server: stopped")
+    assert log.rstrip().endswith("bot.serve.run: stopped")
 
 
 def test_a_redelivered_mention_is_answered_once_whichever_worker_gets_it(
@@ -135,4 +135,4 @@ def test_fifty_half_open_connections_neither_stall_the_default_server_nor_get_it
     log = bot.log()
     assert "WORKER TIMEOUT" not in log
     assert "Traceback" not in log
-    assert log.rstrip().endswith("bot.slack.server: stopped")
+    assert log.rstrip().endswith("bot.serve.run: stopped")

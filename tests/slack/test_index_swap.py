@@ -7,11 +7,11 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.papers.fetch import run
+from bot.papers import fetching as run
 from bot.papers.fetch.http import JsonClient, RetryPolicy
 from bot.papers.publish import publish
-from bot.papers.refresh import Refresher
 from bot.papers.venues import parse_venue
+from bot.serve.refresh import Refresher
 from tests.support.conference_fakes import FakeSite, make_conference, serve
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import SlackHttp, slack_config, texts

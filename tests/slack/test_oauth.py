@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot import wiring
 from bot.config import Config, ConfigError
-from bot.slack import digest_commands, oauth
+from bot.serve.tokens import check_tokens
+from bot.slack import oauth
 from bot.slack.digest_post import NOT_INSTALLED
 from bot.slack.oauth_state import SignedStates
-from bot.slack.server import check_tokens
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT
 from tests.support.slack_harness import FORM, SlackHttp, slack_config, texts
@@ -98,7 +99,7 @@ def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many
     )
     (told,) = fake.wait_for("response")  # Bolt's own answer for a workspace without an installation
     assert "Please reinstall this app into your workspace" in told.params["text"]
-    desk = digest_commands.build_service(many.config, many.config.db_path, many.state)
+    desk = wiring.digests(many.config, wiring.papers(many.config), many.state)
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
     outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True, team="T2")
     assert (outcome.status, outcome.error) == ("failed", NOT_INSTALLED)  # said once, nothing posted

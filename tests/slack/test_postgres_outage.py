@@ -39,7 +39,7 @@ def test_while_postgresql_is_down_searches_answer_and_health_says_why(
     health = pg_http.request("GET", "/healthz")
     assert (health.status, health.json()["state"]) == (200, "ok")
     private_postgres.stop()
-    with caplog.at_level(logging.ERROR, logger="bot.slack.server"):
+    with caplog.at_level(logging.ERROR, logger="bot.serve.gate"):
         health = pg_http.request("GET", "/healthz")
     assert (health.status, health.json()) == (503, {"ok": False, "papers": 20, "index": "ok", "state": "failing"})
     assert str(private_postgres.socket_dir) not in health.body.decode()  # (libpq names the socket: for the log only)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.papers import index, refresh
-from bot.papers.fetch import run
+from bot.papers import fetching as run
+from bot.papers import index
 from bot.papers.venues import parse_venue
-from bot.slack.server import Runtime
+from bot.serve import refresh
+from bot.serve.runtime import Runtime
 from tests.support.conference_fakes import FakeSite, make_conference, serve
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import slack_config

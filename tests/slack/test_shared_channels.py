@@ -6,12 +6,12 @@ Run through the served app with two workspaces installed by OAuth, on SQLite and
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from slack_sdk.oauth.installation_store import Installation
 
-from bot.slack import digest_commands, oauth
+from bot import wiring
+from bot.slack import oauth
 from bot.team import feedback
 from tests.slack.test_home import home_opened
 from tests.slack.test_oauth import command, install, many  # noqa: F401  (many: the fixture)
@@ -108,7 +108,7 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     assert installations.bot_token("T4", "E1") == "xoxb-org-e1"
     assert installations.bot_token("T4") is None  # (the lookup before: no enterprise, no bot)
     fake.tokens.add("xoxb-org-e1")
-    service = digest_commands.build_service(many.config, Path(many.config.db_path), many.state)
+    service = wiring.digests(many.config, wiring.papers(many.config), many.state)
     try:
         now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
         service.digests.subscribe(SHARED, now, topics="kv cache", team="T4", enterprise="E1")

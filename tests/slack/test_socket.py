@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from bot import wiring
 from bot.config import ConfigError
+from bot.serve.socket_mode import start_socket_mode
 from bot.slack import blocks
 from bot.slack.app import build_app
-from bot.slack.server import start_socket_mode
-from bot.state import State
 from tests.support import block_checks
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_harness import buttons, slack_config, socket_mode_app, texts
@@ -72,7 +72,7 @@ def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> Non
 
 def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config) -> None:
     bad = slack_config(fake, config.db_path, config.state_path, app_token="xapp-1-revoked")
-    app = build_app(bad, bad.db_path, State(bad.state_path))
+    app = build_app(bad, wiring.build(bad).services)
     with pytest.raises(ConfigError) as err:
         start_socket_mode(app, bad)
     message = str(err.value)

@@ -10,6 +10,7 @@ from typing import Any
 from bot.config import Config
 from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
+from bot.search.reader import Papers
 from bot.slack.digest_post import SlackPoster
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
@@ -83,11 +84,12 @@ def make_digests(
 ) -> ChannelDigests:
     """ChannelDigests on a state file or URL (a new State, like a new process), posting through WebClient to `fake`."""
     poster = SlackPoster(fake.web_client(), timeout=timeout) if fake is not None else None
+    settings = config(index_path, state_path, **overrides)
     return ChannelDigests(
         State(state_path),
-        index_path,
+        Papers(index_path, settings.venues),
         poster,
-        config=config(index_path, state_path, **overrides),
+        config=settings,
         next_run=scheduler.next_run,
         settle=settle,
     )
@@ -104,6 +106,6 @@ def due_now(state_path: Path | str, index_path: Path, channel: str) -> str:
     now = datetime.now(UTC)
     at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     state = State(state_path)
-    ChannelDigests(state, index_path).subscribe(channel, now - timedelta(days=2), at=at, days="mon-sun")
+    ChannelDigests(state, Papers(index_path)).subscribe(channel, now - timedelta(days=2), at=at, days="mon-sun")
     state.close()
     return (now - timedelta(minutes=1)).date().isoformat()

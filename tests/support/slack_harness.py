@@ -15,13 +15,15 @@ from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_sdk import WebClient
 
+from bot import wiring
 from bot.config import Config
 from bot.papers import index
+from bot.serve.socket_mode import start_socket_mode
 from bot.slack.app import build_app
 from bot.slack.home_publisher import HomePublisher
-from bot.slack.server import HttpServer, start_socket_mode
 from bot.state import State
 from tests.support.fake_slack import FakeSlack
+from tests.support.http_server import HttpServer
 from tests.support.paths import SEEDS
 from tests.support.slack_requests import event_body, form_body, interactive_body, sign, slash_form
 from tests.support.slack_socket_mode import close_socket_mode
@@ -146,11 +148,12 @@ class SlackHttp(SignedClient):
 
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
-        self.state = State(config.state_target)
+        parts = wiring.build(config, client)
+        self.state = parts.state
         self.publisher = HomePublisher()
-        self.app: App = build_app(config, config.db_path, self.state, client=client, publisher=self.publisher)
+        self.app: App = build_app(config, parts.services, client=client, publisher=self.publisher)
         self.server = HttpServer(
-            self.app, config.db_path, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
+            self.app, parts.papers, host="127.0.0.1", port=0, signing_secret=config.signing_secret, state=self.state
         ).start()
         super().__init__(self.server.port, config.signing_secret or SECRET)
         self._drained = False
@@ -189,9 +192,10 @@ def stop_app(app: App) -> None:
 @contextmanager
 def socket_mode_app(fake: FakeSlack, config: Config) -> Iterator[tuple[App, SocketModeHandler, State]]:
     """The production app connected to the fake over Socket Mode, as `icml-bot serve` connects it."""
-    state = State(config.state_target)
+    parts = wiring.build(config)
+    state = parts.state
     publisher = HomePublisher()
-    app = build_app(config, config.db_path, state, publisher=publisher)
+    app = build_app(config, parts.services, publisher=publisher)
     handler = start_socket_mode(app, config)
     try:
         assert fake.socket_connected(timeout=5)

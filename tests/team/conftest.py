@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.papers import index
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from tests.support.paths import SEEDS
 

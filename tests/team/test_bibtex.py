@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.papers import index
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.team import bibtex
 from tests.team.bibparse import parse_bibtex
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from bot.team import export, reading_list, saves
 from bot.team.export import Format, Row

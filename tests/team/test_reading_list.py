@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from bot.team import reading_list
 from bot.team.reading_list import Added, AddResult, RemoveResult

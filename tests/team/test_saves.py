@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from bot.state import State
 from bot.team import saves
 from tests.team.conftest import PLAIN_COUNT, paper_id

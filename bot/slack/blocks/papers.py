@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.papers import summary
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import MAIN, venue_label
+from bot.search import Result, SearchResponse
 from bot.slack.blocks.kit import (
     ELLIPSIS,
     MAX_BLOCKS,
@@ -37,9 +38,6 @@ from bot.slack.blocks.kit import (
 )
 from bot.slack.blocks.team_buttons import Origin, list_add_button, save_button
 from bot.text.person_names import shown_authors
-
-if TYPE_CHECKING:
-    from bot.search import Result, SearchResponse
 
 # Display budgets, well inside the limits above.
 TITLE_CHARS = 250

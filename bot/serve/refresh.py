@@ -19,9 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.config import Config
-from bot.papers import index
+from bot.papers import fetching, index
 from bot.papers.corpus import SourceError
-from bot.papers.fetch import run
 from bot.papers.fetch.openreview import Credentials
 from bot.papers.venues import DEFAULT_VENUE, Scope, Venue, VenueError, parse_venue
 
@@ -73,10 +72,10 @@ def venues_to_fetch(path: Path, scope: Scope) -> list[Venue]:
     return out
 
 
-def fetch_settings(config: Config) -> run.Settings:
+def fetch_settings(config: Config) -> fetching.Settings:
     """What `icml-bot fetch` would use without flags: the cache, ICML_BOT_SITE_URL, OpenReview and its login."""
     user, password = config.openreview_username, config.openreview_password
-    return run.Settings(
+    return fetching.Settings(
         cache_dir=config.cache_dir,
         site_url=config.site_url or None,
         openreview_url=config.openreview_url,
@@ -100,12 +99,12 @@ class Outcome:
     line: str
 
 
-def refresh_once(path: Path, venues: Sequence[Venue], settings: run.Settings) -> Outcome:
+def refresh_once(path: Path, venues: Sequence[Venue], settings: fetching.Settings) -> Outcome:
     """Fetch and load the venues now; never raises for a fetch or load that fails (the old index stays)."""
     started = time.perf_counter()
     names = " ".join(v.name for v in venues)
     try:
-        report = run.fetch_venues(path, venues, settings)
+        report = fetching.fetch_venues(path, venues, settings)
     except (SourceError, OSError, sqlite3.Error) as exc:
         return Outcome(False, f"refresh of {names} failed, the index is unchanged: {exc}")
     took = time.perf_counter() - started
@@ -127,7 +126,7 @@ class Refresher:
         self,
         path: Path,
         every: int,
-        settings: run.Settings,
+        settings: fetching.Settings,
         scope: Scope | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         check: float = CHECK_SECONDS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.papers.publish import publish
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 from tests.support.venue_index import NEW_PAPER, build
 
 

@@ -4,12 +4,9 @@ plus the few queries they need beyond search (similar, random, the distinctive w
 from __future__ import annotations
 
 import contextlib
-import itertools
 import logging
-import math
 import os
 import random
-import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -20,7 +17,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
-from bot.search import Result, SearchResponse, scope
+from bot.search import Result, SearchResponse, scope, topics
 from bot.search import query as ql
 from bot.search.people import People, PersonCard, person_card
 
@@ -36,26 +33,8 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-# Words that say nothing about a topic in a chat message, on top of index.STOPWORDS.
-_CHAT_STOPWORDS = (
-    "about any anyone anything know knows think thoughts seen see saw look looking find found papers related "
-    "relevant recent recently interesting something someone please thanks thank hey hi hello just like really "
-    "good great cool nice does did doing done want wants need needs could should would here there than then "
-    "also still very much many some other others way ways thing things lot lots get got make made use used "
-    "question idea ideas discussion thread what why how who which let lets maybe sure yes yeah okay ok one two "
-    "icml bot"
-)
-CHAT_STOPWORDS = frozenset(_CHAT_STOPWORDS.split())
-THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
-FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
-COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
-RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
 WARM_QUERY = "learning models with data"  # common words, three of them: the first search loads what ranking and
 # fusion read (titles, names, people, the embedding model and the papers' vectors: ~1 s at 110,000 papers)
-TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
-
-# Punctuation that separates phrases: words on either side are not "next to each other".
-_SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
 
 
 class Papers:
@@ -170,45 +149,5 @@ class Papers:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
 
     def topic_queries(self, message_text: str) -> list[str]:
-        """Queries for what a message (plain text) is about, most specific first (the caller uses the first that finds).
-
-        Words the papers never use (names, chatter) or use everywhere ("model") say nothing; of the rest, pairs
-        written next to each other ("speculative decoding", "long contexts") name a topic best, ranked by how
-        rare their words are in the papers: the two best pairs, the best pair, the three rarest words, then each of
-        the rarest words alone.
-        """
-        segments = [text.tokenize(seg) for seg in _SEGMENT_BREAK.split((message_text or "")[:TOPIC_TEXT_CHARS])]
-        candidates = list(
-            dict.fromkeys(
-                w
-                for seg in segments
-                for w in seg
-                if len(w) > 2 and not w.isdigit() and w not in index.STOPWORDS and w not in CHAT_STOPWORDS
-            )
-        )
-        if not candidates:
-            return []
-        marks = ",".join("?" * len(candidates))
-        df = dict(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", candidates).fetchall())
-        n = max(self.count(), 1)
-        low, high = max(1, n * RARE_FRACTION), max(n * COMMON_FRACTION, 2)
-        idf = {w: math.log((n + 1) / df[w]) for w in candidates if low <= df.get(w, 0) <= high}
-        pairs: dict[tuple[str, str], float] = {}
-        for seg in segments:
-            for a, b in itertools.pairwise(seg):
-                if a in idf and b in idf and a != b:
-                    pairs[(a, b)] = idf[a] + idf[b]
-        best_pairs = sorted(pairs, key=lambda pair: -pairs[pair])
-        singles = sorted(idf, key=lambda w: -idf[w])
-
-        def written(words: set[str]) -> str:
-            return " ".join(w for w in candidates if w in words)
-
-        queries = []
-        if len(best_pairs) >= 2:
-            queries.append(written({*best_pairs[0], *best_pairs[1]}))
-        if best_pairs:
-            queries.append(written(set(best_pairs[0])))
-        if singles:
-            queries += [written(set(singles[:THREAD_QUERY_WORDS])), *singles[:FALLBACK_WORDS]]
-        return list(dict.fromkeys(queries))
+        """Queries for what a message (plain text) is about, most specific first (search.topics)."""
+        return topics.topic_queries(self.db, message_text, self.count())

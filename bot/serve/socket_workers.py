@@ -14,7 +14,7 @@ import threading
 import time
 
 from bot.config import Config, ConfigError
-from bot.slack.server import Runtime
+from bot.serve.runtime import Runtime
 
 MAX_SOCKET_WORKERS = 10  # Slack refuses an app's 11th Socket Mode connection (too_many_websockets)
 BOOT_SECONDS = 30.0  # a worker that ends within this long of starting failed to start: stop them all

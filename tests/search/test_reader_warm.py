@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.papers.reader import Papers
+from bot.search.reader import Papers
 
 # What search loads once per index version, each a read of every paper (~0.4 s together at 110,000 papers).
 WHOLE_TABLE_READS = ("SELECT rowid, title FROM papers", "SELECT rowid, name FROM papers")
@@ -33,6 +33,6 @@ def test_after_warming_the_first_search_reads_no_whole_table(seed_index_path: Pa
 
 
 def test_warming_without_an_index_only_logs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.INFO, logger="bot.papers.reader"):
+    with caplog.at_level(logging.INFO, logger="bot.search.reader"):
         Papers(tmp_path / "missing.db").warm().join()
     assert [r.getMessage().startswith("index not warmed: ") for r in caplog.records] == [True]

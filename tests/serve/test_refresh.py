@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.papers import index, refresh
-from bot.papers.fetch import run
+from bot.papers import fetching as run
+from bot.papers import index
 from bot.papers.fetch.http import JsonClient, RetryPolicy
 from bot.papers.venues import Scope, parse_scope, parse_venue
+from bot.serve import refresh
 from tests.support.conference_fakes import FakeSite, Fault, make_conference, serve
 
 HOUR = 3600
@@ -82,7 +83,7 @@ def test_a_refresh_fetches_when_due_and_logs_one_line(
     added = make_conference(posters=31)  # the site now lists one more paper
     site.conference = added
     due = refresh.Refresher(path, 6 * HOUR, settings(tmp_path, site), clock=later(7))
-    with caplog.at_level(logging.INFO, logger="bot.papers.refresh"):
+    with caplog.at_level(logging.INFO, logger="bot.serve.refresh"):
         outcome = due.tick()
     assert outcome is not None
     assert outcome.ok
@@ -97,7 +98,7 @@ def test_a_failed_refresh_keeps_the_index(tmp_path: Path, site: FakeSite, caplog
     run.fetch_venues(path, [parse_venue("icml2026")], settings(tmp_path, site))
     before = titles(path)
     site.faults.append(Fault("orals-posters", status=500, times=99))
-    with caplog.at_level(logging.INFO, logger="bot.papers.refresh"):
+    with caplog.at_level(logging.INFO, logger="bot.serve.refresh"):
         outcome = refresh.Refresher(path, 6 * HOUR, settings(tmp_path, site), clock=later(7)).tick()
     assert outcome is not None
     assert not outcome.ok

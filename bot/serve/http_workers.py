@@ -25,16 +25,8 @@ from waitress import wasyncore
 from waitress.channel import HTTPChannel
 
 from bot.config import Config
-from bot.slack.server import (
-    EVENTS_PATH,
-    HEALTH_PATH,
-    MAX_BODY_BYTES,
-    STOP_DIGEST_SECONDS,
-    STOP_LISTENERS_SECONDS,
-    STOP_REQUESTS_SECONDS,
-    Runtime,
-    WsgiApp,
-)
+from bot.serve.gate import EVENTS_PATH, HEALTH_PATH, MAX_BODY_BYTES, WsgiApp
+from bot.serve.runtime import STOP_DIGEST_SECONDS, STOP_LISTENERS_SECONDS, STOP_REQUESTS_SECONDS, Runtime
 
 # A worker stopping finishes its request, then its replies and a digest being posted; the master waits that long.
 GRACEFUL_SECONDS = STOP_REQUESTS_SECONDS + STOP_LISTENERS_SECONDS + STOP_DIGEST_SECONDS

@@ -1,0 +1,76 @@
+"""The one place that builds the bot's parts from a Config: the paper reader, the state, the digests and their poster.
+
+The CLI and every serving process (bot/serve) call `build`; bot/slack/app.py builds the Bolt app on what it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from slack_sdk import WebClient
+
+from bot.config import Config
+from bot.digest import scheduler
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import validate_channel
+from bot.digest.service import DigestService
+from bot.search.reader import Papers
+from bot.slack import oauth
+from bot.slack.digest_post import SlackPoster
+from bot.slack.services import Services
+from bot.state import State
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What the commands and the listeners work with: the index reader, the state database and the digests."""
+
+    papers: Papers
+    state: State
+    digests: DigestService
+
+    @property
+    def services(self) -> Services:
+        """The same parts as the listeners take them."""
+        return Services(papers=self.papers, state=self.state, digests=self.digests)
+
+    def close(self) -> None:
+        """Stop the digests (a post under way is not waited for) and close the state."""
+        self.digests.stop()
+        self.state.close()
+
+
+def build(config: Config, client: WebClient | None = None) -> Parts:
+    """Open the state database and build the reader and the digests (ICML_DIGEST_CHANNEL checked before they post).
+
+    `client` is the Slack Web API client the digests post with (its token and URL); by default the bot token's.
+    """
+    reader = papers(config)
+    state = State(config.state_target)
+    return Parts(reader, state, digests(config, reader, state, client))
+
+
+def papers(config: Config) -> Papers:
+    """The paper index as everyone reads it (ICML_BOT_DB), covering ICML_BOT_VENUES."""
+    return Papers(config.db_path, config.venues)
+
+
+def digests(config: Config, reader: Papers, state: State, client: WebClient | None = None) -> DigestService:
+    """The digests of this process, posting with the bot token (with many workspaces, each workspace's own)."""
+    if config.digest_channel:
+        validate_channel(config.digest_channel)
+    return DigestService(
+        ChannelDigests(state, reader, poster(config, state, client), config=config, next_run=scheduler.next_run)
+    )
+
+
+def poster(config: Config, state: State, client: WebClient | None = None) -> SlackPoster:
+    """The digests' Slack poster: the bot token, or with SLACK_CLIENT_ID each channel's workspace installation."""
+    if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
+        installations = oauth.open_installations(config)
+
+        def token_for(team: str) -> str | None:
+            return installations.bot_token(team, state.digests.enterprise_of(team))
+
+        return SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
+    return SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
