@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -33,6 +34,7 @@ from bot.digest.model import (
     HistoryUnavailable,
     NextRun,
     Outcome,
+    OutcomeStatus,
     Poster,
     PostRejected,
     PostUncertain,
@@ -490,44 +492,29 @@ class ChannelDigests:
         return outcome
 
     def _failed(self, digest: Digest, ts: float, error: str, permanent: bool) -> Outcome:
-        with self.state.immediate():
-            self.state.digests.update_run(
-                digest.channel,
-                digest.day.isoformat(),
-                digest.team,
-                status=RunStatus.FAILED,
-                error=error,
-                permanent=permanent,
-            )
-            self.state.digests.set_error(digest.channel, error, ts, digest.team)
-        outcome = Outcome("failed", digest.channel, digest.day, error=error, digest=digest)
+        outcome = self._unposted(digest, ts, RunStatus.FAILED, error, permanent=permanent)
         log.error("%s%s", outcome.describe(), "" if permanent else " (will retry)")
         return outcome
 
     def _uncertain(self, digest: Digest, ts: float, error: str) -> Outcome:
-        with self.state.immediate():
-            self.state.digests.update_run(
-                digest.channel,
-                digest.day.isoformat(),
-                digest.team,
-                status=RunStatus.UNCERTAIN,
-                error=error,
-                claimed_at=ts,
-            )
-            self.state.digests.set_error(digest.channel, error, ts, digest.team)
-        outcome = Outcome("uncertain", digest.channel, digest.day, error=error, digest=digest)
+        outcome = self._unposted(digest, ts, RunStatus.UNCERTAIN, error, claimed_at=ts)
         log.error("%s", outcome.describe())
         return outcome
 
     def _skip_claimed(self, digest: Digest, ts: float, reason: str) -> Outcome:
-        with self.state.immediate():
-            self.state.digests.update_run(
-                digest.channel, digest.day.isoformat(), digest.team, status=RunStatus.SKIPPED, error=reason
-            )
-            self.state.digests.set_error(digest.channel, reason, ts, digest.team)
-        outcome = Outcome("skipped", digest.channel, digest.day, error=reason)
+        outcome = self._unposted(digest, ts, RunStatus.SKIPPED, reason)
         log.warning("%s", outcome.describe())
         return outcome
+
+    def _unposted(self, digest: Digest, ts: float, status: RunStatus, error: str, **fields: Any) -> Outcome:
+        """Record a claimed digest as not posted (failed, uncertain or skipped) and why, on its run and its channel."""
+        with self.state.immediate():
+            self.state.digests.update_run(
+                digest.channel, digest.day.isoformat(), digest.team, status=status, error=error, **fields
+            )
+            self.state.digests.set_error(digest.channel, error, ts, digest.team)
+        kept = digest if status is not RunStatus.SKIPPED else None  # (a skipped outcome carries no digest)
+        return Outcome(cast(OutcomeStatus, status.value), digest.channel, digest.day, error=error, digest=kept)
 
     def skip(self, channel: str, day: date, now: datetime, reason: str, team: str = "") -> bool:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""
