@@ -42,7 +42,7 @@ def flood(folder: Path, fake: FakeSlack, index_path: Path, stored_states: bool) 
         if stored_states:  # the state store before: a row per visit, deleted only when the state comes back
             engine = sqlalchemy.create_engine(oauth.engine_url(config))
             before_store = SQLAlchemyOAuthStateStore(expiration_seconds=oauth.STATE_EXPIRY_SECONDS, engine=engine)
-            before_store.create_tables()  # type: ignore[no-untyped-call]
+            before_store.create_tables()
             assert served.app.oauth_flow is not None
             served.app.oauth_flow.settings.state_store = before_store
         rows = sum(state_rows(config).values())

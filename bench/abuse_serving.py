@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_bench import DATA, build_index  # noqa: E402
+from load_bench import DATA, build_index  # noqa: E402
+
 from tests.support.fake_slack import FakeSlack  # noqa: E402
 from tests.support.half_open import PROBES, closed_by_server, half_open  # noqa: E402
 from tests.support.processes import children  # noqa: E402

@@ -32,7 +32,7 @@ import math
 import random
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def judgments() -> dict[str, dict[str, int]]:
     return out
 
 
-def key(paper: dict[str, Any]) -> str:
+def key(paper: Mapping[str, Any]) -> str:
     """How judgments name a paper: its OpenReview id (a seed abstract alone: the bot's id)."""
     return str(paper.get("source_id") or paper["id"])
 

@@ -51,10 +51,10 @@ def child(mode: str, source: str, db: str) -> None:
 
         base = sqlite_utils.Database(db)
         with open(source, encoding="utf-8") as fh:
-            base["papers"].insert_all(
+            base.table("papers").insert_all(
                 (json.loads(line) for line in fh), pk="id", alter=True, replace=True, batch_size=1000
             )
-        base["papers"].enable_fts(["title", "abstract"], fts_version="FTS5", tokenize="porter")
+        base.table("papers").enable_fts(["title", "abstract"], fts_version="FTS5", tokenize="porter")
         papers = base["papers"].count
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -69,7 +69,8 @@ def measure(mode: str, source: Path) -> dict[str, float]:
             capture_output=True,
             text=True,
         )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    figures: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def main() -> None:

@@ -91,15 +91,15 @@ def main() -> int:
                     Path(f"{f}{suffix}").unlink(missing_ok=True)
     print()
     print(f"{'':20} {'runs':>5} {'median s':>9} {'max s':>7} {'baseline --workers 1, median s':>31}")
-    for busy in (False, True):
-        t, b = times[busy], baseline[busy]
+    for loaded in (False, True):
+        t, b = times[loaded], baseline[loaded]
         print(
-            f"{'beside a busy core' if busy else 'quiet':20} {len(t):5d} {statistics.median(t) if t else 0:9.1f} "
+            f"{'beside a busy core' if loaded else 'quiet':20} {len(t):5d} {statistics.median(t) if t else 0:9.1f} "
             f"{max(t) if t else 0:7.1f} {statistics.median(b) if b else 0:31.1f}"
         )
     print(f"hangs: {hangs}   failed runs: {len(failures)}   processes left behind: {leftovers}")
-    for f in failures[:5]:
-        print(f"  {f}")
+    for failure in failures[:5]:
+        print(f"  {failure}")
     return 1 if hangs or failures or leftovers else 0
 
 

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import graded  # noqa: E402
 import relevance  # noqa: E402
 import search_bench  # noqa: E402
+import sqlite_utils  # noqa: E402
 
 from bot import search  # noqa: E402
 from bot.papers import index, vectors  # noqa: E402
@@ -35,7 +36,7 @@ from bot.search.weights import DEFAULT, LEXICAL_ONLY, Weights  # noqa: E402
 from bot.text import embedding  # noqa: E402
 
 
-def timings(db: index.sqlite_utils.Database, queries: list[str], rounds: int) -> dict[str, list[float]]:
+def timings(db: sqlite_utils.Database, queries: list[str], rounds: int) -> dict[str, list[float]]:
     """Milliseconds per search, by fusion, the two interleaved query by query so drift hits both alike."""
     fusions: dict[str, Weights] = {"fused": DEFAULT, "lexical only": LEXICAL_ONLY}
     out: dict[str, list[float]] = {name: [] for name in fusions}
@@ -74,7 +75,7 @@ def main() -> None:
     queries = search_bench.queries() + [q.text for q in graded.queries()]
     started = time.perf_counter()
     model = embedding.model()
-    print(f"model {model.name}: {model.vectors.nbytes / 1e6:.1f} MB in memory, loaded in "
+    print(f"model {model.name}: {model.table.nbytes / 1e6:.1f} MB in memory, loaded in "
           f"{(time.perf_counter() - started) * 1000:.0f} ms")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()

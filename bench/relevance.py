@@ -35,7 +35,7 @@ import re
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -262,7 +262,7 @@ def judge_people(db: Any, searcher: Searcher, persons: list[Person], form: str) 
 
 def ours(db: Any, query: str) -> list[dict[str, Any]]:
     """The bot's search: top five papers."""
-    return [r.paper for r in search.search(db, query, limit=5).results]
+    return [dict[str, Any](r.paper) for r in search.search(db, query, limit=5).results]
 
 
 def _baseline(db: Any, query: str, joiner: str, order: str = "papers_fts.rank") -> list[dict[str, Any]]:
@@ -361,6 +361,13 @@ def build(path: Path, sources: list[Path]) -> Path:
 
 SEARCHERS = (ours, baseline_plain, baseline_or, baseline_and)
 Row = tuple[str, int, Score, Score, Score, Score]  # set, queries, ours, plain OR, title-weighted OR, AND
+Queries = list[tuple[str, re.Pattern[str]]]
+
+
+def _row(label: str, queries: int, scores: Iterable[Score]) -> Row:
+    """A row of the table: the scores of the four SEARCHERS, in their order."""
+    mine, plain, weighted, every = scores
+    return (label, queries, mine, plain, weighted, every)
 
 
 def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
@@ -369,63 +376,63 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
     out: list[Row] = []
     if sets != "new":
         s = seeds()
-        out.append(("seeds (paper first)", len(s), *(judge_lookups(seed_db, f, s, "id") for f in SEARCHERS)))  # type: ignore[arg-type]
+        out.append(_row("seeds (paper first)", len(s), (judge_lookups(seed_db, f, s, "id") for f in SEARCHERS)))
     if full_db is None:
         return out
     if sets != "new":
         t = topics()
         clean = [(q, rx) for q, _, rx in t]
         typo = [(tq, rx) for _, tq, rx in t]
-        out.append(("ICML 2026 topics", len(t), *(judge_topics(full_db, f, clean) for f in SEARCHERS)))  # type: ignore[arg-type]
-        out.append(("ICML 2026 topics, typo", len(t), *(judge_topics(full_db, f, typo) for f in SEARCHERS)))  # type: ignore[arg-type]
+        out.append(_row("ICML 2026 topics", len(t), (judge_topics(full_db, f, clean) for f in SEARCHERS)))
+        out.append(_row("ICML 2026 topics, typo", len(t), (judge_topics(full_db, f, typo) for f in SEARCHERS)))
         first = [(first_letter_typo(q), rx) for q, _, rx in t]
-        out.append(("ICML 2026 topics, 1st letter", len(t), *(judge_topics(full_db, f, first) for f in SEARCHERS)))  # type: ignore[arg-type]
+        out.append(_row("ICML 2026 topics, 1st letter", len(t), (judge_topics(full_db, f, first) for f in SEARCHERS)))
         ti = titles()
         out.append(
-            ("ICML 2026 titles, typo", len(ti), *(judge_lookups(full_db, f, ti, "source_id") for f in SEARCHERS))  # type: ignore[arg-type]
+            _row("ICML 2026 titles, typo", len(ti), (judge_lookups(full_db, f, ti, "source_id") for f in SEARCHERS))
         )
     if sets != "old":
         mc, blind = multiconcept(), multiconcept(BLIND)
 
-        def typo(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+        def typed(qs: Queries, _: str) -> Queries:
             return [(typo_query(q), rx) for q, rx in qs]
 
-        def first(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+        def first_letter(qs: Queries, _: str) -> Queries:
             return [(first_letter_typo(q), rx) for q, rx in qs]
 
-        def clean(qs: list[tuple[str, re.Pattern[str]]], _: str) -> list[tuple[str, re.Pattern[str]]]:
+        def as_written(qs: Queries, _: str) -> Queries:
             return qs
 
-        variants = [
-            ("multi-concept", mc, clean),
-            ("multi-concept typo", mc, typo),
-            ("multi-concept 1st letter", mc, first),
+        variants: list[tuple[str, list[tuple[str, str, re.Pattern[str]]], Callable[[Queries, str], Queries]]] = [
+            ("multi-concept", mc, as_written),
+            ("multi-concept typo", mc, typed),
+            ("multi-concept 1st letter", mc, first_letter),
             ("multi-concept asked", mc, asked),  # (tune frames for the tune half, held-out ones for the other)
-            ("multi-concept blind set", blind, clean),
-            ("multi-concept blind typo", blind, typo),
+            ("multi-concept blind set", blind, as_written),
+            ("multi-concept blind typo", blind, typed),
         ]
         for name, rows, make in variants:
             for half in HALVES:
                 qs = make([(q, rx) for q, h, rx in rows if h == half], half)
-                out.append((f"{name}, {half}", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+                out.append(_row(f"{name}, {half}", len(qs), (judge_topics(full_db, f, qs) for f in SEARCHERS)))
         slipped = hyphenated()
         for half in HALVES:
             pairs = [(q, term) for q, term, h in slipped if h == half]
             label = f"hyphenated terms slipped, {half}"
-            out.append((label, len(pairs), *(judge_terms(full_db, f, pairs) for f in SEARCHERS)))  # type: ignore[arg-type]
+            out.append(_row(label, len(pairs), (judge_terms(full_db, f, pairs) for f in SEARCHERS)))
         qs = asked([(q, rx) for q, _, rx in topics()], "held-out")
-        out.append(("topics asked, held-out frames", len(qs), *(judge_topics(full_db, f, qs) for f in SEARCHERS)))  # type: ignore[arg-type]
+        out.append(_row("topics asked, held-out frames", len(qs), (judge_topics(full_db, f, qs) for f in SEARCHERS)))
         persons = people()
         for form in name_forms("A B"):
             for half in HALVES:
                 ps = [p for p in persons if p.half == half]
                 label = f"people {form}, {half}"
-                out.append((label, len(ps), *(judge_people(full_db, f, ps, form) for f in SEARCHERS)))  # type: ignore[arg-type]
+                out.append(_row(label, len(ps), (judge_people(full_db, f, ps, form) for f in SEARCHERS)))
         fits = initial_fits(persons)
         for half in HALVES:  # the initial form where it names one person: what is left when nothing is ambiguous
             ps = [p for p in persons if p.half == half and fits[p.name].fitting == 1]
             label = f"people initial, one fits, {half}"
-            out.append((label, len(ps), *(judge_people(full_db, f, ps, "initial") for f in SEARCHERS)))  # type: ignore[arg-type]
+            out.append(_row(label, len(ps), (judge_people(full_db, f, ps, "initial") for f in SEARCHERS)))
     return out
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_bench import DATA, build_index  # noqa: E402
+from load_bench import DATA, build_index  # noqa: E402
+
 from tests.support.digest import due_now  # noqa: E402
 from tests.support.fake_slack import FakeSlack  # noqa: E402
 from tests.support.robust import QUERIES, BotProcess, serve_http  # noqa: E402
@@ -82,12 +83,14 @@ def load(ports: list[int], seconds: float, clients: int) -> Run:
             calls: list[tuple[int, bytes, str, dict[str, str] | None]] = []
             if sent % MENTION_EVERY == MENTION_EVERY - 1:
                 ts = f"{1700000000 + n}.{sent:06d}"
-                body = json.dumps(event_body(mention_event(QUERIES[sent % 17], channel=MENTION_CHANNEL, ts=ts)))
+                body = json.dumps(
+                    event_body(mention_event(QUERIES[sent % 17], channel=MENTION_CHANNEL, ts=ts))
+                ).encode()
                 retry = {"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"}
                 again = ports[(n + 1) % len(ports)]
                 calls = [
-                    (port, body.encode(), "application/json", None),
-                    (again, body.encode(), "application/json", retry),
+                    (port, body, "application/json", None),
+                    (again, body, "application/json", retry),
                 ]
                 with lock:
                     run.mentions.append(ts)

@@ -46,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.support.seed_ids import VEGAS  # noqa: E402
+
 CHANNELS = ("C0BENCH0001", "C0BENCH0002", "C0BENCH0003", "C0BENCH0004")
 FAULT_CHANNEL = "C0BENCHFLT1"
 LOCK_CHANNEL = "C0BENCHLCK1"
@@ -117,6 +119,7 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.digest.service import DigestService
     from bot.papers import corpus
     from bot.papers.corpus import SourceError
+    from bot.papers.row import PaperRow
     from bot.search import Result, SearchResponse
     from bot.search.reader import Papers
     from bot.slack import blocks, commands, events
@@ -160,7 +163,7 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
             return [] if "\n" not in str(exc) else ["a multi-line source error"]
         return [f"bad record {r!r:.80}" for r in records if isinstance(r, corpus.Paper) and not r.title.strip()]
 
-    def paper(p: dict[str, Any]) -> list[str]:
+    def paper(p: PaperRow) -> list[str]:
         response = SearchResponse("q", [Result(p, 1.0, str(p["abstract"])[:300])], 9, 0, None, [])
         msgs = [
             blocks.results_message(response),
@@ -170,7 +173,7 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
         ]
         return [problem for m in msgs for problem in message_problems(m, users={"U0SHARER"})]
 
-    def digest(ps: list[dict[str, Any]]) -> list[str]:
+    def digest(ps: list[PaperRow]) -> list[str]:
         d = Digest("C0BENCH0001", date(2026, 3, 9), ps, 1, 20, 1, False, "kv <!here> cache", frozenset(), None)
         return message_problems(digest_blocks.digest_message(d))
 
@@ -279,7 +282,7 @@ def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: i
             fake.fail_response(name, status=status, body="expired_url" if status == 404 else "oops")
             tally.faults[f"response_url {status}"] += 1
             reply = http.action(
-                block_action_payload(blocks.ACTION_SHARE, "yg1gm3", user_id=user, response_url=fake.response_url(name))
+                block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id=user, response_url=fake.response_url(name))
             )
             tally.served += reply.status == 200
 

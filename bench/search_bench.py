@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import relevance  # noqa: E402
+import sqlite_utils  # noqa: E402
 from index_bench import make_large  # noqa: E402
 
 from bot import search  # noqa: E402
@@ -165,7 +166,7 @@ def small_index(path: Path, sources: list[Path]) -> Path:
     return relevance.build(path, sources)
 
 
-def baseline(db: index.sqlite_utils.Database, query: str) -> int:
+def baseline(db: sqlite_utils.Database, query: str) -> int:
     """The plain FTS5 bm25 OR query a first version of the bot ran."""
     return len(relevance.baseline_or(db, query))
 

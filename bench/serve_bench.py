@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_bench import DATA, build_index  # noqa: E402
+from load_bench import DATA, build_index  # noqa: E402
+
 from tests.support.robust import BotProcess, bot_env, slash_load  # noqa: E402
 
 SECRET = "serve-bench-signing-secret"

@@ -107,7 +107,8 @@ class Server:
         ports: queue.Queue[int] = queue.Queue()
 
         def read() -> None:
-            for line in self.proc.stderr:  # type: ignore[union-attr]
+            assert self.proc.stderr is not None  # started with stderr=PIPE
+            for line in self.proc.stderr:
                 match = re.search(r"serving HTTP on http://127\.0\.0\.1:(\d+)/", line)
                 if match:
                     ports.put(int(match.group(1)))

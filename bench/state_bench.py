@@ -98,7 +98,10 @@ def main() -> int:
     try:
         server.start()
         with tempfile.TemporaryDirectory() as tmp:
-            backends = {"SQLite (baseline)": Path(tmp) / "state.db", "PostgreSQL": server.new_database()}
+            backends: dict[str, Path | str] = {
+                "SQLite (baseline)": Path(tmp) / "state.db",
+                "PostgreSQL": server.new_database(),
+            }
             table: dict[str, dict[str, tuple[float, float, float]]] = {}
             for label, target in backends.items():
                 state = State(target)

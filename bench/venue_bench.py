@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import sqlite_utils  # noqa: E402
 from search_bench import queries  # noqa: E402
 
 from bot import search  # noqa: E402
@@ -55,18 +56,20 @@ def venue_index() -> Path:
     return target
 
 
-def timings(db: object, qs: list[str], modes: list[tuple[str, Scope]], rounds: int) -> dict[str, list[float]]:
+def timings(
+    db: sqlite_utils.Database, qs: list[str], modes: list[tuple[str, Scope]], rounds: int
+) -> dict[str, list[float]]:
     """Milliseconds per search for each (query suffix, scope) mode, interleaved query by query so that the load of
     a shared machine falls on every mode alike (one warm-up pass first)."""
     out: dict[str, list[float]] = {suffix: [] for suffix, _ in modes}
     for q in qs:
         for suffix, scope in modes:
-            search.search(db, q + suffix, scope=scope)  # type: ignore[arg-type]
+            search.search(db, q + suffix, scope=scope)
     for _ in range(rounds):
         for q in qs:
             for suffix, scope in modes:
                 started = time.perf_counter()
-                search.search(db, q + suffix, scope=scope)  # type: ignore[arg-type]
+                search.search(db, q + suffix, scope=scope)
                 out[suffix].append((time.perf_counter() - started) * 1000)
     return out
 

@@ -17,11 +17,12 @@ import pytest
 
 from bot.config import ConfigError
 from bot.digest.channels import CLAIM_STALE_SECONDS, ChannelDigests
-from bot.digest.model import Digest, validate_channel
+from bot.digest.model import Digest, Poster, validate_channel
 from bot.digest.select import spread
 from bot.state import State
-from tests.support.digest import MON, SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.digest import MON, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV, SEED_ORDER, VEGAS
 
 C1, C2 = "C0DIGEST01", "C0DIGEST02"
 NINE_KST = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo("Asia/Seoul"))
@@ -51,20 +52,26 @@ class Crash(BaseException):
 class CrashAfterPost:
     """A poster that posts for real and then 'dies' before the ts can be recorded."""
 
-    def __init__(self, real: object) -> None:
+    def __init__(self, real: Poster) -> None:
         self.real = real
 
     def post(self, digest: Digest) -> str:
-        self.real.post(digest)  # type: ignore[attr-defined]
+        self.real.post(digest)
         raise Crash
 
     def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
-        return self.real.find(channel, day, since, team)  # type: ignore[attr-defined]
+        return self.real.find(channel, day, since, team)
 
 
 class CrashBeforePost(CrashAfterPost):
     def post(self, digest: Digest) -> str:
         raise Crash
+
+
+def posting(digests: ChannelDigests) -> Poster:
+    """The poster the digests were built with (make_digests gives them one when there is a fake Slack)."""
+    assert digests.poster is not None
+    return digests.poster
 
 
 # --------------------------------------------------------------------------- configuration
@@ -182,8 +189,8 @@ def test_topics_go_first_through_the_search_module(digests: ChannelDigests, slac
     outcome = digests.post_digest(C1, MON, clock())
     assert outcome.digest is not None
     picked = outcome.digest.paper_ids
-    assert set(picked[:2]) == {"txyyds", "yg1gm3"}  # DefensiveKV and Vegas: the two KV cache papers
-    assert outcome.digest.topic_ids >= {"txyyds", "yg1gm3"}
+    assert set(picked[:2]) == {DEFENSIVE_KV, VEGAS}  # DefensiveKV and Vegas: the two KV cache papers
+    assert outcome.digest.topic_ids >= {DEFENSIVE_KV, VEGAS}
     post = slack.posts(C1)[0]
     assert "Papers on *kv cache* first" in str(post["blocks"])
     # the topic papers came first, the round still covers every paper exactly once
@@ -264,7 +271,7 @@ def test_two_processes_on_one_state_database_post_once(
 def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    digests.poster = CrashAfterPost(digests.poster)
+    digests.poster = CrashAfterPost(posting(digests))
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     assert len(slack.posts(C1)) == 1
@@ -282,13 +289,15 @@ def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
     assert len(slack.posts(C1)) == 1
     assert restarted.post_digest(C1, MON, clock()).status == "already"
     # ...and its papers count as shown: the next day continues the round
-    assert restarted.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1)).digest.paper_ids == SEED_ORDER[3:6]  # type: ignore[union-attr]
+    next_day = restarted.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1)).digest
+    assert next_day is not None
+    assert next_day.paper_ids == SEED_ORDER[3:6]
 
 
 def test_crash_before_the_post_posts_once_after_restart(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    digests.poster = CrashBeforePost(digests.poster)
+    digests.poster = CrashBeforePost(posting(digests))
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     assert slack.posts() == []
@@ -305,7 +314,7 @@ def test_crash_before_the_post_posts_once_after_restart(
 def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    digests.poster = CrashBeforePost(digests.poster)
+    digests.poster = CrashBeforePost(posting(digests))
     with pytest.raises(Crash):
         digests.post_digest(C1, MON, clock())
     restarted = make_digests(slack, seed_index_path, state_path)
@@ -331,8 +340,12 @@ def test_timeout_is_resolved_through_the_history_not_a_blind_retry(
 ) -> None:
     d = make_digests(slack, seed_index_path, state_path, timeout=1)
     d.subscribe(C1, clock())
+
     # Slack takes the message but answers after the client gave up; "settling" waits until it has stored it.
-    d.sleep = lambda seconds: slack.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, timeout=5)
+    def settle(seconds: float) -> None:
+        slack.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, timeout=5)
+
+    d.sleep = settle
     slack.delay_next("chat.postMessage", 1.5)
     outcome = d.post_digest(C1, MON, clock())
     assert (outcome.status, outcome.recovered) == ("posted", True)

@@ -13,12 +13,12 @@ from bot.digest.channels import ChannelDigests
 from bot.digest.select import learned_order
 from bot.team import feedback
 from bot.team.feedback import Vote
-from tests.support.digest import MON, SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.digest import MON, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV, SEED_ORDER
 
 C1 = "C0LEARN001"
 NINE_KST = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo("Asia/Seoul"))
-KV = "txyyds"  # DefensiveKV; the seed order shows it 7th
 
 
 def test_learned_order_moves_only_the_order() -> None:
@@ -84,7 +84,7 @@ def test_less_like_this_pushes_close_papers_to_the_end_of_the_round(digests: Cha
 
 
 def test_feedback_of_one_channel_leaves_another_as_it_was(digests: ChannelDigests, clock: Clock) -> None:
-    feedback.vote(digests.state, "T1", C1, "U1", KV, Vote.MORE, at=clock().timestamp())
+    feedback.vote(digests.state, "T1", C1, "U1", DEFENSIVE_KV, Vote.MORE, at=clock().timestamp())
     digests.subscribe("C0LEARN002", clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
     assert digests.plan("C0LEARN002", MON).paper_ids == SEED_ORDER[:3]
-    assert digests.plan(C1, MON).paper_ids[0] == KV  # the liked paper itself, unseen, comes first
+    assert digests.plan(C1, MON).paper_ids[0] == DEFENSIVE_KV  # the liked paper itself, unseen, comes first

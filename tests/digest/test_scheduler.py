@@ -17,8 +17,9 @@ from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
 from bot.digest.scheduler import DigestScheduler, last_run, next_run
-from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.digest import Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import SEED_ORDER
 
 C1, C2 = "C0SCHED001", "C0SCHED002"
 NY, BERLIN, SEOUL = ZoneInfo("America/New_York"), ZoneInfo("Europe/Berlin"), ZoneInfo("Asia/Seoul")
@@ -45,8 +46,8 @@ def sub(tz: ZoneInfo, days: str = "mon-fri", at: time = time(9, 0)) -> Subscript
     return Subscription(C1, at=at, tz=tz, days=days)
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 # --------------------------------------------------------------------------- cron times and daylight saving
@@ -129,6 +130,7 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
     row = digests.state.digests.run(C1, "2026-03-09")
     assert row is not None
     assert row.status == "skipped"
+    assert row.error is not None
     assert "came back 6h 30m later, beyond ICML_DIGEST_GRACE (6h)" in row.error
     assert any("skipped the digest for C0SCHED001 on 2026-03-09" in r.getMessage() for r in caplog.records)
     # the next morning goes on normally, with the papers the skipped day would have had
@@ -166,12 +168,17 @@ def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
     sched = DigestScheduler(digests, clock=clock, owner="one")
     first = clock.set(datetime(2026, 11, 1, 5, 31, tzinfo=UTC))  # 01:31 EDT
     second = clock.set(datetime(2026, 11, 1, 6, 31, tzinfo=UTC))  # 01:31 EST, an hour later: 01:30 came again
-    assert [last_run(digests.subscription(C1), t).utcoffset() for t in (first, second)] == [  # type: ignore
+    sub = digests.subscription(C1)
+    assert sub is not None
+    runs = [last_run(sub, t) for t in (first, second)]
+    assert [run.utcoffset() if run else None for run in runs] == [
         timedelta(hours=-4),
         timedelta(hours=-5),
     ]
     clock.set(first)
-    assert sched.fire(C1).status == "posted"  # type: ignore[union-attr]
+    fired = sched.fire(C1)
+    assert fired is not None
+    assert fired.status == "posted"
     clock.set(second)
     assert sched.fire(C1) is None
     assert len(slack.posts(C1)) == 1

@@ -95,7 +95,7 @@ def papers(tmp_path: Path) -> dict[str, dict[str, Any]]:
     """The indexed papers by title."""
     db = index.connect(tmp_path / "papers.db", readonly=True)
     try:
-        return {row["title"]: index.decode(row) for row in db.query("SELECT * FROM papers")}
+        return {row["title"]: dict[str, Any](index.decode(row)) for row in db.query("SELECT * FROM papers")}
     finally:
         db.conn.close()
 

@@ -61,7 +61,7 @@ def index_cli(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, st
 def papers(tmp_path: Path) -> dict[str, dict[str, Any]]:
     db = index.connect(tmp_path / "papers.db", readonly=True)
     try:
-        return {row["title"]: index.decode(row) for row in db.query("SELECT * FROM papers")}
+        return {row["title"]: dict[str, Any](index.decode(row)) for row in db.query("SELECT * FROM papers")}
     finally:
         db.conn.close()
 
@@ -168,9 +168,10 @@ def test_an_index_built_before_the_venue_columns_gains_them(tmp_path: Path) -> N
     db = index.connect(path)
     columns = "id seq name title title_derived headline abstract authors url pdf_url code_url status session area"
     old = {name: str for name in (*columns.split(), "keywords", "conference", "track", "sources", "source_id")}
-    db["papers"].create({**old, "seq": int, "title_derived": int, "year": int}, pk="id")
-    db["papers"].enable_fts(["name", "title", "abstract", "authors"], fts_version="FTS5")
-    db["papers"].insert(
+    table = db.table("papers")
+    table.create({**old, "seq": int, "title_derived": int, "year": int}, pk="id")
+    table.enable_fts(["name", "title", "abstract", "authors"], fts_version="FTS5")
+    table.insert(
         {
             "id": "oldie1",
             "seq": 1,

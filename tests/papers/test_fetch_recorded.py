@@ -54,7 +54,7 @@ def papers(tmp_path: Path) -> list[dict[str, Any]]:
     """Every indexed paper (a list: two records of one paper would show as two)."""
     db = index.connect(tmp_path / "papers.db", readonly=True)
     try:
-        return [index.decode(row) for row in db.query("SELECT * FROM papers ORDER BY title")]
+        return [dict[str, Any](index.decode(row)) for row in db.query("SELECT * FROM papers ORDER BY title")]
     finally:
         db.conn.close()
 

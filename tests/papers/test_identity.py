@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import text
 from bot.cli import main
 from bot.papers import corpus, index
 from tests.support.paths import SEED_FILE, SEEDS
@@ -53,7 +54,7 @@ def test_icml_main_track_keys_are_those_of_earlier_versions() -> None:
     # Ids come from the first key: unchanged keys keep the ids (and the digests' logs) of indexes built before.
     main_paper = corpus.Paper(title=TITLE, abstract=ABSTRACT, year=2026, conference="ICML", track="main")
     seedlike = corpus.Paper(title=TITLE, abstract=ABSTRACT, year=2026)
-    assert corpus.identity_keys(main_paper)[0] == f"title:2026:{corpus.text.normalize_title(TITLE)}"
+    assert corpus.identity_keys(main_paper)[0] == f"title:2026:{text.normalize_title(TITLE)}"
     assert corpus.identity_keys(main_paper) == corpus.identity_keys(seedlike)
     workshop = corpus.Paper(title=TITLE, abstract=ABSTRACT, year=2026, conference="ICML", track="Workshop")
     assert corpus.identity_keys(workshop)[0].startswith("title:2026:workshop:")

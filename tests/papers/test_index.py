@@ -9,9 +9,12 @@ import threading
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from bot.papers import index
 from bot.papers.corpus import SourceError
+from bot.papers.row import PaperRow
+from tests.support.papers import known
 from tests.support.paths import ICML2026, SEEDS, needs_shared_data
 
 # The names the 19 bundled abstracts introduce (None: the abstract names nothing), in file order.
@@ -39,11 +42,11 @@ SEED_NAMES = [
 RESIDUE = re.compile(r"\$|\\times|\*\*|\\textit|\\emph|\\url|\\[a-zA-Z]+")
 
 
-def papers(db) -> list[dict]:  # type: ignore[no-untyped-def]
+def papers(db: sqlite_utils.Database) -> list[PaperRow]:
     return [index.decode(r) for r in db.query("SELECT * FROM papers ORDER BY seq")]
 
 
-def test_seed_index_has_19_named_titled_clean_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_seed_index_has_19_named_titled_clean_papers(seed_db: sqlite_utils.Database) -> None:
     rows = papers(seed_db)
     assert [r["name"] for r in rows] == SEED_NAMES
     for row in rows:
@@ -63,30 +66,30 @@ def test_seed_index_has_19_named_titled_clean_papers(seed_db) -> None:  # type: 
     assert {(r["conference"], r["year"]) for r in rows} == {("ICML", 2026)}
 
 
-def test_ids_are_deterministic_across_rebuilds(tmp_path: Path, seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_ids_are_deterministic_across_rebuilds(tmp_path: Path, seed_db: sqlite_utils.Database) -> None:
     other = index.connect(tmp_path / "again.db")
     index.load(other, [SEEDS])
     assert [r["id"] for r in papers(other)] == [r["id"] for r in papers(seed_db)]
 
 
-def test_reloading_the_same_sources_changes_nothing(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_reloading_the_same_sources_changes_nothing(seed_db: sqlite_utils.Database) -> None:
     before = papers(seed_db)
     report = index.load(seed_db, [SEEDS])
     assert (report.added, report.merged, report.updated, report.unchanged) == (0, 0, 0, 19)
     assert papers(seed_db) == before
 
 
-def test_lookup_by_id_name_and_case(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_lookup_by_id_name_and_case(seed_db: sqlite_utils.Database) -> None:
     toksuite = index.get_paper(seed_db, "TokSuite")
     assert toksuite is not None
     assert toksuite["name"] == "TokSuite"
-    assert index.get_paper(seed_db, toksuite["id"].upper())["id"] == toksuite["id"]
-    assert index.get_paper(seed_db, "toksuite")["id"] == toksuite["id"]
+    assert known(seed_db, toksuite["id"].upper())["id"] == toksuite["id"]
+    assert known(seed_db, "toksuite")["id"] == toksuite["id"]
     assert index.get_paper(seed_db, "no-such-paper") is None
     assert index.get_paper(seed_db, "") is None
 
 
-def test_a_broken_source_leaves_the_index_untouched(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_source_leaves_the_index_untouched(seed_db: sqlite_utils.Database, tmp_path: Path) -> None:
     before = papers(seed_db)
     good = {"title": "A Real Paper", "abstract": "We study something important about transformers " * 3}
     bad = tmp_path / "list.jsonl"
@@ -129,7 +132,7 @@ def test_readers_see_the_old_or_the_new_index_never_half(seed_index_path: Path, 
     assert seen == {19, 3019}  # nothing in between, in either table
 
 
-def test_stats(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_stats(seed_db: sqlite_utils.Database) -> None:
     stats = index.stats(seed_db)
     assert stats["papers"] == 19
     assert [s["name"] for s in stats["sources"]] == ["icml2026_abstracts.txt"]
@@ -138,7 +141,7 @@ def test_stats(seed_db) -> None:  # type: ignore[no-untyped-def]
     assert stats["vocabulary"] > 1000
 
 
-def test_vocabulary_keeps_raw_words_not_stems(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_vocabulary_keeps_raw_words_not_stems(seed_db: sqlite_utils.Database) -> None:
     words = {r["word"] for r in seed_db.query("SELECT word FROM vocab")}
     assert {"speculative", "decoding", "tokenization", "knapsack", "toksuite"} <= words
     assert "decod" not in words
@@ -154,7 +157,7 @@ def test_merging_seeds_with_the_real_list(full_index_path: Path) -> None:
     merged = [r for r in seeds if len(r["sources"]) == 2]
     assert len(merged) == 15
     assert all(not r["title_derived"] and r["authors"] and r["url"] for r in merged)
-    toksuite = index.get_paper(db, "TokSuite")
+    toksuite = known(db, "TokSuite")
     assert toksuite["title"].startswith("TokSuite")
     assert toksuite["authors"]
     # The seed ids stay valid after the merge.

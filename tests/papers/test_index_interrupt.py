@@ -64,7 +64,9 @@ def _wait_until_running(proc: subprocess.Popen[str], timeout: float = 60) -> Non
     deadline = time.monotonic() + timeout
     while proc.poll() is None and time.monotonic() < deadline:
         status = Path(f"/proc/{proc.pid}/status").read_text()
-        caught = int(re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.MULTILINE).group(1), 16)  # type: ignore[union-attr]
+        mask = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.MULTILINE)
+        assert mask is not None
+        caught = int(mask.group(1), 16)
         if caught >> (signal.SIGTERM - 1) & 1:
             return
         time.sleep(0.01)

@@ -8,10 +8,11 @@ import logging
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,11 +24,11 @@ from bot.slack.events import DEDUPE_WAIT_SECONDS
 from tests.support.digest import make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import BotProcess, bot_env, message_problems
-from tests.support.slack_harness import ACK_DEADLINE, SECRET, SlackHttp, slack_config, texts, timed
+from tests.support.seed_ids import VEGAS
+from tests.support.slack_harness import ACK_DEADLINE, SECRET, Reply, SlackHttp, slack_config, texts, timed
 from tests.support.slack_requests import block_action_payload, mention_event
 
 CH = "C0FAULT0001"
-VEGAS = "yg1gm3"
 
 
 @pytest.fixture
@@ -118,7 +119,9 @@ def test_a_digest_refused_with_invalid_auth_is_recorded_and_shown(
         outcome = digests.post_digest(CH, date(2026, 3, 9), now)
     assert (outcome.status, outcome.error) == ("failed", "invalid_auth")
     assert "not posted: invalid_auth" in caplog.text
-    assert digests.status(CH, now).error[0] == "invalid_auth"  # type: ignore[index]
+    error = digests.status(CH, now).error
+    assert error is not None
+    assert error[0] == "invalid_auth"
     assert digests.post_digest(CH, date(2026, 3, 9), now).status == "failed"  # permanent: not retried by itself
     assert fake.posts() == []
 
@@ -150,9 +153,9 @@ def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(
     state_path = slack_http.config.state_path
     assert slack_http.command("digest subscribe kv cache", channel_id=CH).status == 200
     locker = Locker(state_path, DEDUPE_WAIT_SECONDS + 1.0)
-    results: dict[str, object] = {}
+    results: dict[str, tuple[Reply, float]] = {}
 
-    def run(name: str, call, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def run(name: str, call: Callable[..., Reply], *args: Any, **kwargs: Any) -> None:
         results[name] = timed(call, *args, **kwargs)
 
     with caplog.at_level(logging.WARNING):
@@ -174,19 +177,19 @@ def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(
             thread.start()
         for thread in threads:
             thread.join(timeout=20)
-    search, took = results["search"]  # type: ignore[misc]
+    search, took = results["search"]
     assert search.status == 200
     assert took < ACK_DEADLINE  # reads never wait for a writer
     assert "DefensiveKV" in texts(search.json())
-    status, took = results["status"]  # type: ignore[misc]
+    status, took = results["status"]
     assert status.status == 200
     assert took < ACK_DEADLINE
-    subscribe, took = results["subscribe"]  # type: ignore[misc]
+    subscribe, took = results["subscribe"]
     assert subscribe.status == 200
     assert took < ACK_DEADLINE  # gives up on the lock in time to say so
     assert "database is busy right now" in texts(subscribe.json())
     assert "nothing was changed" in texts(subscribe.json())
-    mention, took = results["mention"]  # type: ignore[misc]
+    mention, took = results["mention"]
     assert (mention.status, took < ACK_DEADLINE) == (503, True)  # refused in time, so that Slack sends it again
     assert fake.posts() == []
     assert "is locked by another writer" in caplog.text

@@ -23,6 +23,7 @@ from bot.digest.model import Digest, Subscription
 from bot.digest.service import DigestService
 from bot.papers import corpus, index
 from bot.papers.corpus import Paper, Skip, SourceError
+from bot.papers.row import PaperRow
 from bot.search import Result, SearchResponse
 from bot.search import query as ql
 from bot.search.reader import Papers
@@ -169,7 +170,7 @@ def test_any_source_file_is_read_or_refused_in_one_line(suffix: str, files: st.S
     check()
 
 
-@settings(max_examples=max(10, settings.default.max_examples // 10))
+@settings(max_examples=max(10, settings().max_examples // 10))
 @given(records=st.lists(papers(), min_size=1, max_size=4))
 def test_any_paper_that_is_indexed_is_shown_safely(records: list[dict[str, Any]]) -> None:
     import json
@@ -213,8 +214,8 @@ def test_any_paper_that_is_indexed_is_shown_safely(records: list[dict[str, Any]]
     user=st.text(max_size=20),
 )
 def test_any_paper_text_builds_valid_escaped_messages(
-    paper: dict[str, Any],
-    others: list[dict[str, Any]],
+    paper: PaperRow,
+    others: list[PaperRow],
     query: str,
     snippet: str,
     notes: list[str],
@@ -249,7 +250,7 @@ def test_any_paper_text_builds_valid_escaped_messages(
     channel=st.sampled_from([CHANNEL, "G0ABCDEFG"]),
 )
 def test_any_digest_and_status_message_is_valid(
-    digest_papers: list[dict[str, Any]], topics: str, first: int, round_: int, done: bool, error: str, channel: str
+    digest_papers: list[PaperRow], topics: str, first: int, round_: int, done: bool, error: str, channel: str
 ) -> None:
     day = date(2026, 3, 9)
     ids = frozenset(str(p["id"]) for p in digest_papers[::2])

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from bot import search
 from bot.papers import index
+from tests.support.seed_ids import VEGAS
 
 WORDS = [
     "model",
@@ -39,7 +42,7 @@ WORDS = [
 
 
 @pytest.fixture(scope="module")
-def synthetic_db(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def synthetic_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite_utils.Database]:
     """150 generated papers about diffusion (deterministic): more candidates than search re-ranks at once."""
     rng = random.Random(1)
     folder = tmp_path_factory.mktemp("synthetic")
@@ -62,7 +65,7 @@ def synthetic_db(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-u
     db.conn.close()
 
 
-def pages(db, query: str, size: int = 5, count: int = 10) -> list[str]:  # type: ignore[no-untyped-def]
+def pages(db: sqlite_utils.Database, query: str, size: int = 5, count: int = 10) -> list[str]:
     """Paper ids as the More-results button pages through them: offset 0, 5, 10, …"""
     ids: list[str] = []
     for offset in range(0, size * count, size):
@@ -71,7 +74,7 @@ def pages(db, query: str, size: int = 5, count: int = 10) -> list[str]:  # type:
 
 
 @pytest.mark.parametrize("query", ["diffusion", "diffusion models", "noise sampling"])
-def test_paging_through_results_shows_each_paper_once(synthetic_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_paging_through_results_shows_each_paper_once(synthetic_db: sqlite_utils.Database, query: str) -> None:
     paged = pages(synthetic_db, query)
     whole = [r.paper["id"] for r in search.search(synthetic_db, query, limit=50).results]
     assert len(whole) == 50  # ten full pages: more candidates than one re-ranking round
@@ -79,7 +82,7 @@ def test_paging_through_results_shows_each_paper_once(synthetic_db, query: str) 
     assert paged == whole
 
 
-def test_the_total_of_a_query_does_not_depend_on_the_page(synthetic_db) -> None:  # type: ignore[no-untyped-def]
+def test_the_total_of_a_query_does_not_depend_on_the_page(synthetic_db: sqlite_utils.Database) -> None:
     totals = {
         offset: search.search(synthetic_db, "noise sampling", limit=5, offset=offset).total
         for offset in range(0, 160, 5)
@@ -93,7 +96,7 @@ def test_lookups_take_any_python_string(seed_index_path: Path, call: str) -> Non
     db = index.connect(seed_index_path, readonly=True)
     try:
         if call == "get_paper":
-            assert index.get_paper(db, "yg1gm3\ud800") is None
+            assert index.get_paper(db, f"{VEGAS}\ud800") is None
         else:
             assert list(search.similar(db, "\ud800", k=3)) == []
     finally:

@@ -19,6 +19,7 @@ from bot.slack import blocks
 from bot.slack.app import build_app
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import message_problems
+from tests.support.seed_ids import VEGAS
 from tests.support.slack_calls import Call
 from tests.support.slack_harness import (
     ACK_DEADLINE,
@@ -216,7 +217,7 @@ def test_no_token_or_secret_in_debug_logs_or_errors_through_a_full_flow(slack_in
                 action = form_body(
                     {
                         "payload": json.dumps(
-                            block_action_payload(blocks.ACTION_SHARE, "yg1gm3", response_url=fake.response_url("gone"))
+                            block_action_payload(blocks.ACTION_SHARE, VEGAS, response_url=fake.response_url("gone"))
                         )
                     }
                 )
@@ -384,7 +385,7 @@ def test_long_digest_topics_are_refused_with_a_hint(slack_http: SlackHttp) -> No
 
 def test_a_config_in_a_log_or_a_traceback_shows_no_secret() -> None:
     """repr(Config) printed the bot token, app token and signing secret: every secret is only set or empty."""
-    secrets = {
+    secrets: dict[str, Any] = {
         "state_url": "postgresql://bot:Xy7%zQw9@db/icml",
         "bot_token": "xoxb-1-secret",
         "app_token": "xapp-1-secret",

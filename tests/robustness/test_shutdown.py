@@ -86,7 +86,8 @@ def test_sigterm_during_icml_bot_digest_marks_it_uncertain_and_the_rerun_finds_i
         assert second.proc.wait(timeout=60) == 0
     finally:
         second.kill()
-    out = second.proc.stdout.read()  # type: ignore[union-attr]
+    assert second.proc.stdout is not None  # started with stdout=PIPE
+    out = second.proc.stdout.read()
     assert "posted" in out, (out, second.log())
     assert "found in the channel history" in out, (out, second.log())
     assert len(fake.posts(CH)) == 1

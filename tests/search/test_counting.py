@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,7 @@ SECOND = ("falcon", "otter", "heron", "badger", "lynx", "marten", "osprey", "bis
 
 def _papers(n: int, start: int = 0) -> list[dict[str, object]]:
     """n papers that all hold "cache" and "memory", every third "compression", every seventh "eviction"."""
-    out = []
+    out: list[dict[str, object]] = []
     for i in range(start, start + n):
         words = ["cache", "memory"] + ["compression"] * (i % 3 == 0) + ["eviction"] * (i % 7 == 0)
         out.append(
@@ -68,9 +69,9 @@ def _threads_that_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
     count = counting.count_matches
 
-    def spy(conn: object, expression: str, cap: int) -> int:
+    def spy(conn: sqlite3.Connection, expression: str, cap: int) -> int:
         names.append(threading.current_thread().name)
-        return count(conn, expression, cap)  # type: ignore[arg-type]
+        return count(conn, expression, cap)
 
     monkeypatch.setattr(counting, "count_matches", spy)
     return names

@@ -22,6 +22,7 @@ from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
 from bot.search.weights import LEXICAL_ONLY
 from tests.support.paths import needs_shared_data
+from tests.support.seed_ids import DEFENSIVE_KV, SOFTMOE, VEGAS
 
 TOPICS = ["sharpness", "pruning", "distillation", "calibration", "quantization", "routing", "tokenization",
           "curriculum", "augmentation", "regularization", "initialization", "normalization"]  # fmt: skip
@@ -65,7 +66,7 @@ def theory_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     yield from _indexed(tmp_path, "ideas", PAPERS)
 
 
-def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_db: sqlite_utils.Database) -> None:
     # FTS5 stems "theory" and "theoretical" apart, so only the twelve papers that mention every word in passing
     # match the query as FTS5 sees it; the paper whose title is the question says "theoretical" in its abstract.
     response = search.search(theory_db, "theory of transformers expressivity", limit=5, weights=LEXICAL_ONLY)
@@ -76,7 +77,7 @@ def test_a_title_with_every_idea_beats_abstracts_that_mention_all_words(theory_d
 
 
 @pytest.mark.parametrize("query", ["transformers expressivity", "transfomers expressivty"])
-def test_every_answer_says_where_its_time_went(theory_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_answer_says_where_its_time_went(theory_db: sqlite_utils.Database, query: str) -> None:
     response = search.search(theory_db, query)
     stages = ["parse", "people", "correction", "plan", "retrieve", "rank", "snippets", "count"]
     assert list(response.stages) == stages
@@ -89,19 +90,19 @@ def test_every_answer_says_where_its_time_went(theory_db, query: str) -> None:  
     [
         (
             "self-speculatve decoding with sparse attention for long context",
-            "yg1gm3",  # Vegas
+            VEGAS,  # Vegas
             "self-speculative decoding with sparse attention for long context",
         ),
-        ("MoE routing for sparse mixture models", "mehwh5", None),  # SoftMoE: the acronym inside a longer question
+        ("MoE routing for sparse mixture models", SOFTMOE, None),  # SoftMoE: the acronym inside a longer question
         (
             "identifying critical kv cahce entries for LLM inference compression",
-            "txyyds",  # DefensiveKV
+            DEFENSIVE_KV,  # DefensiveKV
             "identifying critical kv cache entries for LLM inference compression",
         ),
     ],
 )
-def test_typos_and_acronyms_keep_working_inside_longer_questions(  # type: ignore[no-untyped-def]
-    seed_db, query: str, first: str, corrected: str | None
+def test_typos_and_acronyms_keep_working_inside_longer_questions(
+    seed_db: sqlite_utils.Database, query: str, first: str, corrected: str | None
 ) -> None:
     response = search.search(seed_db, query)
     assert response.results[0].paper["id"] == first
@@ -152,7 +153,7 @@ def forecasting_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     yield from _indexed(tmp_path, "forecast", FORECASTING)
 
 
-def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_db: sqlite_utils.Database) -> None:
     # Every ONE paper holds every query word (transformers in passing); BOTH never says "time series", but its
     # title is about transformers and about forecasting: the two ideas the query joins with "for".
     response = search.search(forecasting_db, "transformers for time series forecasting", limit=5, weights=LEXICAL_ONLY)
@@ -161,7 +162,7 @@ def test_a_title_about_both_ideas_beats_titles_about_one_at_length(forecasting_d
     assert set(got[2:]) <= {f"ONE{i}" for i in range(len(TOPICS))}
 
 
-def test_titles_found_for_their_ideas_still_obey_author_and_exclusions(forecasting_db) -> None:  # type: ignore[no-untyped-def]
+def test_titles_found_for_their_ideas_still_obey_author_and_exclusions(forecasting_db: sqlite_utils.Database) -> None:
     by_author = search.search(
         forecasting_db, "author:author transformers for time series forecasting", limit=20, weights=LEXICAL_ONLY
     )
@@ -171,7 +172,7 @@ def test_titles_found_for_their_ideas_still_obey_author_and_exclusions(forecasti
     assert "BOTH" not in [r.paper["source_id"] for r in without.results]
 
 
-def test_one_idea_alone_ranks_as_before(forecasting_db) -> None:  # type: ignore[no-untyped-def]
+def test_one_idea_alone_ranks_as_before(forecasting_db: sqlite_utils.Database) -> None:
     # No function word joins two ideas: the papers holding every word in their titles lead, as they always did.
     response = search.search(forecasting_db, "time series forecasting", limit=3)
     assert all(str(r.paper["source_id"]).startswith("ONE") for r in response.results)
@@ -189,7 +190,9 @@ def test_one_idea_alone_ranks_as_before(forecasting_db) -> None:  # type: ignore
          {"road": 0, "sensor": 0, "histories": 0, "traffic": 1, "forecasting": 1, "attention": 2, "layers": 2}),
     ],
 )  # fmt: skip
-def test_function_words_split_a_query_into_ideas(forecasting_db, query: str, ideas: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
+def test_function_words_split_a_query_into_ideas(
+    forecasting_db: sqlite_utils.Database, query: str, ideas: dict[str, int]
+) -> None:
     plan = QueryPlanner(forecasting_db, index_cache(forecasting_db), ql.parse(query)).build()
     assert {g.label: g.concept for g in plan.groups} == ideas
 
@@ -230,7 +233,9 @@ def field_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
      "ML for weather forecasting", "weather forecsting with machine learning",
      '"weather forecasting" with machine learning', 'On "weather forecasting" with machine learning'],
 )  # fmt: skip
-def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(field_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(
+    field_db: sqlite_utils.Database, query: str
+) -> None:
     # Every ML paper holds "machine learning" and "forecasting"; no weather paper says machine learning, so none
     # matches every word. At ICML the field idea says nothing: the weather forecasting papers lead.
     response = search.search(field_db, query, limit=3)
@@ -252,7 +257,9 @@ def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(field_db, 
         ("machine learning for weather forecasting", "machine learning", False),
     ],
 )
-def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(field_db, query: str, field: str, kept: bool) -> None:  # type: ignore[no-untyped-def]
+def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(
+    field_db: sqlite_utils.Database, query: str, field: str, kept: bool
+) -> None:
     plan = QueryPlanner(field_db, index_cache(field_db), ql.parse(query)).build()
     labels = {g.label for g in plan.groups}
     assert set(field.split()) <= labels if kept else not set(field.split()) & labels
@@ -290,7 +297,7 @@ def editing_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     yield from _indexed(tmp_path, "editing", EDITING)
 
 
-def test_without_a_word_asks_for_its_free_form(editing_db) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_word_asks_for_its_free_form(editing_db: sqlite_utils.Database) -> None:
     # "without training" is training-free, never a wish for papers about training (which every TUNED title holds).
     # A paper may say so in words instead ("Image Editing without Training").
     response = search.search(editing_db, "image editing without training", limit=10)
@@ -299,7 +306,7 @@ def test_without_a_word_asks_for_its_free_form(editing_db) -> None:  # type: ign
     assert "Only 4 papers match every word; the rest match some." in response.notes  # (a set this small widens)
 
 
-def test_a_word_after_without_that_no_paper_writes_free_stays_a_word(editing_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_word_after_without_that_no_paper_writes_free_stays_a_word(editing_db: sqlite_utils.Database) -> None:
     # No paper is mask-free, and papers without masks mostly say "masks" (learning without forgetting, sampling
     # without replacement): the word is searched as typed.
     plan = QueryPlanner(editing_db, index_cache(editing_db), ql.parse("image editing without masks")).build()
@@ -333,7 +340,7 @@ def robust_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     yield from _indexed(tmp_path, "robust", ROBUST)
 
 
-def test_papers_fully_about_the_rare_idea_are_found_when_few_match_every_word(robust_db) -> None:  # type: ignore[no-untyped-def]
+def test_papers_fully_about_the_rare_idea_are_found_when_few_match_every_word(robust_db: sqlite_utils.Database) -> None:
     # Two papers match every word, and twelve titles hold robustness and neural networks: those twelve must not
     # stop the search from widening to the papers about certified robustness that never say "neural networks".
     response = search.search(robust_db, "certified robustness of neural networks", limit=5, weights=LEXICAL_ONLY)
@@ -342,7 +349,7 @@ def test_papers_fully_about_the_rare_idea_are_found_when_few_match_every_word(ro
     assert set(got[2:4]) == {"CERT0", "CERT1"}
 
 
-def test_generic_words_do_not_make_a_paper_about_a_specific_idea(robust_db) -> None:  # type: ignore[no-untyped-def]
+def test_generic_words_do_not_make_a_paper_about_a_specific_idea(robust_db: sqlite_utils.Database) -> None:
     # Physics-informed neural networks hold "neural networks", not "equivariant": they are not about the
     # equivariant networks the query asks for, however many of its words they hold.
     response = search.search(robust_db, "equivariant neural networks for physics", limit=3)

@@ -12,6 +12,7 @@ import sqlite_utils
 from bot import search
 from bot.papers import index
 from bot.search.people import People, person_card
+from tests.support.papers import source_id
 
 BASAL = "The basal ganglia select actions. We model basal ganglia circuits with spiking networks and study {t}."
 REASONING = "Language models reason step by step. We study {t} and show better multi-step reasoning on math."
@@ -58,7 +59,7 @@ def people_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
 
 
 def found(db: sqlite_utils.Database, query: str, limit: int = 5) -> list[str]:
-    return [r.paper["source_id"] for r in search.search(db, query, limit=limit).results]
+    return [source_id(r.paper) for r in search.search(db, query, limit=limit).results]
 
 
 MOHIT = {"MB1", "MB2", "MB3", "MB4"}
@@ -68,7 +69,9 @@ MOHIT = {"MB1", "MB2", "MB3", "MB4"}
     "query",
     ["Mohit Bansal", "mohit bansal", "Bansal Mohit", "Bansal, Mohit", "M. Bansal", "Mohit Bansl", "Mohti Bansal"],
 )
-def test_a_name_typed_any_usual_way_lists_that_persons_papers_first(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_name_typed_any_usual_way_lists_that_persons_papers_first(
+    people_db: sqlite_utils.Database, query: str
+) -> None:
     response = search.search(people_db, query, limit=5)
     assert {r.paper["source_id"] for r in response.results[:4]} == MOHIT
     assert response.person == "Mohit Bansal"
@@ -76,7 +79,7 @@ def test_a_name_typed_any_usual_way_lists_that_persons_papers_first(people_db, q
     assert response.corrected is None  # never "Showing results for *Mohit Basal*"
 
 
-def test_a_typo_or_initial_says_how_the_name_was_read(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_typo_or_initial_says_how_the_name_was_read(people_db: sqlite_utils.Database) -> None:
     assert search.search(people_db, "Mohit Bansl").notes[0] == "4 papers by *Mohit Bansal* (you typed *Mohit Bansl*)"
     note = search.search(people_db, "M. Bansal").notes[0]
     assert note.startswith("4 papers by *Mohit Bansal* (you typed *M. Bansal*)")
@@ -84,7 +87,7 @@ def test_a_typo_or_initial_says_how_the_name_was_read(people_db) -> None:  # typ
 
 
 @pytest.mark.parametrize("query", ["Dave Blei", "dave blei", "Blei, Dave", "Dave M. Blei"])
-def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_short_form_of_a_given_name_finds_the_person(people_db: sqlite_utils.Database, query: str) -> None:
     # Dave is David here, not the other Dave: "Dave Blei" used to search the words and list Dave Lee's paper.
     response = search.search(people_db, query)
     assert response.person == "David Blei"
@@ -92,28 +95,28 @@ def test_a_short_form_of_a_given_name_finds_the_person(people_db, query: str) ->
     assert response.notes[0] == f"2 papers by *David Blei* (you typed *{query}*)"
 
 
-def test_a_full_given_name_finds_the_person_listed_by_a_short_form(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_given_name_finds_the_person_listed_by_a_short_form(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "David Lee")  # listed as Dave Lee
     assert (response.person, found(people_db, "David Lee")) == ("Dave Lee", ["DB2"])
     assert response.notes[0] == "1 paper by *Dave Lee* (you typed *David Lee*)"
 
 
 @pytest.mark.parametrize("query", ['papers author:"Mohit Bansal"', 'papers by author:"Mohit Bansal"'])
-def test_papers_beside_an_author_filter_is_the_request(people_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_papers_beside_an_author_filter_is_the_request(people_db: sqlite_utils.Database, query: str) -> None:
     # "papers" is what is asked for, not a word the papers must hold.
     response = search.search(people_db, query)
     assert {r.paper["source_id"] for r in response.results} == MOHIT
     assert response.notes[0] == "4 papers by *Mohit Bansal*"
 
 
-def test_diacritics_are_optional_both_ways(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_diacritics_are_optional_both_ways(people_db: sqlite_utils.Database) -> None:
     assert found(people_db, "Jurgen Schmidhuber") == ["JS1"]
     assert found(people_db, "JÜRGEN SCHMIDHUBER") == ["JS1"]
     assert found(people_db, "Hans-Georg Muller")[:1] == ["HG1"]
     assert found(people_db, "Müller Hans-Georg")[:1] == ["HG1"]
 
 
-def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "Mohit Bansal reasoning", limit=5)
     got = [r.paper["source_id"] for r in response.results]
     assert set(got[:2]) == {"MB1", "MB3"}  # about reasoning first
@@ -121,7 +124,7 @@ def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db) -> No
     assert response.notes[0] == "4 papers by *Mohit Bansal*, those about *reasoning* first"
 
 
-def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db: sqlite_utils.Database) -> None:
     assert set(found(people_db, 'author:"Bo Zhang"')) == {"BZ1", "BZ2"}
     assert found(people_db, 'author:"Bo Zhang" reasoning') == ["BZ2"]
     assert set(found(people_db, "author:Zhang")) == {"BZ1", "BZ2", "YZ1", "YZ2"}  # a surname alone: every Zhang
@@ -129,14 +132,14 @@ def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db) -> None
     assert set(found(people_db, "Bo Zhang")) == {"BZ1", "BZ2"}  # not Bo Li, not Yu Zhang
 
 
-def test_a_surname_alone_is_never_corrected_into_a_word(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_surname_alone_is_never_corrected_into_a_word(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "Bansal")
     assert response.corrected is None
     assert {r.paper["source_id"] for r in response.results} == MOHIT | {"MA1"}
     assert not {"BG1", "BG2"} & set(found(people_db, "Bansal"))
 
 
-def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db: sqlite_utils.Database) -> None:
     # Typed alone, a surname was ranked as a word: the papers that mention it could come before its bearers' own.
     response = search.search(people_db, "Bansal")
     assert response.person == "Mohit Bansal"
@@ -187,14 +190,14 @@ def test_a_person_is_named_as_most_lists_write_names_whatever_spelling_came_firs
     assert search.search(db, "quan zhang").notes[0].startswith("1 paper by *quan zhang*")  # (the only spelling)
 
 
-def test_topic_words_that_are_not_a_name_still_search_topics(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_topic_words_that_are_not_a_name_still_search_topics(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "basal ganglia")
     assert response.person is None
     assert {r.paper["source_id"] for r in response.results} == {"BG1", "BG2"}
     assert search.search(people_db, "basal gangila").corrected == "basal ganglia"
 
 
-def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db: sqlite_utils.Database) -> None:
     # "Mohit" is a given name here and "Basel" is in no title, abstract or author name: someone who is not an author.
     response = search.search(people_db, "Mohit Basel")
     assert (response.results, response.corrected, response.person) == ([], None, None)
@@ -211,13 +214,13 @@ def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db) ->
         "Zhang Mohit",  # "Zhang" is nobody's given name here
     ],
 )
-def test_a_name_like_query_is_not_called_nobody_when_it_may_be_words_or_an_author(  # type: ignore[no-untyped-def]
-    people_db, query: str
+def test_a_name_like_query_is_not_called_nobody_when_it_may_be_words_or_an_author(
+    people_db: sqlite_utils.Database, query: str
 ) -> None:
     assert not any(note.startswith("No author here") for note in search.search(people_db, query).notes)
 
 
-def test_an_index_built_before_people_were_kept_still_searches(people_db) -> None:  # type: ignore[no-untyped-def]
+def test_an_index_built_before_people_were_kept_still_searches(people_db: sqlite_utils.Database) -> None:
     people_db.execute("DROP TABLE people")
     assert not People(people_db).available
     response = search.search(people_db, "Mohit Bansal reasoning")
@@ -281,7 +284,7 @@ def vds_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
         "van der Schaar",
     ],
 )
-def test_a_name_with_particles_finds_the_person_in_either_order(vds_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_name_with_particles_finds_the_person_in_either_order(vds_db: sqlite_utils.Database, query: str) -> None:
     response = search.search(vds_db, query)
     assert {r.paper["source_id"] for r in response.results} == VDS  # not John Schaar's
     assert response.person == "Mihaela van der Schaar"
@@ -293,7 +296,7 @@ def test_a_name_with_particles_finds_the_person_in_either_order(vds_db, query: s
 
 
 @pytest.mark.parametrize("query", ["Mihaela van der Schar", "van der Schar, Mihaela", "Mihela van der Schaar"])
-def test_a_typo_in_a_name_with_particles_is_the_person_not_a_word(vds_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_typo_in_a_name_with_particles_is_the_person_not_a_word(vds_db: sqlite_utils.Database, query: str) -> None:
     # Read as words, the surname was "corrected": "Showing results for *Mihaela van der Schur*".
     response = search.search(vds_db, query)
     assert response.corrected is None
@@ -301,14 +304,14 @@ def test_a_typo_in_a_name_with_particles_is_the_person_not_a_word(vds_db, query:
     assert response.notes[0] == f"3 papers by *Mihaela van der Schaar* (you typed *{query}*)"
 
 
-def test_a_typo_in_a_name_with_particles_prefers_the_person_with_those_particles(vds_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_typo_in_a_name_with_particles_prefers_the_person_with_those_particles(vds_db: sqlite_utils.Database) -> None:
     # Yanv is one letter from both Yan and Yaniv: the El typed says which (Ran Yan has more papers).
     response = search.search(vds_db, "Ran El-Yanv")
     assert (response.person, response.corrected, found(vds_db, "Ran El-Yanv")[:1]) == ("Ran El-Yaniv", None, ["RE1"])
     assert response.notes[0].startswith("1 paper by *Ran El-Yaniv* (you typed *Ran El-Yanv*). Also named so: Ran Yan")
 
 
-def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db: sqlite_utils.Database) -> None:
     response = search.search(vds_db, "van der Schaar synthetic data")
     assert response.person == "Mihaela van der Schaar"
     assert {r.paper["source_id"] for r in response.results[:2]} == {"VS1", "VS3"}
@@ -317,5 +320,5 @@ def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db) -> 
 
 
 @pytest.mark.parametrize(("query", "person"), [("Le Song", "Le Song"), ("Abir De", "Abir De"), ("De, Abir", "Abir De")])
-def test_particles_that_are_someones_name_stay_names(vds_db, query: str, person: str) -> None:  # type: ignore[no-untyped-def]
+def test_particles_that_are_someones_name_stay_names(vds_db: sqlite_utils.Database, query: str, person: str) -> None:
     assert search.search(vds_db, query).person == person

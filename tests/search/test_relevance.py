@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+import sqlite_utils
 
 from bot.papers import index
 from tests.support.paths import ROOT, needs_shared_data
@@ -30,20 +32,20 @@ relevance = _bench("relevance")
 
 
 @pytest.fixture(scope="module")
-def full_db(full_index_path: Path):  # type: ignore[no-untyped-def]
+def full_db(full_index_path: Path) -> Iterator[sqlite_utils.Database]:
     db = index.connect(full_index_path, readonly=True)
     yield db
     db.conn.close()
 
 
-def test_every_seed_query_finds_its_paper_first(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_every_seed_query_finds_its_paper_first(seed_db: sqlite_utils.Database) -> None:
     score = relevance.judge_lookups(seed_db, relevance.ours, relevance.seeds(), "id")
     assert score.misses == []
     assert score.mrr == 1.0
 
 
 @needs_shared_data()
-def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db: sqlite_utils.Database) -> None:
     topics = relevance.topics()
     clean = [(q, rx) for q, _, rx in topics]
     typo = [(t, rx) for _, t, rx in topics]
@@ -59,14 +61,14 @@ def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db) -
 
 
 @needs_shared_data()
-def test_title_lookups_with_a_typo_find_the_paper_first(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_title_lookups_with_a_typo_find_the_paper_first(full_db: sqlite_utils.Database) -> None:
     score = relevance.judge_lookups(full_db, relevance.ours, relevance.titles(), "source_id")
     assert score.p5 >= 0.9, score.misses  # hit@1
     assert score.mrr >= 0.9
 
 
 @needs_shared_data()
-def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db: sqlite_utils.Database) -> None:
     held_out = [p for p in relevance.people() if p.half == "held-out"]
     plain = relevance.judge_people(full_db, relevance.baseline_plain, held_out, "as listed")
     for form in ("as listed", "surname first", "Surname, First", "no diacritics", "typo"):
@@ -76,7 +78,7 @@ def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db) ->
 
 
 @needs_shared_data()
-def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db: sqlite_utils.Database) -> None:
     held_out = [p for p in relevance.people() if p.half == "held-out"]
     fits = relevance.initial_fits(held_out)
     alone = [p for p in held_out if fits[p.name].fitting == 1]
@@ -87,7 +89,7 @@ def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db) -> 
 
 
 @needs_shared_data()
-def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(full_db: sqlite_utils.Database) -> None:
     held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
     typo = [(relevance.typo_query(q), rx) for q, rx in held_out]
     ours = relevance.judge_topics(full_db, relevance.ours, held_out)
@@ -100,7 +102,9 @@ def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(f
 
 
 @needs_shared_data()
-def test_held_out_longer_questions_of_the_blind_set_stay_ahead_of_title_weighted_bm25(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_longer_questions_of_the_blind_set_stay_ahead_of_title_weighted_bm25(
+    full_db: sqlite_utils.Database,
+) -> None:
     """The second multi-concept set, written by someone who never ran the search, checks that the first did not
     flatter it: there the lead over FTS5 with a title weight is smaller (0.726 against 0.689 when it was added) but
     must not vanish."""
@@ -113,7 +117,7 @@ def test_held_out_longer_questions_of_the_blind_set_stay_ahead_of_title_weighted
 
 @needs_shared_data()
 @pytest.mark.parametrize("name", ["icml2026_multiconcept.tsv", "icml2026_multiconcept_blind.tsv"])
-def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db: sqlite_utils.Database, name: str) -> None:
     """So a ranker that knew the judges' regexes would score 1.0: what ours misses is ranking, not papers the list
     lacks. Papers holding a word of every idea leave less room, and papers holding every word less still."""
     ceilings = relevance.multiconcept_ceilings(full_db, name)
@@ -124,7 +128,7 @@ def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db, na
 
 
 @needs_shared_data()
-def test_held_out_questions_asked_in_words_find_what_their_topics_find(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_questions_asked_in_words_find_what_their_topics_find(full_db: sqlite_utils.Database) -> None:
     """ "what's new in {q}?", "can you find papers related to {q}?": the held-out ways of asking, around the held-out
     multi-concept queries and the topics, keep the topics' precision (they fell to 0.32 and 0.42 before)."""
     held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
@@ -139,7 +143,7 @@ def test_held_out_questions_asked_in_words_find_what_their_topics_find(full_db) 
 
 
 @needs_shared_data()
-def test_titles_with_field_words_or_without_typed_whole_find_their_paper(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_titles_with_field_words_or_without_typed_whole_find_their_paper(full_db: sqlite_utils.Database) -> None:
     # The words the planner reads apart (an idea of field words, "without X", long forms such as DNN beside them):
     # three such titles once raised IndexError. Every one is answered, and all but a few put their paper first.
     from bot import search
@@ -152,7 +156,7 @@ def test_titles_with_field_words_or_without_typed_whole_find_their_paper(full_db
     assert len(missed) <= len(titles) // 200, missed
 
 
-def test_titles_with_hyphenated_terms_typed_whole_find_their_paper(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_titles_with_hyphenated_terms_typed_whole_find_their_paper(full_db: sqlite_utils.Database) -> None:
     # A hyphenated term counts whole in ranking but not in the search for candidates: "(L₀,L₁)-Smoothness" reads as a
     # phrase no indexed token spells, and its titles must still be found by their other words.
     from bot import search
@@ -165,7 +169,7 @@ def test_titles_with_hyphenated_terms_typed_whole_find_their_paper(full_db) -> N
 
 
 @needs_shared_data()
-def test_held_out_hyphenated_terms_with_a_slip_find_a_paper_that_writes_them(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_held_out_hyphenated_terms_with_a_slip_find_a_paper_that_writes_them(full_db: sqlite_utils.Database) -> None:
     """The held-out half of the ICML 2026 titles' hyphenated terms, each with one slip as people make them ("meta-
     leaning", "selfp-lay", "mixture-ofexperts", "multi-sgent"), put a paper writing the term first (0.685 before)."""
     pairs = [(q, term) for q, term, half in relevance.hyphenated() if half == "held-out"]
@@ -177,7 +181,7 @@ def test_held_out_hyphenated_terms_with_a_slip_find_a_paper_that_writes_them(ful
 
 
 @needs_shared_data()
-def test_a_slip_at_the_first_letter_keeps_most_of_the_clean_queries_precision(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_slip_at_the_first_letter_keeps_most_of_the_clean_queries_precision(full_db: sqlite_utils.Database) -> None:
     """The longest word's first letter dropped or wrong ("einforcement learning", "rokking"): the corrector kept a
     word's first letter, and these found 0.29 (topics) and 0.48 (held-out questions) before."""
     topics = [(q, rx) for q, _, rx in relevance.topics()]
@@ -196,7 +200,7 @@ graded = _bench("graded")
 
 
 @needs_shared_data()
-def test_graded_held_out_queries_beat_every_fts5_baseline_in_every_kind(full_db) -> None:  # type: ignore[no-untyped-def]
+def test_graded_held_out_queries_beat_every_fts5_baseline_in_every_kind(full_db: sqlite_utils.Database) -> None:
     """nDCG@10 on the held-out half of the graded set (bench/graded.py): when this was written, 0.720 against 0.626
     for FTS5 OR; ahead of both FTS5 baselines on topics, questions and several concepts, level with FTS5 OR on
     descriptions (0.393 against 0.385; MiniLM, which cannot ship, 0.497)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlite_utils
@@ -49,8 +50,8 @@ def test_conjunction_matches_the_plain_and(seed_db: sqlite_utils.Database, cheap
     assert ('NOT ""' in fenced) == (len(cheap) > 1 and bool(costly))
 
 
-def _retriever(db: sqlite_utils.Database, titles_table: bool, **plan: object) -> CandidateRetriever:
-    return CandidateRetriever(db, RetrievalPlan(**plan), titles_table=titles_table)  # type: ignore[arg-type]
+def _retriever(db: sqlite_utils.Database, titles_table: bool, **plan: Any) -> CandidateRetriever:
+    return CandidateRetriever(db, RetrievalPlan(**plan), titles_table=titles_table)
 
 
 @pytest.mark.parametrize(

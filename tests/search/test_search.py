@@ -6,10 +6,12 @@ import json
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlite_utils
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -25,18 +27,29 @@ from bot.search.rank import Ranker, ScoredPaper
 from bot.search.snippets import MARKUP_RE
 from bot.search.weights import DEFAULT
 from bot.text import acronyms
+from tests.support.papers import known
 from tests.support.paths import needs_shared_data
+from tests.support.seed_ids import (
+    CALIBRATION,
+    CAUSCIBENCH,
+    DEFENSIVE_KV,
+    GPS,
+    HIDE,
+    KEYSTONE,
+    KNAPSACK,
+    LOGIC_VERIFICATION,
+    MU_A,
+    MULTI_ANSWER,
+    RACO,
+    SCM_GRPO,
+    SOFTMOE,
+    TOKENSWAP,
+    TOKSUITE,
+    VEGAS,
+    VIEWMASK,
+)
 from tests.support.sources import ROBUST_OR_ROBUSTNESS, WEATHER_OR_WHETHER
 from tests.support.venue_index import index_of
-
-# Seed paper ids (deterministic, see tests/papers/test_index.py).
-VEGAS, DEFENSIVE_KV, TOKSUITE, SOFTMOE = "yg1gm3", "txyyds", "y681dq", "mehwh5"
-MU_A, KNAPSACK, KEYSTONE, SCM_GRPO = "g1m65n", "yxwzbq", "n1gpqj", "ht2wjw"
-RACO, VIEWMASK, GPS, CAUSCIBENCH, TOKENSWAP = "bv9000", "eq8s3g", "hwac05", "hyws0w", "z4byn6"
-CALIBRATION = "tnfj31"  # Two measures to calibrate prediction confidence
-MULTI_ANSWER = "e2racf"  # A multi-answer reinforcement learning approach for training LMs ...
-LOGIC_VERIFICATION = "bw5nc1"  # A formal logic verification-guided framework ...
-HIDE = "tr2n8h"  # HiDe: The Hierarchical Decoupling Framework ...
 
 
 def ids(response: search.SearchResponse) -> list[str]:
@@ -44,7 +57,7 @@ def ids(response: search.SearchResponse) -> list[str]:
 
 
 @pytest.fixture
-def tiny_db(tmp_path: Path):  # type: ignore[no-untyped-def]
+def tiny_db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
     """A small index with authors, statuses and code links (the seed file has none of these)."""
     abstract = "We study {t} in depth. Our method improves {t} on many benchmarks while staying simple and fast. " * 2
     rows = [
@@ -92,7 +105,8 @@ def _paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
     return {"id": pid, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"]}
 
 
-def source_ids(response: search.SearchResponse) -> list[str]:
+def source_ids(response: search.SearchResponse) -> list[str | None]:
+    """The results' ids in their source lists (None for a seed abstract: sort with key=str)."""
     return [r.paper["source_id"] for r in response.results]
 
 
@@ -139,7 +153,7 @@ def test_words_joined_by_plus_or_slash_are_words_of_their_own(text: str, terms: 
     assert all(q.text[t.span[0] : t.span[1]] == t.text for t in q.terms if not t.quoted)
 
 
-def test_not_between_words_excludes_like_a_minus(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_not_between_words_excludes_like_a_minus(seed_db: sqlite_utils.Database) -> None:
     assert [(t.words, t.negated) for t in ql.parse("diffusion NOT video").terms] == [
         (("diffusion",), False),
         (("video",), True),
@@ -186,7 +200,7 @@ def test_a_term_joining_more_words_than_any_real_term_is_read_as_its_words() -> 
     assert many.notes[0].startswith(f"Your query was long: searched its first {ql.MAX_TERMS} terms")
 
 
-def test_garbled_terms_get_an_answer_without_quoting_them_back(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_garbled_terms_get_an_answer_without_quoting_them_back(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, ("kv-cache-" * 60)[:499])
     assert source_ids(response)
     assert not any("kv-cache-kv" in note for note in response.notes)
@@ -255,7 +269,9 @@ NASTY: list[tuple[str, str | list[str] | None]] = [
 
 
 @pytest.mark.parametrize(("text", "expected"), NASTY)
-def test_any_text_gets_the_answer_its_words_deserve(seed_db, text: str, expected: str | list[str] | None) -> None:  # type: ignore[no-untyped-def]
+def test_any_text_gets_the_answer_its_words_deserve(
+    seed_db: sqlite_utils.Database, text: str, expected: str | list[str] | None
+) -> None:
     response = search.search(seed_db, text)
     assert SEARCH_FAILED not in response.notes
     if expected is NOTHING:
@@ -275,7 +291,7 @@ def test_any_text_gets_the_answer_its_words_deserve(seed_db, text: str, expected
         assert len(result.snippet.replace("*", "")) <= search.SNIPPET_CHARS + 2
 
 
-def test_long_input_is_cut_and_the_response_says_so(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_long_input_is_cut_and_the_response_says_so(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "sparse attention " * 1000)
     assert response.truncated
     assert response.notes == [
@@ -296,7 +312,7 @@ def assert_a_sound_answer(response: search.SearchResponse, text: str, limit: int
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=300))
-def test_arbitrary_text_gets_a_sound_answer(seed_db, text: str) -> None:  # type: ignore[no-untyped-def]
+def test_arbitrary_text_gets_a_sound_answer(seed_db: sqlite_utils.Database, text: str) -> None:
     assert_a_sound_answer(search.search(seed_db, text, limit=3), text, 3)
 
 
@@ -334,7 +350,7 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db, text: str) -> None:  # type
 )
 @example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
 @example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])  # BM25 once OR'd "and": papers holding nothing
-def test_operator_soup_is_searched_as_text(seed_db, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_operator_soup_is_searched_as_text(seed_db: sqlite_utils.Database, parts: list[str]) -> None:
     for text in ("".join(parts), " ".join(parts)):
         response = search.search(seed_db, text)
         assert_a_sound_answer(response, text, 5)
@@ -342,7 +358,7 @@ def test_operator_soup_is_searched_as_text(seed_db, parts: list[str]) -> None:  
             assert all(r.matched for r in response.results)  # each result shows which of kv, cache, ... it holds
 
 
-def test_a_compound_of_function_words_is_read_as_function_words(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_compound_of_function_words_is_read_as_function_words(seed_db: sqlite_utils.Database) -> None:
     """`and-or` joins nothing a paper could hold: it separates ideas like `and` does, it is not a word to match."""
     response = search.search(seed_db, "kv and-or cache")
     assert ids(response) == ids(search.search(seed_db, "kv and cache")) == [DEFENSIVE_KV, VEGAS]
@@ -350,7 +366,7 @@ def test_a_compound_of_function_words_is_read_as_function_words(seed_db) -> None
     assert not response.notes
 
 
-def test_sql_and_fts_syntax_in_text_are_just_words(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_sql_and_fts_syntax_in_text_are_just_words(seed_db: sqlite_utils.Database) -> None:
     assert (
         ids(search.search(seed_db, "kv AND cache")) == ids(search.search(seed_db, "kv cache")) == [DEFENSIVE_KV, VEGAS]
     )
@@ -379,13 +395,13 @@ def test_sql_and_fts_syntax_in_text_are_just_words(seed_db) -> None:  # type: ig
         ("DefensiveKV", DEFENSIVE_KV),
     ],
 )
-def test_a_paper_name_or_id_puts_that_paper_first(seed_db, query: str, paper: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_paper_name_or_id_puts_that_paper_first(seed_db: sqlite_utils.Database, query: str, paper: str) -> None:
     response = search.search(seed_db, query)
     assert ids(response)[0] == paper
     assert response.results[0].matched[0].startswith(("name:", "id:"))
 
 
-def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "sparse attention", limit=10)
     levels = [all(any(m.endswith(w) for m in r.matched) for w in ("sparse", "attention")) for r in response.results]
     assert levels[0]
@@ -395,20 +411,20 @@ def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db) -> N
     assert response.notes == ["Only 1 paper matches every word; the rest match some."]
 
 
-def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "keystone neurons qqxqzv")
     assert ids(response) == [KEYSTONE]
     assert response.partial
     assert response.notes == ["No paper here writes *qqxqzv*; showing papers with the other words."]  # (which word)
 
 
-def test_quoted_phrase_must_match_exactly(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_quoted_phrase_must_match_exactly(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, '"sparse attention"')
     assert ids(response) == [VEGAS]
     assert "*sparse attention*" in response.results[0].snippet.lower()
 
 
-def test_exclusions_and_title_field(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_exclusions_and_title_field(seed_db: sqlite_utils.Database) -> None:
     assert DEFENSIVE_KV in ids(search.search(seed_db, "kv cache"))
     assert DEFENSIVE_KV not in ids(search.search(seed_db, "kv cache -eviction"))
     assert ids(search.search(seed_db, "kv cache -eviction")) == [VEGAS]
@@ -416,15 +432,15 @@ def test_exclusions_and_title_field(seed_db) -> None:  # type: ignore[no-untyped
     assert ids(search.search(seed_db, "critical")) == [DEFENSIVE_KV, VEGAS, KEYSTONE, RACO]
 
 
-def test_filters_author_status_and_code(tiny_db) -> None:  # type: ignore[no-untyped-def]
-    assert sorted(source_ids(search.search(tiny_db, "attention author:turing"))) == ["A1", "C3"]
+def test_filters_author_status_and_code(tiny_db: sqlite_utils.Database) -> None:
+    assert sorted(source_ids(search.search(tiny_db, "attention author:turing")), key=str) == ["A1", "C3"]
     assert source_ids(search.search(tiny_db, 'attention author:"Grace Hopper"')) == ["B2"]
-    assert sorted(source_ids(search.search(tiny_db, "attention -author:turing"))) == ["B2"]
+    assert sorted(source_ids(search.search(tiny_db, "attention -author:turing")), key=str) == ["B2"]
     assert source_ids(search.search(tiny_db, "attention status:oral")) == ["A1"]
-    assert sorted(source_ids(search.search(tiny_db, "attention -status:poster"))) == ["A1", "C3"]
-    assert sorted(source_ids(search.search(tiny_db, "attention has:code"))) == ["A1", "C3"]
+    assert sorted(source_ids(search.search(tiny_db, "attention -status:poster")), key=str) == ["A1", "C3"]
+    assert sorted(source_ids(search.search(tiny_db, "attention has:code")), key=str) == ["A1", "C3"]
     assert source_ids(search.search(tiny_db, "status:spotlight")) == ["C3"]
-    assert sorted(source_ids(search.search(tiny_db, "has:code"))) == ["A1", "C3"]
+    assert sorted(source_ids(search.search(tiny_db, "has:code")), key=str) == ["A1", "C3"]
     only = search.search(tiny_db, "author:dijkstra")
     assert source_ids(only) == ["D4"]
     assert only.results[0].matched == ["author:dijkstra"]
@@ -432,7 +448,7 @@ def test_filters_author_status_and_code(tiny_db) -> None:  # type: ignore[no-unt
     assert "status:Oral" in oral.results[0].matched
 
 
-def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db: sqlite_utils.Database) -> None:
     """ "any oral papers on attention?" is `attention status:oral`: the words ask for orals, no paper need hold them."""
     asked = {
         "any oral papers on attention?": "attention status:oral",
@@ -449,12 +465,12 @@ def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db) -> 
         "Alan Turing oral papers": "author:turing status:oral",  # ...and beside a name filters theirs
     }
     for question, filtered in asked.items():
-        expected = sorted(source_ids(search.search(tiny_db, filtered)))
-        assert sorted(source_ids(search.search(tiny_db, question))) == expected, question
+        expected = sorted(source_ids(search.search(tiny_db, filtered)), key=str)
+        assert sorted(source_ids(search.search(tiny_db, question)), key=str) == expected, question
         assert 0 < len(expected) < 4, filtered  # the filter keeps some papers and leaves out others
 
 
-def test_versus_between_two_terms_is_a_function_word_like_vs(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_versus_between_two_terms_is_a_function_word_like_vs(seed_db: sqlite_utils.Database) -> None:
     # "versus" was a word every result had to hold: "No paper matches every word".
     versus = search.search(seed_db, "speculative versus decoding")
     assert ids(versus) == ids(search.search(seed_db, "speculative vs decoding"))
@@ -473,7 +489,7 @@ def test_a_filter_word_is_never_corrected_into_another_word(tmp_path: Path) -> N
     db.conn.close()
 
 
-def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "kv cache status:oral")  # the seed file has no statuses
     assert not response.results
     assert response.suggestions == ["kv cache"]
@@ -482,12 +498,12 @@ def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db
     ]
 
 
-def test_title_matches_rank_above_passing_mentions(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_title_matches_rank_above_passing_mentions(seed_db: sqlite_utils.Database) -> None:
     # DefensiveKV is about KV cache eviction; Vegas mentions the KV cache in passing.
     assert ids(search.search(seed_db, "kv cache"))[:2] == [DEFENSIVE_KV, VEGAS]
 
 
-def test_paging_returns_each_paper_once(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_paging_returns_each_paper_once(seed_db: sqlite_utils.Database) -> None:
     first = search.search(seed_db, "language models", limit=3)
     second = search.search(seed_db, "language models", limit=3, offset=3)
     assert first.total == second.total == 19
@@ -579,7 +595,7 @@ def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> 
     assert "*robust*" in found[0].snippet
 
 
-def test_result_json_shape(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_result_json_shape(seed_db: sqlite_utils.Database) -> None:
     result = search.search(seed_db, "kv cache").results[0]
     data = result.to_json()
     assert {"id", "title", "abstract", "authors", "url", "code_url", "score", "snippet", "matched"} <= set(data)
@@ -589,7 +605,7 @@ def test_result_json_shape(seed_db) -> None:  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------------------------------------ snippets
 
 
-def test_snippet_marks_matched_words_and_stays_short(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_snippet_marks_matched_words_and_stays_short(seed_db: sqlite_utils.Database) -> None:
     snippet = search.search(seed_db, "speculative decoding").results[0].snippet
     assert "*speculative decoding*" in snippet.lower()
     assert len(snippet.replace("*", "")) <= search.SNIPPET_CHARS
@@ -597,7 +613,7 @@ def test_snippet_marks_matched_words_and_stays_short(seed_db) -> None:  # type: 
     assert snippet.count("*") % 2 == 0
 
 
-def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db: sqlite_utils.Database) -> None:
     snippet = search.search(seed_db, "mixture of experts").results[0].snippet
     assert re.search(r"\*mixture[- ]of[- ]experts\*", snippet, re.I), snippet
 
@@ -629,7 +645,9 @@ def test_markdown_runs_removed_are_those_of_the_plain_rule(text: str) -> None:
         ("kv cahce -survey", "kv cache -survey", DEFENSIVE_KV),  # the rest of the query is kept
     ],
 )
-def test_typos_are_corrected_and_reported(seed_db, typed: str, corrected: str, paper: str) -> None:  # type: ignore[no-untyped-def]
+def test_typos_are_corrected_and_reported(
+    seed_db: sqlite_utils.Database, typed: str, corrected: str, paper: str
+) -> None:
     response = search.search(seed_db, typed)
     assert response.corrected == corrected
     assert ids(response)[0] == paper
@@ -639,7 +657,9 @@ def test_typos_are_corrected_and_reported(seed_db, typed: str, corrected: str, p
     "query",
     ["TokSuite", "GRPO", "grpo", "μA", "keystone", "kv", "cot", "gpt4o", "Vegas", "tokeniser", "ExSQF", "qqxqzv"],
 )
-def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(seed_db, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_valid_rare_words_names_acronyms_and_short_words_are_not_corrected(
+    seed_db: sqlite_utils.Database, query: str
+) -> None:
     assert search.search(seed_db, query).corrected is None
 
 
@@ -669,7 +689,7 @@ def test_a_plural_the_index_never_spelled_out_is_no_typo(tmp_path: Path) -> None
     )
 
 
-def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_british_spelling_and_hyphen_variants_find_the_same_papers(seed_db: sqlite_utils.Database) -> None:
     assert ids(search.search(seed_db, "tokeniser"))[0] == TOKSUITE
     assert typos.spellings("tokeniser") == ["tokenizer"]
     assert "modeling" in typos.spellings("modelling")
@@ -797,12 +817,12 @@ def test_learned_pairs_need_two_papers() -> None:
     assert acronyms.learn([one, two]) == [("fwn", "FWN", "frobnicated widget network", 2)]
 
 
-def test_the_index_stores_learned_acronyms(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_the_index_stores_learned_acronyms(seed_db: sqlite_utils.Database) -> None:
     rows = {(r["key"], r["long"]) for r in seed_db.query("SELECT key, long FROM acronyms")}
     assert ("llm", "large language model") in rows
 
 
-def test_acronym_finds_its_long_form_and_back(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_acronym_finds_its_long_form_and_back(seed_db: sqlite_utils.Database) -> None:
     moe = search.search(seed_db, "MoE routing")
     assert ids(moe) == [SOFTMOE]
     grpo = search.search(seed_db, "group relative policy optimization")
@@ -850,7 +870,7 @@ def test_a_name_in_capitals_that_a_few_papers_write_as_a_word_pins_nothing_among
     ]
     db = index.connect(index_of(tmp_path, papers), readonly=True)
     tickets = search.search(db, "lottery ticket")
-    assert sorted(source_ids(tickets)[:2]) == ["T1", "T2"]
+    assert sorted(source_ids(tickets)[:2], key=str) == ["T1", "T2"]
     assert not any(m.startswith("name:") for r in tickets.results for m in r.matched)
     assert search.search(db, "lottery").results[0].matched[0] == "name:lottery"  # alone, it is the name
     db.conn.close()
@@ -901,7 +921,7 @@ def test_acronyms_on_the_real_list(full_index_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------ similar
 
 
-def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db: sqlite_utils.Database) -> None:
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
     assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, HIDE]  # Vegas: the other KV cache paper
     assert found[0].matched == [
@@ -917,7 +937,7 @@ def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db) -> None:  
     assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [MULTI_ANSWER, CALIBRATION]
 
 
-def test_similar_reads_the_neighbours_the_index_stored(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_similar_reads_the_neighbours_the_index_stored(seed_db: sqlite_utils.Database) -> None:
     me = seed_db.execute("SELECT rowid FROM papers WHERE id = ?", [DEFENSIVE_KV]).fetchone()[0]
     rowids = {pid: rowid for rowid, pid in seed_db.execute("SELECT rowid, id FROM papers")}
     seed_db.execute(
@@ -928,7 +948,7 @@ def test_similar_reads_the_neighbours_the_index_stored(seed_db) -> None:  # type
     assert [(r.paper["id"], r.score) for r in found] == [(SOFTMOE, 0.9), (RACO, 0.5)]
 
 
-def test_similar_on_an_index_built_before_neighbours_were_stored(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_similar_on_an_index_built_before_neighbours_were_stored(seed_db: sqlite_utils.Database) -> None:
     seed_db.execute("DROP TABLE neighbours")  # what an older release built: the words find the papers at query time
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
     assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, RACO]
@@ -945,7 +965,7 @@ def test_similar_on_an_index_built_before_neighbours_were_stored(seed_db) -> Non
 @needs_shared_data()
 def test_similar_on_the_real_list(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
-    toksuite = index.get_paper(db, "TokSuite")
+    toksuite = known(db, "TokSuite")
     found = search.similar(db, toksuite["id"], k=5)
     assert len(found) == 5
     assert toksuite["id"] not in [r.paper["id"] for r in found]
@@ -955,7 +975,7 @@ def test_similar_on_the_real_list(full_index_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------ index changes
 
 
-def test_a_rebuilt_index_is_seen_by_the_next_search(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_rebuilt_index_is_seen_by_the_next_search(seed_db: sqlite_utils.Database, tmp_path: Path) -> None:
     assert not search.search(seed_db, "zorblatting").results
     source = tmp_path / "new2026.jsonl"
     paper = {"id": "NEW1", "title": "Zorblatting Transformers", "abstract": "We introduce zorblatting. " * 6}
@@ -970,7 +990,7 @@ def test_a_paper_edited_by_a_reindex_in_the_same_second_is_ranked_as_edited(
 ) -> None:
     """Search keeps titles and abstracts in memory per index version: a second load within the same second (one
     stamp) that edits a paper in place (one seq) must still be read afresh."""
-    monkeypatch.setattr(index.time, "strftime", lambda fmt, when=None: "2026-12-02T10:00:00Z")
+    monkeypatch.setattr("bot.papers.index.time.strftime", lambda fmt, when=None: "2026-12-02T10:00:00Z")
     source = tmp_path / "list.jsonl"
     paper = {"id": "P1", "title": "Token Pruning for Vision Transformers", "abstract": "We prune tokens early. " * 4}
     source.write_text(json.dumps(paper) + "\n", encoding="utf-8")
@@ -984,7 +1004,7 @@ def test_a_paper_edited_by_a_reindex_in_the_same_second_is_ranked_as_edited(
     assert {"title:zorblat", "abstract:zorblat"} <= set(found.matched)
 
 
-def test_a_search_reads_one_snapshot_and_ends_its_read(seed_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_search_reads_one_snapshot_and_ends_its_read(seed_db: sqlite_utils.Database, tmp_path: Path) -> None:
     reader = index.connect(seed_db.conn.execute("PRAGMA database_list").fetchone()[2], readonly=True)
     assert search.search(reader, "kv cache").results
     assert not reader.conn.in_transaction
@@ -1000,7 +1020,7 @@ def test_a_search_reads_one_snapshot_and_ends_its_read(seed_db, tmp_path: Path) 
     reader.conn.close()
 
 
-def test_an_index_without_the_acronyms_table_still_searches(seed_db) -> None:  # type: ignore[no-untyped-def]
+def test_an_index_without_the_acronyms_table_still_searches(seed_db: sqlite_utils.Database) -> None:
     seed_db.execute("DROP TABLE acronyms")
     seed_db.execute("UPDATE meta SET value = 'older' WHERE key = 'last_indexed'")
     seed_db.conn.commit()
@@ -1083,7 +1103,7 @@ def test_batch_cli_errors_are_one_line(
 @needs_shared_data()
 def test_similar_answers_the_forty_the_learning_digest_moves(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
-    toksuite = index.get_paper(db, "TokSuite")
+    toksuite = known(db, "TokSuite")
     found = search.similar(db, toksuite["id"], k=40)
     assert len(found) == 40  # bot.digest.select.NEIGHBOURS
     assert len({r.paper["id"] for r in found}) == 40

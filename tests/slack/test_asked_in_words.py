@@ -53,7 +53,8 @@ def served(fake: FakeSlack, tmp_path: Path) -> Iterator[SlackHttp]:
 
 def listed(body: dict[str, Any]) -> list[str]:
     """The titles a reply lists, in order (its fallback text: `1-3 of 3 papers for “q”: A; B; C`)."""
-    return body["text"].split("”: ", 1)[1].split("; ")
+    text: str = body["text"]
+    return text.split("”: ", 1)[1].split("; ")
 
 
 def test_status_words_ask_for_those_papers(served: SlackHttp) -> None:

@@ -11,7 +11,8 @@ from bot.digest.model import Digest
 from bot.slack import blocks
 from bot.slack.blocks.digest import as_text, digest_message, footer, is_digest, marker_block_id, metadata
 from tests.support import block_checks
-from tests.support.digest import SEED_ORDER, make_digests
+from tests.support.digest import make_digests
+from tests.support.seed_ids import SEED_ORDER, VEGAS
 
 DAY = date(2026, 3, 9)
 NOW = datetime(2026, 3, 9, 0, 0, tzinfo=UTC)
@@ -41,12 +42,12 @@ def test_the_message_has_header_papers_buttons_and_footer(seed_index_path: Path,
     assert "<https://github.com/platformxlab/vegas|code>" in msg["blocks"][2]["elements"][0]["text"]
     buttons = msg["blocks"][3]["elements"]
     assert [(b["text"]["text"], b["action_id"], b["value"]) for b in buttons] == [
-        ("Similar", blocks.ACTION_SIMILAR, "yg1gm3"),
-        ("Abstract", blocks.ACTION_ABSTRACT, "yg1gm3"),
-        ("Save", "paper_save", "yg1gm3"),
-        ("Add to channel list", "list_add", "yg1gm3"),
-        ("More like this", "digest_more", "yg1gm3"),
-        ("Less like this", "digest_less", "yg1gm3"),
+        ("Similar", blocks.ACTION_SIMILAR, VEGAS),
+        ("Abstract", blocks.ACTION_ABSTRACT, VEGAS),
+        ("Save", "paper_save", VEGAS),
+        ("Add to channel list", "list_add", VEGAS),
+        ("More like this", "digest_more", VEGAS),
+        ("Less like this", "digest_less", VEGAS),
     ]
     assert msg["blocks"][-1]["elements"][0]["text"] == "Papers 1-3 of 19 · next digest Tue 09:00 KST"
     assert msg["text"].startswith("ICML 2026 digest, Mon 9 Mar 2026: Vegas: A self-speculative decoding method")

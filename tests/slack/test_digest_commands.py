@@ -16,8 +16,9 @@ from bot.search.reader import Papers
 from bot.slack import commands
 from bot.slack.digest_commands import parse_subscribe
 from bot.slack.services import Services
-from tests.support.digest import SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.digest import Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV, SEED_ORDER, VEGAS
 from tests.support.slack_harness import SlackHttp, texts
 
 CH = "C0CMDS0001"
@@ -57,17 +58,22 @@ def test_subscribe_words_become_settings() -> None:
         None,
     )
     req = parse_subscribe("MoE routing 07:15 on mon,wed,fri 5 papers UTC")
+    assert req.tz is not None
     assert (req.topics, req.at, req.tz.key, req.days, req.size) == (
         "MoE routing",
         time(7, 15),
-        "UTC",  # type: ignore
+        "UTC",
         "mon,wed,fri",
         5,
     )
     assert parse_subscribe("").topics is None
     assert parse_subscribe("at 25:00").error == "time='25:00' is not a time: use HH:MM in 24-hour form, e.g. 09:00"
-    assert parse_subscribe("rl Asia/Seol").error.startswith("time zone='Asia/Seol' is not an IANA time zone")  # type: ignore
-    assert parse_subscribe("on weekdays").error.startswith("days='weekdays' is not a day list")  # type: ignore
+    error = parse_subscribe("rl Asia/Seol").error
+    assert error is not None
+    assert error.startswith("time zone='Asia/Seol' is not an IANA time zone")
+    error = parse_subscribe("on weekdays").error
+    assert error is not None
+    assert error.startswith("days='weekdays' is not a day list")
     assert (
         parse_subscribe("at 09:00 KST").error == "KST is an abbreviation, not a time zone: use a name like "
         "Asia/Seoul, which knows when daylight saving applies"
@@ -108,7 +114,7 @@ def test_subscribe_status_preview_now_unsubscribe(
     assert slack.posts() == []
     assert "Posted the digest for Mon 9 Mar 2026." in icml(deps, "digest now")
     assert len(slack.posts(CH)) == 1
-    assert set(digest_ids(slack.posts(CH)[0])[:2]) == {"txyyds", "yg1gm3"}
+    assert set(digest_ids(slack.posts(CH)[0])[:2]) == {DEFENSIVE_KV, VEGAS}
     assert "already in this channel: one a day, never twice" in icml(deps, "digest now")
     clock.set(datetime(2026, 3, 9, 8, 30, 5, tzinfo=SEOUL))
     assert len(slack.posts(CH)) == 1

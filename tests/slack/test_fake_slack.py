@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -342,7 +342,8 @@ def test_sign_matches_slack_sdk_verifier() -> None:
 
 
 def _signed(body: bytes, content_type: str) -> BoltRequest:
-    headers = {k.lower(): v for k, v in sign(SECRET, body).items()} | {"content-type": content_type}
+    headers: dict[str, str | Sequence[str]] = {k.lower(): v for k, v in sign(SECRET, body).items()}
+    headers["content-type"] = content_type
     return BoltRequest(body=body.decode("utf-8"), headers=headers)
 
 

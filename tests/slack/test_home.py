@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV
 from tests.support.slack_clicks import press, press_on_home
 from tests.support.slack_harness import (
     ACK_DEADLINE,
@@ -23,9 +24,6 @@ from tests.support.slack_harness import (
 )
 from tests.support.slack_requests import event_body, mention_event, slash_form
 
-KV = "txyyds"
-VEGAS = "yg1gm3"
-
 
 def home_opened(user: str = "U1", tab: str = "home") -> dict[str, Any]:
     """An app_home_opened event as Slack sends it."""
@@ -34,12 +32,13 @@ def home_opened(user: str = "U1", tab: str = "home") -> dict[str, Any]:
 
 def published(fake: FakeSlack, count: int = 1) -> dict[str, Any]:
     """The view of the `count`-th views.publish call."""
-    return fake.wait_for("views.publish", count=count, ok=True)[count - 1].params["view"]
+    view: dict[str, Any] = fake.wait_for("views.publish", count=count, ok=True)[count - 1].params["view"]
+    return view
 
 
 def test_home_shows_saves_digests_and_help(slack_http: SlackHttp, fake: FakeSlack) -> None:
     slack_http.command("digest subscribe kv cache at 08:30 Asia/Seoul", channel_id="C0HOMEDIGEST")
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="s")
     fake.wait_for(lambda c: c.method == "response" and c.name == "s")
     assert slack_http.event(home_opened()).status == 200
     view = published(fake, 2)  # once after the save, once on opening
@@ -71,7 +70,7 @@ def test_home_lists_only_this_workspaces_digests(slack_http: SlackHttp, fake: Fa
 
 
 def test_the_messages_tab_and_other_users_get_nothing_of_it(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="s")
     fake.wait_for("views.publish", ok=True)
     slack_http.event(home_opened(tab="messages"))
     slack_http.event(home_opened(user="U2"))
@@ -82,9 +81,9 @@ def test_the_messages_tab_and_other_users_get_nothing_of_it(slack_http: SlackHtt
 
 
 def test_unsave_and_similar_on_the_home_tab_publish_it_again(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="s")
     view = published(fake)
-    assert press_on_home(slack_http, view, "Similar", KV).status == 200
+    assert press_on_home(slack_http, view, "Similar", DEFENSIVE_KV).status == 200
     with_similar = published(fake, 2)
     assert "*Papers similar to* *" in texts(with_similar)
     save_buttons = [b for b in buttons(with_similar) if b["text"]["text"] == "Save"]
@@ -93,7 +92,7 @@ def test_unsave_and_similar_on_the_home_tab_publish_it_again(slack_http: SlackHt
     after_save = published(fake, 3)
     assert "*Your saved papers* (2)" in texts(after_save)
     assert "*Papers similar to*" in texts(after_save)  # the panel stays while you save from it
-    press_on_home(slack_http, after_save, "Unsave", KV)
+    press_on_home(slack_http, after_save, "Unsave", DEFENSIVE_KV)
     final = published(fake, 4)
     assert "*Your saved papers* (1)" in texts(final)
     assert "DefensiveKV" not in texts(final).split("*Your saved papers*")[1]
@@ -101,7 +100,7 @@ def test_unsave_and_similar_on_the_home_tab_publish_it_again(slack_http: SlackHt
 
 def test_home_refused_by_slack_does_not_break_a_save(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.fail_next("views.publish", error="not_enabled")
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="s")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="s")
     rebuilt = fake.wait_for(lambda c: c.method == "response" and c.name == "s", ok=True)[0].params
     assert any(b["text"]["text"] == "Saved" for b in buttons(rebuilt))
 
@@ -109,7 +108,7 @@ def test_home_refused_by_slack_does_not_break_a_save(slack_http: SlackHttp, fake
 def test_home_over_socket_mode(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> None:
     config = slack_config(fake, slack_index_path, tmp_path / "state.db", signing_secret="")
     with socket_mode_app(fake, config):
-        fake.socket_ack(fake.socket_send("slash_commands", slash_form(f"list add {KV}")))
+        fake.socket_ack(fake.socket_send("slash_commands", slash_form(f"list add {DEFENSIVE_KV}")))
         envelope = fake.socket_send("events_api", event_body(home_opened("U5")))
         assert fake.socket_ack(envelope) == {"envelope_id": envelope}
         view = fake.wait_for("views.publish", ok=True)[0].params

@@ -14,26 +14,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlite_utils
 
 from bot import search as search_module
 from bot.papers import index
+from bot.papers.venues import Scope
 from bot.search.reader import Papers
 from bot.slack import blocks
 from bot.slack.errors import APOLOGY, SLOW_DOWN
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import SEEDS
+from tests.support.seed_ids import DEFENSIVE_KV, TOKSUITE, VEGAS
 from tests.support.slack_harness import FORM, SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import block_action_payload, mention_event
 from tests.support.sources import ROBUST_OR_ROBUSTNESS, WEATHER_OR_WHETHER
 from tests.support.venue_index import index_of
 
-DEFENSIVE_KV = "txyyds"
-VEGAS = "yg1gm3"
 PINGS = ("<!channel>", "<!here>", "<!everyone>", "<@U123>", "<@U999>", "<https://evil.example")
 
 
-def result_ids(message: dict) -> list[str]:
+def result_ids(message: dict[str, Any]) -> list[str]:
     return [b["value"] for b in buttons(message) if b["action_id"] == blocks.ACTION_SIMILAR]
 
 
@@ -122,7 +123,9 @@ def test_typo_notice_and_suggestions_from_search_reach_the_user(
 ) -> None:
     real = search_module.search
 
-    def search(db, query, limit=5, offset=0, scope=None):
+    def search(
+        db: sqlite_utils.Database, query: str, limit: int = 5, offset: int = 0, scope: Scope | None = None
+    ) -> search_module.SearchResponse:
         if query == "kv cahce":  # what the search module answers for a typo it can fix
             return dataclasses.replace(real(db, "kv cache", limit, offset, scope), query=query, corrected="kv cache")
         if query == "kv cahce zzz":  # ... and for one it can only suggest a fix for
@@ -271,7 +274,7 @@ def test_papers_like_a_named_paper_are_its_similar_papers(slack_http: SlackHttp)
     """`/icml papers similar to TokSuite` listed TokSuite alone; `work like DefensiveKV` searched the words "work"
     and "like". A request for papers like one paper answers with what its Similar button lists."""
     db = index.connect(slack_http.config.db_path, readonly=True)
-    for asked, paper in (("papers similar to TokSuite", "y681dq"), ("work like DefensiveKV", DEFENSIVE_KV)):
+    for asked, paper in (("papers similar to TokSuite", TOKSUITE), ("work like DefensiveKV", DEFENSIVE_KV)):
         body = slack_http.command(asked).json()
         assert "Papers like *" in texts(body), asked
         shown = result_ids(body)
@@ -279,7 +282,7 @@ def test_papers_like_a_named_paper_are_its_similar_papers(slack_http: SlackHttp)
         assert shown == [r.paper["id"] for r in search_module.similar(db, paper, k=5)], asked
         assert problems(body) == []
     db.conn.close()
-    assert result_ids(slack_http.command("TokSuite").json())[0] == "y681dq"  # the name alone is that paper
+    assert result_ids(slack_http.command("TokSuite").json())[0] == TOKSUITE  # the name alone is that paper
 
 
 def test_a_compound_whose_hyphen_slipped_is_answered_as_the_word(slack_http: SlackHttp, fake: FakeSlack) -> None:
@@ -288,7 +291,7 @@ def test_a_compound_whose_hyphen_slipped_is_answered_as_the_word(slack_http: Sla
     body = slack_http.command("toke-nizer").json()
     assert "Showing results for *tokenizer*" in texts(body)
     assert result_ids(body) == result_ids(slack_http.command("tokenizer").json())
-    assert result_ids(body)[0] == "y681dq"  # TokSuite
+    assert result_ids(body)[0] == TOKSUITE  # TokSuite
     assert problems(body) == []
 
 
@@ -371,7 +374,7 @@ def test_retries_never_produce_a_second_reply(slack_http: SlackHttp, fake: FakeS
     assert len(fake.posts()) == 1
 
 
-def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_path, tmp_path) -> None:
+def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> None:
     config = slack_config(fake, slack_index_path, tmp_path / "state.db")
     event = mention_event("kv cache")
     first = SlackHttp(config)
@@ -389,7 +392,7 @@ def test_retries_after_a_restart_are_still_dropped(fake: FakeSlack, slack_index_
 
 
 @pytest.mark.parametrize("extra", [{"bot_id": "B999"}, {"subtype": "bot_message", "bot_id": "B1"}])
-def test_messages_from_bots_are_never_answered(slack_http: SlackHttp, fake: FakeSlack, extra: dict) -> None:
+def test_messages_from_bots_are_never_answered(slack_http: SlackHttp, fake: FakeSlack, extra: dict[str, str]) -> None:
     assert slack_http.event({**mention_event("kv cache"), **extra}).status == 200
     slack_http.drain()
     assert fake.posts() == []
@@ -530,7 +533,7 @@ def test_a_question_naming_orals_code_or_a_person_is_answered_with_those_papers(
 ) -> None:
     """`/icml any oral papers on attention?`, `/icml attention papers with code`, `/icml Alan Turing's papers`: the
     request's words are filters and a name, not words every paper must hold."""
-    papers = [
+    papers: list[dict[str, Any]] = [
         {"id": "A1", "title": "Sparse Attention for Long Contexts", "authors": ["Ada Lovelace", "Alan Turing"],
          "status": "Oral", "code_url": "https://github.com/x/sparse"},
         {"id": "B2", "title": "Dense Attention Revisited", "authors": ["Grace Hopper"], "status": "Poster"},

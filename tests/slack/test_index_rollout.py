@@ -16,7 +16,7 @@ from tests.support.paths import SEEDS
 from tests.support.robust import LoadResult, serve_http, slash_load
 from tests.support.slack_harness import SECRET, SignedClient, texts
 
-NEW_PAPER = {
+NEW_PAPER: dict[str, object] = {
     "id": "quokka01",
     "title": "Quokka Attention: Smiling Through Long Contexts",
     "abstract": "We introduce quokka attention, a marsupial-inspired sparse attention for long contexts. " * 3,

@@ -15,6 +15,8 @@ from bot.slack import app as slack_app
 from bot.slack import commands, oauth
 from tests.support.fake_slack import FakeSlack
 from tests.support.paths import ROOT, SHARED
+from tests.support.seed_ids import DEFENSIVE_KV
+from tests.support.slack_calls import Call
 from tests.support.slack_harness import SlackHttp
 from tests.support.slack_requests import block_action_payload, mention_event
 
@@ -23,7 +25,8 @@ SCHEMA = SHARED / "slack" / "manifest.schema.1.0.0.json"
 
 @pytest.fixture(scope="module")
 def manifest() -> dict[str, Any]:
-    return yaml.safe_load((ROOT / "manifest.yml").read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "manifest.yml").read_text(encoding="utf-8"))
+    return loaded
 
 
 def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
@@ -80,7 +83,7 @@ def test_every_declared_listener_answers_through_the_real_app(
     assert slack_http.event(home).status == 200
     assert fake.wait_for("views.publish", ok=True)[-1].params["user_id"] == "U7"
     for n, action_id in enumerate(slack_app.ACTIONS):
-        value = '{"q":"kv cache","o":0}' if action_id == "results_page" else "txyyds"
+        value = '{"q":"kv cache","o":0}' if action_id == "results_page" else DEFENSIVE_KV
         payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
         assert slack_http.action(payload).status == 200
         if action_id == "home_similar":  # a Home tab button: the answer is the Home view, published again
@@ -88,7 +91,11 @@ def test_every_declared_listener_answers_through_the_real_app(
                 lambda c: c.method == "views.publish" and "Papers similar to" in json.dumps(c.params), ok=True
             )
             continue
-        fake.wait_for(lambda c, name=f"a{n}": c.method == "response" and c.name == name, ok=True)
+
+        def answered(c: Call, name: str = f"a{n}") -> bool:
+            return c.method == "response" and c.name == name
+
+        fake.wait_for(answered, ok=True)
     unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
     assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to
     with caplog.at_level(logging.WARNING):

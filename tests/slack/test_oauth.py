@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -44,7 +45,7 @@ def many(fake: FakeSlack, slack_index_path: Path, state_target: Path | str) -> I
     served.stop()
 
 
-def command(served: SlackHttp, text: str, team: str, channel: str) -> dict:
+def command(served: SlackHttp, text: str, team: str, channel: str) -> dict[str, Any]:
     reply = served.post(form_body(slash_form(text, team_id=team, channel_id=channel)), FORM)
     assert reply.status == 200
     return reply.json() if reply.headers.get("content-type", "").startswith("application/json") else {"text": ""}
@@ -142,7 +143,7 @@ def _tampered(state: str) -> str:
     return f"{int(issued) + 3600}.{nonce}.{signature}"  # a later time under the old signature
 
 
-HOSTILE_STATES = {
+HOSTILE_STATES: dict[str, Callable[[], str]] = {
     "expired": lambda: SignedStates(CLIENT_SECRET, EXPIRY, clock=lambda: time.time() - EXPIRY - 5).issue(),
     "another app's": lambda: SignedStates("another-client-secret", EXPIRY).issue(),
     "its time changed": lambda: _tampered(SignedStates(CLIENT_SECRET, EXPIRY).issue()),

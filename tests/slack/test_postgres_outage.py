@@ -15,9 +15,10 @@ from bot.digest.channels import CLAIM_STALE_SECONDS
 from bot.digest.scheduler import DigestScheduler
 from bot.slack.digest_commands import UNREACHABLE
 from bot.state import is_unreachable
-from tests.support.digest import MON, SEED_ORDER, Clock, digest_ids, make_digests
+from tests.support.digest import MON, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.postgres import PostgresServer
+from tests.support.seed_ids import SEED_ORDER
 from tests.support.slack_harness import SlackHttp, slack_config, texts
 from tests.support.slack_requests import mention_event
 

@@ -14,11 +14,12 @@ from bot import wiring
 from bot.slack import oauth
 from bot.team import feedback
 from tests.slack.test_home import home_opened
-from tests.slack.test_oauth import command, install, many  # noqa: F401  (many: the fixture)
+from tests.slack.test_oauth import command, many  # noqa: F401  (many: the fixture)
 from tests.slack.test_team_saves import answer
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_clicks import press
 from tests.support.slack_harness import SlackHttp, texts
+from tests.support.slack_install import install
 from tests.support.state_sql import state_sql
 
 SHARED = "C0SHAREDXX1"  # one id in both workspaces, as Slack Connect gives it

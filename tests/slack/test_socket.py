@@ -7,22 +7,23 @@ from pathlib import Path
 import pytest
 
 from bot import wiring
-from bot.config import ConfigError
+from bot.config import Config, ConfigError
 from bot.serve.socket_mode import start_socket_mode
 from bot.slack import blocks
 from bot.slack.app import build_app
 from tests.support import block_checks
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import VEGAS
 from tests.support.slack_harness import buttons, slack_config, socket_mode_app, texts
 from tests.support.slack_requests import block_action_payload, event_body, mention_event, slash_form
 
 
 @pytest.fixture
-def config(fake: FakeSlack, slack_index_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def config(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Config:
     return slack_config(fake, slack_index_path, tmp_path / "state.db", signing_secret="")
 
 
-def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> None:
+def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config: Config) -> None:
     with socket_mode_app(fake, config):
         assert fake.calls("apps.connections.open")[0].token == "xapp-test"
         envelope = fake.socket_send("slash_commands", slash_form("speculative decoding"))
@@ -33,7 +34,7 @@ def test_slash_command_is_acked_with_the_results(fake: FakeSlack, config) -> Non
     assert block_checks.problems(payload) == []
 
 
-def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, config) -> None:
+def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, config: Config) -> None:
     body = event_body(mention_event("kv cache", ts="1700000000.000100"), event_id="EvSocket1")
     with socket_mode_app(fake, config):
         first = fake.socket_send("events_api", body)
@@ -47,7 +48,7 @@ def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, co
     assert [p["thread_ts"] for p in fake.posts()] == ["1700000000.000100", "1700000001.000100"]
 
 
-def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlack, config) -> None:
+def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlack, config: Config) -> None:
     body = event_body(mention_event("kv cache"), event_id="EvSocket2")
     with socket_mode_app(fake, config):
         fake.socket_ack(fake.socket_send("events_api", body))
@@ -59,8 +60,8 @@ def test_redelivery_after_a_reconnect_of_a_new_process_is_dropped(fake: FakeSlac
     assert len(fake.posts()) == 2
 
 
-def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> None:
-    payload = block_action_payload(blocks.ACTION_SHARE, "yg1gm3", user_id="U9", response_url=fake.response_url("b"))
+def test_buttons_answer_through_the_response_url(fake: FakeSlack, config: Config) -> None:
+    payload = block_action_payload(blocks.ACTION_SHARE, VEGAS, user_id="U9", response_url=fake.response_url("b"))
     with socket_mode_app(fake, config):
         envelope = fake.socket_send("interactive", payload)
         assert fake.socket_ack(envelope) == {"envelope_id": envelope}
@@ -70,7 +71,7 @@ def test_buttons_answer_through_the_response_url(fake: FakeSlack, config) -> Non
     assert [b["text"]["text"] for b in buttons(call.params)] == ["Similar", "Abstract", "Save", "Add to channel list"]
 
 
-def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config) -> None:
+def test_a_rejected_app_token_is_one_line_naming_the_variable(fake: FakeSlack, config: Config) -> None:
     bad = slack_config(fake, config.db_path, config.state_path, app_token="xapp-1-revoked")
     app = build_app(bad, wiring.build(bad).services)
     with pytest.raises(ConfigError) as err:

@@ -6,12 +6,10 @@ from typing import Any
 
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV, VEGAS
 from tests.support.slack_clicks import press
 from tests.support.slack_harness import SlackHttp, buttons, texts
 from tests.team.bibparse import parse_bibtex, parse_csv
-
-KV = "txyyds"
-VEGAS = "yg1gm3"
 
 
 def answer(fake: FakeSlack, name: str) -> dict[str, Any]:
@@ -26,7 +24,7 @@ def save(slack_http: SlackHttp, fake: FakeSlack, query: str, paper_id: str, name
 
 
 def test_list_add_tells_the_channel_and_list_shows_who_and_when(slack_http: SlackHttp) -> None:
-    added = slack_http.command(f"list add {KV}", user_id="U042").json()
+    added = slack_http.command(f"list add {DEFENSIVE_KV}", user_id="U042").json()
     assert added["response_type"] == "in_channel"
     assert "<@U042> added" in texts(added)
     assert "DefensiveKV" in texts(added)
@@ -45,19 +43,19 @@ def test_list_add_tells_the_channel_and_list_shows_who_and_when(slack_http: Slac
 
 
 def test_a_channel_never_sees_another_channels_list(slack_http: SlackHttp) -> None:
-    slack_http.command(f"list add {KV}", channel_id="C1")
+    slack_http.command(f"list add {DEFENSIVE_KV}", channel_id="C1")
     assert "reading list is empty" in texts(slack_http.command("list", channel_id="C2").json())
     assert "reading list is empty" in texts(slack_http.command("list", team_id="T2").json())
     assert "is not on this channel's reading list" in texts(
-        slack_http.command(f"list remove {KV}", channel_id="C2").json()
+        slack_http.command(f"list remove {DEFENSIVE_KV}", channel_id="C2").json()
     )
     assert "(1)" in texts(slack_http.command("list", channel_id="C1").json())
 
 
 def test_list_remove_by_command_and_by_button(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    slack_http.command(f"list add {KV}")
+    slack_http.command(f"list add {DEFENSIVE_KV}")
     slack_http.command(f"list add {VEGAS}")
-    removed = slack_http.command(f"list remove {KV}", user_id="U9").json()
+    removed = slack_http.command(f"list remove {DEFENSIVE_KV}", user_id="U9").json()
     assert removed["response_type"] == "in_channel"
     assert "<@U9> removed" in texts(removed)
     press(slack_http, fake, slack_http.command("list").json(), "Remove", VEGAS, name="rm")
@@ -67,13 +65,13 @@ def test_list_remove_by_command_and_by_button(slack_http: SlackHttp, fake: FakeS
 
 
 def test_add_to_channel_list_button_on_a_shared_paper(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Share to channel", KV, name="share")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Share to channel", DEFENSIVE_KV, name="share")
     shared = answer(fake, "share")
-    press(slack_http, fake, shared, "Add to channel list", KV, user="U5", ephemeral=False, name="add")
+    press(slack_http, fake, shared, "Add to channel list", DEFENSIVE_KV, user="U5", ephemeral=False, name="add")
     told = answer(fake, "add")
     assert (told["response_type"], told["replace_original"]) == ("in_channel", False)
     assert "<@U5> added" in texts(told)
-    press(slack_http, fake, shared, "Add to channel list", KV, user="U6", ephemeral=False, name="add2")
+    press(slack_http, fake, shared, "Add to channel list", DEFENSIVE_KV, user="U6", ephemeral=False, name="add2")
     second = answer(fake, "add2")
     assert second["response_type"] == "ephemeral"
     assert "already on this channel's reading list (added by <@U5>" in texts(second)
@@ -91,7 +89,7 @@ def test_bad_list_input_gets_one_clear_line(slack_http: SlackHttp) -> None:
 
 
 def test_export_bibtex_uploads_a_file_to_the_users_dm(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    save(slack_http, fake, "kv cache", KV, "a")
+    save(slack_http, fake, "kv cache", DEFENSIVE_KV, "a")
     save(slack_http, fake, "speculative decoding", VEGAS, "b")
     reply = slack_http.command("export bibtex", response_url=fake.response_url("exp")).json()
     assert reply["response_type"] == "ephemeral"
@@ -111,7 +109,7 @@ def test_export_bibtex_uploads_a_file_to_the_users_dm(slack_http: SlackHttp, fak
 
 
 def test_export_csv_and_markdown(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    save(slack_http, fake, "kv cache", KV, "a")
+    save(slack_http, fake, "kv cache", DEFENSIVE_KV, "a")
     slack_http.command("export csv")
     fake.wait_for("files.completeUploadExternal", ok=True)
     slack_http.command("export md")
@@ -119,14 +117,14 @@ def test_export_csv_and_markdown(slack_http: SlackHttp, fake: FakeSlack) -> None
     csv_file, md_file = fake.shared_files()
     header, rows = parse_csv(csv_file.text)
     assert header[:2] == ["id", "title"]
-    assert [r["id"] for r in rows] == [KV]
+    assert [r["id"] for r in rows] == [DEFENSIVE_KV]
     assert rows[0]["saved_at"].endswith("Z")
     assert md_file.filename == "icml-saved-papers.md"
     assert "DefensiveKV" in md_file.text
 
 
 def test_list_export_posts_the_file_in_the_channel(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    slack_http.command(f"list add {KV}", user_id="U3")
+    slack_http.command(f"list add {DEFENSIVE_KV}", user_id="U3")
     reply = slack_http.command("list export bibtex", user_id="U4").json()
     assert "to this channel" in texts(reply)
     fake.wait_for("files.completeUploadExternal", ok=True)
@@ -140,7 +138,7 @@ def test_list_export_posts_the_file_in_the_channel(slack_http: SlackHttp, fake: 
 
 def test_list_export_where_the_bot_is_not_a_member_says_what_to_do(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.set_channel("C1", is_member=False)
-    slack_http.command(f"list add {KV}")
+    slack_http.command(f"list add {DEFENSIVE_KV}")
     slack_http.command("list export csv", response_url=fake.response_url("exp"))
     told = answer(fake, "exp")
     assert "not_in_channel" in texts(told)
@@ -160,22 +158,22 @@ def test_an_export_of_many_papers_is_a_file_without_a_code_block(slack_http: Sla
 
     ids = [
         str(b["value"])
-        for b in buttons(slack_http.command("similar txyyds").json())
+        for b in buttons(slack_http.command(f"similar {DEFENSIVE_KV}").json())
         if b["action_id"] == "paper_similar"
     ]
-    for n, paper_id in enumerate([KV, VEGAS, *ids]):
+    for n, paper_id in enumerate([DEFENSIVE_KV, VEGAS, *ids]):
         saves.save(slack_http.state, "T1", "U1", paper_id, 1_700_000_000.0 + n)
     reply = slack_http.command("export bibtex").json()
     assert "```" not in texts(reply)
     fake.wait_for("files.completeUploadExternal", ok=True)
     [sent] = fake.shared_files()
-    assert len(parse_bibtex(sent.text)) == len({KV, VEGAS, *ids})
+    assert len(parse_bibtex(sent.text)) == len({DEFENSIVE_KV, VEGAS, *ids})
 
 
 def test_two_hundred_listed_papers_page_within_block_kit_limits(slack_http: SlackHttp, fake: FakeSlack) -> None:
     from bot.team import reading_list
 
-    ids = [f"gone{i:03d}" for i in range(198)] + [KV, VEGAS]
+    ids = [f"gone{i:03d}" for i in range(198)] + [DEFENSIVE_KV, VEGAS]
     for n, paper_id in enumerate(ids):
         reading_list.add(slack_http.state, "T1", "C1", f"U{n % 7}", paper_id, 1_700_000_000.0 + n)
     seen: list[str] = []
@@ -188,14 +186,14 @@ def test_two_hundred_listed_papers_page_within_block_kit_limits(slack_http: Slac
         press(slack_http, fake, page, "Next", name=f"p{n}")
         page = answer(fake, f"p{n}")
     assert len(seen) == 200
-    assert seen[:2] == [VEGAS, KV]
+    assert seen[:2] == [VEGAS, DEFENSIVE_KV]
     assert len(set(seen)) == 200
 
 
 def test_an_export_names_the_papers_gone_from_the_index(slack_http: SlackHttp, fake: FakeSlack) -> None:
     from bot.team import saves
 
-    saves.save(slack_http.state, "T1", "U1", KV, 1_700_000_000.0)
+    saves.save(slack_http.state, "T1", "U1", DEFENSIVE_KV, 1_700_000_000.0)
     saves.save(slack_http.state, "T1", "U1", "gone0001", 1_700_000_001.0)
     reply = slack_http.command("export bibtex").json()
     assert "Sending 1 paper as" in texts(reply)

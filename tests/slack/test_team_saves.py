@@ -8,12 +8,10 @@ from bot.slack.blocks.team import HOME_SAVED, MAX_HOME_BLOCKS
 from bot.team import feedback, saves
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
+from tests.support.seed_ids import DEFENSIVE_KV, VEGAS
 from tests.support.slack_clicks import find_button, press
 from tests.support.slack_harness import SlackHttp, buttons, texts
 from tests.support.slack_requests import mention_event
-
-KV = "txyyds"  # DefensiveKV
-VEGAS = "yg1gm3"
 
 
 def answer(fake: FakeSlack, name: str) -> dict[str, Any]:
@@ -32,19 +30,19 @@ def save_labels(message: dict[str, Any], paper_id: str) -> list[str]:
 
 def test_save_in_search_results_confirms_in_place_and_lists_it(slack_http: SlackHttp, fake: FakeSlack) -> None:
     results = slack_http.command("kv cache").json()
-    assert save_labels(results, KV) == ["Save"]
-    assert press(slack_http, fake, results, "Save", KV, name="s1").status == 200
+    assert save_labels(results, DEFENSIVE_KV) == ["Save"]
+    assert press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="s1").status == 200
     rebuilt = answer(fake, "s1")
     assert rebuilt["replace_original"] is True  # the same ephemeral list, the button now says Saved
-    saved_button = find_button(rebuilt, "Saved", KV)
+    saved_button = find_button(rebuilt, "Saved", DEFENSIVE_KV)
     assert saved_button["style"] == "primary"
     assert saved_button["confirm"]["confirm"]["text"] == "Unsave"  # pressing Saved offers Unsave
-    assert [b["text"]["text"] for b in buttons(rebuilt) if KV not in b["value"] and "save" in b["action_id"]] == [
-        "Save"
-    ] * (len(save_labels(rebuilt, "")) - 1)
+    assert [
+        b["text"]["text"] for b in buttons(rebuilt) if DEFENSIVE_KV not in b["value"] and "save" in b["action_id"]
+    ] == ["Save"] * (len(save_labels(rebuilt, "")) - 1)
     assert problems(rebuilt) == []
     # The next search already knows: the button says Saved.
-    assert save_labels(slack_http.command("kv cache").json(), KV) == ["Saved"]
+    assert save_labels(slack_http.command("kv cache").json(), DEFENSIVE_KV) == ["Saved"]
     listed = slack_http.command("saved").json()
     assert listed["response_type"] == "ephemeral"
     assert "*Your saved papers* (1)" in texts(listed)
@@ -58,24 +56,24 @@ def test_save_in_search_results_confirms_in_place_and_lists_it(slack_http: Slack
 
 def test_unsave_from_saved_and_from_the_list(slack_http: SlackHttp, fake: FakeSlack) -> None:
     results = slack_http.command("kv cache").json()
-    press(slack_http, fake, results, "Save", KV, name="s1")
-    press(slack_http, fake, answer(fake, "s1"), "Saved", KV, name="s2")  # confirmed Unsave in the dialog
+    press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="s1")
+    press(slack_http, fake, answer(fake, "s1"), "Saved", DEFENSIVE_KV, name="s2")  # confirmed Unsave in the dialog
     again = answer(fake, "s2")
     assert again["replace_original"] is True
-    assert save_labels(again, KV) == ["Save"]
+    assert save_labels(again, DEFENSIVE_KV) == ["Save"]
     assert "no saved papers yet" in texts(slack_http.command("saved").json())
-    press(slack_http, fake, results, "Save", KV, name="s3")
+    press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="s3")
     answer(fake, "s3")  # the save is done once its answer is out
     listed = slack_http.command("saved").json()
-    press(slack_http, fake, listed, "Unsave", KV, name="s4")
+    press(slack_http, fake, listed, "Unsave", DEFENSIVE_KV, name="s4")
     assert "no saved papers yet" in texts(answer(fake, "s4"))  # the list shown again, in place, without it
 
 
 def test_double_click_saves_once_and_keeps_the_first_time(slack_http: SlackHttp, fake: FakeSlack) -> None:
     results = slack_http.command("kv cache").json()
-    press(slack_http, fake, results, "Save", KV, name="a")
-    press(slack_http, fake, results, "Save", KV, name="b")  # the same, stale button again
-    assert save_labels(answer(fake, "b"), KV) == ["Saved"]
+    press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="a")
+    press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="b")  # the same, stale button again
+    assert save_labels(answer(fake, "b"), DEFENSIVE_KV) == ["Saved"]
     slack_http.drain()
     state = slack_http.state
     assert saves.count(state, "T1", "U1") == 1
@@ -97,8 +95,8 @@ def test_save_on_a_message_everyone_sees_answers_only_the_clicker(slack_http: Sl
 def test_save_on_a_digest_counts_as_more_like_this(slack_http: SlackHttp, fake: FakeSlack) -> None:
     slack_http.command("digest subscribe at 09:00", channel_id="C0DIGEST7")
     slack_http.command("digest now", channel_id="C0DIGEST7")
-    digest = fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("channel") == "C0DIGEST7", ok=True)
-    digest = digest[0].params
+    posted = fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("channel") == "C0DIGEST7", ok=True)
+    digest = posted[0].params
     paper = find_button(digest, "Save")["value"]
     press(slack_http, fake, digest, "Save", paper, user="U3", channel="C0DIGEST7", ephemeral=False, name="d")
     assert "counts as *More like this*" in texts(answer(fake, "d"))
@@ -113,17 +111,19 @@ def test_save_on_a_digest_counts_as_more_like_this(slack_http: SlackHttp, fake: 
 
 
 def test_one_user_never_sees_anothers_saves(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", KV, name="x")
+    press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="x")
     answer(fake, "x")
     assert "no saved papers yet" in texts(slack_http.command("saved", user_id="U2").json())
     assert "no saved papers yet" in texts(slack_http.command("saved", team_id="T2").json())  # same id, other workspace
-    assert save_labels(slack_http.command("kv cache", user_id="U2").json(), KV) == ["Save"]
+    assert save_labels(slack_http.command("kv cache", user_id="U2").json(), DEFENSIVE_KV) == ["Save"]
     assert "DefensiveKV" not in texts(slack_http.command("export bibtex", user_id="U2").json())
 
 
 def test_unknown_ids_and_papers_gone_from_the_index(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    message = {
-        "blocks": [{"type": "actions", "elements": [find_button(slack_http.command("kv cache").json(), "Save", KV)]}]
+    message: dict[str, Any] = {
+        "blocks": [
+            {"type": "actions", "elements": [find_button(slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV)]}
+        ]
     }
     message["blocks"][0]["elements"][0] = {**message["blocks"][0]["elements"][0], "value": "nosuchpaper"}
     press(slack_http, fake, message, "Save", name="n")
@@ -138,7 +138,10 @@ def test_unknown_ids_and_papers_gone_from_the_index(slack_http: SlackHttp, fake:
 
 
 def test_two_hundred_saves_page_within_block_kit_limits(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    ids = [f"extra{i:03d}" for i in range(198)] + [KV, VEGAS]  # most of them gone from the index: the worst case
+    ids = [f"extra{i:03d}" for i in range(198)] + [
+        DEFENSIVE_KV,
+        VEGAS,
+    ]  # most of them gone from the index: the worst case
     state = slack_http.state
     for n, paper_id in enumerate(ids):
         saves.save(state, "T1", "U1", paper_id, 1_700_000_000.0 + n)
@@ -158,7 +161,7 @@ def test_two_hundred_saves_page_within_block_kit_limits(slack_http: SlackHttp, f
         assert page["replace_original"] is True
     assert len(seen) == total
     assert len(set(seen)) == total
-    assert seen[:2] == [VEGAS, KV]  # newest first
+    assert seen[:2] == [VEGAS, DEFENSIVE_KV]  # newest first
     slack_http.event({"type": "app_home_opened", "user": "U1", "channel": "D1", "tab": "home", "event_ts": "1.0"})
     view = fake.wait_for("views.publish", ok=True)[-1].params["view"]
     assert len(view["blocks"]) <= MAX_HOME_BLOCKS
@@ -197,9 +200,9 @@ def test_more_and_less_like_this_on_a_digest_say_what_changes(slack_http: SlackH
 
 def test_views_opened_from_buttons_know_what_the_clicker_saved(slack_http: SlackHttp, fake: FakeSlack) -> None:
     results = slack_http.command("kv cache").json()
-    press(slack_http, fake, results, "Save", KV, name="s")
+    press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="s")
     answer(fake, "s")
-    press(slack_http, fake, results, "Abstract", KV, name="abs")
-    assert save_labels(answer(fake, "abs"), KV) == ["Saved"]
-    press(slack_http, fake, results, "Abstract", KV, user="U2", name="abs2")
-    assert save_labels(answer(fake, "abs2"), KV) == ["Save"]  # another user's view of the same paper
+    press(slack_http, fake, results, "Abstract", DEFENSIVE_KV, name="abs")
+    assert save_labels(answer(fake, "abs"), DEFENSIVE_KV) == ["Saved"]
+    press(slack_http, fake, results, "Abstract", DEFENSIVE_KV, user="U2", name="abs2")
+    assert save_labels(answer(fake, "abs2"), DEFENSIVE_KV) == ["Save"]  # another user's view of the same paper

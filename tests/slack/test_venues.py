@@ -13,6 +13,7 @@ from bot.papers.venues import parse_scope
 from bot.slack import blocks
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
+from tests.support.papers import known
 from tests.support.slack_harness import SlackHttp, buttons, slack_config, texts
 from tests.support.slack_requests import mention_event
 from tests.support.venue_index import build_venue_index
@@ -34,12 +35,12 @@ def app(fake: FakeSlack, venue_index_path: Path, tmp_path: Path) -> Iterator[Sla
     http.stop()
 
 
-def venues_shown(message: dict[str, Any], path: Path) -> list[str]:
+def venues_shown(message: dict[str, Any], path: Path) -> list[str | None]:
     """The venue of each result, looked up in the index by the id on its Similar button."""
     db = index.connect(path, readonly=True)
     try:
         ids = [b["value"] for b in buttons(message) if b["action_id"] == blocks.ACTION_SIMILAR]
-        return [index.get_paper(db, i)["venue"] for i in ids]  # type: ignore[index]
+        return [known(db, i)["venue"] for i in ids]
     finally:
         db.conn.close()
 
@@ -114,7 +115,7 @@ def test_a_digest_subscription_names_its_venues(app: SlackHttp, fake: FakeSlack,
     assert "Papers on *kv cache* first, then the rest of ICML 2024." in texts(post)
     db = index.connect(venue_index_path, readonly=True)
     try:
-        venues = {index.get_paper(db, i)["venue"] for i in post["metadata"]["event_payload"]["papers"]}  # type: ignore[index]
+        venues = {known(db, i)["venue"] for i in post["metadata"]["event_payload"]["papers"]}
     finally:
         db.conn.close()
     assert venues == {"icml2024"}

@@ -79,7 +79,7 @@ def reference(tmp_path: Path, state_target: Path | str, request: pytest.FixtureR
     else:
         config = _config(tmp_path, tmp_path / "reference.db", "reference.db")
     engine = sqlalchemy.create_engine(oauth.engine_url(config))
-    SQLAlchemyInstallationStore(client_id=CLIENT_ID, engine=engine).create_tables()  # type: ignore[no-untyped-call]
+    SQLAlchemyInstallationStore(client_id=CLIENT_ID, engine=engine).create_tables()
     engine.dispose()
     return config
 
@@ -108,8 +108,8 @@ def test_a_database_whose_store_made_its_tables_upgrades_and_keeps_its_installat
     engine = sqlalchemy.create_engine(oauth.engine_url(config))
     store = SQLAlchemyInstallationStore(client_id=CLIENT_ID, engine=engine)
     states = SQLAlchemyOAuthStateStore(expiration_seconds=600, engine=engine)
-    store.create_tables()  # type: ignore[no-untyped-call]
-    states.create_tables()  # type: ignore[no-untyped-call]
+    store.create_tables()
+    states.create_tables()
     store.save(_installation("T2"))
     for _ in range(3):
         states.issue()  # rows the old install page left behind

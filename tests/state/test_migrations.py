@@ -70,7 +70,9 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     assert sub is not None
     assert (sub.topics, sub.tz.key, sub.days, sub.size) == ("kv cache", "Asia/Seoul", "mon-fri", 3)
     assert sub.team == ""  # rows made before many workspaces belong to the single workspace
-    assert digests.subscription("C0ABCDEFGHI").active is False  # type: ignore[union-attr]
+    stopped = digests.subscription("C0ABCDEFGHI")
+    assert stopped is not None
+    assert stopped.active is False
     # What 0.1.0 posted still counts: the next digest goes on with the round, without repeats.
     shown = {row[2] for row in before["digest_papers"] if row[0] == "C0123456789"}
     planned = digests.plan("C0123456789", date(2026, 3, 12))

@@ -248,6 +248,7 @@ class FakeSlack:
         self.log.arrive(call.method, channel)
         call.delayed = self.faults.wait_if_delayed(call.method, "*", channel=channel)
         extra: dict[str, str] = {}
+        payload: dict[str, Any] | None
         with self._cond:
             if call.method == "oauth.v2.access":  # authenticated by the app's client id and secret, not a token
                 payload = self.oauth.access(call.params, call.headers)
@@ -327,7 +328,8 @@ def _parse_body(body: bytes, content_type: str) -> dict[str, Any]:
             name = part.get_param("name", header="content-disposition")
             if not name:
                 continue
-            payload = part.get_payload(decode=True) or b""
+            raw = part.get_payload(decode=True)  # bytes for a leaf part
+            payload = raw if isinstance(raw, bytes) else b""
             out[str(name)] = payload if part.get_filename() else payload.decode("utf-8", "replace")
         return out
     pairs = parse_qs(body.decode("utf-8"), keep_blank_values=True)

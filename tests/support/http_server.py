@@ -112,13 +112,3 @@ def _app_secret(app: App) -> str:
 def _close_all(server: Any) -> None:
     for channel in list(server._map.values()):
         channel.close()
-
-
-def _app_secret(app: App) -> str:
-    """The signing secret the Bolt app was built with (HttpServer checks signatures before Bolt does)."""
-    return str(getattr(app, "_signing_secret", "") or "")
-
-
-def _close_all(server: Any) -> None:
-    for channel in list(server._map.values()):
-        channel.close()

@@ -18,13 +18,15 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 
+from bot.papers.row import PaperRow
 from bot.slack import blocks
 from tests.support import block_checks
+from tests.support.seed_ids import DEFENSIVE_KV
 from tests.support.slack_requests import form_body, sign, slash_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,7 +138,7 @@ slack_text = st.one_of(
 """Anything a user could put after `/icml` or after a mention."""
 
 paper_text = st.one_of(
-    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=600),
+    st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=600),
     st.lists(st.one_of(st.sampled_from(SLACK_BITS), st.text(max_size=8)), max_size=60).map(" ".join),
 )
 """Any field of a paper record (titles, abstracts, authors, sessions, URLs)."""
@@ -160,23 +162,27 @@ urls = st.one_of(
 
 
 @st.composite
-def papers(draw: st.DrawFn, paper_id: str | None = None) -> dict[str, Any]:
+def papers(draw: st.DrawFn, paper_id: str | None = None) -> PaperRow:
     """A paper as the index hands it to the Slack layer, with hostile text in every field."""
     title = draw(paper_text)
-    return {
-        "id": paper_id or draw(st.one_of(st.text(min_size=1, max_size=40), st.sampled_from(["evil0001", "txyyds"]))),
-        "name": draw(st.one_of(st.none(), paper_text.map(lambda t: t[:40]))),
-        "title": title,
-        "headline": draw(paper_text),
-        "abstract": draw(st.one_of(paper_text, st.text(max_size=9000))),
-        "authors": draw(st.lists(paper_text.map(lambda t: t[:80]), max_size=40)),
-        "url": draw(urls),
-        "pdf_url": draw(urls),
-        "code_url": draw(urls),
-        "status": draw(st.one_of(st.none(), st.sampled_from(["Oral", "Spotlight", "Poster"]), paper_text)),
-        "session": draw(st.one_of(st.none(), paper_text)),
-        "area": draw(st.one_of(st.none(), paper_text)),
-    }
+    return cast(  # the columns the Slack layer reads
+        PaperRow,
+        {
+            "id": paper_id
+            or draw(st.one_of(st.text(min_size=1, max_size=40), st.sampled_from(["evil0001", DEFENSIVE_KV]))),
+            "name": draw(st.one_of(st.none(), paper_text.map(lambda t: t[:40]))),
+            "title": title,
+            "headline": draw(paper_text),
+            "abstract": draw(st.one_of(paper_text, st.text(max_size=9000))),
+            "authors": draw(st.lists(paper_text.map(lambda t: t[:80]), max_size=40)),
+            "url": draw(urls),
+            "pdf_url": draw(urls),
+            "code_url": draw(urls),
+            "status": draw(st.one_of(st.none(), st.sampled_from(["Oral", "Spotlight", "Poster"]), paper_text)),
+            "session": draw(st.one_of(st.none(), paper_text)),
+            "area": draw(st.one_of(st.none(), paper_text)),
+        },
+    )
 
 
 FIELD_NAMES = (
@@ -331,8 +337,8 @@ def message_problems(msg: dict[str, Any], users: Iterable[str] = ()) -> list[str
             if "<" in text or ">" in text:
                 found.append(f"{where}: angle bracket in plain_text {text[:80]!r}")
             continue
-        if _LOOSE_AMP.search(text):
-            found.append(f"{where}: raw & in mrkdwn {text[_LOOSE_AMP.search(text).start() :][:40]!r}")  # type: ignore[union-attr]
+        if amp := _LOOSE_AMP.search(text):
+            found.append(f"{where}: raw & in mrkdwn {text[amp.start() :][:40]!r}")
         rest = _OUR_MARKUP.sub("", text)
         if "<" in rest or ">" in rest:
             found.append(f"{where}: raw < or > in mrkdwn {text[:120]!r}")
@@ -350,7 +356,9 @@ def message_problems(msg: dict[str, Any], users: Iterable[str] = ()) -> list[str
                 if len(element.get("value", "")) > blocks.MAX_BUTTON_VALUE:
                     found.append(f"block {i}: button value over 2000")
         try:
-            Block.parse(block).to_dict()  # type: ignore[union-attr]  # slack_sdk's own limits
+            parsed = Block.parse(block)
+            assert parsed is not None, f"block {i}: not a block"
+            parsed.to_dict()  # slack_sdk's own limits
         except Exception as exc:  # SlackObjectFormationError and friends
             found.append(f"block {i}: slack_sdk rejects it: {exc}")
     try:
@@ -430,7 +438,8 @@ class BotProcess:
         self._reader.start()
 
     def _read(self) -> None:
-        for line in self.proc.stderr:  # type: ignore[union-attr]
+        assert self.proc.stderr is not None  # started with stderr=PIPE
+        for line in self.proc.stderr:
             self.lines.put(line)
 
     @property
@@ -459,7 +468,9 @@ class BotProcess:
     def peak_memory_mb(self) -> float:
         """The process's peak resident memory so far (VmHWM), in MiB."""
         status = Path(f"/proc/{self.pid}/status").read_text()
-        return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
+        peak = re.search(r"VmHWM:\s+(\d+) kB", status)
+        assert peak is not None
+        return int(peak.group(1)) / 1024
 
     def terminate(self, timeout: float = 30) -> int:
         """SIGTERM, then wait for the exit status (killed after `timeout` s)."""

@@ -115,6 +115,7 @@ class CallLog:
 
         Raises AssertionError listing everything received when ``timeout`` expires.
         """
+        matches: Callable[[Call], bool]
         if isinstance(predicate_or_method, str):
             wanted = predicate_or_method
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 __all__ = ["Delay", "Fault", "FaultPlan"]
+
+
+T = TypeVar("T", "Fault", "Delay")  # what a plan holds: each has `times` left
+K = TypeVar("K", str, str | None)  # a Web API method, or a response_url name (None = any)
 
 
 @dataclass
@@ -127,7 +131,7 @@ class FaultPlan:
             for gate in self._gates:
                 gate.set()
 
-    def _take(self, table: dict[Any, list[Any]], *keys: Any, match: Callable[[Any], bool] = lambda _: True) -> Any:
+    def _take(self, table: Mapping[K, list[T]], *keys: K, match: Callable[[T], bool] = lambda _: True) -> T | None:
         with self._cond:
             for key in keys:
                 for n, item in enumerate(table.get(key, [])):

@@ -186,7 +186,7 @@ def timed(call: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
 
 def stop_app(app: App) -> None:
     """Let the app's listener threads end (a test builds many apps)."""
-    app.listener_runner.listener_executor.shutdown(wait=True, cancel_futures=True)  # type: ignore[attr-defined]
+    app.listener_runner.listener_executor.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
@@ -227,7 +227,7 @@ def texts(message: dict[str, Any]) -> str:
 
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     """Every button of a message, in order (actions blocks and section accessories)."""
-    found = []
+    found: list[dict[str, Any]] = []
     for block in message.get("blocks") or []:
         if block.get("type") == "actions":
             found.extend(e for e in block["elements"] if e.get("type") == "button")

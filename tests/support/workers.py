@@ -26,7 +26,10 @@ def fails_at_777(chunk: list[int]) -> list[int]:
 
 
 def unpicklable(chunk: list[int]) -> list[Callable[[], int]]:
-    return [lambda n=n: n for n in chunk]
+    def constant(n: int) -> Callable[[], int]:
+        return lambda: n  # a closure: pickle refuses it
+
+    return [constant(n) for n in chunk]
 
 
 def hangs_at_777(chunk: list[int]) -> list[int]:

@@ -6,7 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-import bibtexparser
+from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
@@ -37,12 +37,13 @@ class BibEntry:
 
 def latex_text(value: str) -> str:
     """What LaTeX would print for a field value (braces that only protect capitals vanish)."""
-    return _DECODER.latex_to_text(value)
+    printed: str = _DECODER.latex_to_text(value)
+    return printed
 
 
 def parse_bibtex(text: str) -> list[BibEntry]:
     """Every entry of a .bib text; fails the test if the parser rejected any block."""
-    library = bibtexparser.parse_string(text)
+    library = parse_string(text)
     assert library.failed_blocks == [], library.failed_blocks
     assert [b for b in library.blocks if b not in library.entries] == []  # nothing but entries
     entries = []

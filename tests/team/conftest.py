@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from tests.support.paths import SEEDS
 
 # Titles and authors that try to break BibTeX, CSV and Markdown. The loader cleans LaTeX out of titles (braces,
 # `$`, backslashes go), so what the index keeps of each is asserted in test_hostile_papers_as_the_index_keeps_them.
-HOSTILE = [
+HOSTILE: list[dict[str, Any]] = [
     {
         "id": "hostile01",
         "conference": "ICML",

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import pytest
 
 from bot.papers import index
+from bot.papers.row import PaperRow
 from bot.search.reader import Papers
 from bot.team import bibtex
 from tests.team.bibparse import parse_bibtex
@@ -32,7 +33,7 @@ url={https://openreview.net/forum?id=hostile_02}
 }"""
 
 
-def all_papers(path: Path) -> list[dict[str, Any]]:
+def all_papers(path: Path) -> list[PaperRow]:
     """Every paper of an index, in load order."""
     db = index.connect(path, readonly=True)
     try:
@@ -41,7 +42,7 @@ def all_papers(path: Path) -> list[dict[str, Any]]:
         db.conn.close()
 
 
-def by_source(papers: Papers, *source_ids: str) -> list[dict[str, Any]]:
+def by_source(papers: Papers, *source_ids: str) -> list[PaperRow]:
     found = [papers.get(s) for s in source_ids]
     assert None not in found
     return [p for p in found if p is not None]
@@ -146,14 +147,17 @@ HOSTILE_TEXT = [
 
 @pytest.mark.parametrize("title", HOSTILE_TEXT)
 def test_latex_specials_in_titles_and_names_survive_a_real_parser(title: str) -> None:
-    paper = {
-        "id": "x1",
-        "title": title,
-        "authors": ["Łukasz Kaiser", f"José {title} García", "Smith, Jr.", "Bob and Alice Co", "O'Neil & Sons_ #2"],
-        "conference": "ICML",
-        "year": 2026,
-        "url": "https://openreview.net/forum?id=a_b#x",
-    }
+    paper = cast(  # only the columns an entry is made of
+        PaperRow,
+        {
+            "id": "x1",
+            "title": title,
+            "authors": ["Łukasz Kaiser", f"José {title} García", "Smith, Jr.", "Bob and Alice Co", "O'Neil & Sons_ #2"],
+            "conference": "ICML",
+            "year": 2026,
+            "url": "https://openreview.net/forum?id=a_b#x",
+        },
+    )
     text = bibtex.bibliography([paper])
     (entry,) = parse_bibtex(text)
     assert entry.title == " ".join(title.split())
