@@ -19,6 +19,7 @@ from bot.slack.blocks.kit import (
     Message,
     _fallback,
     actions,
+    as_mrkdwn,
     bold,
     button,
     context,
@@ -153,7 +154,7 @@ def result_blocks(
     headline = one_line(paper.get("headline"))
     if headline:
         lines.append(truncate(escape(headline), HEADLINE_CHARS))
-    snippet = one_line(result.snippet)
+    snippet = one_line(as_mrkdwn(result.snippet))
     if snippet and snippet.strip(ELLIPSIS + " ").lower() not in headline.lower():
         lines.append(truncate(escape(snippet), SNIPPET_CHARS))
     pid = str(paper["id"])
@@ -194,7 +195,9 @@ def results_message(
 
 def _notes(response: SearchResponse) -> list[Block]:
     """The search's remarks about the query (a filter it ignored, words only some papers have), escaped."""
-    notes = [truncate(escape(one_line(n)), 500) for n in getattr(response, "notes", None) or [] if one_line(n)]
+    notes = [
+        truncate(escape(one_line(as_mrkdwn(n))), 500) for n in getattr(response, "notes", None) or [] if n.text.strip()
+    ]
     return [context(*notes[:3])] if notes else []
 
 
@@ -202,8 +205,9 @@ def no_results_message(response: SearchResponse, intro: str | None = None, publi
     """No papers matched: say so, and offer the search's suggestions as one-click buttons (when nothing was searched,
     what to type instead is the answer: "Which topic? Name one, as in ...")."""
     blocks: list[Block] = [context(intro)] if intro else []
-    if not response.searched and one_line(" ".join(response.notes)):
-        text = truncate(escape(one_line(" ".join(response.notes))), 500)
+    said = one_line(" ".join(as_mrkdwn(n) for n in response.notes))
+    if not response.searched and said:
+        text = truncate(escape(said), 500)
         return message(_fallback(text), [*blocks, section(text)])
     blocks.extend(_notes(response))
     if response.offset and response.total:
