@@ -164,7 +164,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         return print_blocks(query, config)
     results = search.search(db, query, limit=args.limit, scope=config.venues)
     if args.json:
-        print(json.dumps([r.to_json() for r in results.results], ensure_ascii=False, indent=2))
+        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))  # (the shape of each --batch line)
         return 0
     print_results(query, results)
     return 0
@@ -471,11 +471,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--batch",
         metavar="FILE",
-        help="one query per line ('-' for stdin); with --json, one JSON line "
-        "per query: {query, corrected, took_ms, results, ...}",
+        help="one query per line ('-' for stdin); with --json, one JSON line per query, as --json prints one",
     )
     p.add_argument("--limit", type=int, default=5, help="how many results (default 5)")
-    p.add_argument("--json", action="store_true", help="print a JSON array of results")
+    p.add_argument(
+        "--json", action="store_true", help="print the answer as JSON: {query, corrected, notes, results, ...}"
+    )
     p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
     p.set_defaults(func=cmd_search)
 

@@ -28,7 +28,7 @@ def test_first_search_builds_the_index_from_seeds(tmp_path: Path, capsys: pytest
     assert main(["search", "kv cache", "--db", str(db), "--json"]) == 0
     out, err = capsys.readouterr()
     assert "building it from" in err
-    results = json.loads(out)
+    results = json.loads(out)["results"]
     assert [r["name"] for r in results] == ["DefensiveKV", "Vegas"]  # the two KV cache papers of the seeds
     assert {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
     assert db.exists()
@@ -212,7 +212,9 @@ def test_search_output_carries_no_slack_markup(
     assert "   …reliance on self-attention, particularly the large KV cache for long-sequence inference." in out
     assert "*" not in out
     assert main(["search", "kv cache qqxqzv", "--db", db, "--json"]) == 0
-    first = json.loads(capsys.readouterr().out)[0]
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["notes"] == ["No paper here writes qqxqzv; showing papers with the other words."]
+    first = answer["results"][0]
     assert first["snippet"].startswith("…reliance on self-attention, particularly the large KV cache for long-sequence")
     assert [first["snippet"][s:e] for s, e in first["snippet_matches"]] == ["KV cache", "KV cache", "KV"]
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

@@ -22,7 +22,7 @@ class Result:
     named: list[str] = field(default_factory=list)  # its authors the query named (a person, author:), as listed
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON shape of `icml-bot search --json`."""
+        """One result in the JSON of `icml-bot search --json`: plain text, the matched words as offsets."""
         p = self.paper
         return {
             "id": p["id"],
@@ -66,7 +66,7 @@ class SearchResponse:
     searched: bool = True  # False: nothing was searched ("who works on": no topic), and the notes say what to type
 
     def to_json(self) -> dict[str, Any]:
-        """One line of `icml-bot search --batch --json`."""
+        """What `icml-bot search --json` prints, and each line of `--batch --json`: one shape, no Slack markup."""
         return {
             "query": self.query,
             "corrected": self.corrected,
