@@ -70,6 +70,8 @@ def open_index(config: Config) -> Any:
             db.conn.close()
         db = index.connect(path, readonly=True)
         db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
+        if index.stores_markup(db):
+            print(index.STORED_MARKUP.format(path=path), file=sys.stderr)
         return db
     except sqlite3.DatabaseError as exc:
         raise index.IndexUnavailable(

@@ -224,6 +224,33 @@ def test_search_output_carries_no_slack_markup(
     assert "particularly the large \x1b[1mKV cache\x1b[0m for long-sequence inference." in out
 
 
+def test_an_index_that_stores_slack_markup_is_named_until_its_sources_are_loaded_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index built before abstracts were stored as plain text holds Slack markup, which the shell and --json would
+    print: each command that reads it says so in one line, and loading the sources again ends it."""
+    db = tmp_path / "papers.db"
+    assert main(["index", "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:  # as older versions left it: mrkdwn abstracts, no emphasis spans, no meta key
+        conn.execute("UPDATE papers SET abstract = replace(abstract, 'half', '_half_'), abstract_emphasis = NULL")
+        conn.execute("DELETE FROM meta WHERE key = 'plain_abstracts'")
+    conn.close()
+    capsys.readouterr()
+    assert main(["search", "kv cache", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    notice = (
+        f"abstracts in {db} were indexed by an older icml-bot as Slack markup (*bold*, _italic_); load its sources "
+        "again with `icml-bot index` (and `icml-bot fetch`) to store plain text\n"
+    )
+    assert err == notice  # (once)
+    assert main(["index", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["search", "kv cache", "--db", str(db)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["paper", "DefensiveKV", "--db", str(db)]) == 0
+    assert "_half_" not in json.loads(capsys.readouterr().out)["abstract"]
+
+
 def test_a_question_with_no_topic_gets_the_hint_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "who works on", "--db", str(tmp_path / "papers.db")]) == 0
     out = capsys.readouterr().out
