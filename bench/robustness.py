@@ -126,6 +126,7 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.slack.blocks import digest as digest_blocks
     from bot.slack.services import Services
     from bot.state import State
+    from bot.text.marked import marked
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
@@ -164,7 +165,7 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
         return [f"bad record {r!r:.80}" for r in records if isinstance(r, corpus.Paper) and not r.title.strip()]
 
     def paper(p: PaperRow) -> list[str]:
-        response = SearchResponse("q", [Result(p, 1.0, str(p["abstract"])[:300])], 9, 0, None, [])
+        response = SearchResponse("q", [Result(p, 1.0, marked(str(p["abstract"])[:300]))], 9, 0, None, [])
         msgs = [
             blocks.results_message(response),
             blocks.paper_message(p, another=True),

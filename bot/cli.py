@@ -19,8 +19,10 @@ from bot.config import Config, ConfigError
 from bot.papers import index
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
+from bot.text.marked import Marked, Strong, marked
 
 EXIT_USAGE = 2
+ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"  # what stresses a word on a terminal
 
 
 def seeds_dir() -> Path:
@@ -68,6 +70,8 @@ def open_index(config: Config) -> Any:
             db.conn.close()
         db = index.connect(path, readonly=True)
         db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
+        if index.stores_markup(db):
+            print(index.STORED_MARKUP.format(path=path), file=sys.stderr)
         return db
     except sqlite3.DatabaseError as exc:
         raise index.IndexUnavailable(
@@ -162,7 +166,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         return print_blocks(query, config)
     results = search.search(db, query, limit=args.limit, scope=config.venues)
     if args.json:
-        print(json.dumps([r.to_json() for r in results.results], ensure_ascii=False, indent=2))
+        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))  # (the shape of each --batch line)
         return 0
     print_results(query, results)
     return 0
@@ -197,7 +201,7 @@ def print_results(query: str, results: Any) -> None:
     if results.corrected:
         print(f"Showing results for {results.corrected} (you typed {query})")
     for note in results.notes:
-        print(note)
+        print(shell_text(note))
     if not results.results:
         hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
         if results.searched:  # (else the notes said what to type instead)
@@ -211,14 +215,22 @@ def print_results(query: str, results: Any) -> None:
         p = r.paper
         venue = f" ({venue_of(p)})" if results.venues > 1 else ""
         print(f"{n}. [{p['id']}] {shown_title(p)}{venue}")
-        if p.get("authors"):  # (the authors the query named marked *so*, after "…" when listed later)
+        if p.get("authors"):  # (the authors the query named stressed, after "…" when listed later)
             line, more = shown_authors(p["authors"], 4, r.named)
-            names = [("… " if gap else "") + (f"*{name}*" if marked else name) for name, marked, gap in line]
-            print(f"   {', '.join(names)}{' et al.' if more else ''}")
-        print(f"   {r.snippet}")
+            names = [
+                (", " if i else "", "… " if gap else "", Strong(name) if named else name)
+                for i, (name, named, gap) in enumerate(line)
+            ]
+            print(f"   {shell_text(marked(*(piece for name in names for piece in name)))}{' et al.' if more else ''}")
+        print(f"   {shell_text(r.snippet)}")
         links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
         if links:
             print(f"   {links}")
+
+
+def shell_text(text: Marked) -> str:
+    """Marked text for the shell: its Strong pieces in ANSI bold on a terminal, plain text in a pipe or a file."""
+    return text.render(lambda piece: f"{ANSI_BOLD}{piece}{ANSI_RESET}") if sys.stdout.isatty() else text.text
 
 
 def cmd_publish(args: argparse.Namespace, config: Config) -> int:
@@ -461,11 +473,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--batch",
         metavar="FILE",
-        help="one query per line ('-' for stdin); with --json, one JSON line "
-        "per query: {query, corrected, took_ms, results, ...}",
+        help="one query per line ('-' for stdin); with --json, one JSON line per query, as --json prints one",
     )
     p.add_argument("--limit", type=int, default=5, help="how many results (default 5)")
-    p.add_argument("--json", action="store_true", help="print a JSON array of results")
+    p.add_argument(
+        "--json", action="store_true", help="print the answer as JSON: {query, corrected, notes, results, ...}"
+    )
     p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
     p.set_defaults(func=cmd_search)
 

@@ -28,7 +28,7 @@ def test_first_search_builds_the_index_from_seeds(tmp_path: Path, capsys: pytest
     assert main(["search", "kv cache", "--db", str(db), "--json"]) == 0
     out, err = capsys.readouterr()
     assert "building it from" in err
-    results = json.loads(out)
+    results = json.loads(out)["results"]
     assert [r["name"] for r in results] == ["DefensiveKV", "Vegas"]  # the two KV cache papers of the seeds
     assert {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
     assert db.exists()
@@ -181,7 +181,9 @@ def test_publish_refuses_what_is_not_an_index_in_one_line(tmp_path: Path, capsys
     assert not (tmp_path / "papers.db").exists()
 
 
-def test_text_results_mark_the_author_a_search_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_text_results_mark_the_author_a_search_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The shell's author line shows the person a search found, after "…" when listed past the first four (it once
     showed the first four only, as if the paper were not theirs)."""
     source = tmp_path / "people2026.jsonl"
@@ -192,7 +194,61 @@ def test_text_results_mark_the_author_a_search_named(tmp_path: Path, capsys: pyt
     assert main(["index", str(source), "--db", db]) == 0
     capsys.readouterr()
     assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
-    assert "   Ann One, Ben Two, Cy Three, Di Four, … *Zoe Sixth* et al.\n" in capsys.readouterr().out
+    assert "   Ann One, Ben Two, Cy Three, Di Four, … Zoe Sixth et al.\n" in capsys.readouterr().out  # (a pipe: plain)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
+    assert "   Ann One, Ben Two, Cy Three, Di Four, … \x1b[1mZoe Sixth\x1b[0m et al.\n" in capsys.readouterr().out
+
+
+def test_search_output_carries_no_slack_markup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell prints plain text (ANSI bold on a terminal) and --json gives the matched words as offsets: none of
+    Slack's *bold* (it once printed `*KV cache*` in snippets and `*qqxqzv*` in notes)."""
+    db = str(tmp_path / "papers.db")
+    assert main(["search", "kv cache qqxqzv", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No paper here writes qqxqzv; showing papers with the other words.\n1. [txyyds] DefensiveKV")
+    assert "   …reliance on self-attention, particularly the large KV cache for long-sequence inference." in out
+    assert "*" not in out
+    assert main(["search", "kv cache qqxqzv", "--db", db, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["notes"] == ["No paper here writes qqxqzv; showing papers with the other words."]
+    first = answer["results"][0]
+    assert first["snippet"].startswith("…reliance on self-attention, particularly the large KV cache for long-sequence")
+    assert [first["snippet"][s:e] for s, e in first["snippet_matches"]] == ["KV cache", "KV cache", "KV"]
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["search", "kv cache qqxqzv", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No paper here writes \x1b[1mqqxqzv\x1b[0m; showing papers with the other words.\n")
+    assert "particularly the large \x1b[1mKV cache\x1b[0m for long-sequence inference." in out
+
+
+def test_an_index_that_stores_slack_markup_is_named_until_its_sources_are_loaded_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index built before abstracts were stored as plain text holds Slack markup, which the shell and --json would
+    print: each command that reads it says so in one line, and loading the sources again ends it."""
+    db = tmp_path / "papers.db"
+    assert main(["index", "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:  # as older versions left it: mrkdwn abstracts, no emphasis spans, no meta key
+        conn.execute("UPDATE papers SET abstract = replace(abstract, 'half', '_half_'), abstract_emphasis = NULL")
+        conn.execute("DELETE FROM meta WHERE key = 'plain_abstracts'")
+    conn.close()
+    capsys.readouterr()
+    assert main(["search", "kv cache", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    notice = (
+        f"abstracts in {db} were indexed by an older icml-bot as Slack markup (*bold*, _italic_); load its sources "
+        "again with `icml-bot index` (and `icml-bot fetch`) to store plain text\n"
+    )
+    assert err == notice  # (once)
+    assert main(["index", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["search", "kv cache", "--db", str(db)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["paper", "DefensiveKV", "--db", str(db)]) == 0
+    assert "_half_" not in json.loads(capsys.readouterr().out)["abstract"]
 
 
 def test_a_question_with_no_topic_gets_the_hint_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

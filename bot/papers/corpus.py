@@ -105,6 +105,7 @@ class Paper:
     schedule: list[dict[str, str | None]] = field(default_factory=list)  # sessions: name, kind, start, end, room, url
     room: str | None = None
     poster_position: str | None = None
+    abstract_emphasis: list[tuple[int, int, str]] = field(default_factory=list)  # bold/italic spans (text.cleanup)
     source: str = ""
     more_sources: tuple[str, ...] = ()  # the other files of raw downloads its record was merged from
     source_id: str | None = None
@@ -567,7 +568,7 @@ def make_paper(
 ) -> Paper:
     """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
     raw_abstract = str(fields["abstract"])
-    abstract = text.to_mrkdwn(raw_abstract)
+    abstract, emphasis = text.to_marked_text(raw_abstract)
     raw_title = str(fields.get("title") or "").strip()
     code_url = field_values.first_url(fields.get("code_url")) or text.code_url(raw_abstract)
     title = text.to_plain_text(raw_title) if raw_title else ""
@@ -581,6 +582,7 @@ def make_paper(
     paper = Paper(
         title=title or text.derive_title(raw_abstract, name),
         abstract=abstract,
+        abstract_emphasis=emphasis,
         name=name,
         headline=text.headline(raw_abstract),
         title_derived=not title,
@@ -598,7 +600,7 @@ def make_paper(
         venue=venues.venue_key(conference, year),
         institutions=field_values.aligned_list(fields.get("institutions")),
         site_url=field_values.first_url(fields.get("site_url")),
-        tldr=text.to_mrkdwn(tldr) if tldr else None,
+        tldr=text.to_plain_text(tldr) if tldr else None,
         bibtex=field_values.optional_text(fields.get("bibtex")),
         license=field_values.optional_text(fields.get("license")),
         schedule=field_values.schedule(fields.get("schedule")),

@@ -27,7 +27,7 @@ from bot.text.stopwords import TOO_COMMON
 if TYPE_CHECKING:  # readers of the index (search) need neither the source readers and fetchers nor the embedding model
     from bot.papers.corpus import Notice, Paper, Skip
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: abstracts as plain text and emphasis spans (2 stored Slack mrkdwn): rebuild to show them
 # Columns added after the first release, with their types: an older index gains them on its next load.
 LATER_COLUMNS: dict[str, type] = {
     "venue": str,
@@ -39,9 +39,15 @@ LATER_COLUMNS: dict[str, type] = {
     "schedule": str,
     "room": str,
     "poster_position": str,
+    "abstract_emphasis": str,
 }
+PLAIN_ABSTRACTS = "plain_abstracts"  # meta key: "1" once every abstract is plain text with its emphasis apart
+STORED_MARKUP = (
+    "abstracts in {path} were indexed by an older icml-bot as Slack markup (*bold*, _italic_); load its sources "
+    "again with `icml-bot index` (and `icml-bot fetch`) to store plain text"
+)
 NOT_COLUMNS = ("source", "more_sources", "line", "keys", "preferred")  # Paper fields the papers table does not hold
-JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule")
+JSON_COLUMNS = ("authors", "keywords", "sources", "institutions", "schedule", "abstract_emphasis")
 FTS_COLUMNS = ("name", "title", "abstract", "authors")
 # Words too common to identify a paper when looking for its twin in another source.
 STOPWORDS = TOO_COMMON
@@ -186,6 +192,15 @@ def unescape_json_columns(db: sqlite_utils.Database) -> None:
         db.execute(f"UPDATE papers SET {', '.join(f'{c} = ?' for c in columns)} WHERE rowid = ?", [*written, rowid])
 
 
+def stores_markup(db: sqlite_utils.Database) -> bool:
+    """Whether some abstracts are Slack mrkdwn, as versions before plain text stored them: the shell and --json would
+    show that markup until the sources are loaded again."""
+    if not db["meta"].exists() or not db["papers"].count:
+        return False
+    row = db.execute("SELECT value FROM meta WHERE key = ?", [PLAIN_ABSTRACTS]).fetchone()
+    return row is None or row[0] != "1"
+
+
 def add_later_columns(db: sqlite_utils.Database) -> None:
     """Give an index built by an older version the newer columns, so it keeps working without a rebuild."""
     have = set(db["papers"].columns_dict)
@@ -295,6 +310,7 @@ def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
         keywords=json.dumps(paper.keywords, ensure_ascii=False),
         institutions=json.dumps(paper.institutions, ensure_ascii=False),
         schedule=json.dumps(paper.schedule, ensure_ascii=False),
+        abstract_emphasis=json.dumps(paper.abstract_emphasis),
         sources=json.dumps(sources_of(paper)),
     )
     return row
@@ -320,6 +336,8 @@ def merge_rows(primary: dict[str, Any], secondary: dict[str, Any], keep: dict[st
     """One row for two records of the same paper: primary's fields, secondary's where primary has none, keep's id."""
     merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in primary}
     merged["id"], merged["seq"] = keep["id"], keep["seq"]
+    marked = primary if primary["abstract"] not in (None, "") else secondary
+    merged["abstract_emphasis"] = marked.get("abstract_emphasis")  # (spans belong to the abstract they mark)
     merged["sources"] = json.dumps(sorted(set(json.loads(primary["sources"])) | set(json.loads(secondary["sources"]))))
     return merged
 
@@ -391,6 +409,8 @@ def load(
         db.table("meta").upsert(
             {"key": "last_indexed", "value": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, pk="key"
         )
+        marked = db.execute("SELECT 1 FROM papers WHERE abstract_emphasis IS NULL LIMIT 1").fetchone()
+        db.table("meta").upsert({"key": PLAIN_ABSTRACTS, "value": "0" if marked else "1"}, pk="key")
         # Search's caches key on this too: two loads in one second share a stamp, and an edited abstract keeps its seq.
         db.execute(
             "INSERT INTO meta (key, value) VALUES ('generation', '1') "

@@ -37,6 +37,7 @@ class PaperRow(TypedDict):
     schedule: list[dict[str, str | None]] | None  # sessions with times and rooms
     room: str | None
     poster_position: str | None
+    abstract_emphasis: list[tuple[int, int, str]] | None  # (start, end, "b" or "i"); None in an index built before
 
 
 def shown_title(paper: PaperRow) -> str:

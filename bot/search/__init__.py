@@ -13,7 +13,7 @@ How a query runs, and why it stays fast on 100,000+ papers (one module per step)
 6. fuse.py: for queries of three words or more, that order is fused with FTS5's bm25 over the words (the rarest,
    within a bounded number of matches) and closeness in meaning (meaning.py, the vectors of bot.papers.vectors), by
    weighted reciprocal rank; titles holding every word and named papers lead.
-7. snippets.py: the abstract around the most query words, matched words in *bold*.
+7. snippets.py: the abstract around the most query words, the matched words marked (bot.text.marked).
 engine.py runs these steps for `search`, as stages (settle, retrieve, order, write the page, notes); neighbours.py
 finds papers like one paper (`similar`); cache.py keeps what each index needs loaded once (vocabulary, names, acronym
 table); matching.py finds words in text fast.

@@ -47,6 +47,7 @@ from bot.search.retrieve import (
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 from bot.search.weights import DEFAULT, Fusion, Weights
+from bot.text.marked import Marked, Strong, marked
 from bot.text.stopwords import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ def search(
     offset = max(0, int(offset))
     parsed = ql.parse(query)
     response = SearchResponse(
-        query=query, results=[], offset=offset, notes=list(parsed.notes), truncated=parsed.truncated
+        query=query, results=[], offset=offset, notes=[marked(n) for n in parsed.notes], truncated=parsed.truncated
     )
     response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
@@ -95,7 +96,7 @@ def search(
             raise
         log.warning("search could not run %r: %s", query[:200], exc)  # a bug: user text should never reach here
         response.results, response.total = [], 0
-        response.notes.append("This query could not be searched; try plain words.")
+        response.notes.append(marked("This query could not be searched; try plain words."))
     response.took_ms = (time.perf_counter() - started) * 1000
     return response
 
@@ -161,9 +162,11 @@ class _Order(NamedTuple):
 def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool:
     """An empty query, or a request that names no topic: the response says so, and nothing is searched."""
     if not parsed.terms and not parsed.has_filters and not parsed.links:
-        response.notes.append('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        response.notes.append(
+            marked('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
+        )
     elif parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists working memory papers)
-        response.notes.append(NO_TOPIC)
+        response.notes.append(marked(NO_TOPIC))
     else:
         return False
     response.searched = False
@@ -181,7 +184,7 @@ def _settle(
     """Venues, the person a query names, the plan and the papers it names, with the notes each adds; None: there is
     nothing to search (no such venue, or a name nobody here has)."""
     venues = resolve(db, parsed, scope, cache)
-    response.notes += venues.notes
+    response.notes += [marked(n) for n in venues.notes]
     response.venues = venues.venues
     if venues.nothing:
         return None
@@ -191,9 +194,13 @@ def _settle(
     person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
     nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w], planner.is_typo)
     if nobody:
-        response.notes.append(f"No author here is called *{nobody}*, and no paper mentions *{nobody.split()[-1]}*.")
+        response.notes.append(
+            marked(
+                "No author here is called ", Strong(nobody), ", and no paper mentions ", Strong(nobody.split()[-1]), "."
+            )
+        )
         if scoped is not None and not parsed.names_venues:
-            response.notes.append(DEFAULT_VENUES_ONLY)
+            response.notes.append(marked(DEFAULT_VENUES_ONLY))
         return None
     if person:
         parsed = planner.parsed = person.rest
@@ -208,9 +215,11 @@ def _settle(
     response.corrected = plan.corrected
     clock.lap("plan", apart=("correction", planner.correcting_ms))
     for typed, words in plan.apart:
-        response.notes.append(f"No paper writes *{typed}*: showing papers with *{words}*.")
+        response.notes.append(marked("No paper writes ", Strong(typed), ": showing papers with ", Strong(words), "."))
     for rare, common in plan.also:
-        response.notes.append(f"Also showing papers with *{common}* (only a paper or two use *{rare}*).")
+        response.notes.append(
+            marked("Also showing papers with ", Strong(common), " (only a paper or two use ", Strong(rare), ").")
+        )
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
 
@@ -333,12 +342,12 @@ def _notes(
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
         narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
-        response.notes.append(f"No paper in the index has the link {', '.join(unknown)}{narrowed}.")
+        response.notes.append(marked(f"No paper in the index has the link {', '.join(unknown)}{narrowed}."))
     if not response.results and offset == 0:
         if asked.scoped is not None and not parsed.names_venues:
-            response.notes.append(DEFAULT_VENUES_ONLY)
+            response.notes.append(marked(DEFAULT_VENUES_ONLY))
         response.suggestions = _suggestions(db, cache, parsed, plan, asked.planner)
-        response.notes += plan.notes_extra
+        response.notes += [marked(n) for n in plan.notes_extra]
 
 
 def _fused(
@@ -357,16 +366,16 @@ def _fused(
     return fuse(ranked, by_bm25, near, len(plan.groups), fusion)
 
 
-def _partial_note(full: int, unused: list[str]) -> str:
+def _partial_note(full: int, unused: list[str]) -> Marked:
     """What the page holds besides papers matching every word; the words no paper writes, by name, when they are why
     none matches every word."""
     if unused and not full:
-        said = ", ".join(f"*{w}*" for w in unused)
-        return f"No paper here writes {said}; showing papers with the other words."
+        said = [piece for i, w in enumerate(unused) for piece in ((", ",) if i else ()) + (Strong(w),)]
+        return marked("No paper here writes ", *said, "; showing papers with the other words.")
     if not full:
-        return "No paper matches every word; showing papers that match some of them."
+        return marked("No paper matches every word; showing papers that match some of them.")
     verb = "papers match" if full > 1 else "paper matches"
-    return f"Only {full} {verb} every word; the rest match some."
+    return marked(f"Only {full} {verb} every word; the rest match some.")
 
 
 class _Stages:
@@ -387,7 +396,7 @@ class _Stages:
         self.last = now
 
 
-def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[str]:
+def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
     """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
     wrote more than one; else the papers' own author lines answer)."""
     on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
@@ -395,7 +404,7 @@ def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[Score
     if not who:
         return []
     topic = " ".join(g.label for g in plan.groups)
-    return [f"Most papers on *{topic}* here: " + ", ".join(f"{name} ({n})" for name, n in who)]
+    return [marked("Most papers on ", Strong(topic), " here: " + ", ".join(f"{name} ({n})" for name, n in who))]
 
 
 def _like_the_named_paper(
@@ -419,7 +428,9 @@ def _like_the_named_paper(
     like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
-    response.notes.insert(0, f"Papers like *{title}*" if like else f"No papers like *{title}* here.")
+    response.notes.insert(
+        0, marked("Papers like ", Strong(title)) if like else marked("No papers like ", Strong(title), " here.")
+    )
     return True
 
 

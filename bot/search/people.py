@@ -29,6 +29,7 @@ from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
 from bot.search.retrieve import read_columns
+from bot.text.marked import Marked, Strong, marked
 from bot.text.nicknames import same_names
 from bot.text.person_names import PARTICLES, fold_name, without_particles
 from bot.text.stopwords import FUNCTION_WORDS
@@ -420,7 +421,7 @@ def _beside(
     return other if other and other.person.key != match.person.key else None
 
 
-def common_surname_note(parsed: ql.ParsedQuery, people: People) -> str | None:
+def common_surname_note(parsed: ql.ParsedQuery, people: People) -> Marked | None:
     """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): how to ask for one of them."""
     terms = parsed.terms
     if not people.available or len(terms) != 1 or len(terms[0].words) != 1 or terms[0].negated:
@@ -431,9 +432,13 @@ def common_surname_note(parsed: ql.ParsedQuery, people: People) -> str | None:
     if bearer is None:
         return None
     first, *rest = bearer.split()  # (as the index names them: the usual casing among a person's spellings)
-    example = f"*{' '.join((first, *rest))}*, *{first[0]}. {' '.join(rest)}*" if rest else f"*{bearer}*"
-    asked = terms[0].text
-    return f"Many authors are called *{asked}*: add a first name or an initial for one person's papers ({example})."
+    example = (
+        (Strong(" ".join((first, *rest))), ", ", Strong(f"{first[0]}. {' '.join(rest)}")) if rest else (Strong(bearer),)
+    )
+    asked = Strong(terms[0].text)
+    return marked(
+        "Many authors are called ", asked, ": add a first name or an initial for one person's papers (", *example, ")."
+    )
 
 
 def unknown_person(
@@ -457,27 +462,28 @@ def unknown_person(
     return " ".join(t.text for t in terms)
 
 
-def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -> str:
-    """What the answer says about the person it found: `4 papers by *Mohit Bansal*`, and how the name was read
+def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -> Marked:
+    """What the answer says about the person it found: `4 papers by Mohit Bansal` (the name Strong), and how it was read
     (`on_topic`: whether any of their papers holds a word of the topic)."""
     match = found.match
     if match is None:
-        return ""
-    name = match.person.name
+        return marked()
+    name = Strong(match.person.name)
     place = found.rest.author_position
-    whose = f"with *{name}* as {place} author" if place and found.from_text else f"by *{name}*"
-    note = f"{count} paper{'s' if count != 1 else ''} {whose}" if count else f"No papers {whose}"
+    whose = marked("with ", name, f" as {place} author") if place and found.from_text else marked("by ", name)
+    note = marked(f"{count} paper{'s' if count != 1 else ''} " if count else "No papers ") + whose
     if found.beside and count:
-        note += f", those with *{found.beside.person.name}* first"
+        note += marked(", those with ", Strong(found.beside.person.name), " first")
     elif topic and found.from_text and count and not on_topic:
-        note += f", none about *{topic}*"
+        note += marked(", none about ", Strong(topic))
     elif topic:
-        note += f", those about *{topic}* first" if found.from_text and count else f" about *{topic}*"
+        about = marked(", those about ", Strong(topic), " first") if found.from_text and count else None
+        note += about or marked(" about ", Strong(topic))
     rest = found.rest
     if not count and (rest.status or rest.status_excluded or rest.has_code is not None or rest.names_venues):
         note += " with these filters"  # (they have papers here: a search names only people who do)
     if not match.exact:
-        note += f" (you typed *{found.typed}*)"
+        note += marked(" (you typed ", Strong(found.typed), ")")
     if match.others:
         more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:OTHERS_NAMED])
         if len(match.others) > OTHERS_NAMED:

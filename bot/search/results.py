@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.papers.row import PaperRow
+from bot.text.marked import Marked
 
 MAX_LIMIT = 50  # results per call, for search and similar alike
 
@@ -16,12 +17,12 @@ class Result:
 
     paper: PaperRow
     score: float
-    snippet: str
+    snippet: Marked
     matched: list[str] = field(default_factory=list)
     named: list[str] = field(default_factory=list)  # its authors the query named (a person, author:), as listed
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON shape of `icml-bot search --json`."""
+        """One result in the JSON of `icml-bot search --json`: plain text, the matched words as offsets."""
         p = self.paper
         return {
             "id": p["id"],
@@ -37,7 +38,8 @@ class Result:
             "venue": p.get("venue"),
             "track": p.get("track"),
             "score": round(self.score, 4),
-            "snippet": self.snippet,
+            "snippet": self.snippet.text,
+            "snippet_matches": self.snippet.spans(),  # (start, end) in the snippet of each matched word
             "matched": self.matched,
             "named_authors": self.named,
         }
@@ -54,7 +56,7 @@ class SearchResponse:
     corrected: str | None = None
     suggestions: list[str] = field(default_factory=list)
     took_ms: float = 0.0
-    notes: list[str] = field(default_factory=list)  # e.g. the query was cut to its first 32 terms
+    notes: list[Marked] = field(default_factory=list)  # e.g. the query was cut to its first 32 terms
     truncated: bool = False  # the input was longer than the parser takes (see notes)
     total_exact: bool = True  # False: `total` is a lower bound (very common words)
     partial: bool = False  # some results match only some of the words
@@ -64,7 +66,7 @@ class SearchResponse:
     searched: bool = True  # False: nothing was searched ("who works on": no topic), and the notes say what to type
 
     def to_json(self) -> dict[str, Any]:
-        """One line of `icml-bot search --batch --json`."""
+        """What `icml-bot search --json` prints, and each line of `--batch --json`: one shape, no Slack markup."""
         return {
             "query": self.query,
             "corrected": self.corrected,
@@ -75,6 +77,6 @@ class SearchResponse:
             "partial": self.partial,
             "person": self.person,
             "suggestions": self.suggestions,
-            "notes": self.notes,
+            "notes": [note.text for note in self.notes],
             "results": [r.to_json() for r in self.results],
         }

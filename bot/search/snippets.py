@@ -1,4 +1,4 @@
-"""Snippets: up to SNIPPET_CHARS of an abstract around the most query words, with the matched words in *bold*."""
+"""Snippets: up to SNIPPET_CHARS of an abstract around the most query words, the matched words marked Strong."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, highlight_regex
+from bot.text.marked import Marked, Strong
 from bot.text.words import stem
 
 SNIPPET_CHARS = 300
@@ -77,8 +78,9 @@ class Highlighter:
         return spans
 
 
-def bold(text: str, spans: Sequence[Span]) -> str:
-    """Wrap spans in *bold*; neighbours joined by a space or hyphen become one (*KV-cache*, not *KV*-*cache*)."""
+def bold(text: str, spans: Sequence[Span], lead: str = "", tail: str = "") -> Marked:
+    """The text with its spans Strong; neighbours joined by a space or hyphen become one (KV-cache, not KV and
+    cache); `lead` and `tail` (an ellipsis) go around it."""
     merged: list[tuple[int, int]] = []  # (start, end)
     for start, end, _ in spans:
         if merged:
@@ -87,17 +89,17 @@ def bold(text: str, spans: Sequence[Span]) -> str:
                 merged[-1] = (last_start, end)
                 continue
         merged.append((start, end))
-    out, pos = [], 0
+    out: list[str | Strong] = [lead]
+    pos = 0
     for s, e in merged:
-        out.append(text[pos:s])
-        out.append("*" + text[s:e] + "*")
+        out += [text[pos:s], Strong(text[s:e])]
         pos = e
-    out.append(text[pos:])
-    return "".join(out)
+    out += [text[pos:], tail]
+    return Marked(tuple(p for p in out if p))
 
 
 def display(text: str | None) -> str:
-    """Display text without Markdown emphasis, so our *bold* is the only markup in a snippet."""
+    """Display text without Markdown emphasis, so the matched words are the only emphasis in a snippet."""
     if not text:
         return ""
     if "*" in text or "_" in text or "`" in text or "~" in text:  # (four scans cost less than one regex search)
@@ -107,8 +109,8 @@ def display(text: str | None) -> str:
     return " ".join(text.split())
 
 
-def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: int = SNIPPET_CHARS) -> str:
-    """Up to `limit` characters of the abstract around the most query words, with matched words in *bold*."""
+def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: int = SNIPPET_CHARS) -> Marked:
+    """Up to `limit` characters of the abstract around the most query words, with the matched words Strong."""
     text = display(abstract)
     spans = highlighter.spans(text)
     if not spans:
@@ -141,4 +143,4 @@ def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: 
     else:
         end, tail = len(text), ""
     shown = [(s - start, e - start, g) for s, e, g in spans if s >= start and e <= end]
-    return lead + bold(text[start:end], shown) + tail
+    return bold(text[start:end], shown, lead, tail)

@@ -1,4 +1,4 @@
-"""Text cleanup for paper titles and abstracts: LaTeX/Markdown/HTML → Slack mrkdwn or plain text, plus derived names.
+"""Text cleanup for paper titles and abstracts: LaTeX/Markdown/HTML → plain text and its emphasis, plus derived names.
 
 The work is split by job: ``cleanup`` (the pipeline, using ``latex``, ``markup``, ``hyphens``, ``urls`` and
 ``markers``), ``names``, ``headlines`` (with ``sentences``), ``tokens`` and ``words`` (the word pattern and the
@@ -16,14 +16,14 @@ from bot.text.urls import code_url, urls  # (eager: the submodule `urls` would o
 from bot.text.words import valid_text
 
 if TYPE_CHECKING:
-    from bot.text.cleanup import to_mrkdwn, to_plain_text
+    from bot.text.cleanup import to_marked_text, to_plain_text
     from bot.text.headlines import derive_title, headline
     from bot.text.markup import unescape_html
     from bot.text.names import derive_name, name_from_title
 
 # What cleans sources, imported on first use: searching reads clean text and needs none of its many patterns.
 _CLEANING = {
-    "to_mrkdwn": "cleanup",
+    "to_marked_text": "cleanup",
     "to_plain_text": "cleanup",
     "derive_title": "headlines",
     "headline": "headlines",
@@ -39,7 +39,7 @@ __all__ = [
     "headline",
     "name_from_title",
     "normalize_title",
-    "to_mrkdwn",
+    "to_marked_text",
     "to_plain_text",
     "tokenize",
     "unescape_html",

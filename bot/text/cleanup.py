@@ -1,8 +1,8 @@
-"""The cleanup pipeline: a raw title or abstract (LaTeX, Markdown, HTML, PDF artefacts) as Slack mrkdwn or plain text.
+"""The cleanup pipeline: a raw title or abstract (LaTeX, Markdown, HTML, PDF artefacts) as plain text and emphasis.
 
 Everything here is pure and fast (it runs on every abstract at indexing time); regexes are compiled once.
-``_to_marked_unicode`` turns raw text into readable Unicode with private-use emphasis markers, which ``to_mrkdwn``
-renders as Slack ``*bold*``/``_italic_`` and ``to_plain_text`` drops.
+``_to_marked_unicode`` turns raw text into readable Unicode with private-use emphasis markers, which
+``to_marked_text`` turns into spans beside the plain text (what the index stores) and ``to_plain_text`` drops.
 """
 
 from __future__ import annotations
@@ -76,71 +76,41 @@ def _to_marked_unicode(text: str) -> str:
     return s
 
 
-_SPAN_RE = {
-    "b": re.compile(f"{BOLD_OPEN}([^{BOLD_OPEN}{BOLD_CLOSE}]*){BOLD_CLOSE}"),
-    "i": re.compile(f"{ITALIC_OPEN}([^{ITALIC_OPEN}{ITALIC_CLOSE}]*){ITALIC_CLOSE}"),
-}
+Emphasis = tuple[int, int, str]  # (start, end, "b" or "i"): a bold or italic span of plain text, as the index stores it
+_KIND = {BOLD_OPEN: "b", BOLD_CLOSE: "b", ITALIC_OPEN: "i", ITALIC_CLOSE: "i"}
 
 
-MARKERS_AROUND = 8  # emphasis markers around a span looked past for the characters beside it
-_MARKER_CHARS = frozenset(BOLD_OPEN + BOLD_CLOSE + ITALIC_OPEN + ITALIC_CLOSE)
-_OPEN_OK = frozenset(" \t\n([{“‘\"'/-—–:;,")
-_CLOSE_OK = frozenset(" \t\n.,;:!?)]}”’\"'/-—–")
+def to_marked_text(text: str) -> tuple[str, list[Emphasis]]:
+    """A raw title/abstract as plain text and its emphasis as spans: what the index stores, in no display syntax.
 
-
-def _render(s: str) -> str:
-    """Turn emphasis markers into Slack mrkdwn, dropping markers Slack could not render (mid-word, empty)."""
-    for kind, mark in (("i", "_"), ("b", "*")):
-        rx = _SPAN_RE[kind]
-        for _ in range(6):
-            if not rx.search(s):
-                break
-
-            def _one(m: re.Match[str], mark: str = mark, s: str = s) -> str:
-                body = m.group(1)
-                inner = body.strip()
-                lead = body[: len(body) - len(body.lstrip())]
-                trail = body[len(body.rstrip()) :]
-                start, end = m.start(), m.end()
-                # (a few markers at most: a run of thousands, as in broken input, leaves the text bare either way)
-                while start and s[start - 1] in _MARKER_CHARS and m.start() - start < MARKERS_AROUND:
-                    start -= 1
-                while end < len(s) and s[end] in _MARKER_CHARS and end - m.end() < MARKERS_AROUND:
-                    end += 1
-                before = lead[:1] or (s[start - 1] if start else " ")
-                after = trail[:1] or (s[end] if end < len(s) else " ")
-                # Slack only renders *x* / _x_ at word boundaries and on one line; otherwise keep the bare text.
-                if (
-                    not inner
-                    or mark in inner
-                    or "\n" in inner
-                    or "://" in inner
-                    or before not in _OPEN_OK
-                    or after not in _CLOSE_OK
-                ):
-                    return body
-                return f"{lead}{mark}{inner}{mark}{trail}"
-
-            s = rx.sub(_one, s)
-    return EMPHASIS_RE.sub("", s)
+    Spans pair each closing marker with the last open one of its kind (nested spans stay, unpaired markers go), over
+    the text ``to_plain_text`` gives, so an edge can show the emphasis its own way (Slack: bot.slack.blocks.abstracts).
+    """
+    core = _to_marked_unicode(text) if text else ""
+    if BOLD_OPEN not in core and ITALIC_OPEN not in core:
+        return EMPHASIS_RE.sub("", core), []
+    out: list[str] = []
+    size = 0
+    opened: dict[str, list[int]] = {"b": [], "i": []}
+    spans: list[Emphasis] = []
+    for ch in core:
+        kind = _KIND.get(ch)
+        if kind is None:
+            if ch != " " or not out or out[-1] != " ":  # (as to_plain_text: no double space where markers were)
+                out.append(ch)
+                size += 1
+        elif ch in (BOLD_OPEN, ITALIC_OPEN):
+            opened[kind].append(size)
+        elif opened[kind] and (start := opened[kind].pop()) < size:  # (an empty span shows nothing)
+            spans.append((start, size, kind))
+    return "".join(out), spans
 
 
 _DOUBLE_SPACE_RE = re.compile(r" {2,}")
 
 
-def to_mrkdwn(text: str) -> str:
-    """Turn a raw title/abstract (LaTeX, Markdown, HTML entities, PDF artefacts) into Slack mrkdwn for display."""
-    if not text:
-        return ""
-    core = _to_marked_unicode(text)
-    if BOLD_OPEN not in core and ITALIC_OPEN not in core:
-        return core
-    s = _render(core)
-    return _DOUBLE_SPACE_RE.sub(" ", s) if "  " in s else s
-
-
 def to_plain_text(text: str) -> str:
-    """Like ``to_mrkdwn`` but with no emphasis markers: the text the search index and name derivation should see."""
+    """The plain text alone: what name and title derivation see."""
     if not text:
         return ""
     core = _to_marked_unicode(text)

@@ -32,6 +32,7 @@ from bot.slack.blocks import digest as digest_blocks
 from bot.slack.services import Services
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
+from bot.text.marked import marked
 from tests.support.robust import (
     csv_files,
     jsonl_files,
@@ -225,9 +226,11 @@ def test_any_paper_text_builds_valid_escaped_messages(
     public: bool,
     user: str,
 ) -> None:
-    results = [Result(p, 1.0, snippet) for p in [paper, *others]]
-    response = SearchResponse(query, results, total, offset, query[::-1] or None, suggestions, notes=notes)
-    empty = SearchResponse(query, [], total, offset, None, suggestions, notes=notes)
+    results = [Result(p, 1.0, marked(snippet)) for p in [paper, *others]]
+    response = SearchResponse(
+        query, results, total, offset, query[::-1] or None, suggestions, notes=[marked(n) for n in notes]
+    )
+    empty = SearchResponse(query, [], total, offset, None, suggestions, notes=[marked(n) for n in notes])
     sharer = user if blocks.mention(user) != "someone" else None
     for msg in (
         blocks.results_message(response, public, intro=blocks.bold(query)),

@@ -16,6 +16,7 @@ from bot.papers import index
 from bot.search import counting
 from bot.search.cache import IndexVersion
 from tests.support.fake_slack import FakeSlack
+from tests.support.marks import starred_notes
 from tests.support.slack_harness import SlackHttp, slack_config
 
 FILLER = "We report experiments on standard benchmarks."
@@ -62,7 +63,7 @@ QUERIES = ["cache memory", "cache compression", "memory eviction cache", "compre
 
 def _answer(db: sqlite_utils.Database, query: str, offset: int = 0) -> tuple[object, ...]:
     r = search.search(db, query, limit=5, offset=offset)
-    return r.total, r.total_exact, [x.paper["source_id"] for x in r.results], r.notes
+    return r.total, r.total_exact, [x.paper["source_id"] for x in r.results], starred_notes(r)
 
 
 def _threads_that_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -12,6 +12,7 @@ from bot import search
 from bot.papers import index
 from bot.search import query as ql
 from tests.support.fake_slack import FakeSlack
+from tests.support.marks import starred_notes
 from tests.support.slack_harness import SlackHttp, slack_config
 from tests.support.slack_requests import mention_event
 from tests.support.venue_index import index_of
@@ -74,7 +75,7 @@ def test_a_pasted_link_finds_its_paper_and_nothing_else(linked: sqlite_utils.Dat
     assert [r.paper["source_id"] for r in response.results] == ["kz7n1D8Y1o"]
     assert response.total == 1
     assert response.corrected is None
-    assert response.notes == []
+    assert starred_notes(response) == []
 
 
 def test_a_link_is_not_words() -> None:
@@ -93,7 +94,7 @@ def test_a_link_with_words_leads_the_papers_the_words_find(linked: sqlite_utils.
 def test_a_link_no_paper_has_says_so_beside_the_words_results(linked: sqlite_utils.Database) -> None:
     response = search.search(linked, "paged attention https://example.com/x")
     assert [r.paper["source_id"] for r in response.results] == ["kz7n1D8Y1o"]
-    assert response.notes == ["No paper in the index has the link https://example.com/x."]
+    assert starred_notes(response) == ["No paper in the index has the link https://example.com/x."]
 
 
 def test_two_links_to_one_paper_are_both_found(linked: sqlite_utils.Database) -> None:
@@ -101,17 +102,18 @@ def test_two_links_to_one_paper_are_both_found(linked: sqlite_utils.Database) ->
     text = "https://openreview.net/forum?id=kz7n1D8Y1o https://icml.cc/virtual/2026/poster/615 https://example.com/x"
     response = search.search(linked, text)
     assert [r.paper["source_id"] for r in response.results] == ["kz7n1D8Y1o"]
-    assert response.notes == ["No paper in the index has the link https://example.com/x."]
+    assert starred_notes(response) == ["No paper in the index has the link https://example.com/x."]
 
 
 def test_a_link_no_paper_has_says_so(linked: sqlite_utils.Database) -> None:
     unknown = search.search(linked, "https://openreview.net/forum?id=NOPE123456")
     assert unknown.results == []
-    assert unknown.notes == ["No paper in the index has the link https://openreview.net/forum?id=NOPE123456."]
+    assert starred_notes(unknown) == ["No paper in the index has the link https://openreview.net/forum?id=NOPE123456."]
     filtered = search.search(linked, "https://icml.cc/virtual/2026/poster/615 status:oral")
     assert filtered.results == []  # the poster is not an oral: no list of every oral instead
-    assert filtered.notes == ["No paper in the index has the link https://icml.cc/virtual/2026/poster/615 with these "
-                              "filters."]  # fmt: skip
+    assert starred_notes(filtered) == [
+        "No paper in the index has the link https://icml.cc/virtual/2026/poster/615 with these filters."
+    ]
 
 
 def test_a_link_pasted_into_slack_answers_with_its_paper(fake: FakeSlack, linked_path: Path, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import sqlite_utils
 from bot import search
 from bot.papers import index
 from bot.search.people import People, person_card
+from tests.support.marks import starred_notes
 from tests.support.papers import source_id
 
 BASAL = "The basal ganglia select actions. We model basal ganglia circuits with spiking networks and study {t}."
@@ -75,13 +76,16 @@ def test_a_name_typed_any_usual_way_lists_that_persons_papers_first(
     response = search.search(people_db, query, limit=5)
     assert {r.paper["source_id"] for r in response.results[:4]} == MOHIT
     assert response.person == "Mohit Bansal"
-    assert response.notes[0].startswith("4 papers by *Mohit Bansal*")
+    assert starred_notes(response)[0].startswith("4 papers by *Mohit Bansal*")
     assert response.corrected is None  # never "Showing results for *Mohit Basal*"
 
 
 def test_a_typo_or_initial_says_how_the_name_was_read(people_db: sqlite_utils.Database) -> None:
-    assert search.search(people_db, "Mohit Bansl").notes[0] == "4 papers by *Mohit Bansal* (you typed *Mohit Bansl*)"
-    note = search.search(people_db, "M. Bansal").notes[0]
+    assert (
+        starred_notes(search.search(people_db, "Mohit Bansl"))[0]
+        == "4 papers by *Mohit Bansal* (you typed *Mohit Bansl*)"
+    )
+    note = starred_notes(search.search(people_db, "M. Bansal"))[0]
     assert note.startswith("4 papers by *Mohit Bansal* (you typed *M. Bansal*)")
     assert "Manish Bansal (1)" in note
 
@@ -92,13 +96,13 @@ def test_a_short_form_of_a_given_name_finds_the_person(people_db: sqlite_utils.D
     response = search.search(people_db, query)
     assert response.person == "David Blei"
     assert {r.paper["source_id"] for r in response.results} == {"DB1", "DB2"}
-    assert response.notes[0] == f"2 papers by *David Blei* (you typed *{query}*)"
+    assert starred_notes(response)[0] == f"2 papers by *David Blei* (you typed *{query}*)"
 
 
 def test_a_full_given_name_finds_the_person_listed_by_a_short_form(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "David Lee")  # listed as Dave Lee
     assert (response.person, found(people_db, "David Lee")) == ("Dave Lee", ["DB2"])
-    assert response.notes[0] == "1 paper by *Dave Lee* (you typed *David Lee*)"
+    assert starred_notes(response)[0] == "1 paper by *Dave Lee* (you typed *David Lee*)"
 
 
 @pytest.mark.parametrize("query", ['papers author:"Mohit Bansal"', 'papers by author:"Mohit Bansal"'])
@@ -106,7 +110,7 @@ def test_papers_beside_an_author_filter_is_the_request(people_db: sqlite_utils.D
     # "papers" is what is asked for, not a word the papers must hold.
     response = search.search(people_db, query)
     assert {r.paper["source_id"] for r in response.results} == MOHIT
-    assert response.notes[0] == "4 papers by *Mohit Bansal*"
+    assert starred_notes(response)[0] == "4 papers by *Mohit Bansal*"
 
 
 def test_diacritics_are_optional_both_ways(people_db: sqlite_utils.Database) -> None:
@@ -121,7 +125,7 @@ def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db: sqlit
     got = [r.paper["source_id"] for r in response.results]
     assert set(got[:2]) == {"MB1", "MB3"}  # about reasoning first
     assert set(got) == MOHIT  # then the rest of theirs, nobody else's reasoning paper
-    assert response.notes[0] == "4 papers by *Mohit Bansal*, those about *reasoning* first"
+    assert starred_notes(response)[0] == "4 papers by *Mohit Bansal*, those about *reasoning* first"
 
 
 def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db: sqlite_utils.Database) -> None:
@@ -144,12 +148,14 @@ def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db: 
     response = search.search(people_db, "Bansal")
     assert response.person == "Mohit Bansal"
     assert [r.paper["source_id"] for r in response.results][4:] == ["MA1"]
-    assert response.notes[0].startswith("4 papers by *Mohit Bansal*. Also fits, listed after: Manish Bansal (1)")
+    assert starred_notes(response)[0].startswith(
+        "4 papers by *Mohit Bansal*. Also fits, listed after: Manish Bansal (1)"
+    )
     # Capitalised beside a few topic words the papers use, it names them too (`Bengio GFlowNets`); in lower case,
     # beside words, it is a word.
     beside = search.search(people_db, "Bansal reasoning")
     assert beside.person == "Mohit Bansal"
-    assert beside.notes[0].startswith("4 papers by *Mohit Bansal*, those about *reasoning* first")
+    assert starred_notes(beside)[0].startswith("4 papers by *Mohit Bansal*, those about *reasoning* first")
     assert search.search(people_db, "bansal reasoning").person is None
     card = person_card(people_db, "Bansal")  # `/icml author Bansal` alike, where it said no author is called so
     assert card is not None
@@ -170,11 +176,11 @@ def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tm
     assert zhang.person is None  # six people: which one would it be?
     # ...so the answer asks for a first name, naming one of them (the first with the most papers) as an example
     ask = "Many authors are called *Zhang*: add a first name or an initial for one person's papers (*A Zhang*, *A. Zhang*)."  # noqa: E501
-    assert zhang.notes == [ask]
-    assert search.search(db, "author:Zhang").notes == [ask]
+    assert starred_notes(zhang) == [ask]
+    assert starred_notes(search.search(db, "author:Zhang")) == [ask]
     assert {r.paper["source_id"] for r in search.search(db, "Zhang", limit=10).results} == {f"Z{i}" for i in range(6)}
     for alone in ("Turing", "Alan Turing", "Zhang reasoning", "reasoning", "-Zhang reasoning", '"Zhang"'):
-        assert not any("Many authors" in note for note in search.search(db, alone).notes), alone
+        assert not any("Many authors" in note for note in starred_notes(search.search(db, alone))), alone
 
 
 def test_a_person_is_named_as_most_lists_write_names_whatever_spelling_came_first(tmp_path: Path) -> None:
@@ -186,8 +192,10 @@ def test_a_person_is_named_as_most_lists_write_names_whatever_spelling_came_firs
         _paper("Q1", "Quantum Circuits", VISION, ["quan zhang"]),
     ]
     db = indexed(tmp_path, papers)
-    assert search.search(db, "min zhang").notes[0].startswith("3 papers by *Min Zhang*")
-    assert search.search(db, "quan zhang").notes[0].startswith("1 paper by *quan zhang*")  # (the only spelling)
+    assert starred_notes(search.search(db, "min zhang"))[0].startswith("3 papers by *Min Zhang*")
+    assert starred_notes(search.search(db, "quan zhang"))[0].startswith(
+        "1 paper by *quan zhang*"
+    )  # (the only spelling)
 
 
 def test_topic_words_that_are_not_a_name_still_search_topics(people_db: sqlite_utils.Database) -> None:
@@ -201,7 +209,7 @@ def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db: sq
     # "Mohit" is a given name here and "Basel" is in no title, abstract or author name: someone who is not an author.
     response = search.search(people_db, "Mohit Basel")
     assert (response.results, response.corrected, response.person) == ([], None, None)
-    assert response.notes == ["No author here is called *Mohit Basel*, and no paper mentions *Basel*."]
+    assert starred_notes(response) == ["No author here is called *Mohit Basel*, and no paper mentions *Basel*."]
     assert set(found(people_db, "Mohit Bansl")) == MOHIT  # a typo of an author's name is still that author
 
 
@@ -217,7 +225,7 @@ def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db: sq
 def test_a_name_like_query_is_not_called_nobody_when_it_may_be_words_or_an_author(
     people_db: sqlite_utils.Database, query: str
 ) -> None:
-    assert not any(note.startswith("No author here") for note in search.search(people_db, query).notes)
+    assert not any(note.startswith("No author here") for note in starred_notes(search.search(people_db, query)))
 
 
 def test_an_index_built_before_people_were_kept_still_searches(people_db: sqlite_utils.Database) -> None:
@@ -288,7 +296,7 @@ def test_a_name_with_particles_finds_the_person_in_either_order(vds_db: sqlite_u
     response = search.search(vds_db, query)
     assert {r.paper["source_id"] for r in response.results} == VDS  # not John Schaar's
     assert response.person == "Mihaela van der Schaar"
-    assert response.notes[0] == "3 papers by *Mihaela van der Schaar*"  # not "those about *van der* first"
+    assert starred_notes(response)[0] == "3 papers by *Mihaela van der Schaar*"  # not "those about *van der* first"
     assert response.corrected is None
     card = person_card(vds_db, query)  # `/icml author van der Schaar` alike
     assert card is not None
@@ -301,21 +309,23 @@ def test_a_typo_in_a_name_with_particles_is_the_person_not_a_word(vds_db: sqlite
     response = search.search(vds_db, query)
     assert response.corrected is None
     assert {r.paper["source_id"] for r in response.results} == VDS
-    assert response.notes[0] == f"3 papers by *Mihaela van der Schaar* (you typed *{query}*)"
+    assert starred_notes(response)[0] == f"3 papers by *Mihaela van der Schaar* (you typed *{query}*)"
 
 
 def test_a_typo_in_a_name_with_particles_prefers_the_person_with_those_particles(vds_db: sqlite_utils.Database) -> None:
     # Yanv is one letter from both Yan and Yaniv: the El typed says which (Ran Yan has more papers).
     response = search.search(vds_db, "Ran El-Yanv")
     assert (response.person, response.corrected, found(vds_db, "Ran El-Yanv")[:1]) == ("Ran El-Yaniv", None, ["RE1"])
-    assert response.notes[0].startswith("1 paper by *Ran El-Yaniv* (you typed *Ran El-Yanv*). Also named so: Ran Yan")
+    assert starred_notes(response)[0].startswith(
+        "1 paper by *Ran El-Yaniv* (you typed *Ran El-Yanv*). Also named so: Ran Yan"
+    )
 
 
 def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db: sqlite_utils.Database) -> None:
     response = search.search(vds_db, "van der Schaar synthetic data")
     assert response.person == "Mihaela van der Schaar"
     assert {r.paper["source_id"] for r in response.results[:2]} == {"VS1", "VS3"}
-    assert response.notes[0] == "3 papers by *Mihaela van der Schaar*, those about *synthetic data* first"
+    assert starred_notes(response)[0] == "3 papers by *Mihaela van der Schaar*, those about *synthetic data* first"
     assert found(vds_db, "van der Waals forces")[:1] == ["VW1"]  # words papers write are still words
 
 

@@ -16,6 +16,7 @@ from bot.papers import index
 from bot.papers.venues import Scope
 from bot.search import retrieve
 from bot.search.people import INITIALS_SQL, person_card
+from tests.support.marks import starred_notes
 
 ML = "We study {t}. Experiments on standard benchmarks show consistent gains over strong baselines."
 
@@ -91,7 +92,7 @@ def test_initials_list_everyone_who_fits_the_most_papers_first(db: sqlite_utils.
     assert set(got[4:6]) == MAHESH  # two
     assert got[6:] == ["MN1"]  # one here (his five at ICML 2024 are out of scope)
     assert response.person == "Mohit Bansal"
-    assert response.notes[0] == (
+    assert starred_notes(response)[0] == (
         f"4 papers by *Mohit Bansal* (you typed *{typed}*). Also fits, listed after: Mahesh Bansal (2),"
         " Manish Bansal (1); type the full name for one person's papers."
     )
@@ -102,7 +103,7 @@ def test_the_most_papers_counts_in_the_venues_searched(db: sqlite_utils.Database
     response = search.search(db, "M. Bansal", limit=10, scope=Scope(everything=True))
     assert response.person == "Manish Bansal"  # six papers over ICML 2024 and 2026
     assert set(ids(response)[:6]) == {"MN1", "MN2", "MN3", "MN4", "MN5", "MN6"}
-    assert "Mohit Bansal (4), Mahesh Bansal (2)" in response.notes[0]
+    assert "Mohit Bansal (4), Mahesh Bansal (2)" in starred_notes(response)[0]
 
 
 def test_topic_words_beside_initials_pick_the_person_whose_papers_match(db: sqlite_utils.Database) -> None:
@@ -111,8 +112,8 @@ def test_topic_words_beside_initials_pick_the_person_whose_papers_match(db: sqli
     assert set(got[:2]) == MAHESH
     assert set(got[2:6]) == MOHIT  # then the others who fit, in turn
     assert response.person == "Mahesh Bansal"
-    assert response.notes[0].startswith("2 papers by *Mahesh Bansal*, those about *routing* first (you typed")
-    assert "Mohit Bansal (4), Manish Bansal (1)" in response.notes[0]
+    assert starred_notes(response)[0].startswith("2 papers by *Mahesh Bansal*, those about *routing* first (you typed")
+    assert "Mohit Bansal (4), Manish Bansal (1)" in starred_notes(response)[0]
     reasoning = search.search(db, "M. Bansal reasoning", limit=5, scope=ICML2026)
     assert reasoning.person == "Mohit Bansal"
     assert set(ids(reasoning)[:2]) == {"MO1", "MO3"}
@@ -130,12 +131,12 @@ def test_several_initials_must_all_fit(db: sqlite_utils.Database) -> None:
     for typed in ("M. J. Smith", "M.J. Smith", "MJ Smith", "Smith MJ", "Smith, M. J.", "Smith, M. J. attention"):
         response = search.search(db, typed, limit=5)
         assert set(ids(response)) == {"SJ1", "SJ2"}, typed
-        assert response.notes[0].startswith("2 papers by *Mary Jane Smith*")
-        assert response.notes[0].endswith(f"(you typed *{typed.removesuffix(' attention')}*)")
+        assert starred_notes(response)[0].startswith("2 papers by *Mary Jane Smith*")
+        assert starred_notes(response)[0].endswith(f"(you typed *{typed.removesuffix(' attention')}*)")
     one = search.search(db, "M. Smith", limit=10)
     assert set(ids(one)[:3]) == {"SM1", "SM2", "SM3"}
     assert set(ids(one)[3:]) == {"SJ1", "SJ2"}  # Mark Smith's one paper is Mary Jane's too: listed once
-    assert "Also fits, listed after: Mary Jane Smith (2), Mark Smith (1)" in one.notes[0]
+    assert "Also fits, listed after: Mary Jane Smith (2), Mark Smith (1)" in starred_notes(one)[0]
 
 
 def test_all_the_initials_typed_belong_to_the_name(db: sqlite_utils.Database) -> None:
@@ -143,13 +144,13 @@ def test_all_the_initials_typed_belong_to_the_name(db: sqlite_utils.Database) ->
         response = search.search(db, typed)
         assert set(ids(response)) == {"JK1", "JK2"}, typed
         assert response.person == "J. Nathan Kutz"
-        assert "about" not in response.notes[0], typed
+        assert "about" not in starred_notes(response)[0], typed
 
 
 def test_initials_nobody_has_in_full_fall_back_to_the_first(db: sqlite_utils.Database) -> None:
     response = search.search(db, "M. K. Smith", limit=10)  # no M. K. Smith: the M. Smiths, most papers first
     assert response.person == "Michael Smith"
-    assert "(you typed *M. K. Smith*)" in response.notes[0]
+    assert "(you typed *M. K. Smith*)" in starred_notes(response)[0]
     assert search.search(db, "MK Smith").person is None  # capitals alone are weaker: all of them must fit
 
 
@@ -157,7 +158,7 @@ def test_initials_one_person_fits_name_them_alone(db: sqlite_utils.Database) -> 
     for typed in ("H. Muller", "H. Müller", "H.-G. Müller", "Müller, H."):
         response = search.search(db, typed)
         assert ids(response) == ["HG1"], typed
-        assert response.notes[0] == f"1 paper by *Hans-Georg Müller* (you typed *{typed}*)"
+        assert starred_notes(response)[0] == f"1 paper by *Hans-Georg Müller* (you typed *{typed}*)"
 
 
 @pytest.mark.parametrize(
@@ -179,7 +180,9 @@ def test_a_letter_before_a_word_the_papers_use_is_text(
     response = search.search(db, query, limit=5)
     assert response.person is None
     assert set(ids(response)[: len(expected)]) == expected  # the papers about it first (a surname in the authors
-    assert not any("papers by" in note or "paper by" in note for note in response.notes)  # may follow, as before)
+    assert not any(
+        "papers by" in note or "paper by" in note for note in starred_notes(response)
+    )  # may follow, as before)
 
 
 def test_a_period_or_comma_makes_it_a_name_again(db: sqlite_utils.Database) -> None:
@@ -194,10 +197,10 @@ def test_author_field_and_author_command_read_initials_as_search_does(db: sqlite
     fielded = search.search(db, 'author:"M. Bansal"', limit=10, scope=ICML2026)
     assert ids(fielded) == ids(free)
     assert fielded.person == free.person == "Mohit Bansal"
-    assert fielded.notes[0] == free.notes[0]
+    assert starred_notes(fielded)[0] == starred_notes(free)[0]
     routing = search.search(db, 'author:"M. Bansal" routing', scope=ICML2026)
     assert set(ids(routing)) == MAHESH  # author: keeps only papers about the topic
-    assert routing.notes[0].startswith("2 papers by *Mahesh Bansal* about *routing* (you typed *M. Bansal*)")
+    assert starred_notes(routing)[0].startswith("2 papers by *Mahesh Bansal* about *routing* (you typed *M. Bansal*)")
     card = person_card(db, "M. Bansal", within=None)
     assert card is not None
     assert (card.name, card.papers) == ("Manish Bansal", 6)  # the whole index: his ICML 2024 papers count
@@ -223,4 +226,4 @@ def test_the_person_who_leads_keeps_all_their_papers_however_many_others_fit(
     response = search.search(db, "M. Bansal", limit=6, scope=Scope(everything=True))
     assert response.person == "Manish Bansal"
     assert set(ids(response)) == {"MN1", "MN2", "MN3", "MN4", "MN5", "MN6"}
-    assert response.notes[0].startswith("6 papers by *Manish Bansal*")
+    assert starred_notes(response)[0].startswith("6 papers by *Manish Bansal*")

@@ -12,6 +12,7 @@ from bot.papers import index
 from bot.papers.venues import Scope, parse_scope
 from bot.search import query as ql
 from bot.search import search
+from tests.support.marks import starred_notes
 from tests.support.venue_index import build_venue_index
 
 
@@ -80,21 +81,23 @@ def test_a_question_naming_a_venue_or_year_searches_it(db: sqlite_utils.Database
     assert {r.paper["source_id"] for r in listed} == {"kv2024a", "kv2024b", "kv2024c"}
     missing = search(db, "NeurIPS papers about kv cache", scope=AUTO)
     assert missing.results == []
-    assert "no papers for venue:neurips" in missing.notes[0]
+    assert "no papers for venue:neurips" in starred_notes(missing)[0]
 
 
 def test_unknown_venue_names_what_the_index_has(db: sqlite_utils.Database) -> None:
     response = search(db, "kv cache venue:neurips2025", scope=AUTO)
     assert response.results == []
-    assert response.notes == [
+    assert starred_notes(response) == [
         "This index has no papers for venue:neurips2025; it has ICML 2026 (21 papers: 19 main, 1 position, "
         "1 workshop); ICML 2024 (3 papers). An admin can load them with `icml-bot fetch neurips2025`."
     ]
     odd = search(db, "kv cache venue:xyz")
     assert odd.results == []
-    assert odd.notes[0].startswith("This index has no papers for venue:xyz; it has ICML 2026")
-    assert search(db, "kv cache year:2019").notes[0].startswith("No papers in this index are in year:2019; it has")
-    assert "year:19 is not a year" in search(db, "kv cache year:19").notes[0]
+    assert starred_notes(odd)[0].startswith("This index has no papers for venue:xyz; it has ICML 2026")
+    assert starred_notes(search(db, "kv cache year:2019"))[0].startswith(
+        "No papers in this index are in year:2019; it has"
+    )
+    assert "year:19 is not a year" in starred_notes(search(db, "kv cache year:19"))[0]
 
 
 def test_configured_scope(db: sqlite_utils.Database) -> None:
@@ -105,11 +108,13 @@ def test_configured_scope(db: sqlite_utils.Database) -> None:
     assert set(venues_of(db, "kv cache venue:icml2026", parse_scope("icml2024"))) >= {"icml2026/main"}
     missing = search(db, "kv cache", scope=parse_scope("neurips2025"))
     assert missing.results == []
-    assert missing.notes[0].startswith("ICML_BOT_VENUES names NeurIPS 2025, but the index has ICML 2026 (21 papers")
+    assert starred_notes(missing)[0].startswith(
+        "ICML_BOT_VENUES names NeurIPS 2025, but the index has ICML 2026 (21 papers"
+    )
     # Nothing in scope matches: the answer says that other venues were not searched.
     none = search(db, '"KV Cache Eviction with KV Cache Budgets"', scope=AUTO)
     assert none.results == []
-    assert "Searched the default venues only; add venue:all to search every venue." in none.notes
+    assert "Searched the default venues only; add venue:all to search every venue." in starred_notes(none)
 
 
 def test_without_a_scope_search_covers_every_venue(db: sqlite_utils.Database) -> None:
@@ -145,7 +150,7 @@ def test_papers_like_a_named_paper_stay_in_the_venues_searched(db: sqlite_utils.
     everywhere = venues_of(db, "papers like DefensiveKV venue:all", limit=20)
     assert "icml2024/main" in everywhere
     by_default = search(db, "papers like DefensiveKV", limit=20, scope=AUTO)
-    assert by_default.notes[0].startswith("Papers like *DefensiveKV")
+    assert starred_notes(by_default)[0].startswith("Papers like *DefensiveKV")
     assert by_default.results
     assert {r.paper["venue"] for r in by_default.results} == {"icml2026"}
     assert by_default.total == len(by_default.results)

@@ -27,6 +27,8 @@ from bot.search.rank import Ranker, ScoredPaper
 from bot.search.snippets import MARKUP_RE
 from bot.search.weights import DEFAULT
 from bot.text import acronyms
+from bot.text.marked import Strong, marked
+from tests.support.marks import starred, starred_notes
 from tests.support.papers import known
 from tests.support.paths import needs_shared_data
 from tests.support.seed_ids import (
@@ -203,7 +205,7 @@ def test_a_term_joining_more_words_than_any_real_term_is_read_as_its_words() -> 
 def test_garbled_terms_get_an_answer_without_quoting_them_back(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, ("kv-cache-" * 60)[:499])
     assert source_ids(response)
-    assert not any("kv-cache-kv" in note for note in response.notes)
+    assert not any("kv-cache-kv" in note for note in starred_notes(response))
 
 
 # ------------------------------------------------------------------------------------------------ safety
@@ -273,9 +275,9 @@ def test_any_text_gets_the_answer_its_words_deserve(
     seed_db: sqlite_utils.Database, text: str, expected: str | list[str] | None
 ) -> None:
     response = search.search(seed_db, text)
-    assert SEARCH_FAILED not in response.notes
+    assert SEARCH_FAILED not in starred_notes(response)
     if expected is NOTHING:
-        assert (ids(response), response.notes) == ([], [NOTHING_TO_SEARCH])
+        assert (ids(response), starred_notes(response)) == ([], [NOTHING_TO_SEARCH])
     elif expected == EVERY_PAPER:
         in_index_order = [r[0] for r in seed_db.execute("SELECT id FROM papers ORDER BY rowid LIMIT 5")]
         assert (ids(response), response.total) == (in_index_order, 19)
@@ -288,13 +290,13 @@ def test_any_text_gets_the_answer_its_words_deserve(
         assert (ids(response), response.total) == (ids(plain), plain.total)
     assert response.truncated == (len(text) > ql.MAX_CHARS)
     for result in response.results:
-        assert len(result.snippet.replace("*", "")) <= search.SNIPPET_CHARS + 2
+        assert len(result.snippet.text) <= search.SNIPPET_CHARS + 2
 
 
 def test_long_input_is_cut_and_the_response_says_so(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "sparse attention " * 1000)
     assert response.truncated
-    assert response.notes == [
+    assert starred_notes(response) == [
         "Your query was long: searched its first 32 terms (499 characters).",
         "Only 1 paper matches every word; the rest match some.",
     ]
@@ -304,10 +306,10 @@ def test_long_input_is_cut_and_the_response_says_so(seed_db: sqlite_utils.Databa
 def assert_a_sound_answer(response: search.SearchResponse, text: str, limit: int) -> None:
     """What holds for any text: FTS5 never saw user syntax, and "nothing to search for" is said exactly when the
     parser found neither words nor filters."""
-    assert SEARCH_FAILED not in response.notes
+    assert SEARCH_FAILED not in starred_notes(response)
     assert len(response.results) <= limit
     parsed = ql.parse(text)
-    assert (NOTHING_TO_SEARCH in response.notes) == (not parsed.terms and not parsed.has_filters)
+    assert (NOTHING_TO_SEARCH in starred_notes(response)) == (not parsed.terms and not parsed.has_filters)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -363,7 +365,7 @@ def test_a_compound_of_function_words_is_read_as_function_words(seed_db: sqlite_
     response = search.search(seed_db, "kv and-or cache")
     assert ids(response) == ids(search.search(seed_db, "kv and cache")) == [DEFENSIVE_KV, VEGAS]
     assert not response.partial
-    assert not response.notes
+    assert not starred_notes(response)
 
 
 def test_sql_and_fts_syntax_in_text_are_just_words(seed_db: sqlite_utils.Database) -> None:
@@ -408,20 +410,22 @@ def test_papers_matching_all_words_rank_above_papers_matching_some(seed_db: sqli
     assert levels == sorted(levels, reverse=True)
     assert not all(levels)  # papers with one of the words follow
     assert response.partial
-    assert response.notes == ["Only 1 paper matches every word; the rest match some."]
+    assert starred_notes(response) == ["Only 1 paper matches every word; the rest match some."]
 
 
 def test_a_word_that_matches_nothing_does_not_empty_the_results(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, "keystone neurons qqxqzv")
     assert ids(response) == [KEYSTONE]
     assert response.partial
-    assert response.notes == ["No paper here writes *qqxqzv*; showing papers with the other words."]  # (which word)
+    assert starred_notes(response) == [
+        "No paper here writes *qqxqzv*; showing papers with the other words."
+    ]  # (which word)
 
 
 def test_quoted_phrase_must_match_exactly(seed_db: sqlite_utils.Database) -> None:
     response = search.search(seed_db, '"sparse attention"')
     assert ids(response) == [VEGAS]
-    assert "*sparse attention*" in response.results[0].snippet.lower()
+    assert "*sparse attention*" in starred(response.results[0].snippet).lower()
 
 
 def test_exclusions_and_title_field(seed_db: sqlite_utils.Database) -> None:
@@ -493,7 +497,7 @@ def test_a_filter_that_excludes_everything_suggests_the_query_without_it(seed_db
     response = search.search(seed_db, "kv cache status:oral")  # the seed file has no statuses
     assert not response.results
     assert response.suggestions == ["kv cache"]
-    assert response.notes == [
+    assert starred_notes(response) == [
         "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
     ]
 
@@ -557,8 +561,8 @@ def test_a_short_page_scores_fewer_papers_but_shows_the_places_of_the_whole_orde
         for offset in (0, 1, 5, 10, 20):
             scored.clear()
             page = search.search(db, query, limit=5, offset=offset)
-            assert [(r.paper["id"], r.score, r.snippet) for r in page.results] == [
-                (r.paper["id"], r.score, r.snippet) for r in whole.results[offset : offset + 5]
+            assert [(r.paper["id"], r.score, starred(r.snippet)) for r in page.results] == [
+                (r.paper["id"], r.score, starred(r.snippet)) for r in whole.results[offset : offset + 5]
             ], (query, offset)
             spared += every - len(scored)
         scored.clear()
@@ -575,7 +579,7 @@ def test_abstracts_kept_in_memory_rank_as_abstracts_read_per_query(
 
     def answers() -> list[list[tuple[str, float, str, list[str]]]]:
         pages = [search.search(db, query, limit=10) for query in [*PAGED_QUERIES, "Mohit Bansal", "author:hayou"]]
-        return [[(r.paper["id"], r.score, r.snippet, r.matched) for r in page.results] for page in pages]
+        return [[(r.paper["id"], r.score, starred(r.snippet), r.matched) for r in page.results] for page in pages]
 
     first, again = answers(), answers()  # (the abstracts are kept as they are read)
     assert again == first
@@ -592,7 +596,7 @@ def test_a_noun_in_the_query_finds_titles_with_its_adjective(tmp_path: Path) -> 
     found = search.search(db, "robustness of graph neural networks").results
     assert [r.paper["source_id"] for r in found[:2]] == ["R", "C"]
     assert "title:robustness" in found[0].matched
-    assert "*robust*" in found[0].snippet
+    assert "*robust*" in starred(found[0].snippet)
 
 
 def test_result_json_shape(seed_db: sqlite_utils.Database) -> None:
@@ -606,21 +610,33 @@ def test_result_json_shape(seed_db: sqlite_utils.Database) -> None:
 
 
 def test_snippet_marks_matched_words_and_stays_short(seed_db: sqlite_utils.Database) -> None:
-    snippet = search.search(seed_db, "speculative decoding").results[0].snippet
+    snippet = starred(search.search(seed_db, "speculative decoding").results[0].snippet)
     assert "*speculative decoding*" in snippet.lower()
     assert len(snippet.replace("*", "")) <= search.SNIPPET_CHARS
     assert "**" not in snippet
     assert snippet.count("*") % 2 == 0
 
 
+def test_notes_and_snippets_say_what_to_stress_as_data_not_as_slack_markup(seed_db: sqlite_utils.Database) -> None:
+    """Search writes no display syntax: each edge (Slack, the shell, JSON) renders the Strong pieces its own way."""
+    response = search.search(seed_db, "keystone neurons qqxqzv")
+    assert response.notes == [
+        marked("No paper here writes ", Strong("qqxqzv"), "; showing papers with the other words.")
+    ]
+    snippet = response.results[0].snippet
+    assert Strong("keystone neurons") in snippet.parts
+    assert "*" not in snippet.text
+    assert [snippet.text[s:e].lower() for s, e in snippet.spans()][:1] == ["keystone neurons"]
+
+
 def test_snippet_joins_a_hyphenated_phrase_into_one_bold_span(seed_db: sqlite_utils.Database) -> None:
-    snippet = search.search(seed_db, "mixture of experts").results[0].snippet
+    snippet = starred(search.search(seed_db, "mixture of experts").results[0].snippet)
     assert re.search(r"\*mixture[- ]of[- ]experts\*", snippet, re.I), snippet
 
 
 def test_snippet_drops_markdown_from_the_abstract() -> None:
     highlighter = search.Highlighter([TermGroup("x", [Alternative(("cache",))])])
-    assert search.make_snippet("We _evict_ the *KV* cache.", "", highlighter) == "We evict the KV *cache*."
+    assert starred(search.make_snippet("We _evict_ the *KV* cache.", "", highlighter)) == "We evict the KV *cache*."
 
 
 @given(st.text(alphabet="ab_*~` é1.\n-", max_size=16))
@@ -775,7 +791,7 @@ def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> No
 def test_a_rare_word_one_first_letter_from_a_common_one_is_searched_beside_it(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
     response = search.search(db, "raining spiking neural networks")  # one ICML 2026 abstract says "raining"
-    assert "Also showing papers with *training* (only a paper or two use *raining*)." in response.notes
+    assert "Also showing papers with *training* (only a paper or two use *raining*)." in starred_notes(response)
     assert all(r.paper["title"].lower().count("train") for r in response.results)
     assert [r.paper["id"] for r in response.results] == ids(search.search(db, "training spiking neural networks"))
 
@@ -931,7 +947,7 @@ def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db: sqlite_uti
         "shared:algorithm",
         "shared:attention",
     ]
-    assert "*cache entries*" in found[0].snippet
+    assert "*cache entries*" in starred(found[0].snippet)
     assert [r.score for r in found] == sorted((r.score for r in found), reverse=True)
     assert search.similar(seed_db, "nosuchpaper") == []
     assert [r.paper["id"] for r in search.similar(seed_db, "TokSuite", k=2)] == [MULTI_ANSWER, CALIBRATION]
@@ -1085,9 +1101,11 @@ def test_batch_cli_writes_one_json_line_per_query(
     assert answers[2]["results"][0]["name"] == "TokSuite"
     assert answers[1]["results"] == []
     assert answers[3]["results"] == []
-    # Results have the same shape as `search --json`.
+    # One shape: `search --json` prints what a batch line holds (all but the time it took).
     assert main(["search", "--db", str(seed_index_path), "kv cahce", "--json", "--limit", "2"]) == 0
-    assert json.loads(capsys.readouterr().out) == answers[0]["results"]
+    alone = json.loads(capsys.readouterr().out)
+    assert alone.pop("took_ms") > 0
+    assert alone == {key: value for key, value in answers[0].items() if key != "took_ms"}
 
 
 def test_batch_cli_errors_are_one_line(
@@ -1124,14 +1142,14 @@ def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_pat
     db = index.connect(index_of(tmp_path, papers, "flash2026.jsonl"))
     response = search.search(db, "FlashAttention-3")
     assert [r.paper["source_id"] for r in response.results] == ["F2", "F1"]
-    assert "No paper writes *FlashAttention-3*: showing papers with *flashattention*." in response.notes
+    assert "No paper writes *FlashAttention-3*: showing papers with *flashattention*." in starred_notes(response)
     # A size or a letter says nothing alone (Swin-T, -large); the rest stays a phrase when papers write it.
     assert [r.paper["source_id"] for r in search.search(db, "Swin-T").results] == ["S1"]
     assert [r.paper["source_id"] for r in search.search(db, "Stable-Diffusion-v1.5").results] == ["D1"]
     assert search.search(db, "i-on").results == []  # nothing telling is left: as typed
     written = search.search(db, "kv-cache")  # a compound papers write stays one phrase, without a note
     assert [r.paper["source_id"] for r in written.results] == ["K1"]
-    assert not any("No paper writes" in note for note in written.notes)
+    assert not any("No paper writes" in note for note in starred_notes(written))
 
 
 def test_a_typo_in_a_hyphenated_term_is_corrected_to_the_term_papers_write(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import sqlite_utils
 
 from bot import search
 from bot.papers import index
+from tests.support.marks import starred_notes
 from tests.support.venue_index import index_of
 
 GROKKING = "Grokking Finite-Dimensional Algebra"
@@ -106,14 +107,14 @@ def test_papers_similar_to_a_title_are_the_papers_like_that_paper(
     db: sqlite_utils.Database, query: str, title: str
 ) -> None:
     response = search.search(db, query, limit=10)
-    assert response.notes[0] == f"Papers like *{title}*"
+    assert starred_notes(response)[0] == f"Papers like *{title}*"
     assert response.results
     assert title not in [r.paper["title"] for r in response.results]
 
 
 def test_part_of_a_title_is_no_title(db: sqlite_utils.Database) -> None:
     response = search.search(db, "papers similar to Grokking Finite-Dimensional", limit=10)
-    assert not response.notes or not response.notes[0].startswith("Papers like")
+    assert not starred_notes(response) or not starred_notes(response)[0].startswith("Papers like")
     assert not any(m.startswith("name:") for r in response.results for m in r.matched)
 
 

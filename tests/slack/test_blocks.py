@@ -13,6 +13,7 @@ from slack_sdk.models.blocks import Block
 from bot.papers.row import PaperRow
 from bot.search import Result, SearchResponse
 from bot.slack import blocks
+from bot.text.marked import Strong, marked
 from tests.support import block_checks
 from tests.support.seed_ids import DEFENSIVE_KV
 
@@ -101,7 +102,9 @@ def test_split_text_keeps_every_piece_under_the_limit() -> None:
 
 
 def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons() -> None:
-    msg = blocks.results_message(response([Result(PAPER, 1.0, "…reduce *KV* cache size…")], total=12))
+    msg = blocks.results_message(
+        response([Result(PAPER, 1.0, marked("…reduce ", Strong("KV"), " cache size…"))], total=12)
+    )
     section, context, actions = msg["blocks"][:3]
     assert section["text"]["text"] == (
         "*<https://openreview.net/forum?id=abc&amp;x=1|DefensiveKV: Identifying critical KV cache entries>*\n"
@@ -142,14 +145,14 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
 )
 def test_the_author_a_search_named_is_shown_in_bold_wherever_they_are_listed(named: list[str], line: str) -> None:
     authors = [*PAPER["authors"], "John Backus", "Ken *<!here>* Thompson", "Barbara Liskov"]  # 5th, 6th, 7th
-    result = Result({**PAPER, "authors": authors}, 1.0, "…", named=named)
+    result = Result({**PAPER, "authors": authors}, 1.0, marked("…"), named=named)
     msg = blocks.results_message(response([result]))
     assert msg["blocks"][1]["elements"][0]["text"].split(" · ")[0] == line
     assert block_checks.problems(msg) == []
 
 
 def test_public_results_have_no_share_button_and_page_without_replacing() -> None:
-    msg = blocks.results_message(response([Result(PAPER, 1.0, "")], total=9), public=True)
+    msg = blocks.results_message(response([Result(PAPER, 1.0, marked())], total=9), public=True)
     labels = [b["text"]["text"] for b in msg["blocks"][2]["elements"]]
     assert labels == ["Similar", "Abstract", "Save", "Add to channel list"]
     assert json.loads(msg["blocks"][-1]["accessory"]["value"])["r"] == 0
@@ -157,14 +160,14 @@ def test_public_results_have_no_share_button_and_page_without_replacing() -> Non
 
 def test_last_page_has_no_more_button_and_typo_notice_is_shown() -> None:
     msg = blocks.results_message(
-        response([Result(PAPER, 1.0, "")], query="kv cahce", total=6, offset=5, corrected="kv cache")
+        response([Result(PAPER, 1.0, marked())], query="kv cahce", total=6, offset=5, corrected="kv cache")
     )
     assert msg["blocks"][0]["elements"][0]["text"] == "Showing results for *kv cache* (you typed *kv cahce*)"
     assert msg["blocks"][-1] == {"type": "section", "text": {"type": "mrkdwn", "text": "6-6 of 6 for *kv cache*"}}
 
 
 def test_a_lower_bound_total_says_plus_and_offers_more() -> None:
-    common = response([Result(PAPER, 1.0, "")], query="large language models", total=1000)
+    common = response([Result(PAPER, 1.0, marked())], query="large language models", total=1000)
     common.total_exact = False  # very common words: counting them all is not worth it
     footer = blocks.results_message(common)["blocks"][-1]
     assert footer["text"]["text"] == "1-1 of at least 1,000 for *large language models*"
@@ -268,12 +271,12 @@ def test_any_paper_text_gives_a_valid_escaped_message(
     }
     for msg in (
         blocks.results_message(
-            response([Result(paper, 1.0, snippet)] * 5, query=query, total=99, corrected=query[::-1])
+            response([Result(paper, 1.0, marked(snippet))] * 5, query=query, total=99, corrected=query[::-1])
         ),
         blocks.paper_message(paper),
         blocks.abstract_message(paper),
         blocks.shared_message(paper, "U1"),
-        blocks.similar_message(paper, [Result(paper, 1.0, snippet)] * 5),
+        blocks.similar_message(paper, [Result(paper, 1.0, marked(snippet))] * 5),
     ):
         assert block_checks.problems(msg) == []
         assert len(msg["text"]) <= blocks.MAX_FALLBACK_TEXT
@@ -282,8 +285,11 @@ def test_any_paper_text_gives_a_valid_escaped_message(
 
 
 def test_search_notes_are_shown_escaped() -> None:
-    resp = response([Result(PAPER, 1.0, "")])
-    resp.notes = ["has:<!here> is not a filter; try has:code", "Also showing papers with *cache*."]
+    resp = response([Result(PAPER, 1.0, marked())])
+    resp.notes = [
+        marked("has:<!here> is not a filter; try has:code"),
+        marked("Also showing papers with ", Strong("cache"), "."),
+    ]
     notes = blocks.results_message(resp)["blocks"][0]["elements"]
     assert [n["text"] for n in notes] == [
         "has:&lt;!here&gt; is not a filter; try has:code",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import text
+from tests.support.marks import mrkdwn
 
 
 @pytest.mark.parametrize(
@@ -40,4 +40,4 @@ from bot import text
     ],
 )
 def test_latex_cases(raw: str, expected: str) -> None:
-    assert text.to_mrkdwn(raw) == expected
+    assert mrkdwn(raw) == expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import text
+from tests.support.marks import mrkdwn
 
 
 @pytest.mark.parametrize(
@@ -17,14 +18,14 @@ from bot import text
     ],
 )
 def test_markdown_quotes_and_dashes(raw: str, expected: str) -> None:
-    assert text.to_mrkdwn(raw) == expected
+    assert mrkdwn(raw) == expected
 
 
 def test_html_entities() -> None:
-    assert text.to_mrkdwn("bias is _ubiquitous_&mdash;80% of personas") == "bias is _ubiquitous_—80% of personas"
-    assert text.to_mrkdwn("a *&lt;/think&gt;* token &amp; more") == "a _</think>_ token & more"
+    assert mrkdwn("bias is _ubiquitous_&mdash;80% of personas") == "bias is _ubiquitous_—80% of personas"
+    assert mrkdwn("a *&lt;/think&gt;* token &amp; more") == "a _</think>_ token & more"
     assert text.to_plain_text("whether&mdash;or to what extent&mdash;training") == "whether—or to what extent—training"
 
 
 def test_to_mrkdwn_does_not_html_escape() -> None:
-    assert text.to_mrkdwn("x < y & z > w") == "x < y & z > w"
+    assert mrkdwn("x < y & z > w") == "x < y & z > w"

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bot import text
+from tests.support.marks import mrkdwn
 from tests.text.samples import seed_with
 
 # distinctive phrase → expected derived name (None: the paper introduces no short name)
@@ -86,7 +87,7 @@ def test_icml2026_real_titles(icml2026: list[dict[str, Any]]) -> None:
         "StepCodeReasoner: Aligning Code Reasoning with Stepwise Execution Traces via Reinforcement Learning"
     )
     if rec is not None:
-        out = text.to_mrkdwn(rec["abstract"])
+        out = mrkdwn(rec["abstract"])
         assert "91.1% on CRUXEval" in out
         assert "Bi-Level GRPO, a reinforcement learning algorithm" in out
         assert text.derive_name(rec["abstract"]) == "StepCodeReasoner"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import text
+from tests.support.marks import mrkdwn
 from tests.text.samples import seed_with
 
 
@@ -34,4 +35,4 @@ def test_urls() -> None:
     assert text.code_url("see https://arxiv.org/abs/1 and https://gitlab.com/a/b,") == "https://gitlab.com/a/b"
     assert text.code_url("see https://arxiv.org/abs/1") is None
     # underscores, tildes and percents inside URLs survive the Markdown/LaTeX passes
-    assert text.to_mrkdwn("at https://x.org/a_b_c/~u/%20d.") == "at https://x.org/a_b_c/~u/%20d."
+    assert mrkdwn("at https://x.org/a_b_c/~u/%20d.") == "at https://x.org/a_b_c/~u/%20d."

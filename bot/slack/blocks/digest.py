@@ -18,6 +18,7 @@ from bot.papers.row import PaperRow
 from bot.search.scope import split_topics
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
+from bot.slack.blocks.abstracts import abstract_mrkdwn
 from bot.slack.blocks.team_buttons import feedback_buttons
 
 SNIPPET_CHARS = 300
@@ -68,7 +69,7 @@ def when_label(at: datetime) -> str:
 
 def snippet(paper: PaperRow, limit: int = SNIPPET_CHARS) -> str:
     """The start of the abstract (skipping a first sentence the headline already says), escaped and cut."""
-    abstract = one_line(paper.get("abstract"))
+    abstract = one_line(abstract_mrkdwn(paper))
     headline = one_line(paper.get("headline")).lower()
     sentences = _SENTENCE_END.split(abstract)
     if len(sentences) > 1 and headline and sentences[0].lower() in headline:

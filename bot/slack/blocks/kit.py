@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.text.marked import Marked
+
 Message = dict[str, Any]
 Block = dict[str, Any]
 
@@ -87,6 +89,11 @@ def bold(text: str | None, limit: int = QUERY_SHOWN) -> str:
     """User text shown in bold: escaped, on one line, without asterisks that would end the bold early."""
     inner = truncate(escape(one_line(text).replace("*", "")), limit)
     return f"*{inner}*" if inner else ""
+
+
+def as_mrkdwn(text: Marked) -> str:
+    """Marked text (a search note, a snippet) as Slack mrkdwn, not yet escaped: its Strong pieces in *bold*."""
+    return text.render(lambda piece: f"*{piece}*")
 
 
 def safe_url(url: str | None) -> str | None:

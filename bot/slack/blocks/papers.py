@@ -11,6 +11,7 @@ from bot.papers import summary
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import MAIN, venue_label
 from bot.search import Result, SearchResponse
+from bot.slack.blocks.abstracts import abstract_mrkdwn
 from bot.slack.blocks.kit import (
     ELLIPSIS,
     MAX_BLOCKS,
@@ -19,6 +20,7 @@ from bot.slack.blocks.kit import (
     Message,
     _fallback,
     actions,
+    as_mrkdwn,
     bold,
     button,
     context,
@@ -153,7 +155,7 @@ def result_blocks(
     headline = one_line(paper.get("headline"))
     if headline:
         lines.append(truncate(escape(headline), HEADLINE_CHARS))
-    snippet = one_line(result.snippet)
+    snippet = one_line(as_mrkdwn(result.snippet))
     if snippet and snippet.strip(ELLIPSIS + " ").lower() not in headline.lower():
         lines.append(truncate(escape(snippet), SNIPPET_CHARS))
     pid = str(paper["id"])
@@ -194,7 +196,9 @@ def results_message(
 
 def _notes(response: SearchResponse) -> list[Block]:
     """The search's remarks about the query (a filter it ignored, words only some papers have), escaped."""
-    notes = [truncate(escape(one_line(n)), 500) for n in getattr(response, "notes", None) or [] if one_line(n)]
+    notes = [
+        truncate(escape(one_line(as_mrkdwn(n))), 500) for n in getattr(response, "notes", None) or [] if n.text.strip()
+    ]
     return [context(*notes[:3])] if notes else []
 
 
@@ -202,8 +206,9 @@ def no_results_message(response: SearchResponse, intro: str | None = None, publi
     """No papers matched: say so, and offer the search's suggestions as one-click buttons (when nothing was searched,
     what to type instead is the answer: "Which topic? Name one, as in ...")."""
     blocks: list[Block] = [context(intro)] if intro else []
-    if not response.searched and one_line(" ".join(response.notes)):
-        text = truncate(escape(one_line(" ".join(response.notes))), 500)
+    said = one_line(" ".join(as_mrkdwn(n) for n in response.notes))
+    if not response.searched and said:
+        text = truncate(escape(said), 500)
         return message(_fallback(text), [*blocks, section(text)])
     blocks.extend(_notes(response))
     if response.offset and response.total:
@@ -266,7 +271,7 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
         escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
     ]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
-    blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[:20])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[:20])
     elements = [
         button("Similar", ACTION_SIMILAR, str(paper["id"])),
         button("Share to channel", ACTION_SHARE, str(paper["id"])),
@@ -281,7 +286,7 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
 def abstract_message(paper: PaperRow, saved: bool = False) -> Message:
     """The whole abstract of one paper (split over sections when longer than 3,000 characters), and Save."""
     blocks = [section(title_line(paper))]
-    blocks.extend(section(piece) for piece in split_text(escape(paper.get("abstract") or ""))[: MAX_BLOCKS - 3])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[: MAX_BLOCKS - 3])
     blocks.append(actions(save_button(str(paper["id"]), saved, Origin("abstract", str(paper["id"])))))
     return message(f"Abstract of {escape(display_title(paper))}", blocks)
 
