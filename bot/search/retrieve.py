@@ -21,6 +21,7 @@ from bot.search.cache import IndexVersion
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan
+from bot.search.query import FIELDS
 from bot.search.wording import broad_ideas
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -205,22 +206,21 @@ class CandidateRetriever:
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
         plan = self.plan
-        typed = (w for g in plan.groups if not (g.quoted or g.scope) for w in g.alts[0].words)
-        words = list(dict.fromkeys(w for w in typed if w not in FUNCTION_WORDS))  # ("author:AND": not every paper)
-        if depth <= 0 or not words:
+        units = list(dict.fromkeys(u for g in plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
+        if depth <= 0 or not units:
             return []
-        held = {w: self.db.execute(_MATCHES_UP_TO, [fts.phrase((w,)), postings + 1]).fetchone()[0] for w in words}
-        kept: list[str] = []
+        held = {u: self.db.execute(_MATCHES_UP_TO, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}
+        kept: list[tuple[str, ...]] = []
         read = 0
-        for word in sorted(words, key=held.__getitem__):
-            read += held[word]
+        for unit in sorted(units, key=held.__getitem__):
+            read += held[unit]
             if read > postings:
                 break
-            kept.append(word)
+            kept.append(unit)
         if not kept:
             return []
         required = [g.fielded_expression() for g in plan.groups if g.quoted or g.scope]
-        expr = self.restricted(" AND ".join([f"({' OR '.join(fts.phrase((w,)) for w in kept)})", *required]))
+        expr = self.restricted(" AND ".join([f"({' OR '.join(fts.phrase(u) for u in kept)})", *required]))
         sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
         rows = self.db.execute(sql, [expr, depth if not plan.filtered else FILTER_COUNT])
         return [rowid for (rowid,) in rows if plan.passes_filters(rowid)][:depth]
@@ -397,6 +397,15 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
+
+
+def _bm25_units(group: TermGroup) -> list[tuple[str, ...]]:
+    """What the BM25 list asks of a group: each word, never a function word alone ("author:AND" is not every paper
+    with "and"); a compound holding a field's name (`title:NOT` typed loose) only whole, as the ranker reads it."""
+    words = group.alts[0].words
+    if group.compound and any(w in FIELDS for w in words):
+        return [words]
+    return [(w,) for w in words if w not in FUNCTION_WORDS]
 
 
 def _every(ideas: list[list[str]]) -> str:

@@ -351,6 +351,7 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db: sqlite_utils.Database, text
     )
 )
 @example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
+@example(parts=["kv", " ", "status:", " ", ":", "title:", "NOT"])  # BM25 once asked "not" alone of `title:NOT`
 @example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])  # BM25 once OR'd "and": papers holding nothing
 def test_operator_soup_is_searched_as_text(seed_db: sqlite_utils.Database, parts: list[str]) -> None:
     for text in ("".join(parts), " ".join(parts)):
