@@ -12,21 +12,9 @@ from bot import cli
 from bot.state import State, StateUnavailable, is_unreachable
 from bot.state.migrations import LATEST, MIGRATIONS
 from tests.support.postgres import PASSWORD, PASSWORD_ROLE, PostgresServer
-from tests.support.state_sql import state_sql
+from tests.support.state_sql import STATE_TABLES, state_sql
 
-TABLES = {
-    "seen_events",
-    "digest_subscriptions",
-    "digest_runs",
-    "digest_papers",
-    "leases",
-    "team_saves",
-    "channel_list",
-    "digest_feedback",
-    "slack_installations",
-    "slack_bots",
-    "schema_version",
-}
+TABLES = {*STATE_TABLES, "slack_installations", "slack_bots", "schema_version"}
 
 
 def _tables(url: str) -> set[str]:

@@ -13,17 +13,8 @@ from bot.state import State
 from bot.state.digests import RunRow, RunStatus, SubscriptionRow
 from bot.state.feedback import ChannelVote, Via, Vote
 from bot.state.leases import Lease
+from tests.support.state_sql import STATE_TABLES
 
-STATE_TABLES = (
-    "seen_events",
-    "digest_subscriptions",
-    "digest_runs",
-    "digest_papers",
-    "leases",
-    "team_saves",
-    "channel_list",
-    "digest_feedback",
-)
 # SQL naming a state table: FROM/INTO/UPDATE/JOIN/TABLE before it, as any statement on it has.
 STATE_SQL = re.compile(rf"\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\s+({'|'.join(STATE_TABLES)})\b", re.IGNORECASE)
 SUB = SubscriptionRow(

@@ -8,6 +8,17 @@ from typing import Any
 
 from bot.state import State
 
+STATE_TABLES = (  # the tables of what users make (the installation tables are slack_sdk's: tests name them apart)
+    "seen_events",
+    "digest_subscriptions",
+    "digest_runs",
+    "digest_papers",
+    "leases",
+    "team_saves",
+    "channel_list",
+    "digest_feedback",
+)
+
 
 def state_sql(state: State) -> Any:
     """This thread's connection to the state database (a sqlite_utils.Database, or a PgDatabase taking `?`)."""
