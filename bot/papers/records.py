@@ -1,0 +1,173 @@
+"""What sources become: a Paper (cleaned, with its identities), a Skip or Notice, a Raw record before cleaning, and
+make_paper, the one place raw fields are cleaned into a Paper."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot import text
+from bot.papers import field_values, venues
+
+
+class SourceError(ValueError):
+    """A source cannot be read; the message names the file and the line (or byte offset)."""
+
+    def __init__(self, path: Path | str, where: str, message: str) -> None:
+        super().__init__(f"{path}:{where}: {message}" if where else f"{path}: {message}")
+
+
+@dataclass
+class Paper:
+    """One paper as the index stores it: display text already cleaned, name and title always set."""
+
+    title: str
+    abstract: str
+    name: str | None = None
+    headline: str = ""
+    title_derived: bool = False
+    authors: list[str] = field(default_factory=list)
+    url: str | None = None
+    pdf_url: str | None = None
+    code_url: str | None = None
+    status: str | None = None
+    session: str | None = None
+    area: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    conference: str | None = None
+    year: int | None = None
+    track: str | None = None
+    venue: str | None = None  # conference and year, e.g. icml2026: what a venue scope filters on
+    institutions: list[str] = field(default_factory=list)  # aligned with authors; "" where unknown
+    site_url: str | None = None
+    tldr: str | None = None
+    bibtex: str | None = None
+    license: str | None = None
+    schedule: list[dict[str, str | None]] = field(default_factory=list)  # sessions: name, kind, start, end, room, url
+    room: str | None = None
+    poster_position: str | None = None
+    abstract_emphasis: list[tuple[int, int, str]] = field(default_factory=list)  # bold/italic spans (text.cleanup)
+    source: str = ""
+    more_sources: tuple[str, ...] = ()  # the other files of raw downloads its record was merged from
+    source_id: str | None = None
+    line: int = 0
+    preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads): its fields win in a merge
+
+    keys: list[str] = field(default_factory=list)  # identity_keys(), computed where the text is cleaned
+
+
+def identity_keys(paper: Paper) -> list[str]:
+    """Stable identities of a record, strongest first: the same paper loaded again maps to the same row.
+
+    Title and abstract keys hold the conference and track, so a workshop paper never merges with the main-track
+    paper of the same title (or abstract). ICML main-track keys are as they were before, so ids and indexes built
+    before stay the same."""
+    keys = []
+    if paper.source_id:
+        keys.append(f"id:{paper.source_id}")
+    where = _where(paper)
+    if not paper.title_derived:
+        keys.append(f"title:{paper.year or ''}:{where}{text.normalize_title(paper.title)}")
+    digest = hashlib.sha1(" ".join(text.tokenize(paper.abstract)[:80]).encode()).hexdigest()[:16]
+    keys.append(f"abs:{where}{digest}")
+    return keys
+
+
+def _where(paper: Paper) -> str:
+    """`workshop:`, `neurips:`, `neurips/datasets:` in keys; empty for ICML's (or an unknown venue's) main track."""
+    conference = (paper.conference or "").lower()
+    track = (paper.track or "").lower()
+    parts = [conference] if conference and conference != "icml" else []
+    if track and track != venues.MAIN:
+        parts.append(track)
+    return "/".join(parts) + ":" if parts else ""
+
+
+@dataclass
+class Skip:
+    """A record that was read but not indexed, with the reason a person can act on."""
+
+    source: str
+    line: int
+    reason: str
+
+
+class Notice(Skip):
+    """Something a person should know about records that were indexed (a status left empty): said, not counted as
+    skipped."""
+
+
+Record = Paper | Skip
+
+
+@dataclass
+class Raw:
+    """A record as read, before cleaning: cheap to produce in the reading process and to send to a worker."""
+
+    fields: dict[str, Any]
+    source: str
+    line: int
+    conference: str | None
+    year: int | None
+    more_sources: tuple[str, ...] = ()
+
+
+def make_paper(
+    fields: Mapping[str, Any],
+    source: str,
+    line: int,
+    conference: str | None = None,
+    year: int | None = None,
+    more_sources: tuple[str, ...] = (),
+) -> Paper:
+    """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
+    raw_abstract = str(fields["abstract"])
+    abstract, emphasis = text.to_marked_text(raw_abstract)
+    raw_title = str(fields.get("title") or "").strip()
+    code_url = field_values.first_url(fields.get("code_url")) or text.code_url(raw_abstract)
+    title = text.to_plain_text(raw_title) if raw_title else ""
+    name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
+    year_value = str(fields.get("year") or "").strip()
+    if year_value.isdigit():
+        year = int(year_value)
+    if fields.get("conference"):
+        conference = str(fields["conference"]).strip().upper()
+    tldr = field_values.optional_text(fields.get("tldr"))
+    paper = Paper(
+        title=title or text.derive_title(raw_abstract, name),
+        abstract=abstract,
+        abstract_emphasis=emphasis,
+        name=name,
+        headline=text.headline(raw_abstract),
+        title_derived=not title,
+        authors=field_values.names_or_words(fields.get("authors")),
+        url=field_values.first_url(fields.get("url")),
+        pdf_url=field_values.first_url(fields.get("pdf_url")),
+        code_url=code_url,
+        status=field_values.status(fields.get("status")),
+        session=str(fields["session"]).strip() if fields.get("session") else None,
+        area=str(fields["area"]).strip() if fields.get("area") else None,
+        keywords=field_values.names_or_words(fields.get("keywords"), split="keywords"),
+        conference=conference,
+        year=year,
+        track=str(fields["track"]).strip() if fields.get("track") else None,
+        venue=venues.venue_key(conference, year),
+        institutions=field_values.aligned_list(fields.get("institutions")),
+        site_url=field_values.first_url(fields.get("site_url")),
+        tldr=text.to_plain_text(tldr) if tldr else None,
+        bibtex=field_values.optional_text(fields.get("bibtex")),
+        license=field_values.optional_text(fields.get("license")),
+        schedule=field_values.schedule(fields.get("schedule")),
+        room=field_values.optional_text(fields.get("room")),
+        poster_position=field_values.optional_text(fields.get("poster_position")),
+        source=source,
+        more_sources=more_sources,
+        source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
+        line=line,
+        preferred=fields.get("preferred") is True,
+    )
+    paper.keys = identity_keys(paper)
+    return paper
