@@ -146,11 +146,7 @@ def _by_words(db: sqlite_utils.Database, me: int, groups: list[TermGroup], k: in
         ttext, atext = norm(title), norm(abstract or "")
         shared = [g for g in groups if g.counters[0](ttext) or g.counters[0](atext)]
         score = (
-            sum(
-                g.weight * (1 + DEFAULT.ranking.title * (g.label in topical and bool(g.counters[0](ttext))))
-                for g in shared
-            )
-            / total
+            sum(g.weight * (1 + TITLE * (g.label in topical and bool(g.counters[0](ttext)))) for g in shared) / total
         )
         neighbours.append(_Neighbour(score, rowid, [g.label for g in shared]))
     neighbours.sort(key=lambda nb: (nb.score, -nb.rowid), reverse=True)

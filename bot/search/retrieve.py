@@ -37,7 +37,6 @@ IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a gener
 WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
-_MATCHES_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
 TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
 _CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
@@ -209,7 +208,7 @@ class CandidateRetriever:
         units = list(dict.fromkeys(u for g in plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
         if depth <= 0 or not units:
             return []
-        held = {u: self.db.execute(_MATCHES_UP_TO, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}
+        held = {u: self.db.execute(counting.COUNT_SQL, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}
         kept: list[tuple[str, ...]] = []
         read = 0
         for unit in sorted(units, key=held.__getitem__):
