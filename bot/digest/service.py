@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -10,6 +11,8 @@ from datetime import UTC, date, datetime, timedelta
 from bot.digest import scheduler as sched
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -67,12 +70,13 @@ class DigestService:
         return None
 
     def scheduling(self, now: datetime) -> str:
-        """Which process schedules the digests, in words."""
+        """Which process schedules the digests, in words users may see: which one it is (host, pid) only in the log."""
         if self.scheduler is not None and self.scheduler.is_owner:
             return "Scheduled by this icml-bot process."
         lease = self.digests.state.leases.holder(sched.LEASE)
         if lease and lease.expires_at > now.timestamp():
-            return f"Scheduled by icml-bot process {lease.owner}."
+            log.info("Scheduled by icml-bot process %s.", lease.owner)  # (for the operator)
+            return "Scheduled by another icml-bot process."
         return "No icml-bot process is scheduling digests right now: is `icml-bot serve` running?"
 
     def today(self, sub: Subscription | None, now: datetime) -> date:

@@ -11,12 +11,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time
+from datetime import date, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.config import ConfigError, parse_size, parse_time, parse_tz
-from bot.digest import scheduler as sched
 from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
 from bot.digest.service import DigestService
 from bot.search import request_without_topic
@@ -224,19 +223,7 @@ def status(desk: DigestService, asker: Asker, words: str) -> Message:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
     said = feedback.votes_in_channel(desk.digests.state, asker.channel, asker.team)
     liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
-    shown = scheduling_for_users(desk, now)
-    return digest_blocks.status_message(info, shown, liked, len(said.liked), len(said.disliked))
-
-
-def scheduling_for_users(desk: DigestService, now: datetime) -> str:
-    """Who schedules the digests, in words users may see: which process (its host and pid) only in the log."""
-    said = desk.scheduling(now)
-    lease = desk.digests.state.leases.holder(sched.LEASE)
-    process = f"icml-bot process {lease.owner}" if lease else ""
-    if not process or process not in said:
-        return said
-    log.info("/icml digest status: %s", said)
-    return said.replace(process, "another icml-bot process")
+    return digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
 
 
 def preview(desk: DigestService, asker: Asker, words: str) -> Message:

@@ -129,6 +129,8 @@ class Digests(Repository):
     def adopt(self, channel: str, team: str) -> bool:
         """Give a channel's digest without a workspace ('') to `team`, with its runs, papers and votes; False when
         there is none, or `team` has a digest there already."""
+        if self.subscription(channel) is None:  # (almost always: no write lock taken for nothing)
+            return False
         with self._write() as db:
             if self.subscription(channel, team) is not None or self.subscription(channel) is None:
                 return False

@@ -199,7 +199,7 @@ def test_digest_status_never_shows_users_the_scheduling_host_or_pid(
     owner = "db-host-7.internal:4242:a1b2c3"  # how a scheduling process names itself in the lease
     assert slack_http.state.leases.acquire(LEASE, owner, datetime.now(UTC).timestamp(), 90)
     assert slack_http.command("digest subscribe kv cache", channel_id=CH).status == 200
-    with caplog.at_level(logging.INFO, logger="bot.slack.digest_commands"):
+    with caplog.at_level(logging.INFO, logger="bot.digest.service"):
         status = texts(slack_http.command("digest status", channel_id=CH).json())
     assert "Scheduled by another icml-bot process." in status
     assert "db-host-7" not in status
