@@ -551,10 +551,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         logs.setup_logging(config)  # every command: `icml-bot digest` posts to Slack too, and its logs need redaction
         status: int = args.func(args, config)
         return status
-    except (ConfigError, UserError, index.IndexUnavailable) as exc:
-        print(f"icml-bot: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (_raised_by("bot.papers.corpus", "SourceError"), _raised_by("bot.state.store", "StateUnavailable")) as exc:
+    except (
+        ConfigError,
+        UserError,
+        index.IndexUnavailable,
+        _raised_by("bot.papers.records", "SourceError"),
+        _raised_by("bot.state.store", "StateUnavailable"),
+    ) as exc:
         print(f"icml-bot: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.DatabaseError as exc:

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterable
 
-from bot.config import Config
+from bot.config import SECRET_FIELDS, Config
 from bot.state import postgres
 
 
@@ -85,12 +85,10 @@ def setup_logging(config: Config) -> None:
     logging.getLogger().setLevel(config.log_level)
     redact = RedactSecrets(
         (
-            config.bot_token,
-            config.app_token,
-            config.signing_secret,
-            config.client_secret,
-            config.openreview_password,
-            *postgres.passwords(config.state_url),  # as written and percent-decoded (libpq quotes either)
+            *(getattr(config, name) for name in sorted(SECRET_FIELDS - {"state_url"})),
+            *postgres.passwords(
+                config.state_url
+            ),  # the URL's password, as written and percent-decoded (libpq quotes either)
         )
     )
     for handler in logging.getLogger().handlers:
