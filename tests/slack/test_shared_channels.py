@@ -5,6 +5,7 @@ Run through the served app with two workspaces installed by OAuth, on SQLite and
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -118,3 +119,25 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
         service.stop()
     assert outcome.status == "posted", outcome.describe()
     assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1"]
+
+
+def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    config = replace(many.config, digest_channel=SHARED)
+
+    def start() -> None:  # what `serve` does with ICML_DIGEST_CHANNEL as its scheduler starts
+        service = wiring.digests(config, wiring.papers(config), many.state)
+        try:
+            service.digests.ensure_config_subscription(datetime.now(UTC))
+        finally:
+            service.stop()
+
+    install(many, fake, "T2")
+    start()
+    assert [r.team for r in many.state.digests.subscriptions(SHARED, active=False)] == [""]  # no workspace's yet
+    assert "no daily digest" not in texts(command(many, "digest status", "T2", SHARED))  # adopted: T2's now
+    start()  # a restart
+    rows = many.state.digests.subscriptions(SHARED, active=False)
+    assert [(r.team, r.source) for r in rows] == [("T2", "config")]  # not a second digest with no workspace
