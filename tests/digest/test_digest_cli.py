@@ -123,3 +123,29 @@ def test_a_second_serve_on_the_same_state_database_does_not_schedule(
     finally:
         for bot in bots:
             bot.kill()
+
+
+def test_a_shared_channel_digest_is_chosen_by_team_from_the_shell(
+    env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import UTC, datetime
+
+    from bot.state import State
+    from bot.state.digests import SubscriptionRow
+
+    state = State(tmp_path / "state.db")
+    for team, topics in (("T2", "kv cache"), ("T3", "grokking")):  # one Slack Connect channel, two workspaces
+        at = datetime(2026, 3, 1, tzinfo=UTC).timestamp()
+        state.digests.save_subscription(
+            SubscriptionRow(
+                channel=CH, team=team, topics=topics, at="09:00", tz="UTC", days="mon-fri", size=3,
+                source="slack", created_at=at, updated_at=at, schedule_from=at, enterprise="", active=True,
+                created_by="U1", last_error=None, last_error_at=None,
+            )
+        )  # fmt: skip
+    state.close()
+    assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "is shared: workspaces T2, T3 each have a digest there; pass --team with one of them" in err
+    assert cli.main(["digest", "--channel", CH, "--team", "T3", "--date", "2026-03-09", "--dry-run"]) == 0
+    assert "grokking" in capsys.readouterr().out.lower()
