@@ -8,6 +8,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import sqlite_utils
 
 BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
+WAL_SWITCH_RETRY = 0.02  # seconds between tries of the WAL switch while replicas starting together race for it
 PRIVATE = 0o600  # the state file holds every workspace's bot token: readable and writable by the bot's user only
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside the database, holding the same data
 
@@ -63,6 +65,20 @@ def is_locked(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode, trying again while another process does the same: SQLite answers "locked" at once
+    there (two readers both wanting the exclusive lock), without waiting its busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not is_locked(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_SWITCH_RETRY)
+
+
 class SqliteBackend:
     """One SQLite file; a connection per thread (SQLite connections belong to one thread)."""
 
@@ -79,8 +95,8 @@ class SqliteBackend:
         if db is None:
             make_private(self.path)
             conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            _switch_to_wal(conn)
             db = sqlite_utils.Database(conn)
             self._local.db, self._local.pid = db, os.getpid()
         return db
