@@ -80,7 +80,8 @@ class SourceReport:
         """Take in what arrived and the papers made of it."""
         self.papers, self.expected = len(converted.papers), got.count
         self.pages, self.cached_pages, self.partial = got.pages, got.cached, got.failed
-        self.tracks = {track: 0 for _, track in venue.groups()} | converted.tracks()
+        asked = [track for group, track in venue.groups() if self.source == OPENREVIEW or not group.endswith("/")]
+        self.tracks = dict.fromkeys(asked, 0) | converted.tracks()  # (workshops are on OpenReview only)
         self.warnings = got.warnings + converted.lines("rows" if self.source == SITE else "notes")
 
 
@@ -265,7 +266,7 @@ def _openreview(
         return None, cache
     finally:
         source.seconds = time.perf_counter() - started
-    converted = openreview.notes_papers(got.notes)
+    converted = openreview.notes_papers(got.notes, got.names)
     source.seconds = time.perf_counter() - started
     source.arrived = len(got.notes)
     source.finish(got, converted, venue)

@@ -29,10 +29,11 @@ class Track:
     """One track of a conference: the OpenReview venueids of its accepted papers, and how `venue` strings name it."""
 
     name: str  # main, position, datasets or workshop: the index's `track` column
-    groups: tuple[tuple[int, str], ...]  # (first year, venueid after `<prefix>/<year>/`), oldest first; `/`: a prefix
+    # (first year, venueid after `<prefix>/<year>/`), oldest first. Ending in `/`: a parent group whose children
+    # each hold one part of the track (workshops: `ICML.cc/2025/Workshop/TAIG`), listed before their notes are asked.
+    groups: tuple[tuple[int, str], ...]
     phrases: tuple[str, ...] = ("",)  # the words of a `venue` string between the year and the presentation word
     bare: Status | None = None  # the status of a `venue` string that is the phrase alone, with no presentation word
-    fetched: bool = True  # workshops are one group each: recognised in what arrives, not fetched by name
 
     def group(self, year: int) -> str | None:
         """The venueid suffix of the track's accepted papers that year; None before the track existed."""
@@ -60,7 +61,7 @@ class Conference:
 
 
 MAIN_TRACK = Track("main", ((0, "Conference"),))
-WORKSHOPS = Track("workshop", ((0, "Workshop/"),), phrases=(), fetched=False)
+WORKSHOPS = Track("workshop", ((0, "Workshop/"),), phrases=())  # a `venue` string names its workshop: see below
 # Recorded from OpenReview API v2: venueids and `venue` strings of ICML 2023-2026, ICLR 2024-2026, NeurIPS 2023-2025.
 CONFERENCES: dict[str, Conference] = {
     c.key: c
@@ -113,6 +114,7 @@ DECISIONS: dict[str, Status] = {
     "accept (poster)": Status.POSTER,
     "accept (regular)": Status.POSTER,
 }
+WORKSHOP_WORD = "workshop "  # how a workshop paper's `venue` string goes on after the conference and year
 REJECTED_DECISIONS = frozenset({"reject", "rejected", "withdrawn", "desk reject", "desk rejected"})
 NOT_ACCEPTED_SUFFIXES = ("/Rejected_Submission", "/Withdrawn_Submission", "/Desk_Rejected_Submission", "/Submission")
 
@@ -149,12 +151,13 @@ class Venue:
         return self.conference.site_file.format(key=self.conference.key, year=self.year, what=what)
 
     def groups(self) -> list[tuple[str, str]]:
-        """(OpenReview venueid of accepted papers, track) for each track fetched that existed that year."""
+        """(OpenReview venueid of accepted papers, track) for each track that existed that year; a venueid ending in
+        `/` is a parent whose children are the groups (one per workshop)."""
         prefix = f"{self.conference.openreview}/{self.year}"
         return [
             (f"{prefix}/{suffix}", track.name)
             for track in self.conference.tracks
-            if track.fetched and (suffix := track.group(self.year)) and self.wants(track.name)
+            if (suffix := track.group(self.year)) and self.wants(track.name)
         ]
 
     def wants(self, track: str) -> bool:
@@ -170,7 +173,7 @@ def parse_venue(name: str) -> Venue:
         known = ", ".join(sorted(CONFERENCES))
         raise VenueError(f"unknown venue {name!r}: use a conference ({known}) and a year, e.g. {EXAMPLES}")
     track, year = m["track"], int(m["year"])
-    tracks = [t.name for t in conference.tracks if t.fetched and t.group(year)]
+    tracks = [t.name for t in conference.tracks if t.group(year)]
     if track is not None and track not in tracks:
         plain = f"{conference.key}{year}"
         named = ", ".join(f"{plain}-{t}" for t in tracks)
@@ -198,6 +201,8 @@ def venue_string(value: str) -> tuple[Status | None, str | None]:
     if m is None or conference is None:
         return None, None
     rest = m["rest"].lower()
+    if rest.startswith(WORKSHOP_WORD):  # `ICML 2026 Workshop EXAIT poster`: the workshop's name, then maybe a word
+        return PRESENTATIONS.get(rest.rsplit(" ", 1)[-1]), WORKSHOPS.name
     for track in conference.tracks:
         for phrase in track.phrases:
             if rest == phrase and track.bare is not None:

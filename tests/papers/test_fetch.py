@@ -148,7 +148,7 @@ def test_with_a_login_each_paper_takes_the_best_of_both_sources(
     login(monkeypatch)
     code, out, err = fetch(capsys, "--site-url", site.url, "--openreview-url", openreview.url)
     assert (code, err) == (0, "")
-    assert "icml2026 OpenReview: 34 papers from 34 records of 34 counted (5 pages" in out
+    assert "icml2026 OpenReview: 34 papers from 34 records of 34 counted (6 pages" in out  # 5 of notes, 1 listing
     assert (
         f"icml2026: {ALL_PAPERS} papers (33 in both sources, 1 only on the site, 1 only on OpenReview; 0 without an "
         "abstract)" in out
@@ -395,6 +395,7 @@ def test_a_stopped_fetch_resumes_from_the_pages_it_had(
         ("/notes", "ICML.cc/2026/Conference", "20"),
         ("/notes", "ICML.cc/2026/Conference", "30"),
         ("/notes", "ICML.cc/2026/Position_Paper_Track", "0"),
+        ("/groups", None, "0"),  # the workshops: this fake lists none
     ]
     assert "icml2026 site: 34 papers from 37 records of 37 counted (5 pages, 3 from the cache" in out
     assert len(papers(tmp_path)) == ALL_PAPERS

@@ -203,15 +203,17 @@ def test_a_neurips_notes_dump_keeps_position_and_datasets_papers_and_names_what_
     path.write_text(json.dumps({"count": len(notes), "notes": notes}))
     code, out, _ = index_cli(capsys, path)
     assert code == 0
-    assert "Indexed 7 papers" in out
+    assert "Indexed 10 papers" in out
     assert out.splitlines()[1:] == [
         "  skipped 1: not accepted (Desk_Rejected_Submission) (first at neurips notes.json)",
+        "  skipped 1: not accepted (Rejected_Submission) (first at neurips notes.json)",
         "  skipped 1: not accepted (Withdrawn_Submission) (first at neurips notes.json)",
         "  skipped 1: venueid 'NeurIPS.cc/2025/Journal_Track' is in no track of the venue table (first at neurips "
         "notes.json)",
     ]
     found = papers(tmp_path)
     assert (found["Position Paper Two"]["track"], found["Position Paper Two"]["status"]) == ("position", "Poster")
+    assert (found["Workshop Poster"]["track"], found["Workshop Poster"]["area"]) == ("workshop", "MINT workshop")
     assert (found["Dataset Only"]["track"], found["Dataset Only"]["code_url"]) == (
         "datasets",
         "https://zenodo.org/records/123",

@@ -15,12 +15,20 @@ from tests.support.recorded import ACCEPTED_VENUEIDS, NOT_ACCEPTED_VENUEIDS, VEN
         (
             "icml2026",
             "https://icml.cc",
-            [("ICML.cc/2026/Conference", "main"), ("ICML.cc/2026/Position_Paper_Track", "position")],
+            [
+                ("ICML.cc/2026/Conference", "main"),
+                ("ICML.cc/2026/Position_Paper_Track", "position"),
+                ("ICML.cc/2026/Workshop/", "workshop"),
+            ],
         ),
         (
             "ICML 2024",
             "https://icml.cc",
-            [("ICML.cc/2024/Conference", "main"), ("ICML.cc/2024/Position_Paper_Track", "position")],
+            [
+                ("ICML.cc/2024/Conference", "main"),
+                ("ICML.cc/2024/Position_Paper_Track", "position"),
+                ("ICML.cc/2024/Workshop/", "workshop"),
+            ],
         ),
         (
             "neurips2025",
@@ -29,14 +37,20 @@ from tests.support.recorded import ACCEPTED_VENUEIDS, NOT_ACCEPTED_VENUEIDS, VEN
                 ("NeurIPS.cc/2025/Conference", "main"),
                 ("NeurIPS.cc/2025/Position_Paper_Track", "position"),
                 ("NeurIPS.cc/2025/Datasets_and_Benchmarks_Track", "datasets"),
+                ("NeurIPS.cc/2025/Workshop/", "workshop"),
             ],
         ),
         (
             "neurips2023",
             "https://neurips.cc",
-            [("NeurIPS.cc/2023/Conference", "main"), ("NeurIPS.cc/2023/Track/Datasets_and_Benchmarks", "datasets")],
+            [
+                ("NeurIPS.cc/2023/Conference", "main"),
+                ("NeurIPS.cc/2023/Track/Datasets_and_Benchmarks", "datasets"),
+                ("NeurIPS.cc/2023/Workshop/", "workshop"),
+            ],
         ),
-        ("iclr2026", "https://iclr.cc", [("ICLR.cc/2026/Conference", "main")]),
+        ("iclr2026", "https://iclr.cc", [("ICLR.cc/2026/Conference", "main"), ("ICLR.cc/2026/Workshop/", "workshop")]),
+        ("icml2025-workshop", "https://icml.cc", [("ICML.cc/2025/Workshop/", "workshop")]),
         ("icml2026-position", "https://icml.cc", [("ICML.cc/2026/Position_Paper_Track", "position")]),
     ],
 )
@@ -83,9 +97,12 @@ def test_a_bad_venue_name_is_one_line_with_examples(name: str) -> None:
         ("ICML 2025 Position Paper Track oral", (Status.ORAL, "position")),
         ("NeurIPS 2025 Datasets and Benchmarks Track spotlight", (Status.SPOTLIGHT, "datasets")),
         ("ICLR 2026 Oral", (Status.ORAL, "main")),
+        # A workshop paper: the workshop's name, then a presentation word if the workshop gave one.
+        ("ICML 2026 Workshop EXAIT poster", (Status.POSTER, "workshop")),
+        ("ICML 2025 Workshop TAIG Oral", (Status.ORAL, "workshop")),
+        ("ICML 2025 Workshop TAIG", (None, "workshop")),
         # Not in the tables: never guessed.
         ("ICML 2026 Conference Submission", (None, None)),
-        ("ICML 2026 Workshop EXAIT poster", (None, None)),
         ("Submitted to ICML 2026", (None, None)),
         ("ICML 2026 withdrawn poster", (None, None)),
     ],
@@ -138,9 +155,18 @@ def test_the_venue_table_asks_for_every_recorded_venueid(venueid: str, venue_tra
 
 @pytest.mark.parametrize("name", sorted({name for name, _ in ACCEPTED_VENUEIDS.values()}))
 def test_the_venue_table_asks_for_no_venueid_that_was_not_recorded(name: str) -> None:
-    assert {group for group, _ in parse_venue(name).groups()} == {
+    venue = parse_venue(name)
+    workshops = f"{venue.conference.openreview}/{venue.year}/Workshop/"  # the parent listed for its workshops
+    assert {group for group, _ in venue.groups()} == {
         venueid for venueid, (venue, _) in ACCEPTED_VENUEIDS.items() if venue == name
-    }
+    } | {workshops}
+
+
+@pytest.mark.parametrize("venueid", WORKSHOP_VENUEIDS)
+def test_every_recorded_workshop_is_a_child_of_the_group_its_venue_lists(venueid: str) -> None:
+    conference, year, _ = venueid.split("/", 2)
+    venue = parse_venue(f"{conference.removesuffix('.cc').lower()}{year}")
+    assert (venueid.rsplit("/", 1)[0] + "/", "workshop") in venue.groups()
 
 
 @pytest.mark.parametrize("venueid", [*WORKSHOP_VENUEIDS, *NOT_ACCEPTED_VENUEIDS])
@@ -158,5 +184,5 @@ def test_a_track_a_conference_did_not_have_that_year_is_one_line() -> None:
         parse_venue("neurips2024-position")
     assert str(err.value) == (
         "unknown venue 'neurips2024-position': NeurIPS 2024 has no track 'position' to fetch; use neurips2024 for all "
-        "tracks, or neurips2024-main, neurips2024-datasets"
+        "tracks, or neurips2024-main, neurips2024-datasets, neurips2024-workshop"
     )

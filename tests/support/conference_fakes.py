@@ -60,6 +60,7 @@ class Conference:
     rows: list[dict[str, Any]]
     abstracts: dict[str, str]
     notes: list[dict[str, Any]]
+    titles: dict[str, str] = field(default_factory=dict)  # group id → its title, for `/groups?parent=` listings
 
     def paper(self, number: int) -> Paper:
         """A generated paper by its number."""
@@ -430,7 +431,7 @@ class FakeOpenReview(_Fake):
             token = f"token-{len(self.tokens) + 1}"
             self.tokens.add(token)
             return 200, {"token": token, "user": {"id": body["id"], "profile": {"id": "~Admin_User1"}}}, {}
-        if request.path != "/notes":
+        if request.path not in ("/notes", "/groups"):
             return 404, {"name": "NotFoundError", "message": "Not Found"}, {}
         if request.headers.get("authorization", "").removeprefix("Bearer ") not in self.tokens:
             if self.no_login == "403":
@@ -440,6 +441,8 @@ class FakeOpenReview(_Fake):
         if limit > 1000:
             return 400, {"name": "ValidationError", "message": "limit must be <= 1000", "status": 400}, {}
         offset = int(request.query.get("offset", "0"))
+        if request.path == "/groups":
+            return 200, {"groups": self._children(request.query.get("parent", ""))[offset : offset + limit]}, {}
         chosen = [
             n for n in self.conference.notes if n["content"]["venueid"]["value"] == request.query.get("content.venueid")
         ]
@@ -448,6 +451,20 @@ class FakeOpenReview(_Fake):
         if request.query.get("count") == "true":
             answer["count"] = len(chosen)
         return 200, answer, {"ratelimit-limit": "100", "ratelimit-remaining": "99", "ratelimit-reset": "60"}
+
+    def _children(self, parent: str) -> list[dict[str, Any]]:
+        """The groups right under `parent`: those the notes' venueids name and those given a title, as API v2 has
+        them (the title wrapped as {"value": …})."""
+        venueids = {n["content"]["venueid"]["value"] for n in self.conference.notes}
+        ids = sorted(g for g in venueids | set(self.conference.titles) if g.rsplit("/", 1)[0] == parent)
+        return [
+            {
+                "id": g,
+                "parent": parent,
+                **({"content": {"title": {"value": t}}} if (t := self.conference.titles.get(g)) else {}),
+            }
+            for g in ids
+        ]
 
 
 @contextmanager

@@ -121,12 +121,14 @@ def row(
 MAIN, POSITION, DATASETS = (
     f"NeurIPS.cc/2025/{g}" for g in ("Conference", "Position_Paper_Track", "Datasets_and_Benchmarks_Track")
 )
+WORKSHOP = "NeurIPS.cc/2025/Workshop"  # each workshop is a group under it, listed by `/groups?parent=`
 ORAL_SESSION = "Oral 2A DL: Architectures & Inference"
 
 
 def neurips2025() -> Conference:
-    """NeurIPS 2025 as recorded: main, position and D&B notes (and withdrawn, desk-rejected ones), and site rows of
-    every kind: an oral row not linked to its poster row, an oral row alone, journal, CMT, rejected, no sourceurl."""
+    """NeurIPS 2025 as recorded: main, position, D&B and workshop notes (and withdrawn, desk-rejected, rejected ones;
+    workshops listed with and without a title, one with no accepted paper), and site rows of every kind: an oral row
+    not linked to its poster row, an oral row alone, journal, CMT, rejected, no sourceurl."""
     notes = [
         note("NmOral0001", "Unlinked Oral Paper", MAIN, "NeurIPS 2025 oral"),
         note("NmOral0002", "Oral Without Poster Row", MAIN, "NeurIPS 2025 oral"),
@@ -148,6 +150,10 @@ def neurips2025() -> Conference:
             "NeurIPS 2025 Datasets and Benchmarks Track spotlight",
             dataset_URL="https://zenodo.org/records/123",
         ),
+        note("NwMint0001", "Workshop Poster", f"{WORKSHOP}/MINT", "NeurIPS 2025 Workshop MINT Poster"),
+        note("NwMint0002", "Workshop Paper Unmarked", f"{WORKSHOP}/MINT", "NeurIPS 2025 Workshop MINT"),
+        note("NwMlsy0001", "Workshop Oral Untitled", f"{WORKSHOP}/MLSys", "NeurIPS 2025 Workshop MLSys Oral"),
+        note("NwRej00001", "Workshop Rejected", f"{WORKSHOP}/MINT/Rejected_Submission", "Submitted to MINT"),
         note("NwWith0001", "Withdrawn Paper", f"{MAIN}/Withdrawn_Submission", "NeurIPS 2025 Conference Withdrawn"),
         note("NwDesk0001", "Desk Rejected", f"{MAIN}/Desk_Rejected_Submission", "NeurIPS 2025 Conference Desk Reject"),
     ]
@@ -164,7 +170,8 @@ def neurips2025() -> Conference:
         row(1102, "A Rejected Paper", "NrRej00001", MAIN, "Reject"),
         row(1103, "A Talk Without Source", None, None, "", "Oral", "Invited Talk 1"),
     ]
-    return Conference("neurips", 2025, [], rows, {}, notes)
+    titles = {f"{WORKSHOP}/MINT": "Workshop on Mechanistic Interpretability", f"{WORKSHOP}/EmptyWS": "Empty Workshop"}
+    return Conference("neurips", 2025, [], rows, {}, notes, titles)
 
 
 def small(conf: str, year: int, papers: list[tuple[str, str, str, str]]) -> Conference:

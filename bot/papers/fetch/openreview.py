@@ -1,8 +1,9 @@
 """OpenReview API v2: log in, page through a venue's accepted papers, and turn notes into papers.
 
 `POST /login` gives a token for `Authorization: Bearer`; `GET /notes?content.venueid=<group>&limit=1000&offset=N`
-pages (more than 1000 per page is HTTP 400). Without a login the API answers with a browser check (an HTML page
-with HTTP 200) or HTTP 403 ChallengeRequiredError.
+pages (more than 1000 per page is HTTP 400); `GET /groups?parent=<group>` lists a group's children (each workshop of
+a year is a child of `<conference>/<year>/Workshop`, its accepted papers' venueid). Without a login the API answers
+with a browser check (an HTML page with HTTP 200) or HTTP 403 ChallengeRequiredError.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ LOGGED_IN = Hints(
 )
 Progress = Callable[[str, int, int], None]
 Note = Mapping[str, Any]
+LISTED_NAMES = 5  # empty workshops named in the summary's warning; the rest are counted
 CODE_FIELDS = ("link_to_code", "code", "code_URL", "dataset_URL")  # the last two: Datasets & Benchmarks notes
 
 
@@ -60,6 +62,7 @@ class NotesResult:
     cached: int = 0
     warnings: list[str] = field(default_factory=list)
     failed: str | None = None  # the page that failed after others arrived: what arrived is kept
+    names: dict[str, str] = field(default_factory=dict)  # a workshop's venueid → its name, as the listing gave it
 
 
 class OpenReview:
@@ -101,11 +104,14 @@ class OpenReview:
         return {"Authorization": f"Bearer {self.token or self.login()}"}
 
     def notes(self, venue: Venue, progress: Progress | None = None) -> NotesResult:
-        """Every accepted paper of the venue's groups (main conference, position papers, …), page by page."""
+        """Every accepted paper of the venue's groups (main conference, position papers, each workshop, …)."""
         result = NotesResult(url=f"{self.base}/notes")
         for group, track in venue.groups():
             try:
-                self._group(venue, group, track, result, progress)
+                if group.endswith("/"):
+                    self._children(venue, group.rstrip("/"), track, result, progress)
+                else:
+                    self._group(venue, group, track, result, progress)
             except FetchError as exc:
                 if not result.pages:
                     raise  # nothing arrived: the source failed
@@ -113,7 +119,59 @@ class OpenReview:
                 break
         return result
 
-    def _group(self, venue: Venue, group: str, track: str, result: NotesResult, progress: Progress | None) -> None:
+    def _children(self, venue: Venue, parent: str, track: str, result: NotesResult, progress: Progress | None) -> None:
+        """The accepted papers of every child group of `parent` (each workshop); one line for those with none."""
+        children = self._list_groups(parent, result)
+        if not children:
+            result.warnings.append(
+                f"{venue.name} OpenReview ({track}): no groups listed under {parent}: not published yet, or named "
+                "otherwise this year (the venue table is in bot/papers/venues.py)"
+            )
+        empty = []
+        for group, name in children.items():
+            result.names[group] = name
+            if not self._group(venue, group, track, result, progress, quiet=True):
+                empty.append(name)
+        if empty:
+            shown = ", ".join(empty[:LISTED_NAMES]) + (
+                f" and {len(empty) - LISTED_NAMES} more" if len(empty) > LISTED_NAMES else ""
+            )
+            result.warnings.append(
+                f"{venue.name} OpenReview ({track}): {len(empty)} of {len(children)} listed under {parent} have no "
+                f"accepted papers (yet): {shown}"
+            )
+
+    def _list_groups(self, parent: str, result: NotesResult) -> dict[str, str]:
+        """The child groups of `parent` (id → name: its title, else the id's last part), page by page."""
+        found: dict[str, str] = {}
+        offset = 0
+        while True:
+            url = f"{self.base}/groups?{urlencode({'parent': parent, 'limit': PAGE_LIMIT, 'offset': offset}, safe='/')}"
+            page, cached = self._get(url)
+            groups = page.get("groups") if isinstance(page, dict) else None
+            if not isinstance(groups, list):
+                raise FetchError(url, f"{url} is not a list of groups (no `groups` array): {ANONYMOUS.other}")
+            result.pages += 1
+            result.cached += cached
+            known = len(found)
+            for group in groups:
+                gid = group.get("id") if isinstance(group, Mapping) else None
+                if isinstance(gid, str) and gid.startswith(parent + "/") and "/" not in gid[len(parent) + 1 :]:
+                    found[gid] = _group_name(group) or gid.rsplit("/", 1)[-1]
+            offset += len(groups)
+            if len(groups) < PAGE_LIMIT or len(found) == known:  # the last page, or one that repeats the last
+                return found
+
+    def _group(
+        self,
+        venue: Venue,
+        group: str,
+        track: str,
+        result: NotesResult,
+        progress: Progress | None,
+        quiet: bool = False,
+    ) -> int:
+        """Page through one group's accepted notes into `result`; how many arrived. `quiet`: no line if none did."""
         offset, count, arrived, label = 0, None, 0, f"{venue.name} OpenReview ({track})"
         while True:
             params = {"content.venueid": group, "limit": PAGE_LIMIT, "offset": offset, "count": "true"}
@@ -135,13 +193,14 @@ class OpenReview:
             if not notes or (count is not None and offset >= count):
                 break
         result.count += arrived if count is None else 0
-        if not arrived and not count:
+        if not arrived and not count and not quiet:
             result.warnings.append(
                 f"{venue.name} OpenReview ({track}): no notes for venueid {group}: not published yet, or named "
                 "otherwise this year (the venue table is in bot/papers/venues.py)"
             )
         elif count is not None and arrived != count:
             result.warnings.append(f"{venue.name} OpenReview {group}: {arrived} notes arrived but it says {count}")
+        return arrived
 
     def _get(self, url: str) -> tuple[Any, bool]:
         """A page from the cache, or from OpenReview (logging in first, and once more if the token expired)."""
@@ -164,6 +223,12 @@ def _error_text(body: Any) -> str:
         return ""
     parts = [str(body.get(k)) for k in ("name", "message") if isinstance(body.get(k), str) and body.get(k)]
     return " ".join(": ".join(parts).split())[:160]
+
+
+def _group_name(group: Mapping[str, Any]) -> str | None:
+    """A venue group's title (`content.title`, wrapped as {"value": …} like a note's fields), one line."""
+    title = _value(group, "title")
+    return " ".join(title.split()) if isinstance(title, str) and title.strip() else None
 
 
 def _value(note: Note, key: str) -> Any:
@@ -193,8 +258,11 @@ def _strs(note: Note, key: str) -> list[str]:
     return [" ".join(v.split()) for v in value or [] if isinstance(v, str) and v.strip()]
 
 
-def note_paper(note: Note) -> Fetched | str:
-    """A paper from an accepted note, or why the note is not one (rejected, withdrawn, a venueid no table names)."""
+def note_paper(note: Note, names: Mapping[str, str] | None = None) -> Fetched | str:
+    """A paper from an accepted note, or why the note is not one (rejected, withdrawn, a venueid no table names).
+
+    A workshop paper's area is its workshop: the name the group listing gave (`names`), else the venueid's last part.
+    """
     venueid = _str(note, "venueid") or ""
     group = venues.parse_group(venueid)
     title = _str(note, "title")
@@ -217,7 +285,7 @@ def note_paper(note: Note) -> Fetched | str:
         authors=_strs(note, "authors"),
         forum=forum,
         status=status,
-        area=_str(note, "primary_area"),
+        area=_workshop(venueid, names or {}) if track == venues.WORKSHOPS.name else _str(note, "primary_area"),
         keywords=_strs(note, "keywords"),
         url=f"{SITE}/forum?id={forum}" if forum else None,
         pdf_url=(SITE + pdf if pdf.startswith("/") else pdf) if pdf else None,
@@ -230,23 +298,30 @@ def note_paper(note: Note) -> Fetched | str:
     )
 
 
-def notes_papers(notes: Iterable[Any]) -> Converted:
-    """Papers from notes; each note left out, or kept with a `venue` string the status table lacks, is remarked."""
+def notes_papers(notes: Iterable[Any], names: Mapping[str, str] | None = None) -> Converted:
+    """Papers from notes; each note left out, or kept with a `venue` string the status table lacks, is remarked (a
+    workshop paper without a presentation word is not: most workshops name none). `names`: workshops' names."""
     out = Converted()
     for note in notes:
         if not isinstance(note, Mapping):
             out.remarks.append(Remark("not a note (no object)", ("note", None)))
             continue
-        paper = note_paper(note)
+        paper = note_paper(note, names)
         if isinstance(paper, str):
             out.remarks.append(Remark(paper, note_key(note)))
             continue
-        if paper.status is None:
+        if paper.status is None and paper.track != venues.WORKSHOPS.name:
             venue = _str(note, "venue") or "no venue"
             why = f"status left empty: venue {venue!r} is not in the status table"
             out.remarks.append(Remark(why, note_key(note), left_out=False))
         out.papers.append(paper)
     return out
+
+
+def _workshop(venueid: str, names: Mapping[str, str]) -> str:
+    """How a workshop paper's area reads: the workshop's name, saying "workshop" when the name does not."""
+    name = names.get(venueid) or venueid.rsplit("/", 1)[-1]
+    return name if "workshop" in name.lower() else f"{name} workshop"
 
 
 def note_key(note: Note) -> tuple[str, Any]:
