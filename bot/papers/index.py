@@ -40,6 +40,7 @@ LATER_COLUMNS: dict[str, type] = {
     "room": str,
     "poster_position": str,
     "abstract_emphasis": str,
+    "dataset_url": str,
 }
 PLAIN_ABSTRACTS = "plain_abstracts"  # meta key: "1" once every abstract is plain text with its emphasis apart
 STORED_MARKUP = (

@@ -33,6 +33,7 @@ class Paper:
     url: str | None = None
     pdf_url: str | None = None
     code_url: str | None = None
+    dataset_url: str | None = None  # a Datasets & Benchmarks paper's data (its code is code_url)
     status: str | None = None
     session: str | None = None
     area: str | None = None
@@ -147,6 +148,7 @@ def make_paper(
         url=field_values.first_url(fields.get("url")),
         pdf_url=field_values.first_url(fields.get("pdf_url")),
         code_url=code_url,
+        dataset_url=field_values.first_url(fields.get("dataset_url")),
         status=field_values.status(fields.get("status")),
         session=str(fields["session"]).strip() if fields.get("session") else None,
         area=str(fields["area"]).strip() if fields.get("area") else None,

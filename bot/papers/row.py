@@ -19,6 +19,7 @@ class PaperRow(TypedDict):
     url: str | None
     pdf_url: str | None
     code_url: str | None
+    dataset_url: str | None  # a Datasets & Benchmarks paper's data; None in an index built before
     status: str | None  # Oral, Spotlight, Poster, …
     session: str | None
     area: str | None  # the ICML topic area

@@ -33,6 +33,7 @@ class Result:
             "authors": p.get("authors", []),
             "url": p.get("url"),
             "code_url": p.get("code_url"),
+            "dataset_url": p.get("dataset_url"),
             "status": p.get("status"),
             "session": p.get("session"),
             "venue": p.get("venue"),

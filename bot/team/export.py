@@ -64,7 +64,7 @@ class Export:
     missing: tuple[str, ...] = ()
 
 
-CSV_COLUMNS = ("id", "title", "authors", "year", "venue", "status", "url", "pdf_url", "code_url")
+CSV_COLUMNS = ("id", "title", "authors", "year", "venue", "status", "url", "pdf_url", "code_url", "dataset_url")
 AUTHOR_SEPARATOR = "; "  # names hold commas ("Smith, Jr."), never semicolons
 _TRACKS = {"position": "Position Paper Track", "datasets": "Datasets and Benchmarks Track", "workshop": "Workshop"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell that starts so as a formula
@@ -105,6 +105,7 @@ def to_csv(rows: Sequence[Row], extra: Sequence[str] = ()) -> str:
             "url": web_url(p.get("url")),
             "pdf_url": web_url(p.get("pdf_url")),
             "code_url": web_url(p.get("code_url")),
+            "dataset_url": web_url(p.get("dataset_url")),
             "saved_at": when(row.saved_at) if row.saved_at is not None else None,
             "added_by": row.added_by,
             "added_at": when(row.added_at) if row.added_at is not None else None,
@@ -136,7 +137,7 @@ def to_markdown(rows: Sequence[Row], heading: str) -> str:
         where = " ".join(w for w in (venue(p), str(p.get("status") or "")) if w)
         if where:
             parts.append(markdown_text(where))
-        for label, key in (("PDF", "pdf_url"), ("Code", "code_url")):
+        for label, key in (("PDF", "pdf_url"), ("Code", "code_url"), ("Data", "dataset_url")):
             link = web_url(p.get(key))
             if link and link != url:
                 parts.append(_link(label, link))

@@ -214,7 +214,8 @@ def test_a_neurips_notes_dump_keeps_position_and_datasets_papers_and_names_what_
     found = papers(tmp_path)
     assert (found["Position Paper Two"]["track"], found["Position Paper Two"]["status"]) == ("position", "Poster")
     assert (found["Workshop Poster"]["track"], found["Workshop Poster"]["area"]) == ("workshop", "MINT workshop")
-    assert (found["Dataset Only"]["track"], found["Dataset Only"]["code_url"]) == (
+    assert (found["Dataset Only"]["track"], found["Dataset Only"]["dataset_url"]) == (
         "datasets",
         "https://zenodo.org/records/123",
     )
+    assert found["Dataset Only"]["code_url"] is None  # a data link is not shown as code

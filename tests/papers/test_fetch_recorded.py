@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,6 +16,8 @@ from bot.cli import main
 from bot.papers import fetching as run
 from bot.papers import index
 from bot.papers.fetch.http import JsonClient, RetryPolicy
+from bot.papers.row import PaperRow
+from bot.slack.blocks.papers import meta_parts
 from tests.support import recorded
 from tests.support.conference_fakes import USERS, Conference, FakeOpenReview, FakeSite, Fault, serve
 
@@ -175,8 +177,18 @@ def test_datasets_and_benchmarks_papers_keep_their_code_or_dataset_link(
 ) -> None:
     fetch(capsys, "neurips2025", *neurips)
     found = by_title(tmp_path)
-    assert found["Benchmark With Code"]["code_url"] == "https://github.com/example/bench-code"
-    assert found["Dataset Only"]["code_url"] == "https://zenodo.org/records/123"
+    code, data = found["Benchmark With Code"], found["Dataset Only"]
+    assert (code["code_url"], code["dataset_url"]) == (
+        "https://github.com/example/bench-code",
+        "https://huggingface.co/datasets/example/bench",
+    )
+    assert (data["code_url"], data["dataset_url"]) == (None, "https://zenodo.org/records/123")
+    # What Slack shows beside the status: each link under its own word.
+    assert meta_parts(cast(PaperRow, code))[-2:] == [
+        "<https://github.com/example/bench-code|code>",
+        "<https://huggingface.co/datasets/example/bench|data>",
+    ]
+    assert meta_parts(cast(PaperRow, data))[-1] == "<https://zenodo.org/records/123|data>"
 
 
 def test_neurips2023_datasets_and_benchmarks_is_asked_for_by_its_own_venueid(

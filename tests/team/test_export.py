@@ -61,6 +61,7 @@ def test_csv_has_a_header_and_round_trips_authors_and_special_characters(state: 
         "url",
         "pdf_url",
         "code_url",
+        "dataset_url",
         "saved_at",
     ]
     assert [r["id"] for r in rows] == ids
@@ -83,6 +84,7 @@ def test_csv_has_a_header_and_round_trips_authors_and_special_characters(state: 
         "url": "https://openreview.net/forum?id=hostile_02",
         "pdf_url": "https://openreview.net/pdf?id=hostile_02",
         "code_url": "https://github.com/example/toksuite",
+        "dataset_url": "",
         "saved_at": "2026-03-09T11:00:00Z",
     }
     kaiser = by_id[paper_id(papers, "hostile01")]

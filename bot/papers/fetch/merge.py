@@ -95,6 +95,7 @@ def combine(site: Fetched, openreview: Fetched) -> Fetched:
         url=openreview.url or site.url,
         pdf_url=openreview.pdf_url or site.pdf_url,
         code_url=openreview.code_url or site.code_url,
+        dataset_url=openreview.dataset_url or site.dataset_url,
         tldr=openreview.tldr,
         bibtex=openreview.bibtex,
         license=openreview.license,

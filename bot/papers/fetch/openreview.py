@@ -36,7 +36,8 @@ LOGGED_IN = Hints(
 Progress = Callable[[str, int, int], None]
 Note = Mapping[str, Any]
 LISTED_NAMES = 5  # empty workshops named in the summary's warning; the rest are counted
-CODE_FIELDS = ("link_to_code", "code", "code_URL", "dataset_URL")  # the last two: Datasets & Benchmarks notes
+CODE_FIELDS = ("link_to_code", "code", "code_URL")  # `code_URL`: Datasets & Benchmarks notes
+DATASET_FIELDS = ("dataset_URL", "dataset")  # Datasets & Benchmarks notes: where the data is
 
 
 class LoginError(FetchError):
@@ -290,6 +291,7 @@ def note_paper(note: Note, names: Mapping[str, str] | None = None) -> Fetched | 
         url=f"{SITE}/forum?id={forum}" if forum else None,
         pdf_url=(SITE + pdf if pdf.startswith("/") else pdf) if pdf else None,
         code_url=next((url for key in CODE_FIELDS if (url := _str(note, key))), None),
+        dataset_url=next((url for key in DATASET_FIELDS if (url := _str(note, key))), None),
         tldr=_str(note, "TLDR") or _str(note, "TL;DR") or _str(note, "tldr"),
         bibtex=_block(note, "_bibtex"),
         license=str(note["license"]) if note.get("license") else None,

@@ -57,6 +57,7 @@ class Fetched:
     url: str | None = None
     pdf_url: str | None = None
     code_url: str | None = None
+    dataset_url: str | None = None
     site_url: str | None = None
     tldr: str | None = None
     bibtex: str | None = None
@@ -87,6 +88,7 @@ class Fetched:
             "url": self.url or self.site_url,
             "pdf_url": self.pdf_url,
             "code_url": self.code_url,
+            "dataset_url": self.dataset_url,
             "site_url": self.site_url,
             "status": str(self.status) if self.status else None,
             "session": "; ".join(slot.name for slot in self.schedule) or None,

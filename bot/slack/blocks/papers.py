@@ -107,10 +107,11 @@ def authors_text(authors: Iterable[str] | None, shown: int = AUTHORS_SHOWN, name
 
 
 def meta_parts(paper: PaperRow) -> list[str]:
-    """Status, session and a code link, when known, as short mrkdwn pieces."""
+    """Status, session and code and data links, when known, as short mrkdwn pieces."""
     parts = [escape(one_line(value)) for value in (paper.get("status"), paper.get("session")) if value]
-    if safe_url(paper.get("code_url")):
-        parts.append(link(paper["code_url"], "code"))
+    for url, label in ((paper.get("code_url"), "code"), (paper.get("dataset_url"), "data")):
+        if url and safe_url(url):
+            parts.append(link(url, label))
     return parts
 
 
@@ -259,7 +260,12 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
         lines.append(authors)
     links = [
         link(url, label)
-        for url, label in ((paper.get("url"), "paper"), (paper.get("pdf_url"), "pdf"), (paper.get("code_url"), "code"))
+        for url, label in (
+            (paper.get("url"), "paper"),
+            (paper.get("pdf_url"), "pdf"),
+            (paper.get("code_url"), "code"),
+            (paper.get("dataset_url"), "data"),
+        )
         if safe_url(url)
     ]
     if links:

@@ -58,8 +58,8 @@ def day(at: float) -> str:
 
 
 def paper_links(paper: PaperRow) -> str:
-    """`pdf · code` links of a paper, when it has them."""
-    pairs = ((paper.get("pdf_url"), "pdf"), (paper.get("code_url"), "code"))
+    """`pdf · code · data` links of a paper, when it has them."""
+    pairs = ((paper.get("pdf_url"), "pdf"), (paper.get("code_url"), "code"), (paper.get("dataset_url"), "data"))
     return " · ".join(link(url, label) for url, label in pairs if safe_url(url))
 
 
