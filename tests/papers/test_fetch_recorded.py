@@ -147,6 +147,25 @@ def test_a_year_whose_workshops_are_not_listed_yet_says_so(tmp_path: Path, capsy
     assert [p["track"] for p in papers(tmp_path)] == ["main"]
 
 
+def test_a_site_row_from_another_conference_or_year_is_left_out_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    conference = recorded.small("icml", 2026, [("I6m0000001", "Conference", "ICML 2026 regular", "Accept (regular)")])
+    conference.rows += [
+        recorded.row(3100, "Last Year's Paper", "I5m0000009", "ICML.cc/2025/Conference", "Accept (poster)"),
+        recorded.row(3101, "A NeurIPS Paper", "N5m0000009", "NeurIPS.cc/2025/Conference", "Accept (poster)"),
+    ]
+    with serve(FakeSite(conference)) as site, serve(FakeOpenReview(conference)) as openreview:
+        code, out = fetch(capsys, "icml2026", site, openreview)
+    assert code == 0
+    assert [p["title"] for p in papers(tmp_path)] == ["ICML 2026 Paper 0"]
+    warnings = [line for line in out.splitlines() if line.startswith("  warning: 1 rows left out: from ")]
+    assert warnings == [
+        "  warning: 1 rows left out: from ICML.cc/2025/Conference: a paper of ICML 2025, not of ICML 2026",
+        "  warning: 1 rows left out: from NeurIPS.cc/2025/Conference: a paper of NeurIPS 2025, not of ICML 2026",
+    ]
+
+
 def test_an_oral_row_without_a_poster_row_has_its_oral_session_once(
     tmp_path: Path, neurips: tuple[FakeSite, FakeOpenReview], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -175,11 +175,11 @@ def _paper(
     posters = [row for row in group if row not in orals]
     main = next((row for row in posters if forum_id(row.get("paper_url"))), posters[0] if posters else group[0])
     ordered = [main] + [row for row in posters + orals if row is not main]
-    why = _left_out(ordered)
+    why = _left_out(ordered, conference, year)
     if why:
         remarks.append(Remark(why, row_key(main)))
         return None
-    track = next(t for url in _sourceurls(ordered) if (t := venues.source_track(url)))
+    track = next(t for url in _sourceurls(ordered) if (t := _own_track(url, conference, year)))
     status = Status.ORAL if orals else venues.decision_status(main.get("decision"))
     if status is None:
         decision = _text(main.get("decision"))
@@ -220,7 +220,13 @@ def _paper(
     )
 
 
-def _left_out(rows: list[Row]) -> str | None:
+def _own_track(sourceurl: str, conference: str, year: int) -> str | None:
+    """The track of the venue's own OpenReview group a `sourceurl` names; None for any other group."""
+    parsed = venues.parse_group(venues.source_group(sourceurl) or "")
+    return parsed[2] if parsed and parsed[0].name == conference and parsed[1] == year else None
+
+
+def _left_out(rows: list[Row], conference: str, year: int) -> str | None:
     """Why a paper's rows are not an accepted paper of the venue's tracks; None when they are one."""
     decisions = [_text(row.get("decision")) for row in rows]
     if any(venues.decision_rejected(d) for d in decisions) and not any(venues.decision_status(d) for d in decisions):
@@ -228,11 +234,14 @@ def _left_out(rows: list[Row]) -> str | None:
     urls = _sourceurls(rows)
     if not urls:
         return "no `sourceurl` (not from an OpenReview group of the venue)"
-    if any(venues.source_track(url) for url in urls):
+    if any(_own_track(url, conference, year) for url in urls):
         return None
     group = venues.source_group(urls[0])
     if group and venues.not_accepted(group):
         return f"not accepted ({group.rsplit('/', 1)[-1]})"
+    other = venues.parse_group(group or "")
+    if other:
+        return f"from {group}: a paper of {other[0].name} {other[1]}, not of {conference} {year}"
     where = group or urlparse(urls[0]).netloc or urls[0]
     return f"from {where}: not one of the venue's tracks (a journal track, a CMT-hosted track or another list)"
 
