@@ -272,6 +272,23 @@ def test_the_hint_for_a_question_with_no_topic_quotes_its_examples_without_slack
     assert capsys.readouterr().out == hint + "\n"
 
 
+def test_json_results_carry_the_abstracts_emphasis_as_offsets_in_one_shape_with_batch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DefensiveKV's abstract stresses *half* (the source wrote `_half_`): --json gives the span in the plain abstract,
+    and each --batch --json line is the same answer."""
+    db = str(tmp_path / "papers.db")
+    assert main(["search", "DefensiveKV", "--db", db, "--json"]) == 0
+    (first, *_) = json.loads(capsys.readouterr().out)["results"]
+    assert first["id"] == "txyyds"
+    assert [(first["abstract"][s:e], kind) for s, e, kind in first["abstract_emphasis"]] == [("half", "italic")]
+    assert "_" not in first["abstract"]
+    batch = tmp_path / "queries.txt"
+    batch.write_text("DefensiveKV\n", encoding="utf-8")
+    assert main(["search", "--batch", str(batch), "--db", db, "--json"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["results"][0]["abstract_emphasis"] == first["abstract_emphasis"]
+
 
 # ICML_BOT_STATE URLs libpq cannot use, each with the parts of its password that must never be printed.
 BAD_STATE_URLS = {
