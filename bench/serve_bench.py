@@ -4,12 +4,12 @@ Run: python bench/serve_bench.py [--seconds 15] [--clients 8] [--rounds 2] [--se
 The floor is bench/floor_app.py: a minimal Bolt app under gunicorn (one sync worker) answering from a plain FTS5
 query on the same 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl), twice: as Bolt runs it by
 default (the request thread polls for the ack every 10 ms) and with process_before_response (the listener runs in the
-request thread, as icml-bot's /icml does); targets are judged against both. Also measured: the bot as it was served
-before (waitress, 8 threads in one process). Each server runs in its own processes on 127.0.0.1 with a
-local fake Slack (auth.test only); `--clients` clients send signed /icml commands, each on a new connection, for
-`--seconds`, in `--rounds` interleaved rounds (medians are printed). CPU per command is the server's processes'
-user+system time (master and workers, from /proc) over the commands answered: on a 2-core machine shared with the
-clients it says how throughput grows with cores better than requests per second do.
+request thread, as icml-bot's /icml does); targets are judged against both. Also measured: a worker's waitress server
+alone in one process, without gunicorn (tests/support/http_server.py, as the tests serve the app). Each server runs in
+its own processes on 127.0.0.1 with a local fake Slack (auth.test only); `--clients` clients send signed /icml
+commands, each on a new connection, for `--seconds`, in `--rounds` interleaved rounds (medians are printed). CPU per
+command is the server's processes' user+system time (master and workers, from /proc) over the commands answered: on a
+2-core machine shared with the clients it says how throughput grows with cores better than requests per second do.
 Targets (issue 12): one worker >= 0.8x the floor's throughput, p99 <= 1.5x the floor's; 2 workers' CPU per command
 <= 1.1x one worker's.
 """
@@ -128,7 +128,7 @@ def run(seconds: float, clients: int, rounds: int, seeds_only: bool) -> int:
     kinds = {
         "floor": "floor: minimal Bolt app, gunicorn 1 worker, plain FTS5",
         "floor-inline": "floor with process_before_response (no ack polling)",
-        "waitress": "icml-bot before: waitress, 8 threads",
+        "waitress": "a worker's waitress server alone, no gunicorn",
         "workers=1": "icml-bot serve --http --workers 1",
         "workers=2": "icml-bot serve --http --workers 2",
     }

@@ -19,10 +19,8 @@ from bot.config import Config, ConfigError
 from bot.papers import index
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
-from bot.text.marked import Marked, Strong, marked
 
 EXIT_USAGE = 2
-ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"  # what stresses a word on a terminal
 
 
 def seeds_dir() -> Path:
@@ -152,7 +150,7 @@ def _progress_bar() -> Callable[[str, int, int], None]:
 
 def cmd_search(args: argparse.Namespace, config: Config) -> int:
     """Search the index and print results, as text or JSON; --batch runs one query per line of a file."""
-    from bot import search
+    from bot import search, shell
 
     if args.batch and args.query:
         raise UserError("give either a QUERY or --batch FILE, not both")
@@ -168,13 +166,13 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
     if args.json:
         print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))  # (the shape of each --batch line)
         return 0
-    print_results(query, results)
+    print("\n".join(shell.results_lines(query, results)))
     return 0
 
 
 def search_batch(db: Any, args: argparse.Namespace, config: Config) -> int:
     """One query per line in, one answer per line out, in order (a JSON line each with --json; blank lines too)."""
-    from bot import search
+    from bot import search, shell
 
     try:
         fh = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -187,50 +185,11 @@ def search_batch(db: Any, args: argparse.Namespace, config: Config) -> int:
             if args.json:
                 print(json.dumps(response.to_json(), ensure_ascii=False))
             else:
-                print(f"## {query}")
-                print_results(query, response)
-                print()
+                print("\n".join([f"## {query}", *shell.results_lines(query, response), ""]))
     finally:
         if fh is not sys.stdin:
             fh.close()
     return 0
-
-
-def print_results(query: str, results: Any) -> None:
-    """Results as text for the shell: the correction, then number, id, title, authors, snippet, links."""
-    if results.corrected:
-        print(f"Showing results for {results.corrected} (you typed {query})")
-    for note in results.notes:
-        print(shell_text(note))
-    if not results.results:
-        hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
-        if results.searched:  # (else the notes said what to type instead)
-            print(f"No papers match {query!r}.{hint}")
-        return
-    from bot.papers.row import shown_title
-    from bot.search.scope import venue_of
-    from bot.text.person_names import shown_authors
-
-    for n, r in enumerate(results.results, 1):
-        p = r.paper
-        venue = f" ({venue_of(p)})" if results.venues > 1 else ""
-        print(f"{n}. [{p['id']}] {shown_title(p)}{venue}")
-        if p.get("authors"):  # (the authors the query named stressed, after "…" when listed later)
-            line, more = shown_authors(p["authors"], 4, r.named)
-            names = [
-                (", " if i else "", "… " if gap else "", Strong(name) if named else name)
-                for i, (name, named, gap) in enumerate(line)
-            ]
-            print(f"   {shell_text(marked(*(piece for name in names for piece in name)))}{' et al.' if more else ''}")
-        print(f"   {shell_text(r.snippet)}")
-        links = "  ".join(x for x in (p.get("url"), p.get("code_url")) if x)
-        if links:
-            print(f"   {links}")
-
-
-def shell_text(text: Marked) -> str:
-    """Marked text for the shell: its Strong pieces in ANSI bold on a terminal, plain text in a pipe or a file."""
-    return text.render(lambda piece: f"{ANSI_BOLD}{piece}{ANSI_RESET}") if sys.stdout.isatty() else text.text
 
 
 def cmd_publish(args: argparse.Namespace, config: Config) -> int:
@@ -322,7 +281,7 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
-    from bot import wiring
+    from bot import shell, wiring
     from bot.digest.model import validate_channel
     from bot.slack.blocks import digest as digest_blocks
 
@@ -349,13 +308,13 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
         if not digest.papers:
             print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
             return 1
-        msg = digest_blocks.digest_message(digest)
         if args.json:
+            msg = digest_blocks.digest_message(digest)
             body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
             print(json.dumps(body, ensure_ascii=False, indent=2))
         else:
             print(f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n")
-            print(digest_blocks.as_text(msg))
+            print("\n".join(shell.digest_lines(digest)))
         return 0
     finally:
         parts.close()

@@ -100,7 +100,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSlack]:
 
 @pytest.fixture
 def slack_http(fake: FakeSlack, slack_index_path: Path, tmp_path: Path) -> Iterator[SlackHttp]:
-    """The production app in HTTP mode (waitress on 127.0.0.1, free port), talking to the fake Slack."""
+    """The production app in HTTP mode (a worker's waitress server, 127.0.0.1), talking to the fake Slack."""
     from tests.support.slack_harness import SlackHttp, slack_config
 
     served = SlackHttp(slack_config(fake, slack_index_path, tmp_path / "state.db"))

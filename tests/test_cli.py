@@ -258,6 +258,38 @@ def test_a_question_with_no_topic_gets_the_hint_alone(tmp_path: Path, capsys: py
     assert "No papers match" not in out  # (nothing was searched)
 
 
+def test_the_hint_for_a_question_with_no_topic_quotes_its_examples_without_slack_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--json and the shell quote the queries to type (they once carried Slack's `backticks`; Slack still shows code:
+    tests/slack/test_http.py)."""
+    db = str(tmp_path / "papers.db")
+    hint = 'Which topic? Name one, as in "any papers on grokking?" or "who works on kv cache?"'
+    assert main(["search", "any papers?", "--db", db, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["notes"], answer["results"]) == ([hint], [])
+    assert main(["search", "any papers?", "--db", db]) == 0
+    assert capsys.readouterr().out == hint + "\n"
+
+
+def test_json_results_carry_the_abstracts_emphasis_as_offsets_in_one_shape_with_batch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DefensiveKV's abstract stresses *half* (the source wrote `_half_`): --json gives the span in the plain abstract,
+    and each --batch --json line is the same answer."""
+    db = str(tmp_path / "papers.db")
+    assert main(["search", "DefensiveKV", "--db", db, "--json"]) == 0
+    (first, *_) = json.loads(capsys.readouterr().out)["results"]
+    assert first["id"] == "txyyds"
+    assert [(first["abstract"][s:e], kind) for s, e, kind in first["abstract_emphasis"]] == [("half", "italic")]
+    assert "_" not in first["abstract"]
+    batch = tmp_path / "queries.txt"
+    batch.write_text("DefensiveKV\n", encoding="utf-8")
+    assert main(["search", "--batch", str(batch), "--db", db, "--json"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["results"][0]["abstract_emphasis"] == first["abstract_emphasis"]
+
+
 # ICML_BOT_STATE URLs libpq cannot use, each with the parts of its password that must never be printed.
 BAD_STATE_URLS = {
     "postgresql://bot:Xy7%zQw9@db/icml": ("Xy7%zQw9", "zQw9"),  # libpq: invalid percent-encoded token: "Xy7%zQw9"

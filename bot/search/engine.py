@@ -47,11 +47,13 @@ from bot.search.retrieve import (
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 from bot.search.weights import DEFAULT, Fusion, Weights
-from bot.text.marked import Marked, Strong, marked
+from bot.text.marked import Code, Marked, Strong, marked
 from bot.text.stopwords import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
-NO_TOPIC = "Which topic? Name one, as in `any papers on grokking?` or `who works on kv cache?`"
+NO_TOPIC = marked(
+    "Which topic? Name one, as in ", Code("any papers on grokking?"), " or ", Code("who works on kv cache?")
+)
 WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
 WHO_NAMED = 5
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
@@ -166,7 +168,7 @@ def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool
             marked('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
         )
     elif parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists working memory papers)
-        response.notes.append(marked(NO_TOPIC))
+        response.notes.append(NO_TOPIC)
     else:
         return False
     response.searched = False

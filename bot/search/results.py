@@ -9,6 +9,7 @@ from bot.papers.row import PaperRow
 from bot.text.marked import Marked
 
 MAX_LIMIT = 50  # results per call, for search and similar alike
+EMPHASIS_KINDS = {"b": "bold", "i": "italic"}  # the index's emphasis kinds (bot.text.cleanup), as JSON names them
 
 
 @dataclass
@@ -22,7 +23,8 @@ class Result:
     named: list[str] = field(default_factory=list)  # its authors the query named (a person, author:), as listed
 
     def to_json(self) -> dict[str, Any]:
-        """One result in the JSON of `icml-bot search --json`: plain text, the matched words as offsets."""
+        """One result in the JSON of `icml-bot search --json`: plain text; the matched words and the abstract's emphasis
+        as offsets."""
         p = self.paper
         return {
             "id": p["id"],
@@ -30,6 +32,9 @@ class Result:
             "title": p["title"],
             "headline": p.get("headline"),
             "abstract": p["abstract"],
+            "abstract_emphasis": [  # [start, end, "bold" or "italic"] in the abstract, as its source stressed it
+                [start, end, EMPHASIS_KINDS.get(kind, kind)] for start, end, kind in p.get("abstract_emphasis") or []
+            ],
             "authors": p.get("authors", []),
             "url": p.get("url"),
             "code_url": p.get("code_url"),

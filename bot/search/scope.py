@@ -7,6 +7,7 @@ status:). When the scope covers the whole index nothing is filtered, so a one-ve
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import sqlite_utils
@@ -157,7 +158,7 @@ def in_scope(db: sqlite_utils.Database, resolved: Resolved, cache: IndexCache | 
     return (cache or index_cache(db)).scope_rowids(db, resolved.keys)
 
 
-def venue_of(paper: dict[str, object]) -> str:
+def venue_of(paper: Mapping[str, object]) -> str:
     """The venue a result names when several are in scope, e.g. `ICML 2024` or `ICML 2026 position`."""
     venue = paper.get("venue")
     track = paper.get("track")

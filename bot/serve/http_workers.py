@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import waitress.server
@@ -40,6 +42,7 @@ CLIENT_IDLE_SECONDS = 5  # a connection silent this long, mid-request or between
 IDLE_CHECK_SECONDS = 1  # ... looked for this often
 CONNECTION_LIMIT = 500  # open connections per worker (one file descriptor each); beyond it new ones wait in the backlog
 MAX_HEADER_BYTES = 64 * 1024  # Slack's headers are about 1 kB, a browser's on /slack/install a few kB: 431 beyond
+BACKLOG = 2048  # connections the kernel queues before one is accepted (gunicorn's default)
 
 log = logging.getLogger(__name__)
 
@@ -56,20 +59,8 @@ class Worker(BaseWorker):
     def run(self) -> None:
         """Serve until SIGTERM/SIGINT or until the master goes, then finish the requests in progress (bounded)."""
         connections: dict[int, Any] = {}
-        server = waitress.server.create_server(
-            self.wsgi,
-            map=connections,
-            sockets=[getattr(listener, "sock", listener) for listener in self.sockets],  # gunicorn wraps them
-            backlog=self.cfg.backlog,
-            threads=WORKER_THREADS,
-            channel_timeout=CLIENT_IDLE_SECONDS,
-            cleanup_interval=IDLE_CHECK_SECONDS,
-            connection_limit=CONNECTION_LIMIT,
-            max_request_header_size=MAX_HEADER_BYTES,
-            max_request_body_size=MAX_BODY_BYTES,
-            asyncore_use_poll=True,  # select() cannot watch more than 1,024 descriptors
-            ident="icml-bot",
-        )
+        listening = [getattr(listener, "sock", listener) for listener in self.sockets]  # gunicorn wraps them
+        server = waitress_server(self.wsgi, connections, listening)
         while self.alive and self.ppid == os.getppid():
             self.notify()
             wasyncore.loop(timeout=LOOP_SECONDS, map=connections, use_poll=True, count=1)
@@ -87,6 +78,32 @@ class Worker(BaseWorker):
             wasyncore.loop(timeout=FLUSH_POLL_SECONDS, map=connections, use_poll=True, count=1)
         if _answering(connections):
             log.warning("requests still in progress after %ds are closed unanswered", STOP_REQUESTS_SECONDS)
+
+
+def waitress_server(
+    wsgi: Any,
+    connections: dict[int, Any],
+    sockets: Sequence[socket.socket] = (),
+    host: str = "127.0.0.1",
+    port: int = 0,
+) -> Any:
+    """The waitress server of a worker, with every production setting, on gunicorn's `sockets` or else on host:port
+    (the tests' in-process server: the same settings, so tests see what users get); its channels go in `connections`."""
+    where: dict[str, Any] = {"sockets": list(sockets)} if sockets else {"host": host, "port": port}
+    return waitress.server.create_server(
+        wsgi,
+        map=connections,
+        **where,
+        backlog=BACKLOG,
+        threads=WORKER_THREADS,
+        channel_timeout=CLIENT_IDLE_SECONDS,
+        cleanup_interval=IDLE_CHECK_SECONDS,
+        connection_limit=CONNECTION_LIMIT,
+        max_request_header_size=MAX_HEADER_BYTES,
+        max_request_body_size=MAX_BODY_BYTES,
+        asyncore_use_poll=True,  # select() cannot watch more than 1,024 descriptors
+        ident="icml-bot",
+    )
 
 
 def _answering(connections: dict[int, Any]) -> bool:
@@ -153,6 +170,7 @@ class HttpWorkers(BaseApplication):
             "workers": self.workers,
             "worker_class": Worker,
             "timeout": WORKER_TIMEOUT,
+            "backlog": BACKLOG,
             "graceful_timeout": GRACEFUL_SECONDS,
             "logger_class": Logger,
             "proc_name": "icml-bot",

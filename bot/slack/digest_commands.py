@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from bot.config import ConfigError, parse_size, parse_time, parse_tz
 from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
 from bot.digest.service import DigestService
+from bot.digest.words import day_label
 from bot.search import request_without_topic
 from bot.slack import blocks
 from bot.slack.blocks import Message, escape
@@ -254,9 +255,7 @@ def post_now(desk: DigestService, asker: Asker, words: str) -> Message:
     try:
         outcome = future.result(timeout=NOW_WAIT_SECONDS)
     except FutureTimeout:
-        return blocks.notice(
-            f"Posting the digest for {digest_blocks.day_label(day)}… `/icml digest status` shows how it went."
-        )
+        return blocks.notice(f"Posting the digest for {day_label(day)}… `/icml digest status` shows how it went.")
     return now_message(outcome)
 
 
@@ -270,7 +269,7 @@ def _log_failed_now(future: Future[Outcome], channel: str, day: date) -> None:
 
 def now_message(outcome: Outcome) -> Message:
     """The reply to `/icml digest now` for each outcome."""
-    day = digest_blocks.day_label(outcome.day)
+    day = day_label(outcome.day)
     text = {
         "posted": f"Posted the digest for {day}.",
         "already": f"The digest for {day} is already in this channel: one a day, never twice.",

@@ -10,6 +10,7 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.digest.words import day_label, when_label
 from bot.slack import commands
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.blocks import team as team_blocks
@@ -35,7 +36,7 @@ def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
         if sub.team != team and (sub.team or service.digests.per_workspace):
             continue  # another workspace's digest: its channel and schedule are not this workspace's business
         at = service.next_slot(sub, now)
-        label = f"{digest_blocks.when_label(at)} ({digest_blocks.day_label(at.date())})" if at else None
+        label = f"{when_label(at)} ({day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))
     return lines
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,6 @@ def test_dry_run_prints_the_digest_and_posts_nothing(
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Digest for {CH} on 2026-03-09 (dry run: nothing posted)\n\nICML 2026 digest · Mon 9 Mar")
-    assert "[Similar] [Abstract]" in out
     assert "Papers 1-3 of 20" in out
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
@@ -41,6 +41,51 @@ def test_dry_run_prints_the_digest_and_posts_nothing(
     assert payload["metadata"]["event_payload"]["date"] == "2026-03-09"
     assert payload["blocks"][0]["block_id"] == f"icml_digest:{CH}:2026-03-09"
     assert fake.calls() == []
+
+
+def test_a_dry_run_prints_the_digest_as_terminal_text_with_no_slack_markup(
+    env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Papers numbered in their round as `icml-bot search` lists them, links as URLs, the topic words in ANSI bold on a
+    terminal (it once printed the Slack message: `_headline_`, `` `id` ``, `code (url)`, `[Similar]` buttons);
+    --json still prints the Slack payload."""
+    from datetime import UTC, datetime
+
+    from bot.state import State
+    from bot.state.digests import SubscriptionRow
+
+    state = State(tmp_path / "state.db")
+    at = datetime(2026, 3, 1, tzinfo=UTC).timestamp()
+    state.digests.save_subscription(
+        SubscriptionRow(
+            channel=CH, team="T1", topics="kv cache", at="09:00", tz="UTC", days="mon-fri", size=2,
+            source="slack", created_at=at, updated_at=at, schedule_from=at, enterprise="", active=True,
+            created_by="U1", last_error=None, last_error_at=None,
+        )
+    )  # fmt: skip
+    state.close()
+    assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    defensive = (
+        "1. [txyyds] DefensiveKV: A formal study on identifying critical KV cache entries by analyzing…\n"
+        "   This paper presents a formal study on identifying critical KV cache entries by analyzing attention output "
+        "perturbation.\n   Large language models have revolutionized natural language processing but face "
+    )
+    assert out.startswith(
+        f"Digest for {CH} on 2026-03-09 (dry run: nothing posted)\n\n"
+        "ICML 2026 digest · Mon 9 Mar 2026\n=================================\n"
+        "Papers on kv cache first, then the rest of ICML 2026.\n\n" + defensive
+    )
+    assert "…\n   https://github.com/FFY0/DefensiveKV\n\n2. [yg1gm3] Vegas: A self-speculative decoding method" in out
+    assert out.endswith("…\n   https://github.com/platformxlab/vegas\n\nPapers 1-2 of 20 · next digest Tue 09:00 UTC\n")
+    for slack_markup in ("*", "`", "_We propose", "<https://github.com", "code (", "[Similar]", ":tada:"):
+        assert slack_markup not in out
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 0
+    assert "Papers on \x1b[1mkv cache\x1b[0m first, then the rest of ICML 2026.\n" in capsys.readouterr().out
+    assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["blocks"][1]["elements"][0]["text"] == "Papers on *kv cache* first, then the rest of ICML 2026."
 
 
 def test_posting_from_the_shell_is_once_per_channel_and_date(

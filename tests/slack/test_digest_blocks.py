@@ -8,8 +8,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bot.digest.model import Digest
+from bot.digest.words import footer
 from bot.slack import blocks
-from bot.slack.blocks.digest import as_text, digest_message, footer, is_digest, marker_block_id, metadata
+from bot.slack.blocks.digest import digest_message, is_digest, marker_block_id, metadata
 from tests.support import block_checks
 from tests.support.digest import make_digests
 from tests.support.seed_ids import SEED_ORDER, VEGAS
@@ -98,10 +99,3 @@ def test_the_marker_finds_our_digest_and_nothing_else(seed_index_path: Path, tmp
     assert not is_digest({"metadata": metadata(digest)}, "C0OTHER01", DAY)
     assert not is_digest({"text": "icml_digest 2026-03-09"}, "C0BLOCKS01", DAY)
     assert marker_block_id("C0BLOCKS01", DAY) in json.dumps(msg)
-
-
-def test_plain_text_for_the_command_line(seed_index_path: Path, tmp_path: Path) -> None:
-    text = as_text(digest_message(plan(seed_index_path, tmp_path)))
-    assert text.splitlines()[:2] == ["ICML 2026 digest · Mon 9 Mar 2026", "=" * 33]
-    assert "code (https://github.com/platformxlab/vegas)" in text
-    assert "[Similar] [Abstract]" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import http.client
 import json
 import logging
 import re
@@ -20,6 +21,7 @@ from bot import search as search_module
 from bot.papers import index
 from bot.papers.venues import Scope
 from bot.search.reader import Papers
+from bot.serve.http_workers import MAX_HEADER_BYTES
 from bot.slack import blocks
 from bot.slack.errors import APOLOGY, SLOW_DOWN
 from tests.support.block_checks import problems
@@ -474,6 +476,21 @@ def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:
     assert slack_http.post(b"x=1", FORM).status == 404  # signed, but nothing Slack would send
     unsigned_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
     assert unsigned_elsewhere.status == 401
+
+
+def test_the_app_is_served_with_a_workers_limits_as_icml_bot_serve_http_serves_it(slack_http: SlackHttp) -> None:
+    # The tests' server is the one each gunicorn worker runs (it once had 8 threads, no idle timeout and a 256 kB
+    # header limit): headers past the worker's limit get 431 or a closed connection, never an answer.
+    def health(header_bytes: int) -> int | None:
+        try:
+            return slack_http.request("GET", "/healthz", headers={"X-Padding": "x" * header_bytes}).status
+        except (ConnectionError, http.client.HTTPException):
+            return None  # closed before the 431 could be read
+
+    assert health(8 * 1024) == 200  # a browser's cookies on /slack/install
+    assert health(MAX_HEADER_BYTES + 1024) in (431, None)
+    assert health(MAX_HEADER_BYTES * 2) in (431, None)
+    assert health(100) == 200  # and the server carries on
 
 
 # --------------------------------------------------------------------------- very common phrases

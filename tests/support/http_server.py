@@ -1,5 +1,6 @@
-"""The app served by waitress in one thread of the test process (tests and benchmarks only; `icml-bot serve --http`
-runs gunicorn workers, bot/serve/http_workers.py), behind the same signature gate."""
+"""The app served in one thread of the test process by the very waitress server each `icml-bot serve --http` worker
+runs (bot/serve/http_workers.waitress_server: the same threads, idle timeout, size limits, poll loop), behind the same
+signature gate; this module only adds running it in a thread and stopping it, which gunicorn does for the workers."""
 
 from __future__ import annotations
 
@@ -8,35 +9,31 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import waitress.server
 from slack_bolt import App
 from waitress import wasyncore
 
 from bot.search.reader import Papers
-from bot.serve.gate import MAX_BODY_BYTES, WsgiApp
+from bot.serve.gate import WsgiApp
+from bot.serve.http_workers import waitress_server
 from bot.state import State
-
-HTTP_THREADS = 8  # searches are CPU-bound under one GIL: more threads add memory, not throughput (bench/load_bench)
 
 
 class HttpServer:
-    """waitress serving the app; `start()` runs it in a thread (tests, benchmarks), `run()` in this one."""
+    """A worker's waitress server for the app: `start()` runs it in a thread (tests, benchmarks), `run()` in this."""
 
     def __init__(
         self,
         app: App,
         papers: Papers,
-        host: str = "0.0.0.0",
+        host: str = "127.0.0.1",
         port: int = 0,
-        threads: int = HTTP_THREADS,
         signing_secret: str | None = None,
         state: State | None = None,
     ) -> None:
         secret = signing_secret if signing_secret is not None else _app_secret(app)
         self.wsgi = WsgiApp(app, papers, secret, state)
-        self.server = waitress.server.create_server(
-            self.wsgi, host=host, port=port, threads=threads, ident="icml-bot", max_request_body_size=MAX_BODY_BYTES
-        )
+        self.connections: dict[int, Any] = {}
+        self.server = waitress_server(self.wsgi, self.connections, host=host, port=port)
         self._thread: threading.Thread | None = None
         self._stopping = False  # set by stop(): the loop may then end on a socket closed under it
 
@@ -90,7 +87,7 @@ class HttpServer:
         left = self.in_progress()
         self.server.task_dispatcher.shutdown(timeout=max(deadline - time.monotonic(), 0.1))
         # Close the sockets from inside the server's own loop, then wake it so run() returns at once.
-        self._in_loop(lambda: _close_all(self.server))
+        self._in_loop(lambda: wasyncore.close_all(self.connections))
         if self._thread is not None:
             self._thread.join(timeout=5)
         return left
@@ -107,8 +104,3 @@ class HttpServer:
 def _app_secret(app: App) -> str:
     """The signing secret the Bolt app was built with (HttpServer checks signatures before Bolt does)."""
     return str(getattr(app, "_signing_secret", "") or "")
-
-
-def _close_all(server: Any) -> None:
-    for channel in list(server._map.values()):
-        channel.close()

@@ -144,7 +144,8 @@ class SignedClient:
 
 
 class SlackHttp(SignedClient):
-    """The production app served by waitress on 127.0.0.1 (a free port); `send_*` speak Slack's HTTP dialect."""
+    """The production app served on 127.0.0.1 (a free port) by a worker's waitress server, with its production
+    settings; `send_*` speak Slack's HTTP dialect."""
 
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config

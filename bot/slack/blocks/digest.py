@@ -7,13 +7,23 @@ like this and Less like this, which the channel's coming digests learn from.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from bot.digest.channels import DigestStatus
 from bot.digest.model import MARKER, Digest, Subscription
+from bot.digest.words import (
+    HEADER_PREFIX,
+    OPENING_CHARS,
+    day_label,
+    footer,
+    heading,
+    opening,
+    round_done,
+    topics_note,
+    when_label,
+)
 from bot.papers.row import PaperRow
 from bot.search.scope import split_topics
 from bot.slack import blocks
@@ -21,10 +31,7 @@ from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 from bot.slack.blocks.abstracts import abstract_mrkdwn
 from bot.slack.blocks.team_buttons import feedback_buttons
 
-SNIPPET_CHARS = 300
 LIKED_SHOWN = 5  # liked papers named in /icml digest status
-HEADER_PREFIX = "ICML 2026 digest"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def marker_block_id(channel: str, day: date) -> str:
@@ -57,24 +64,9 @@ def is_digest(message: dict[str, Any], channel: str, day: date, team: str = "") 
     return any(isinstance(b, dict) and b.get("block_id") == wanted for b in message.get("blocks") or [])
 
 
-def day_label(day: date) -> str:
-    """`Mon 9 Mar 2026`."""
-    return f"{day:%a} {day.day} {day:%b %Y}"
-
-
-def when_label(at: datetime) -> str:
-    """`Tue 09:00 KST`: a run time in its own zone."""
-    return f"{at:%a %H:%M} {at.tzname() or at.tzinfo}"
-
-
-def snippet(paper: PaperRow, limit: int = SNIPPET_CHARS) -> str:
+def snippet(paper: PaperRow, limit: int = OPENING_CHARS) -> str:
     """The start of the abstract (skipping a first sentence the headline already says), escaped and cut."""
-    abstract = one_line(abstract_mrkdwn(paper))
-    headline = one_line(paper.get("headline")).lower()
-    sentences = _SENTENCE_END.split(abstract)
-    if len(sentences) > 1 and headline and sentences[0].lower() in headline:
-        abstract = " ".join(sentences[1:])
-    return truncate(escape(abstract), limit)
+    return truncate(escape(opening(one_line(abstract_mrkdwn(paper)), one_line(paper.get("headline")))), limit)
 
 
 def paper_blocks(
@@ -97,49 +89,23 @@ def paper_blocks(
     return [blocks.section("\n".join(lines)), context, buttons]
 
 
-def footer(digest: Digest) -> str:
-    """`Papers 7-9 of 19 · next digest Tue 09:00 KST`."""
-    if len(digest.papers) == 1:
-        where = f"Paper {digest.first} of {digest.total}"
-    else:
-        where = f"Papers {digest.first}-{digest.last} of {digest.total}"
-    if digest.round > 1:
-        where += f" (round {digest.round})"
-    parts = [where]
-    if digest.next_at is not None:
-        parts.append(f"next digest {when_label(digest.next_at)}")
-    return " · ".join(parts)
-
-
 def digest_message(digest: Digest) -> Message:
     """The whole digest: header with the date, one row per paper, the round position and the next run."""
     header = {
-        **blocks.header(f"{HEADER_PREFIX} · {day_label(digest.day)}"),
+        **blocks.header(heading(digest)),
         "block_id": marker_block_id(digest.channel, digest.day),
     }
     out: list[Block] = [header]
-    if digest.topics:
-        words, venues = split_topics(digest.topics)  # venue:/year:/track: in the topics choose the venues
-        rest = escape(venues or "ICML 2026")
-        if words and digest.topic_ids:
-            out.append(blocks.context(f"Papers on {bold(words)} first, then the rest of {rest}."))
-        elif words:
-            out.append(blocks.context(f"No more papers match {bold(words)}: here is the rest of {rest}."))
-        else:
-            out.append(blocks.context(f"Papers of {rest}."))
+    note = topics_note(digest)
+    if note is not None:
+        out.append(blocks.context(note.render(bold, escape)))
     several = len({blocks.venue_name(p) for p in digest.papers}) > 1  # papers of several venues say theirs
     for paper in digest.papers:
         pid = str(paper["id"])
         out.extend(paper_blocks(paper, pid in digest.topic_ids, several, digest.named.get(pid, ())))
         out.append(blocks.divider())
     if digest.round_done:
-        out.append(
-            blocks.section(
-                f":tada: That's all {digest.total} papers: every one has now been in this "
-                f"channel's digest once. The next digest starts round {digest.round + 1} "
-                "from the top."
-            )
-        )
+        out.append(blocks.section(f":tada: {round_done(digest)}"))
     out.append(blocks.context(footer(digest)))
     titles = "; ".join(blocks.display_title(p) for p in digest.papers)
     return blocks.message(f"{HEADER_PREFIX}, {day_label(digest.day)}: {escape(titles)}", out)
@@ -257,30 +223,3 @@ def unsubscribed_message(was: bool) -> Message:
         "Unsubscribed: no more daily digests here. `/icml digest subscribe` starts them again, "
         "where the last round left off."
     )
-
-
-# ------------------------------------------------------------------ plain text (CLI --dry-run)
-
-
-def as_text(msg: Message) -> str:
-    """A message as readable terminal text: links as `label (url)`, buttons as `[Label]`."""
-
-    def terminal_text(mrkdwn_text: str) -> str:
-        """Links as `label (url)`, no bold markers, entities back to characters."""
-        return blocks.unescape(blocks.SLACK_LINK.sub(r"\2 (\1)", mrkdwn_text).replace("*", ""))
-
-    out: list[str] = []
-    for block in msg.get("blocks") or []:
-        kind = block.get("type")
-        if kind == "header":
-            title = block["text"]["text"]
-            out += [title, "=" * len(title)]
-        elif kind == "section":
-            out.append(terminal_text(block["text"]["text"]))
-        elif kind == "context":
-            out.append("  " + " ".join(terminal_text(e.get("text", "")) for e in block["elements"]))
-        elif kind == "actions":
-            out.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
-        elif kind == "divider":
-            out.append("")
-    return "\n".join(out)

@@ -92,8 +92,9 @@ def bold(text: str | None, limit: int = QUERY_SHOWN) -> str:
 
 
 def as_mrkdwn(text: Marked) -> str:
-    """Marked text (a search note, a snippet) as Slack mrkdwn, not yet escaped: its Strong pieces in *bold*."""
-    return text.render(lambda piece: f"*{piece}*")
+    """Marked text (a search note, a snippet) as Slack mrkdwn, not yet escaped: its Strong pieces in *bold*, its Code
+    pieces as `code`."""
+    return text.render(lambda piece: f"*{piece}*", code=lambda piece: f"`{piece}`")
 
 
 def safe_url(url: str | None) -> str | None:

@@ -1,0 +1,76 @@
+"""Search results and digests as terminal text: plain in a pipe or a file, the stressed words in ANSI bold on a
+terminal; never Slack's markup."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Collection
+
+from bot.digest.model import Digest
+from bot.digest.words import OPENING_CHARS, footer, heading, opening, round_done, topics_note
+from bot.papers.row import PaperRow, shown_title
+from bot.search.results import SearchResponse
+from bot.search.scope import venue_of
+from bot.text.marked import Marked, Strong, marked
+from bot.text.person_names import shown_authors
+
+ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"  # what stresses a word on a terminal
+AUTHORS_SHOWN = 4  # authors on a paper's line before "et al." (the named ones after "…")
+
+
+def shell_text(text: Marked) -> str:
+    """Marked text for the shell: its Strong pieces in ANSI bold on a terminal, plain text in a pipe or a file."""
+    return text.render(lambda piece: f"{ANSI_BOLD}{piece}{ANSI_RESET}") if sys.stdout.isatty() else text.text
+
+
+def results_lines(query: str, results: SearchResponse) -> list[str]:
+    """`icml-bot search`: the correction and notes, then number, id, title, authors, snippet, links per paper."""
+    lines = [f"Showing results for {results.corrected} (you typed {query})"] if results.corrected else []
+    lines += [shell_text(note) for note in results.notes]
+    if not results.results:
+        hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
+        if results.searched:  # (else the notes said what to type instead)
+            lines.append(f"No papers match {query!r}.{hint}")
+        return lines
+    for n, r in enumerate(results.results, 1):
+        lines += paper_lines(n, r.paper, [shell_text(r.snippet)], results.venues > 1, r.named)
+    return lines
+
+
+def digest_lines(digest: Digest) -> list[str]:
+    """`icml-bot digest --dry-run`: the date, what the topics did, each paper numbered in its round, the position."""
+    title = heading(digest)
+    lines = [title, "=" * len(title)]
+    note = topics_note(digest)
+    if note is not None:
+        lines.append(shell_text(note))
+    several = len({venue_of(p) for p in digest.papers}) > 1
+    for n, paper in enumerate(digest.papers, digest.first):
+        headline = " ".join((paper.get("headline") or "").split())
+        text = opening(" ".join((paper.get("abstract") or "").split()), headline)
+        said = [line for line in (headline, textwrap.shorten(text, OPENING_CHARS, placeholder="…")) if line]
+        lines += ["", *paper_lines(n, paper, said, several, digest.named.get(str(paper["id"]), ()))]
+    lines.append("")
+    if digest.round_done:
+        lines.append(round_done(digest))
+    lines.append(footer(digest))
+    return lines
+
+
+def paper_lines(n: int, paper: PaperRow, said: list[str], venue: bool, named: Collection[str]) -> list[str]:
+    """One paper: `n. [id] title (venue)`, its authors (those `named` stressed, after "…" when listed later), the
+    lines `said` about it, its links."""
+    lines = [f"{n}. [{paper['id']}] {shown_title(paper)}{f' ({venue_of(paper)})' if venue else ''}"]
+    if paper.get("authors"):
+        line, more = shown_authors(paper["authors"], AUTHORS_SHOWN, named)
+        names = [
+            (", " if i else "", "… " if gap else "", Strong(name) if stressed else name)
+            for i, (name, stressed, gap) in enumerate(line)
+        ]
+        lines.append(
+            f"   {shell_text(marked(*(piece for name in names for piece in name)))}{' et al.' if more else ''}"
+        )
+    lines += [f"   {text}" for text in said]
+    links = "  ".join(x for x in (paper.get("url"), paper.get("code_url")) if x)
+    return lines + ([f"   {links}"] if links else [])
