@@ -72,5 +72,5 @@ def paper_lines(n: int, paper: PaperRow, said: list[str], venue: bool, named: Co
             f"   {shell_text(marked(*(piece for name in names for piece in name)))}{' et al.' if more else ''}"
         )
     lines += [f"   {text}" for text in said]
-    links = "  ".join(x for x in (paper.get("url"), paper.get("code_url")) if x)
+    links = "  ".join(x for x in (paper.get("url"), paper.get("code_url"), paper.get("dataset_url")) if x)
     return lines + ([f"   {links}"] if links else [])
