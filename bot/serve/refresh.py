@@ -13,6 +13,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,6 +27,7 @@ from bot.papers.venues import DEFAULT_VENUE, Scope, Venue, VenueError, parse_ven
 
 log = logging.getLogger(__name__)
 CHECK_SECONDS = 60.0  # how often the refresher looks at the index's age
+KEPT_OUTCOMES = 10  # refresh outcomes a running bot keeps (the latest): it runs for months
 _FETCHED = re.compile(r"^(?P<venue>[a-z]+\d{4}(?:-[a-z]+)?)\.(?:fetched|site|openreview)\.jsonl$")
 
 
@@ -134,7 +136,7 @@ class Refresher:
         self.path, self.every, self.settings, self.scope = path, every, settings, scope or Scope()
         self.clock, self.check = clock, check
         self.stopping = threading.Event()
-        self.outcomes: list[Outcome] = []
+        self.outcomes: deque[Outcome] = deque(maxlen=KEPT_OUTCOMES)  # newest last
         self._thread: threading.Thread | None = None
 
     def tick(self) -> Outcome | None:
