@@ -68,6 +68,14 @@ def too_long(chars: int, example: str) -> Message:
     )
 
 
+def query_words(raw: str, clean: Callable[[str], str], example: str) -> str | Message:
+    """The words of a raw query, or the friendly refusal of one too long: a paste is refused unread."""
+    if len(raw) > raw_limit(MAX_INPUT_CHARS):
+        return too_long(len(raw), example)
+    words = clean(raw)
+    return too_long(len(words), example) if len(words) > MAX_INPUT_CHARS else words
+
+
 def search_page(
     papers: Papers,
     query: str,
@@ -167,11 +175,10 @@ BY_NAME = {s.name: s for s in SUBCOMMANDS}
 
 def reply(deps: Services, text: str, user_id: str = "", channel_id: str = "", inv: Invocation | None = None) -> Message:
     """The answer to `/icml <text>`: a subcommand from the table, else a search; bare `/icml` shows help."""
-    if len(text) > raw_limit(MAX_INPUT_CHARS):  # a paste: refused unread
-        return too_long(len(text), f"{COMMAND} kv cache")
-    text = blocks.one_line(blocks.unescape(text))  # Slack sends &, <, > in command text as entities
-    if len(text) > MAX_INPUT_CHARS:
-        return too_long(len(text), f"{COMMAND} kv cache")
+    words = query_words(text, lambda raw: blocks.one_line(blocks.unescape(raw)), f"{COMMAND} kv cache")
+    if not isinstance(words, str):
+        return words
+    text = words  # (Slack sends &, <, > in command text as entities)
     name, _, rest = text.partition(" ")  # one_line() already trimmed the whitespace around `rest`
     sub = BY_NAME.get(name.lower()) if text else BY_NAME["help"]
     if sub is not None and sub.accepts(rest):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from slack_bolt import App, BoltContext, BoltResponse
@@ -15,8 +16,8 @@ from bot.search import request_without_topic
 from bot.search.topics import TOPIC_TEXT_CHARS
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
-from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, search_page, too_long
-from bot.slack.message_text import raw_limit, slack_to_plain
+from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, query_words, search_page
+from bot.slack.message_text import slack_to_plain
 from bot.slack.replies import post
 from bot.slack.services import Services
 from bot.state import ERRORS, is_locked, is_unreachable
@@ -38,12 +39,10 @@ def is_from_bot(event: dict[str, Any]) -> bool:
 
 def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[str, str], str]) -> Message:
     """What to answer a mention with: its words as a query, else papers related to the thread, else a hint."""
-    raw = str(event.get("text") or "")
-    if len(raw) > raw_limit(MAX_INPUT_CHARS):  # a paste: refused unread
-        return too_long(len(raw), "@icml-bot kv cache")
-    query = slack_to_plain(raw, MAX_INPUT_CHARS, keep_links=True)
-    if len(query) > MAX_INPUT_CHARS:
-        return too_long(len(query), "@icml-bot kv cache")
+    clean = partial(slack_to_plain, limit=MAX_INPUT_CHARS, keep_links=True)
+    query = query_words(str(event.get("text") or ""), clean, "@icml-bot kv cache")
+    if not isinstance(query, str):
+        return query
     thread_ts = event.get("thread_ts")
     in_thread = bool(thread_ts) and thread_ts != event.get("ts")
     asked = request_without_topic(query) if query and in_thread else None  # "any papers on this?": the thread
