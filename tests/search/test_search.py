@@ -1351,3 +1351,15 @@ def test_a_comparison_keeps_what_both_sides_are_about(tmp_path: Path) -> None:
     assert not any(s.startswith("AUD") for s in got), got
     assert {s[:2] for s in got} == {"DI", "AR"}
     db.conn.close()
+
+
+def test_a_result_weighed_by_meaning_says_how_close_it_is_and_a_short_topic_is_not_weighed(
+    seed_db: sqlite_utils.Database,
+) -> None:
+    described = search.search(seed_db, "compressing the memory used by attention when generating text", limit=5)
+    closeness = [next((m for m in r.matched if m.startswith("meaning:")), None) for r in described.results]
+    assert closeness
+    assert all(c is not None and re.fullmatch(r"meaning:0\.\d\d", c) for c in closeness)
+    named = search.search(seed_db, "kv cache", limit=5)
+    assert named.results
+    assert not any(m.startswith("meaning:") for r in named.results for m in r.matched)
