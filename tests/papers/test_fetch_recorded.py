@@ -52,6 +52,12 @@ def fetch(capsys: pytest.CaptureFixture[str], venue: str, site: FakeSite, api: F
     return code, out
 
 
+def fetch_from(capsys: pytest.CaptureFixture[str], venue: str, conference: Conference) -> tuple[int, str]:
+    """`fetch` of the conference served by both fakes."""
+    with serve(FakeSite(conference)) as site, serve(FakeOpenReview(conference)) as openreview:
+        return fetch(capsys, venue, site, openreview)
+
+
 def papers(tmp_path: Path) -> list[dict[str, Any]]:
     """Every indexed paper (a list: two records of one paper would show as two)."""
     db = index.connect(tmp_path / "papers.db", readonly=True)
@@ -137,8 +143,7 @@ def test_one_track_alone_fetches_only_the_workshops(
 
 def test_a_year_whose_workshops_are_not_listed_yet_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     conference = recorded.small("icml", 2026, [("I6m0000001", "Conference", "ICML 2026 regular", "Accept (regular)")])
-    with serve(FakeSite(conference)) as site, serve(FakeOpenReview(conference)) as openreview:
-        code, out = fetch(capsys, "icml2026", site, openreview)
+    code, out = fetch_from(capsys, "icml2026", conference)
     assert code == 0
     assert (
         "  warning: icml2026 OpenReview (workshop): no groups listed under ICML.cc/2026/Workshop: not published yet, "
@@ -155,8 +160,7 @@ def test_a_site_row_from_another_conference_or_year_is_left_out_and_said(
         recorded.row(3100, "Last Year's Paper", "I5m0000009", "ICML.cc/2025/Conference", "Accept (poster)"),
         recorded.row(3101, "A NeurIPS Paper", "N5m0000009", "NeurIPS.cc/2025/Conference", "Accept (poster)"),
     ]
-    with serve(FakeSite(conference)) as site, serve(FakeOpenReview(conference)) as openreview:
-        code, out = fetch(capsys, "icml2026", site, openreview)
+    code, out = fetch_from(capsys, "icml2026", conference)
     assert code == 0
     assert [p["title"] for p in papers(tmp_path)] == ["ICML 2026 Paper 0"]
     warnings = [line for line in out.splitlines() if line.startswith("  warning: 1 rows left out: from ")]
@@ -238,8 +242,7 @@ def test_a_track_that_returns_nothing_says_which_venueid_was_asked_for(
 ) -> None:
     paper = ("N4m0000001", "Conference", "NeurIPS 2024 poster", "Accept (poster)")
     conference = recorded.small("neurips", 2024, [paper])
-    with serve(FakeSite(conference)) as site, serve(FakeOpenReview(conference)) as openreview:
-        code, out = fetch(capsys, "neurips2024", site, openreview)
+    code, out = fetch_from(capsys, "neurips2024", conference)
     assert code == 0
     assert (
         "  warning: neurips2024 OpenReview (datasets): no notes for venueid "
