@@ -5,16 +5,34 @@ from __future__ import annotations
 import json
 import re
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot import cli
+from bot.state import State
+from bot.state.digests import SubscriptionRow
 from tests.support.fake_slack import FakeSlack
 from tests.support.robust import SLACK_VARS, BotProcess, bot_env
 from tests.support.slack_harness import SECRET
 
 CH = "C0CLI00001"
+
+
+def subscribe(tmp_path: Path, subscriptions: list[tuple[str, str]], size: int) -> None:
+    """Write CH's digest subscriptions, (workspace, topics) each, into the state file as `/icml digest` does."""
+    state = State(tmp_path / "state.db")
+    at = datetime(2026, 3, 1, tzinfo=UTC).timestamp()
+    for team, topics in subscriptions:
+        state.digests.save_subscription(
+            SubscriptionRow(
+                channel=CH, team=team, topics=topics, at="09:00", tz="UTC", days="mon-fri", size=size,
+                source="slack", created_at=at, updated_at=at, schedule_from=at, enterprise="", active=True,
+                created_by="U1", last_error=None, last_error_at=None,
+            )
+        )  # fmt: skip
+    state.close()
 
 
 @pytest.fixture
@@ -49,21 +67,7 @@ def test_a_dry_run_prints_the_digest_as_terminal_text_with_no_slack_markup(
     """Papers numbered in their round as `icml-bot search` lists them, links as URLs, the topic words in ANSI bold on a
     terminal (it once printed the Slack message: `_headline_`, `` `id` ``, `code (url)`, `[Similar]` buttons);
     --json still prints the Slack payload."""
-    from datetime import UTC, datetime
-
-    from bot.state import State
-    from bot.state.digests import SubscriptionRow
-
-    state = State(tmp_path / "state.db")
-    at = datetime(2026, 3, 1, tzinfo=UTC).timestamp()
-    state.digests.save_subscription(
-        SubscriptionRow(
-            channel=CH, team="T1", topics="kv cache", at="09:00", tz="UTC", days="mon-fri", size=2,
-            source="slack", created_at=at, updated_at=at, schedule_from=at, enterprise="", active=True,
-            created_by="U1", last_error=None, last_error_at=None,
-        )
-    )  # fmt: skip
-    state.close()
+    subscribe(tmp_path, [("T1", "kv cache")], size=2)
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 0
     out = capsys.readouterr().out
     defensive = (
@@ -173,22 +177,7 @@ def test_a_second_serve_on_the_same_state_database_does_not_schedule(
 def test_a_shared_channel_digest_is_chosen_by_team_from_the_shell(
     env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from datetime import UTC, datetime
-
-    from bot.state import State
-    from bot.state.digests import SubscriptionRow
-
-    state = State(tmp_path / "state.db")
-    for team, topics in (("T2", "kv cache"), ("T3", "grokking")):  # one Slack Connect channel, two workspaces
-        at = datetime(2026, 3, 1, tzinfo=UTC).timestamp()
-        state.digests.save_subscription(
-            SubscriptionRow(
-                channel=CH, team=team, topics=topics, at="09:00", tz="UTC", days="mon-fri", size=3,
-                source="slack", created_at=at, updated_at=at, schedule_from=at, enterprise="", active=True,
-                created_by="U1", last_error=None, last_error_at=None,
-            )
-        )  # fmt: skip
-    state.close()
+    subscribe(tmp_path, [("T2", "kv cache"), ("T3", "grokking")], size=3)  # one Slack Connect channel, two workspaces
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert "is shared: workspaces T2, T3 each have a digest there; pass --team with one of them" in err
