@@ -4,6 +4,8 @@ papers about an idea whatever words they use."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import numpy.typing as npt
 import sqlite_utils
@@ -71,12 +73,16 @@ class PaperVectors:
         return self.matrix.nbytes / 1e6
 
 
-def read(db: sqlite_utils.Database) -> PaperVectors | None:
-    """The index's vectors, or None when it has none from the shipped model (an index built before vectors, or
-    with another model: `icml-bot index` embeds its papers again)."""
+def read(db: sqlite_utils.Database, among: list[int] | None = None) -> PaperVectors | None:
+    """The index's vectors (`among`: of these papers only), or None when it has none from the shipped model (an index
+    built before vectors, or with another model: `icml-bot index` embeds its papers again)."""
     if not db[TABLE].exists() or _made_by(db) != embedding.model().name:
         return None
-    rows = db.execute(f"SELECT rowid, vector FROM {TABLE} ORDER BY rowid").fetchall()
+    if among is None:
+        rows = db.execute(f"SELECT rowid, vector FROM {TABLE} ORDER BY rowid").fetchall()
+    else:
+        sql = f"SELECT rowid, vector FROM {TABLE} WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+        rows = db.execute(sql, [json.dumps(among)]).fetchall()
     if not rows:
         return None
     rowids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))

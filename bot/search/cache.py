@@ -1,7 +1,9 @@
 """What search keeps per index file and version between queries: vocabulary, paper names, filter sets, acronyms.
 
 This is a cache of the read-only paper index, rebuilt whenever the index changes; it holds nothing about users
-(that is bot.state).
+(that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors) are kept from a
+process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks the index for what
+its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils' own CLI.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import weakref
+from collections.abc import Container
 from typing import TYPE_CHECKING, NamedTuple
 
 import sqlite_utils
@@ -21,6 +24,7 @@ from bot.search.matching import name_key, norm
 if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
     from bot.papers.vectors import PaperVectors
 
+KEEP_FROM_SEARCH = 2  # a process's search of one index version from which whole-corpus look-ups are kept
 ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
 
 
@@ -54,13 +58,27 @@ class IndexCache:
         self._vectors_read = False
         self._people_checked = False
         self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
+        self.searches = 0
+        self.whole = False  # whether to keep the whole-corpus look-ups (a second search or warming says so)
+
+    def count_search(self) -> None:
+        """One more search of this version: from the KEEP_FROM_SEARCH-th on, whole-corpus look-ups are kept."""
+        self.searches += 1
+        if self.searches >= KEEP_FROM_SEARCH:
+            self.whole = True
 
     def index_file(self) -> IndexVersion | None:
         """The index's file at this version, for a connection of another thread (None: an index in memory)."""
         version = self.version
         return None if version is None or version.path.startswith("memory:") else version
 
-    def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
+    def named(self, db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
+        """(rowid, name as written) of the papers whose name has this letters-only key (matching.name_key)."""
+        if self.whole:
+            return self._every_name(db).get(key, [])
+        return names_like(db, key)
+
+    def _every_name(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
 
         Plain pairs, not NamedTuples: a large index loads ~70,000 of them while its first query waits."""
@@ -75,10 +93,12 @@ class IndexCache:
                     self._names = names
         return self._names
 
-    def titles(self, db: sqlite_utils.Database) -> dict[int, bytes]:
-        """Every title as ranking matches it (matching.norm), by rowid, loaded on first use: ranking reads a few
-        hundred titles per query, and a dictionary look-up beats reading and normalising them each time
-        (~15 MB at 110,000 papers)."""
+    def titles(self, db: sqlite_utils.Database) -> dict[int, bytes] | None:
+        """Every title as ranking matches it (matching.norm), by rowid, loaded on first use once kept: ranking reads a
+        few hundred titles per query, and a dictionary look-up beats reading and normalising them each time
+        (~15 MB at 110,000 papers). None: not kept yet (ranking reads the candidates' titles)."""
+        if not self.whole:
+            return None
         if self._titles is None:
             with self._lock:
                 if self._titles is None:
@@ -86,11 +106,14 @@ class IndexCache:
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
 
-    def vectors(self, db: sqlite_utils.Database) -> PaperVectors | None:
-        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper); None: the index has none
-        (built before vectors: search is by words alone until `icml-bot index` runs again)."""
+    def vectors(self, db: sqlite_utils.Database, among: list[int] | None = None) -> PaperVectors | None:
+        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper), or until kept those of the
+        papers `among` only; None: the index has none (built before vectors: search is by words alone until
+        `icml-bot index` runs again)."""
         from bot.papers import vectors
 
+        if among is not None and not self.whole:
+            return vectors.read(db, among)
         if not self._vectors_read:
             with self._lock:
                 if not self._vectors_read:
@@ -106,9 +129,12 @@ class IndexCache:
         index, whose abstracts ranking reads each time."""
         return self._abstracts if self.papers <= ABSTRACTS_IN_MEMORY else None
 
-    def name_parts(self, db: sqlite_utils.Database) -> frozenset[str] | None:
-        """Every author's given names and surnames (folded), loaded on first use, so that telling whether a query
-        word may be part of a name costs no statement; None: the index keeps no people (built before people search)."""
+    def name_parts(self, db: sqlite_utils.Database) -> Container[str] | None:
+        """Every author's given names and surnames (folded), loaded on first use once kept, so that telling whether a
+        query word may be part of a name costs no statement (until then, one indexed read a word); None: the index
+        keeps no people (built before people search)."""
+        if not self.whole:
+            return NameParts(db) if has_people(db) else None
         if not self._people_checked:
             with self._lock:
                 if not self._people_checked:
@@ -164,6 +190,29 @@ class IndexCache:
                 if self._acronyms is None:
                     self._acronyms = load_table(db)
         return self._acronyms
+
+
+class NameParts:
+    """Whether a folded word is some author's given name or surname, asked of the people table's indexes."""
+
+    _SQL = "SELECT EXISTS (SELECT 1 FROM people WHERE last = ?) OR EXISTS (SELECT 1 FROM people WHERE first = ?)"
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    def __contains__(self, part: object) -> bool:
+        return isinstance(part, str) and bool(part) and bool(self.db.execute(self._SQL, [part, part]).fetchone()[0])
+
+
+def names_like(db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
+    """The papers named `key` (matching.name_key), without every name in memory: SQL keeps the names holding the key's
+    characters in order (LIKE folds ASCII case; a name with other characters, which NFKC may change, is always kept),
+    then the key decides."""
+    if not key:
+        return []
+    like = "%" + "%".join(key) + "%"  # (a key is letters and digits: nothing to escape)
+    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*' ORDER BY rowid"
+    return [(rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key]
 
 
 def has_people(db: sqlite_utils.Database) -> bool:

@@ -115,6 +115,7 @@ def _run(
         return
     clock = _Stages(response.stages)
     cache = index_cache(db)
+    cache.count_search()
     asked = _settle(db, cache, parsed, response, scope, clock)
     if asked is None:
         return

@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
@@ -87,13 +87,13 @@ InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abst
 class People:
     """Look-ups in one index's people table through the caller's connection (an index without one knows nobody).
 
-    Whether a word is part of anybody's name is asked of the index cache's set of name parts (no statement)."""
+    Whether a word is part of anybody's name is asked of the index cache's name parts (IndexCache.name_parts)."""
 
     def __init__(self, db: sqlite_utils.Database, cache: IndexCache | None = None) -> None:
         self.db = db
         parts = (cache or index_cache(db)).name_parts(db)
         self.available = parts is not None
-        self.parts = parts or frozenset()  # every given name and surname (folded); none without a people table
+        self.parts: Container[str] = frozenset() if parts is None else parts  # given names and surnames (folded)
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
@@ -138,7 +138,7 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
-        names = {w for parts in folded for w in parts} & self.parts
+        names = {w for parts in folded for w in parts if w in self.parts}
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
         # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then a short form of the

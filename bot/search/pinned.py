@@ -48,14 +48,13 @@ def pinned_papers(
         row = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchone()
         if row:
             out[row[0]] = f"id:{ref}"
-    names = cache.names(db)
 
     def named(text: str, most: int, among: bool = False) -> list[int]:
         """Papers called `text`: typed as the name is written (HiDe, REAL), or a name that is no common word
         (a paper called "Learning" must not take over the query "learning"). `among` other words, a name in
         capitals that papers use as a term is that term (`PAC Bayesian bounds`, not the papers called PAC)."""
         key = name_key(text)
-        entries = names.get(key, [])
+        entries = cache.named(db, key)
         if not entries or len(entries) > most:
             return []
         exact = [rowid for rowid, name in entries if name == text and coined(name) and not (among and name.isupper())]
