@@ -211,8 +211,8 @@ def names_like(db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
     if not key:
         return []
     like = "%" + "%".join(key) + "%"  # (a key is letters and digits: nothing to escape)
-    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*' ORDER BY rowid"
-    return [(rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key]
+    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*'"  # (the name index: no table)
+    return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
 
 
 def has_people(db: sqlite_utils.Database) -> bool:
