@@ -14,9 +14,8 @@ import weakref
 from collections.abc import Container
 from typing import TYPE_CHECKING, NamedTuple
 
-import sqlite_utils
-
 from bot.papers import index, search_tables
+from bot.papers.reading import Reader
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
@@ -72,13 +71,13 @@ class IndexCache:
         version = self.version
         return None if version is None or version.path.startswith("memory:") else version
 
-    def named(self, db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
+    def named(self, db: Reader, key: str) -> list[tuple[int, str]]:
         """(rowid, name as written) of the papers whose name has this letters-only key (matching.name_key)."""
         if self.whole:
             return self._every_name(db).get(key, [])
         return names_like(db, key)
 
-    def _every_name(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
+    def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
 
         Plain pairs, not NamedTuples: a large index loads ~70,000 of them while its first query waits."""
@@ -93,7 +92,7 @@ class IndexCache:
                     self._names = names
         return self._names
 
-    def titles(self, db: sqlite_utils.Database) -> dict[int, bytes] | None:
+    def titles(self, db: Reader) -> dict[int, bytes] | None:
         """Every title as ranking matches it (matching.norm), by rowid, loaded on first use once kept: ranking reads a
         few hundred titles per query, and a dictionary look-up beats reading and normalising them each time
         (~15 MB at 110,000 papers). None: not kept yet (ranking reads the candidates' titles)."""
@@ -106,7 +105,7 @@ class IndexCache:
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
 
-    def vectors(self, db: sqlite_utils.Database, among: list[int] | None = None) -> PaperVectors | None:
+    def vectors(self, db: Reader, among: list[int] | None = None) -> PaperVectors | None:
         """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper), or until kept those of the
         papers `among` only; None: the index has none (built before vectors: search is by words alone until
         `icml-bot index` runs again)."""
@@ -129,7 +128,7 @@ class IndexCache:
         index, whose abstracts ranking reads each time."""
         return self._abstracts if self.papers <= ABSTRACTS_IN_MEMORY else None
 
-    def name_parts(self, db: sqlite_utils.Database) -> Container[str] | None:
+    def name_parts(self, db: Reader) -> Container[str] | None:
         """Every author's given names and surnames (folded), loaded on first use once kept, so that telling whether a
         query word may be part of a name costs no statement (until then, one indexed read a word); None: the index
         keeps no people (built before people search)."""
@@ -144,14 +143,14 @@ class IndexCache:
                     self._people_checked = True
         return self._name_parts
 
-    def titles_table(self, db: sqlite_utils.Database) -> bool:
+    def titles_table(self, db: Reader) -> bool:
         """Whether the index has its titles-only full-text table (an index built before it searches without)."""
         if self._titles_table is None:
             sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
             self._titles_table = db.execute(sql, [search_tables.TITLES_FTS]).fetchone() is not None
         return self._titles_table
 
-    def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
+    def rowids(self, db: Reader, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""
         found = self._sets.get(what)
         if found is None:
@@ -164,13 +163,13 @@ class IndexCache:
                 self._sets[what] = found
         return found
 
-    def venues(self, db: sqlite_utils.Database) -> list[tuple[str | None, str, int]]:
+    def venues(self, db: Reader) -> list[tuple[str | None, str, int]]:
         """(venue, track, papers) of every venue and track the index holds; a paper without a track counts as main."""
         if self._venues is None:
             self._venues = [(r["venue"], r["track"], r["papers"]) for r in index.venue_counts(db)]
         return self._venues
 
-    def scope_rowids(self, db: sqlite_utils.Database, keys: frozenset[tuple[str | None, str]]) -> frozenset[int]:
+    def scope_rowids(self, db: Reader, keys: frozenset[tuple[str | None, str]]) -> frozenset[int]:
         """Rowids of the papers of these (venue, track) pairs, read once per scope through the (venue, track) index."""
         found = self._scopes.get(keys)
         if found is None:
@@ -183,7 +182,7 @@ class IndexCache:
                 self._scopes[keys] = found
         return found
 
-    def acronyms(self, db: sqlite_utils.Database) -> AcronymTable:
+    def acronyms(self, db: Reader) -> AcronymTable:
         """Built-in plus learned acronym pairs, both directions, loaded on first use."""
         if self._acronyms is None:
             with self._lock:
@@ -197,14 +196,14 @@ class NameParts:
 
     _SQL = "SELECT EXISTS (SELECT 1 FROM people WHERE last = ?) OR EXISTS (SELECT 1 FROM people WHERE first = ?)"
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: Reader) -> None:
         self.db = db
 
     def __contains__(self, part: object) -> bool:
         return isinstance(part, str) and bool(part) and bool(self.db.execute(self._SQL, [part, part]).fetchone()[0])
 
 
-def names_like(db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
+def names_like(db: Reader, key: str) -> list[tuple[int, str]]:
     """The papers named `key` (matching.name_key), without every name in memory: SQL keeps the names holding the key's
     characters in order (LIKE folds ASCII case; a name with other characters, which NFKC may change, is always kept),
     then the key decides."""
@@ -215,7 +214,7 @@ def names_like(db: sqlite_utils.Database, key: str) -> list[tuple[int, str]]:
     return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
 
 
-def has_people(db: sqlite_utils.Database) -> bool:
+def has_people(db: Reader) -> bool:
     """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
     try:
         db.execute("SELECT 1 FROM people LIMIT 1")
@@ -228,14 +227,14 @@ _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
 
 
-_PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_PATHS: weakref.WeakKeyDictionary[Reader, str] = weakref.WeakKeyDictionary()
 _VERSION_SQL = (
     "SELECT (SELECT value FROM meta WHERE key = 'last_indexed') || ' #' || "
     "coalesce((SELECT value FROM meta WHERE key = 'generation'), 0), (SELECT max(seq) FROM papers)"
 )
 
 
-def index_cache(db: sqlite_utils.Database) -> IndexCache:
+def index_cache(db: Reader) -> IndexCache:
     """The cache of this index file at its current version (older versions of the same file are dropped).
 
     Every search asks, so it costs one statement: a connection's file path is looked up once."""

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlite_utils
-
+from bot.papers.reading import Reader
 from bot.search.cache import IndexCache
 
 
-def closest(
-    db: sqlite_utils.Database, cache: IndexCache, text: str, among: Sequence[int], floor: float
-) -> list[tuple[int, float]]:
+def closest(db: Reader, cache: IndexCache, text: str, among: Sequence[int], floor: float) -> list[tuple[int, float]]:
     """(rowid, cosine) of the papers `among` (found by words, so they obey the query's filters already), closest in
     meaning to `text` first, at least `floor` close: a few hundred dot products, however large the index. [] when the
     index has no vectors or the text no word the model knows. (Meaning adds no paper of its own: with a static model

@@ -21,10 +21,10 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-import sqlite_utils
 from rapidfuzz.distance import OSA
 
 from bot.papers import fts
+from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
@@ -89,7 +89,7 @@ class People:
 
     Whether a word is part of anybody's name is asked of the index cache's name parts (IndexCache.name_parts)."""
 
-    def __init__(self, db: sqlite_utils.Database, cache: IndexCache | None = None) -> None:
+    def __init__(self, db: Reader, cache: IndexCache | None = None) -> None:
         self.db = db
         parts = (cache or index_cache(db)).name_parts(db)
         self.available = parts is not None
@@ -495,7 +495,7 @@ def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = Tr
     return note
 
 
-def _in_place(db: sqlite_utils.Database, match: NameMatch, place: str) -> frozenset[int]:
+def _in_place(db: Reader, match: NameMatch, place: str) -> frozenset[int]:
     """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
     keys = {p.key for p in match.everyone}
     at = 0 if place == "first" else -1
@@ -567,9 +567,7 @@ class PersonCard:
         return 'author:"' + (self.initials or self.name).replace('"', " ") + '"'
 
 
-def person_card(
-    db: sqlite_utils.Database, name: str, most: int = 10, within: frozenset[int] | None = None
-) -> PersonCard | None:
+def person_card(db: Reader, name: str, most: int = 10, within: frozenset[int] | None = None) -> PersonCard | None:
     """The person a name means (typed any way find accepts, as a whole, or a surname few share; `within`: the papers
     in scope) with their most frequent co-authors."""
     people = People(db)
@@ -583,7 +581,7 @@ def person_card(
 
 
 def frequent_authors(
-    db: sqlite_utils.Database, rowids: Sequence[int], most: int = 10, skip: tuple[str, ...] = ()
+    db: Reader, rowids: Sequence[int], most: int = 10, skip: tuple[str, ...] = ()
 ) -> list[tuple[str, int]]:
     """The authors of these papers by how many of them they wrote, most first (then by name), each named as first
     listed; `skip`: a person's folded name (their co-authors are wanted)."""

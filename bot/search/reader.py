@@ -9,9 +9,7 @@ import os
 import random
 import threading
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from bot import search, text
 from bot.papers import index
@@ -21,6 +19,9 @@ from bot.search import Result, SearchResponse, scope, topics
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
