@@ -17,6 +17,7 @@ from typing import Any
 from bot import logs
 from bot.config import Config, ConfigError
 from bot.papers import index
+from bot.papers.reading import Reader, ReadOnly, read_only
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
 
@@ -56,17 +57,18 @@ def _not_a_folder(path: Path) -> None:
         )
 
 
-def open_index(config: Config) -> Any:
-    """The index, built from the bundled seeds first if there is none yet; one clear error if it is unusable."""
+def open_index(config: Config) -> Reader:
+    """The index to read, built from the bundled seeds first if there is none yet; one clear error if it is unusable.
+    (Read without sqlite-utils, whose import, numpy with it, was a third of an `icml-bot search`.)"""
     path = config.db_path
     _not_a_folder(path)
     try:
         if not path.exists():
             print(f"No index at {path} yet: building it from {seeds_dir()} …", file=sys.stderr)
-            db = index.connect(path)
-            index.load(db, [seeds_dir()])
-            db.conn.close()
-        db = index.connect(path, readonly=True)
+            built = index.connect(path)
+            index.load(built, [seeds_dir()])
+            built.conn.close()
+        db = ReadOnly(read_only(path))
         db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
         if index.stores_markup(db):
             print(index.STORED_MARKUP.format(path=path), file=sys.stderr)
@@ -170,7 +172,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def search_batch(db: Any, args: argparse.Namespace, config: Config) -> int:
+def search_batch(db: Reader, args: argparse.Namespace, config: Config) -> int:
     """One query per line in, one answer per line out, in order (a JSON line each with --json; blank lines too)."""
     from bot import search, shell
 

@@ -20,11 +20,14 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import sqlite_utils
-
+from bot.papers.reading import Reader
 from bot.text.stopwords import TOO_COMMON
 from bot.text.words import WORD_RE, stem, word_set
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 # Words of scientific prose that say nothing about a topic, on top of the shared stopwords.
 GENERIC = TOO_COMMON | word_set(
@@ -190,7 +193,7 @@ def rebuild(db: sqlite_utils.Database, settings: Settings = DEFAULT) -> None:
     )
 
 
-def stored(db: sqlite_utils.Database, rowid: int) -> list[tuple[int, float]] | None:
+def stored(db: Reader, rowid: int) -> list[tuple[int, float]] | None:
     """A paper's stored neighbours (rowid, score), best first; None when this index has no neighbours table."""
     try:
         row = db.execute(f"SELECT related FROM {TABLE} WHERE paper = ?", [rowid]).fetchone()

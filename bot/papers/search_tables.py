@@ -4,11 +4,13 @@ word frequencies for typo correction, learned acronyms, the people table, and th
 from __future__ import annotations
 
 import json
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from bot.text import acronyms
 from bot.text.person_names import fold_name
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # papers_fts and titles_fts alike: one query fits both
 TITLES_FTS = "titles_fts"

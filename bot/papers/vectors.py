@@ -4,11 +4,17 @@ papers about an idea whatever words they use."""
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
-import sqlite_utils
 
+from bot.papers.reading import Reader, has_table
 from bot.text import embedding
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 TABLE = "paper_vectors"
 MODEL_KEY = "vectors_model"  # meta: the model the vectors came from (another model's vectors are not comparable)
@@ -38,16 +44,16 @@ def rebuild(db: sqlite_utils.Database) -> None:
     )
 
 
-def status(db: sqlite_utils.Database) -> dict[str, object]:
+def status(db: Reader) -> dict[str, object]:
     """For `icml-bot stats`: how many papers have a vector, from which model, and whether search can use them."""
-    if not db[TABLE].exists() or not db["meta"].exists():
+    if not has_table(db, TABLE) or not has_table(db, "meta"):
         return {"papers": 0, "model": None, "usable": False}
     model = _made_by(db)
     papers = int(db.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0])
     return {"papers": papers, "model": model, "usable": bool(papers) and model == embedding.model().name}
 
 
-def _made_by(db: sqlite_utils.Database) -> str | None:
+def _made_by(db: Reader) -> str | None:
     """The name of the model the index's vectors came from (None: never embedded)."""
     row = db.execute("SELECT value FROM meta WHERE key = ?", [MODEL_KEY]).fetchone()
     return str(row[0]) if row else None
@@ -71,12 +77,16 @@ class PaperVectors:
         return self.matrix.nbytes / 1e6
 
 
-def read(db: sqlite_utils.Database) -> PaperVectors | None:
-    """The index's vectors, or None when it has none from the shipped model (an index built before vectors, or
-    with another model: `icml-bot index` embeds its papers again)."""
-    if not db[TABLE].exists() or _made_by(db) != embedding.model().name:
+def read(db: Reader, among: list[int] | None = None) -> PaperVectors | None:
+    """The index's vectors (`among`: of these papers only), or None when it has none from the shipped model (an index
+    built before vectors, or with another model: `icml-bot index` embeds its papers again)."""
+    if not has_table(db, TABLE) or _made_by(db) != embedding.model().name:
         return None
-    rows = db.execute(f"SELECT rowid, vector FROM {TABLE} ORDER BY rowid").fetchall()
+    if among is None:
+        rows = db.execute(f"SELECT rowid, vector FROM {TABLE} ORDER BY rowid").fetchall()
+    else:
+        sql = f"SELECT rowid, vector FROM {TABLE} WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+        rows = db.execute(sql, [json.dumps(among)]).fetchall()
     if not rows:
         return None
     rowids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))

@@ -10,8 +10,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-import sqlite_utils
-
+from bot.papers.reading import Reader
 from bot.text.acronyms import AcronymPair, long_key, short_key
 
 # Common ML acronyms whose expansion is not in doubt; learned pairs add the rest.
@@ -109,7 +108,7 @@ class AcronymTable:
     firsts: dict[str, int]  # first word of a long form → most words of a long form starting with it
 
 
-def load_table(db: sqlite_utils.Database) -> AcronymTable:
+def load_table(db: Reader) -> AcronymTable:
     """Built-in plus learned pairs, both directions (an index without an acronyms table gets the built-in list)."""
     pairs: dict[tuple[str, str], tuple[str, int, bool]] = {}  # (key, long key) → (form, papers, builtin)
     for key, form, long, n in builtin_pairs():

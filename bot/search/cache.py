@@ -1,7 +1,9 @@
 """What search keeps per index file and version between queries: vocabulary, paper names, filter sets, acronyms.
 
 This is a cache of the read-only paper index, rebuilt whenever the index changes; it holds nothing about users
-(that is bot.state).
+(that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors) are kept from a
+process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks the index for what
+its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils' own CLI.
 """
 
 from __future__ import annotations
@@ -9,11 +11,11 @@ from __future__ import annotations
 import sqlite3
 import threading
 import weakref
+from collections.abc import Container
 from typing import TYPE_CHECKING, NamedTuple
 
-import sqlite_utils
-
 from bot.papers import index, search_tables
+from bot.papers.reading import Reader
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table
 from bot.search.matching import name_key, norm
@@ -21,6 +23,7 @@ from bot.search.matching import name_key, norm
 if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
     from bot.papers.vectors import PaperVectors
 
+KEEP_FROM_SEARCH = 2  # a process's search of one index version from which whole-corpus look-ups are kept
 ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
 
 
@@ -54,13 +57,27 @@ class IndexCache:
         self._vectors_read = False
         self._people_checked = False
         self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
+        self.searches = 0
+        self.whole = False  # whether to keep the whole-corpus look-ups (a second search or warming says so)
+
+    def count_search(self) -> None:
+        """One more search of this version: from the KEEP_FROM_SEARCH-th on, whole-corpus look-ups are kept."""
+        self.searches += 1
+        if self.searches >= KEEP_FROM_SEARCH:
+            self.whole = True
 
     def index_file(self) -> IndexVersion | None:
         """The index's file at this version, for a connection of another thread (None: an index in memory)."""
         version = self.version
         return None if version is None or version.path.startswith("memory:") else version
 
-    def names(self, db: sqlite_utils.Database) -> dict[str, list[tuple[int, str]]]:
+    def named(self, db: Reader, key: str) -> list[tuple[int, str]]:
+        """(rowid, name as written) of the papers whose name has this letters-only key (matching.name_key)."""
+        if self.whole:
+            return self._every_name(db).get(key, [])
+        return names_like(db, key)
+
+    def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
         """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
 
         Plain pairs, not NamedTuples: a large index loads ~70,000 of them while its first query waits."""
@@ -75,10 +92,12 @@ class IndexCache:
                     self._names = names
         return self._names
 
-    def titles(self, db: sqlite_utils.Database) -> dict[int, bytes]:
-        """Every title as ranking matches it (matching.norm), by rowid, loaded on first use: ranking reads a few
-        hundred titles per query, and a dictionary look-up beats reading and normalising them each time
-        (~15 MB at 110,000 papers)."""
+    def titles(self, db: Reader) -> dict[int, bytes] | None:
+        """Every title as ranking matches it (matching.norm), by rowid, loaded on first use once kept: ranking reads a
+        few hundred titles per query, and a dictionary look-up beats reading and normalising them each time
+        (~15 MB at 110,000 papers). None: not kept yet (ranking reads the candidates' titles)."""
+        if not self.whole:
+            return None
         if self._titles is None:
             with self._lock:
                 if self._titles is None:
@@ -86,11 +105,14 @@ class IndexCache:
                     self._titles = {rowid: norm(title) for rowid, title in rows}
         return self._titles
 
-    def vectors(self, db: sqlite_utils.Database) -> PaperVectors | None:
-        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper); None: the index has none
-        (built before vectors: search is by words alone until `icml-bot index` runs again)."""
+    def vectors(self, db: Reader, among: list[int] | None = None) -> PaperVectors | None:
+        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper), or until kept those of the
+        papers `among` only; None: the index has none (built before vectors: search is by words alone until
+        `icml-bot index` runs again)."""
         from bot.papers import vectors
 
+        if among is not None and not self.whole:
+            return vectors.read(db, among)
         if not self._vectors_read:
             with self._lock:
                 if not self._vectors_read:
@@ -106,9 +128,12 @@ class IndexCache:
         index, whose abstracts ranking reads each time."""
         return self._abstracts if self.papers <= ABSTRACTS_IN_MEMORY else None
 
-    def name_parts(self, db: sqlite_utils.Database) -> frozenset[str] | None:
-        """Every author's given names and surnames (folded), loaded on first use, so that telling whether a query
-        word may be part of a name costs no statement; None: the index keeps no people (built before people search)."""
+    def name_parts(self, db: Reader) -> Container[str] | None:
+        """Every author's given names and surnames (folded), loaded on first use once kept, so that telling whether a
+        query word may be part of a name costs no statement (until then, one indexed read a word); None: the index
+        keeps no people (built before people search)."""
+        if not self.whole:
+            return NameParts(db) if has_people(db) else None
         if not self._people_checked:
             with self._lock:
                 if not self._people_checked:
@@ -118,14 +143,14 @@ class IndexCache:
                     self._people_checked = True
         return self._name_parts
 
-    def titles_table(self, db: sqlite_utils.Database) -> bool:
+    def titles_table(self, db: Reader) -> bool:
         """Whether the index has its titles-only full-text table (an index built before it searches without)."""
         if self._titles_table is None:
             sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
             self._titles_table = db.execute(sql, [search_tables.TITLES_FTS]).fetchone() is not None
         return self._titles_table
 
-    def rowids(self, db: sqlite_utils.Database, what: str) -> frozenset[int]:
+    def rowids(self, db: Reader, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""
         found = self._sets.get(what)
         if found is None:
@@ -138,13 +163,13 @@ class IndexCache:
                 self._sets[what] = found
         return found
 
-    def venues(self, db: sqlite_utils.Database) -> list[tuple[str | None, str, int]]:
+    def venues(self, db: Reader) -> list[tuple[str | None, str, int]]:
         """(venue, track, papers) of every venue and track the index holds; a paper without a track counts as main."""
         if self._venues is None:
             self._venues = [(r["venue"], r["track"], r["papers"]) for r in index.venue_counts(db)]
         return self._venues
 
-    def scope_rowids(self, db: sqlite_utils.Database, keys: frozenset[tuple[str | None, str]]) -> frozenset[int]:
+    def scope_rowids(self, db: Reader, keys: frozenset[tuple[str | None, str]]) -> frozenset[int]:
         """Rowids of the papers of these (venue, track) pairs, read once per scope through the (venue, track) index."""
         found = self._scopes.get(keys)
         if found is None:
@@ -157,7 +182,7 @@ class IndexCache:
                 self._scopes[keys] = found
         return found
 
-    def acronyms(self, db: sqlite_utils.Database) -> AcronymTable:
+    def acronyms(self, db: Reader) -> AcronymTable:
         """Built-in plus learned acronym pairs, both directions, loaded on first use."""
         if self._acronyms is None:
             with self._lock:
@@ -166,7 +191,30 @@ class IndexCache:
         return self._acronyms
 
 
-def has_people(db: sqlite_utils.Database) -> bool:
+class NameParts:
+    """Whether a folded word is some author's given name or surname, asked of the people table's indexes."""
+
+    _SQL = "SELECT EXISTS (SELECT 1 FROM people WHERE last = ?) OR EXISTS (SELECT 1 FROM people WHERE first = ?)"
+
+    def __init__(self, db: Reader) -> None:
+        self.db = db
+
+    def __contains__(self, part: object) -> bool:
+        return isinstance(part, str) and bool(part) and bool(self.db.execute(self._SQL, [part, part]).fetchone()[0])
+
+
+def names_like(db: Reader, key: str) -> list[tuple[int, str]]:
+    """The papers named `key` (matching.name_key), without every name in memory: SQL keeps the names holding the key's
+    characters in order (LIKE folds ASCII case; a name with other characters, which NFKC may change, is always kept),
+    then the key decides."""
+    if not key:
+        return []
+    like = "%" + "%".join(key) + "%"  # (a key is letters and digits: nothing to escape)
+    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*'"  # (the name index: no table)
+    return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
+
+
+def has_people(db: Reader) -> bool:
     """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
     try:
         db.execute("SELECT 1 FROM people LIMIT 1")
@@ -179,14 +227,14 @@ _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
 
 
-_PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_PATHS: weakref.WeakKeyDictionary[Reader, str] = weakref.WeakKeyDictionary()
 _VERSION_SQL = (
     "SELECT (SELECT value FROM meta WHERE key = 'last_indexed') || ' #' || "
     "coalesce((SELECT value FROM meta WHERE key = 'generation'), 0), (SELECT max(seq) FROM papers)"
 )
 
 
-def index_cache(db: sqlite_utils.Database) -> IndexCache:
+def index_cache(db: Reader) -> IndexCache:
     """The cache of this index file at its current version (older versions of the same file are dropped).
 
     Every search asks, so it costs one statement: a connection's file path is looked up once."""

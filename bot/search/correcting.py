@@ -12,9 +12,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 
-import sqlite_utils
-
 from bot.papers import fts
+from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos
 from bot.search.cache import IndexCache
@@ -47,9 +46,7 @@ def idf(df: int, papers: int) -> float:
 class WordCorrector:
     """One query's words as the index knows them: their frequencies, the phrases papers write, and corrections."""
 
-    def __init__(
-        self, db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, unknown: list[str]
-    ) -> None:
+    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, unknown: list[str]) -> None:
         self.db, self.cache, self.parsed = db, cache, parsed
         self.unknown = unknown  # words neither known nor correctable (the answer suggests near ones)
         self.is_name: Callable[[str], bool] = lambda word: False  # an author's name is no typo (engine sets it)

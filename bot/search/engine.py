@@ -8,10 +8,10 @@ import sqlite3
 import time
 from typing import NamedTuple
 
-import sqlite_utils
 from rapidfuzz import fuzz, process
 
 from bot.papers import index
+from bot.papers.reading import Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
 from bot.search import meaning
@@ -71,7 +71,7 @@ def request_without_topic(query: str, asked: bool = True) -> str | None:
 
 
 def search(
-    db: sqlite_utils.Database,
+    db: Reader,
     query: str,
     limit: int = 5,
     offset: int = 0,
@@ -104,7 +104,7 @@ def search(
 
 
 def _run(
-    db: sqlite_utils.Database,
+    db: Reader,
     parsed: ql.ParsedQuery,
     response: SearchResponse,
     page_asked: tuple[int, int],
@@ -117,6 +117,7 @@ def _run(
         return
     clock = _Stages(response.stages)
     cache = index_cache(db)
+    cache.count_search()
     asked = _settle(db, cache, parsed, response, scope, clock)
     if asked is None:
         return
@@ -176,7 +177,7 @@ def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool
 
 
 def _settle(
-    db: sqlite_utils.Database,
+    db: Reader,
     cache: IndexCache,
     parsed: ql.ParsedQuery,
     response: SearchResponse,
@@ -226,7 +227,7 @@ def _settle(
     return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
 
 
-def _retrieve(db: sqlite_utils.Database, cache: IndexCache, asked: _Asked) -> tuple[CandidateRetriever, Retrieval]:
+def _retrieve(db: Reader, cache: IndexCache, asked: _Asked) -> tuple[CandidateRetriever, Retrieval]:
     """Candidates from a few bounded FTS5 queries (bot.search.retrieve), a named person's other papers after them,
     and the papers the query names."""
     plan, person = asked.plan, asked.person
@@ -247,7 +248,7 @@ def _retrieve(db: sqlite_utils.Database, cache: IndexCache, asked: _Asked) -> tu
 
 
 def _order(
-    db: sqlite_utils.Database,
+    db: Reader,
     cache: IndexCache,
     asked: _Asked,
     retriever: CandidateRetriever,
@@ -285,9 +286,7 @@ def _order(
     return _Order(ranked, ranker, candidates, person, lead_count)
 
 
-def _write_page(
-    db: sqlite_utils.Database, asked: _Asked, order: _Order, page: list[ScoredPaper], response: SearchResponse
-) -> None:
+def _write_page(db: Reader, asked: _Asked, order: _Order, page: list[ScoredPaper], response: SearchResponse) -> None:
     """The page's results: each paper with its snippet, why it is there and the authors the query named."""
     plan, person = asked.plan, order.person
     papers = read_papers(db, [s.rowid for s in page])
@@ -310,7 +309,7 @@ def _write_page(
 
 
 def _notes(
-    db: sqlite_utils.Database,
+    db: Reader,
     cache: IndexCache,
     asked: _Asked,
     order: _Order,
@@ -353,7 +352,7 @@ def _notes(
 
 
 def _fused(
-    db: sqlite_utils.Database,
+    db: Reader,
     cache: IndexCache,
     plan: RetrievalPlan,
     retriever: CandidateRetriever,
@@ -398,7 +397,7 @@ class _Stages:
         self.last = now
 
 
-def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
+def _who_note(db: Reader, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
     """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
     wrote more than one; else the papers' own author lines answer)."""
     on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
@@ -410,7 +409,7 @@ def _who_note(db: sqlite_utils.Database, plan: RetrievalPlan, ranked: list[Score
 
 
 def _like_the_named_paper(
-    db: sqlite_utils.Database,
+    db: Reader,
     parsed: ql.ParsedQuery,
     pinned: dict[int, str],
     response: SearchResponse,
@@ -436,9 +435,7 @@ def _like_the_named_paper(
     return True
 
 
-def _add_the_rest(
-    db: sqlite_utils.Database, plan: RetrievalPlan, retriever: CandidateRetriever, rowids: tuple[int, ...]
-) -> None:
+def _add_the_rest(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, rowids: tuple[int, ...]) -> None:
     """A person's papers the topic words missed, as candidates after those that match (exclusions still apply)."""
     rest = [r for r in rowids if r not in retriever.found and plan.passes_filters(r)]
     negs = exclusions(plan)
@@ -469,7 +466,7 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
 
 
 def _suggestions(
-    db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
+    db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
 ) -> list[str]:
     """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
     out: list[str] = []

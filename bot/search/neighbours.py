@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import sqlite_utils
-
 from bot.papers import fts, index, related
+from bot.papers.reading import Reader
 from bot.papers.row import PaperRow
 from bot.papers.venues import MAIN
 from bot.search import query as ql
@@ -45,7 +44,7 @@ class _Neighbour(NamedTuple):
     shared: list[str]  # the chosen terms both papers hold
 
 
-def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5, keys: frozenset[Key] | None = None) -> list[Result]:
+def similar(db: Reader, paper_id: str, k: int = 5, keys: frozenset[Key] | None = None) -> list[Result]:
     """Papers closest to one paper: the neighbours the index stored (bot.papers.related), or on an index built before
     it stored them, papers found by the paper's most distinctive words. Each result names the words both share.
     `keys`: only papers of these (venue, track)s, the venues searched (looked for among the 4k closest)."""
@@ -92,7 +91,7 @@ def similar(db: sqlite_utils.Database, paper_id: str, k: int = 5, keys: frozense
     ]
 
 
-def _distinctive_terms(db: sqlite_utils.Database, paper: PaperRow) -> list[TermGroup]:
+def _distinctive_terms(db: Reader, paper: PaperRow) -> list[TermGroup]:
     """The paper's most distinctive words (title ×3, by df), best first, each a group that can find itself in text."""
     cache = index_cache(db)
     planner = QueryPlanner(db, cache, ql.parse(""))
@@ -128,7 +127,7 @@ def _distinctive_terms(db: sqlite_utils.Database, paper: PaperRow) -> list[TermG
     return groups
 
 
-def _by_words(db: sqlite_utils.Database, me: int, groups: list[TermGroup], k: int) -> list[_Neighbour]:
+def _by_words(db: Reader, me: int, groups: list[TermGroup], k: int) -> list[_Neighbour]:
     """The fallback for an index without stored neighbours: FTS5's bm25 over the distinctive words finds candidates,
     the words they share rank them."""
     expr = " OR ".join(fts.phrase((g.label,)) for g in groups)

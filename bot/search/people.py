@@ -17,14 +17,14 @@ import dataclasses
 import functools
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-import sqlite_utils
 from rapidfuzz.distance import OSA
 
 from bot.papers import fts
+from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 from bot.search.initials import fits, read_initials
@@ -87,13 +87,13 @@ InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abst
 class People:
     """Look-ups in one index's people table through the caller's connection (an index without one knows nobody).
 
-    Whether a word is part of anybody's name is asked of the index cache's set of name parts (no statement)."""
+    Whether a word is part of anybody's name is asked of the index cache's name parts (IndexCache.name_parts)."""
 
-    def __init__(self, db: sqlite_utils.Database, cache: IndexCache | None = None) -> None:
+    def __init__(self, db: Reader, cache: IndexCache | None = None) -> None:
         self.db = db
         parts = (cache or index_cache(db)).name_parts(db)
         self.available = parts is not None
-        self.parts = parts or frozenset()  # every given name and surname (folded); none without a people table
+        self.parts: Container[str] = frozenset() if parts is None else parts  # given names and surnames (folded)
 
     def _rows(self, where: str, args: Sequence[str]) -> list[Person]:
         sql = f"SELECT {_COLUMNS} FROM people WHERE {where}"
@@ -138,7 +138,7 @@ class People:
             for i in range(len(words) - n + 1)
             if not whole or (i == 0 and i + n == len(words))
         ]
-        names = {w for parts in folded for w in parts} & self.parts
+        names = {w for parts in folded for w in parts if w in self.parts}
         if not names:
             return None  # no query word is anybody's given name or surname: nothing more to ask
         # Longest runs first, as listed or by initials (`Kutz, J. N.` before `Kutz, J.`), then a short form of the
@@ -495,7 +495,7 @@ def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = Tr
     return note
 
 
-def _in_place(db: sqlite_utils.Database, match: NameMatch, place: str) -> frozenset[int]:
+def _in_place(db: Reader, match: NameMatch, place: str) -> frozenset[int]:
     """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
     keys = {p.key for p in match.everyone}
     at = 0 if place == "first" else -1
@@ -567,9 +567,7 @@ class PersonCard:
         return 'author:"' + (self.initials or self.name).replace('"', " ") + '"'
 
 
-def person_card(
-    db: sqlite_utils.Database, name: str, most: int = 10, within: frozenset[int] | None = None
-) -> PersonCard | None:
+def person_card(db: Reader, name: str, most: int = 10, within: frozenset[int] | None = None) -> PersonCard | None:
     """The person a name means (typed any way find accepts, as a whole, or a surname few share; `within`: the papers
     in scope) with their most frequent co-authors."""
     people = People(db)
@@ -583,7 +581,7 @@ def person_card(
 
 
 def frequent_authors(
-    db: sqlite_utils.Database, rowids: Sequence[int], most: int = 10, skip: tuple[str, ...] = ()
+    db: Reader, rowids: Sequence[int], most: int = 10, skip: tuple[str, ...] = ()
 ) -> list[tuple[str, int]]:
     """The authors of these papers by how many of them they wrote, most first (then by name), each named as first
     listed; `skip`: a person's folded name (their co-authors are wanted)."""

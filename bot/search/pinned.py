@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-import sqlite_utils
-
 from bot.papers import fts, search_tables
+from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
 from bot.search.matching import coined, counter, found_alt, name_key, norm
@@ -36,7 +35,7 @@ _REFERENCE_SQL = (
 
 
 def pinned_papers(
-    db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
+    db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
 ) -> dict[int, str]:
     """Rowids of the papers the query names, with why (`id:…`, `name:…`), in the order they go first."""
     out = linked_papers(db, parsed.links)
@@ -48,14 +47,13 @@ def pinned_papers(
         row = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchone()
         if row:
             out[row[0]] = f"id:{ref}"
-    names = cache.names(db)
 
     def named(text: str, most: int, among: bool = False) -> list[int]:
         """Papers called `text`: typed as the name is written (HiDe, REAL), or a name that is no common word
         (a paper called "Learning" must not take over the query "learning"). `among` other words, a name in
         capitals that papers use as a term is that term (`PAC Bayesian bounds`, not the papers called PAC)."""
         key = name_key(text)
-        entries = names.get(key, [])
+        entries = cache.named(db, key)
         if not entries or len(entries) > most:
             return []
         exact = [rowid for rowid, name in entries if name == text and coined(name) and not (among and name.isupper())]
@@ -82,7 +80,7 @@ def pinned_papers(
     return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
 
 
-def _titled(db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -> dict[int, str]:
+def _titled(db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -> dict[int, str]:
     """Papers whose whole title the query is, whatever its punctuation or LaTeX: pasted after a request (`papers
     similar to ...`: labelled as a name typed alone is, so that papers like it are the answer), request words it
     starts or ends with included ("... to From Data to Models", "... A Survey"), or in quotes (`paper "..."`)."""
@@ -120,14 +118,14 @@ def _clue(key: str) -> str:
     return " AND ".join(fts.phrase((w,)) for w in words[:TITLE_CLUES])
 
 
-def _about_every_group(db: sqlite_utils.Database, plan: RetrievalPlan, rowids: list[int]) -> list[int]:
+def _about_every_group(db: Reader, plan: RetrievalPlan, rowids: list[int]) -> list[int]:
     """Of papers a name among other words names, those whose text holds the other words too: `TokSuite tokenizer`
     is TokSuite, but `lottery ticket` is about lottery tickets, not about LOTTERY, a two-sample test."""
     texts = _texts(db, rowids)
     return [r for r in rowids if r in texts and all(found_alt(g.counters, texts[r][0]) >= 0 for g in plan.groups)]
 
 
-def _texts(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, tuple[bytes, bytes]]:
+def _texts(db: Reader, rowids: list[int]) -> dict[int, tuple[bytes, bytes]]:
     """Papers' name, title and abstract as one text, and their authors, as matching.norm gives them."""
     rows = read_columns(db, "name, title, abstract, authors", rowids) if rowids else {}
     return {r: (norm(f"{n or ''} {t} {a}"), norm(au or "")) for r, (n, t, a, au) in rows.items()}
@@ -138,7 +136,7 @@ def _narrowed(plan: RetrievalPlan) -> bool:
     return bool(plan.filtered or plan.negatives or plan.authors or plan.neg_authors)
 
 
-def linked_papers(db: sqlite_utils.Database, links: tuple[str, ...]) -> dict[int, str]:
+def linked_papers(db: Reader, links: tuple[str, ...]) -> dict[int, str]:
     """The papers pasted links name: an OpenReview link by its id, any other by the paper's page on the conference
     site, its main link or its code, whatever the case of the host, with or without https://, www., a query or a
     trailing slash."""
@@ -169,7 +167,7 @@ def found_links(pinned: dict[int, str]) -> set[str]:
     return {link for label in pinned.values() if label.startswith("link:") for link in label[5:].split(" ")}
 
 
-def _obeying_filters(db: sqlite_utils.Database, plan: RetrievalPlan, pinned: dict[int, str]) -> dict[int, str]:
+def _obeying_filters(db: Reader, plan: RetrievalPlan, pinned: dict[int, str]) -> dict[int, str]:
     """Named papers still obey filters, exclusions and author: terms."""
     keep = [rowid for rowid in pinned if plan.passes_filters(rowid)]
     texts = _texts(db, keep)

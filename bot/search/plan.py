@@ -14,9 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import sqlite_utils
-
 from bot.papers import fts
+from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos, wording
 from bot.search.cache import IndexCache
@@ -93,7 +92,7 @@ class QueryPlanner(WordCorrector):
     """Turns a parsed query into a RetrievalPlan; it asks the index only for word frequencies (cached per index),
     and how its words were meant of the WordCorrector it builds on."""
 
-    def __init__(self, db: sqlite_utils.Database, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
+    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
         self.plan = RetrievalPlan()
         super().__init__(db, cache, parsed, self.plan.unknown)
 

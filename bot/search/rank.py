@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import sqlite_utils
 from rapidfuzz import fuzz
 
+from bot.papers.reading import Reader
 from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
@@ -54,7 +54,7 @@ class Ranker:
 
     def __init__(
         self,
-        db: sqlite_utils.Database,
+        db: Reader,
         plan: RetrievalPlan,
         titles: dict[int, bytes] | None = None,
         abstracts: dict[int, tuple[bytes, bytes]] | None = None,

@@ -9,9 +9,7 @@ import os
 import random
 import threading
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from bot import search, text
 from bot.papers import index
@@ -19,7 +17,11 @@ from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, scope, topics
 from bot.search import query as ql
+from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,7 @@ class Papers:
 
     def _warm(self) -> None:
         try:
+            index_cache(self.db).whole = True  # (kept from the first search on: a server searches again and again)
             self.search(WARM_QUERY)
         except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
             log.info("index not warmed: %s", exc)

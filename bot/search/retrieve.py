@@ -12,9 +12,8 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-import sqlite_utils
-
 from bot.papers import fts, index, search_tables
+from bot.papers.reading import Reader
 from bot.papers.row import PaperRow
 from bot.search import counting
 from bot.search.cache import IndexVersion
@@ -90,7 +89,7 @@ class CandidateRetriever:
 
     def __init__(
         self,
-        db: sqlite_utils.Database,
+        db: Reader,
         plan: RetrievalPlan,
         titles_table: bool = False,
         index_file: IndexVersion | None = None,
@@ -447,9 +446,7 @@ def exclusions(plan: RetrievalPlan) -> list[str]:
     return negs
 
 
-def filter_only(
-    db: sqlite_utils.Database, plan: RetrievalPlan, retriever: CandidateRetriever, first: Sequence[int] = ()
-) -> Retrieval:
+def filter_only(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, first: Sequence[int] = ()) -> Retrieval:
     """Only filters and exclusions (`has:code status:oral -diffusion`): matching papers in index order; `first`
     (the papers of the people a name fits, person by person) before the rest, so the cap of TOTAL_CAP never cuts
     off the person the answer leads with (`Y. Wang` fits 250 people with 4,900 papers at 110,000 papers)."""
@@ -475,7 +472,7 @@ def filter_only(
     return Retrieval(len(rows), len(rows) < TOTAL_CAP, False)
 
 
-def read_columns(db: sqlite_utils.Database, columns: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
+def read_columns(db: Reader, columns: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
     """Some columns of some papers by rowid, in chunks SQLite accepts (the row tuples follow `columns`)."""
     out: dict[int, tuple[Any, ...]] = {}
     for i in range(0, len(rowids), 900):
@@ -486,7 +483,7 @@ def read_columns(db: sqlite_utils.Database, columns: str, rowids: list[int]) -> 
     return out
 
 
-def read_papers(db: sqlite_utils.Database, rowids: list[int]) -> dict[int, PaperRow]:
+def read_papers(db: Reader, rowids: list[int]) -> dict[int, PaperRow]:
     """Full decoded paper rows by rowid (only for the page shown: abstracts are long)."""
     if not rowids:
         return {}

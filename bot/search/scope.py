@@ -10,8 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import sqlite_utils
-
+from bot.papers.reading import Reader
 from bot.papers.venues import CONFERENCES, DEFAULT_VENUE, MAIN, Scope, venue_filter, venue_label
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
@@ -38,7 +37,7 @@ def _conference(venue: str | None) -> str:
     return (venue or "")[:-4] if _year(venue) else (venue or "")
 
 
-def held(cache: IndexCache, db: sqlite_utils.Database) -> str:
+def held(cache: IndexCache, db: Reader) -> str:
     """The venues the index holds with their paper counts, for answers that name a venue it lacks."""
     totals: dict[str | None, int] = {}
     tracks: dict[str | None, list[str]] = {}
@@ -52,9 +51,7 @@ def held(cache: IndexCache, db: sqlite_utils.Database) -> str:
     return "; ".join(parts) or "no papers"
 
 
-def resolve(
-    db: sqlite_utils.Database, parsed: ql.ParsedQuery, default: Scope, cache: IndexCache | None = None
-) -> Resolved:
+def resolve(db: Reader, parsed: ql.ParsedQuery, default: Scope, cache: IndexCache | None = None) -> Resolved:
     """The (venue, track) pairs this query searches: its own venue:/year:/track:, else the default scope (`cache`:
     the index's, when the caller has it already: finding it costs a statement)."""
     cache = cache or index_cache(db)
@@ -112,7 +109,7 @@ def _named(present: set[Key], names: tuple[str, ...]) -> tuple[set[Key], list[st
     return keys, unknown
 
 
-def _missing(unknown: list[str], cache: IndexCache, db: sqlite_utils.Database) -> str:
+def _missing(unknown: list[str], cache: IndexCache, db: Reader) -> str:
     """The answer to venue: values the index lacks: what it has, and how to load a known conference."""
     named = ", ".join(f"venue:{n}" for n in unknown)
     line = f"This index has no papers for {named}; it has {held(cache, db)}."
@@ -136,7 +133,7 @@ def _default(present: set[Key], default: Scope) -> set[Key]:
     return set(present)
 
 
-def label(db: sqlite_utils.Database, resolved: Resolved) -> str:
+def label(db: Reader, resolved: Resolved) -> str:
     """The venues of a scope as a person reads them: `ICML 2026` (every track), `ICML 2024 position`, `every venue`."""
     if resolved.keys is None:
         return "every venue"
@@ -151,7 +148,7 @@ def label(db: sqlite_utils.Database, resolved: Resolved) -> str:
     return ", ".join(names) or "nothing"
 
 
-def in_scope(db: sqlite_utils.Database, resolved: Resolved, cache: IndexCache | None = None) -> frozenset[int] | None:
+def in_scope(db: Reader, resolved: Resolved, cache: IndexCache | None = None) -> frozenset[int] | None:
     """Rowids of the papers in scope; None when that is every paper (nothing to filter)."""
     if resolved.keys is None:
         return None

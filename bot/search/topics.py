@@ -6,9 +6,8 @@ import itertools
 import math
 import re
 
-import sqlite_utils
-
 from bot import text
+from bot.papers.reading import Reader
 from bot.text.stopwords import CHAT_WORDS, TOO_COMMON
 
 THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
@@ -21,7 +20,7 @@ TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-characte
 _SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
 
 
-def topic_queries(db: sqlite_utils.Database, message_text: str, papers: int) -> list[str]:
+def topic_queries(db: Reader, message_text: str, papers: int) -> list[str]:
     """Queries for what a message (plain text) is about, most specific first (the caller uses the first that finds).
 
     Words the papers never use (names, chatter) or use everywhere ("model") say nothing; of the rest, pairs

@@ -12,8 +12,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
 WAL_SWITCH_RETRY = 0.02  # seconds between tries of the WAL switch while replicas starting together race for it
@@ -97,6 +99,8 @@ class SqliteBackend:
             conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             _switch_to_wal(conn)
+            import sqlite_utils  # (here: the command line imports is_locked and path_problem, not sqlite-utils)
+
             db = sqlite_utils.Database(conn)
             self._local.db, self._local.pid = db, os.getpid()
         return db
