@@ -487,7 +487,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="fetch and index the official paper lists (conference site, OpenReview)",
         description=cmd_fetch.__doc__,
     )
-    p.add_argument("venues", nargs="*", metavar="VENUE", help="icml2026 (default), icml2025, neurips2025, iclr2026, …")
+    p.add_argument(
+        "venues",
+        nargs="*",
+        metavar="VENUE",
+        help="icml2026 (default: every track), icml2025, neurips2025, iclr2026, …; one track: icml2026-main, "
+        "icml2026-position, icml2026-workshop, neurips2025-datasets",
+    )
     p.add_argument(
         "--site-url", type=_http_url, metavar="URL", help="a mirror of the conference site (default: its own)"
     )
