@@ -171,6 +171,18 @@ def test_publish_puts_a_built_index_in_place_of_the_served_one(
     assert sorted(p.name for p in served.parent.iterdir()) == ["papers.db"]  # no temporary copy left behind
 
 
+@pytest.mark.parametrize("folder", ["what?", "notes #2", "100% done"])
+def test_an_index_in_a_folder_whose_name_is_uri_syntax_is_searched_and_published(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
+    built, served = tmp_path / folder / "built.db", tmp_path / folder / "papers.db"
+    assert main(["index", str(SEEDS), "--db", str(built)]) == 0
+    assert main(["publish", str(built), "--db", str(served)]) == 0
+    capsys.readouterr()
+    assert main(["search", "--db", str(served), "--json", "kv", "cache"]) == 0
+    assert [r["name"] for r in json.loads(capsys.readouterr().out)["results"]] == ["DefensiveKV", "Vegas"]
+
+
 def test_publish_refuses_what_is_not_an_index_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junk = tmp_path / "incoming.db"
     junk.write_text("not a database at all " * 100)

@@ -13,6 +13,8 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from bot.papers.reading import read_only_uri
+
 
 def publish(source: Path, target: Path) -> None:
     """Copy the index at `source` (even while it is written: SQLite's backup) and rename it over `target`."""
@@ -20,7 +22,7 @@ def publish(source: Path, target: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".part")
     os.close(fd)
     try:
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        src = sqlite3.connect(read_only_uri(source), uri=True)
         dst = sqlite3.connect(tmp)
         try:
             src.backup(dst)

@@ -34,12 +34,17 @@ class ReadOnly:
         return self.conn.execute(sql) if parameters is None else self.conn.execute(sql, parameters)
 
 
+def read_only_uri(path: str | Path) -> str:
+    """The SQLite URI that opens `path` read-only, whatever characters it holds (`?` and `#` are URI syntax)."""
+    return f"{Path(path).resolve().as_uri()}?mode=ro"
+
+
 def read_only(path: str | Path) -> sqlite3.Connection:
     """A read-only connection to the index at `path` (one per thread; it never creates a file)."""
     path = Path(path)
     if not path.exists():
         raise IndexUnavailable(f"no index at {path}; build it with `icml-bot index`")
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    conn = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     if not has_table(conn, "papers"):
         conn.close()

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.papers.reading import read_only_uri
 from bot.search.cache import IndexVersion
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ def _count_in_worker(index_file: IndexVersion, expression: str, cap: int) -> int
             held[1].close()
             del conns[path]
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            conn = sqlite3.connect(read_only_uri(path), uri=True)
         except sqlite3.Error as exc:
             log.warning("counting beside search could not open %s: %s", path, exc)
             return None
