@@ -131,9 +131,19 @@ def write(docs: Path = DOCS) -> list[str]:
     return changed
 
 
-def main() -> int:
-    """`python -m bot.docs`: refresh the generated tables and say which pages changed."""
-    changed = write()
+def main(argv: list[str] | None = None, folder: Path = DOCS) -> int:
+    """`python -m bot.docs`: refresh the generated tables and say which pages changed; `--check`: change nothing, and
+    exit 1 naming the stale pages."""
+    parser = argparse.ArgumentParser(prog=REFRESH, description=__doc__)
+    parser.add_argument("--check", action="store_true", help="only say which pages are stale (exit 1 if any)")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale_pages = stale(folder)
+        print(
+            "\n".join(f"stale: docs/{page} (run `{REFRESH}`)" for page in stale_pages) or "docs/ tables are up to date"
+        )
+        return 1 if stale_pages else 0
+    changed = write(folder)
     print("\n".join(f"updated docs/{page}" for page in changed) or "docs/ tables are up to date")
     return 0
 

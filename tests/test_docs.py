@@ -34,6 +34,19 @@ def test_a_stale_table_is_found_and_refreshed(tmp_path: Path) -> None:
     assert docs.stale(tmp_path) == []
 
 
+def test_check_names_a_stale_page_and_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for page in docs.GENERATED:
+        shutil.copy(ROOT / "docs" / page, tmp_path / page)
+    config = tmp_path / "configuration.md"
+    stale_text = config.read_text(encoding="utf-8").replace(
+        "| `ICML_DIGEST_SIZE` | `3` |", "| `ICML_DIGEST_SIZE` | `5` |"
+    )
+    config.write_text(stale_text, encoding="utf-8")
+    assert docs.main(["--check"], tmp_path) == 1
+    assert capsys.readouterr().out == "stale: docs/configuration.md (run `python -m bot.docs`)\n"
+    assert config.read_text(encoding="utf-8") == stale_text
+
+
 def test_a_page_without_its_markers_is_an_error() -> None:
     with pytest.raises(ValueError, match="generated:settings"):
         docs.refreshed("# Configuration\n", {"settings": docs.settings_table})
