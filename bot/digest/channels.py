@@ -138,9 +138,13 @@ class ChannelDigests:
             log.info("the digest of %s without a workspace now belongs to workspace %s", channel, team)
         return adopted
 
-    def subscriptions(self) -> list[Subscription]:
-        """Every active subscription."""
-        return [Subscription.from_row(r) for r in self.state.digests.subscriptions()]
+    def subscriptions(self, team: str | None = None) -> list[Subscription]:
+        """Every active subscription, or workspace `team`'s: with one workspace, those made before workspaces were
+        recorded (team "") are its too; with many, they are nobody's until a workspace adopts them."""
+        if team is None:
+            return [Subscription.from_row(r) for r in self.state.digests.subscriptions()]
+        teams = [team] if self.per_workspace or not team else [team, ""]
+        return [Subscription.from_row(r) for r in self.state.digests.subscriptions(teams=teams)]
 
     def subscribe(
         self,

@@ -32,9 +32,7 @@ def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
         return []
     now = service.clock()
     lines = []
-    for sub in service.digests.subscriptions():
-        if sub.team != team and (sub.team or service.digests.per_workspace):
-            continue  # another workspace's digest: its channel and schedule are not this workspace's business
+    for sub in service.digests.subscriptions(team):  # (another workspace's channels are not this one's business)
         at = service.next_slot(sub, now)
         label = f"{when_label(at)} ({day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))

@@ -5,6 +5,7 @@ workspace; team "" is the single workspace (or a digest not yet adopted by one).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -107,12 +108,18 @@ class Digests(Repository):
         row = self._one("SELECT * FROM digest_subscriptions WHERE team = ? AND channel = ?", [team, channel])
         return _subscription(row) if row else None
 
-    def subscriptions(self, channel: str | None = None, active: bool = True) -> list[SubscriptionRow]:
-        """Every active subscription, or every one of a channel (any workspace), by channel and workspace."""
+    def subscriptions(
+        self, channel: str | None = None, active: bool = True, teams: Sequence[str] | None = None
+    ) -> list[SubscriptionRow]:
+        """Every active subscription, or every one of a channel (any workspace) or of some workspaces, by channel and
+        workspace."""
         where, params = (["active = 1"] if active else []), []
         if channel is not None:
             where.append("channel = ?")
             params.append(channel)
+        if teams is not None:
+            where.append(f"team IN ({marks(teams)})")
+            params += teams
         sql = "SELECT * FROM digest_subscriptions" + (" WHERE " + " AND ".join(where) if where else "")
         return [_subscription(row) for row in self._all(sql + " ORDER BY channel, team", params)]
 
