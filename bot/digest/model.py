@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time
 from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
@@ -68,46 +68,14 @@ class Subscription:
 
     @classmethod
     def from_row(cls, row: SubscriptionRow) -> Subscription:
-        """A subscription from its state-database row (time and zone parsed)."""
-        return cls(
-            channel=row.channel,
-            at=parse_time(row.at, "at"),
-            tz=ZoneInfo(row.tz),
-            days=row.days,
-            size=row.size,
-            topics=row.topics,
-            source=row.source,
-            active=row.active,
-            created_by=row.created_by,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            schedule_from=row.schedule_from,
-            last_error=row.last_error,
-            last_error_at=row.last_error_at,
-            team=row.team,
-            enterprise=row.enterprise,
-        )
+        """A subscription from its state-database row (time and zone parsed; every other field as stored)."""
+        stored = {f.name: getattr(row, f.name) for f in fields(row)}
+        return cls(**{**stored, "at": parse_time(row.at, "at"), "tz": ZoneInfo(row.tz)})
 
     def to_row(self) -> SubscriptionRow:
-        """The state-database row."""
-        return SubscriptionRow(
-            channel=self.channel,
-            team=self.team,
-            enterprise=self.enterprise,
-            topics=self.topics,
-            at=self.at.strftime("%H:%M"),
-            tz=self.tz.key,
-            days=self.days,
-            size=self.size,
-            source=self.source,
-            active=self.active,
-            created_by=self.created_by,
-            created_at=self.created_at,
-            updated_at=self.updated_at,
-            schedule_from=self.schedule_from,
-            last_error=self.last_error,
-            last_error_at=self.last_error_at,
-        )
+        """The state-database row (time and zone as text)."""
+        kept = {f.name: getattr(self, f.name) for f in fields(SubscriptionRow)}
+        return SubscriptionRow(**{**kept, "at": self.at.strftime("%H:%M"), "tz": self.tz.key})
 
     def when(self) -> str:
         """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""
