@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.state.repository import Repository, marks, sql_limit
+from bot.state.repository import Repository, sql_limit
 
 
 @dataclass(frozen=True)
@@ -50,14 +50,7 @@ class Lists(Repository):
 
     def among(self, team: str, channel: str, paper_ids: Iterable[str]) -> set[str]:
         """Which of these papers are on the channel's list, in one query."""
-        wanted = list(dict.fromkeys(paper_ids))
-        if not wanted:
-            return set()
-        rows = self._db.execute(
-            f"SELECT paper_id FROM channel_list WHERE team = ? AND channel = ? AND paper_id IN ({marks(wanted)})",
-            [team, channel, *wanted],
-        )
-        return {row[0] for row in rows}
+        return self._papers_among("FROM channel_list WHERE team = ? AND channel = ?", [team, channel], paper_ids)
 
     def count(self, team: str, channel: str) -> int:
         """How many papers the channel's list holds."""

@@ -6,7 +6,7 @@ SQLite and PostgreSQL both speak, and returns typed rows; nothing outside bot/st
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -62,6 +62,14 @@ class Repository:
         cursor = self._db.execute(sql, params)
         row = cursor.fetchone()
         return dict(zip([c[0] for c in cursor.description], row, strict=True)) if row else None
+
+    def _papers_among(self, rows: str, params: Sequence[Any], paper_ids: Iterable[str]) -> set[str]:
+        """Which of `paper_ids` the rows `FROM … WHERE …` (with `params`) hold, in one query."""
+        wanted = list(dict.fromkeys(paper_ids))
+        if not wanted:
+            return set()
+        found = self._db.execute(f"SELECT paper_id {rows} AND paper_id IN ({marks(wanted)})", [*params, *wanted])
+        return {row[0] for row in found}
 
     def _all(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
         cursor = self._db.execute(sql, params)

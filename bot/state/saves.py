@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.state.repository import Repository, marks, sql_limit
+from bot.state.repository import Repository, sql_limit
 
 
 @dataclass(frozen=True)
@@ -48,14 +48,7 @@ class Saves(Repository):
 
     def among(self, team: str, user: str, paper_ids: Iterable[str]) -> set[str]:
         """Which of these papers the user saved, in one query."""
-        wanted = list(dict.fromkeys(paper_ids))
-        if not wanted:
-            return set()
-        rows = self._db.execute(
-            f'SELECT paper_id FROM team_saves WHERE team = ? AND "user" = ? AND paper_id IN ({marks(wanted)})',
-            [team, user, *wanted],
-        )
-        return {row[0] for row in rows}
+        return self._papers_among('FROM team_saves WHERE team = ? AND "user" = ?', [team, user], paper_ids)
 
     def count(self, team: str, user: str) -> int:
         """How many papers the user saved."""
