@@ -20,14 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.slack_clicks import press  # noqa: E402
+from tests.support.slack_clicks import save_clicker  # noqa: E402
 from tests.support.slack_harness import (  # noqa: E402
     ACK_DEADLINE,
     SlackHttp,
     build_slack_index,
-    buttons,
     slack_config,
-    timed,
 )
 from tests.support.slack_requests import mention_event  # noqa: E402
 
@@ -53,16 +51,9 @@ def flood(index: Path, folder: Path, limited: bool) -> Flood:
     with FakeSlack() as fake:
         app = SlackHttp(slack_config(fake, index, folder / f"state-{limited}.db"))
         try:
-            results = [app.command(q).json() for q in QUERIES]
-            saves = [(msg, b["value"]) for msg in results for b in buttons(msg) if b["text"]["text"] == "Save"]
+            click = save_clicker(app, fake, [app.command(q).json() for q in QUERIES])
             if limited:
                 fake.fail_next("views.publish", "ratelimited", retry_after=RETRY_AFTER, times=10_000)
-
-            def click(n: int) -> tuple[int, float]:
-                msg, value = saves[n % len(saves)]
-                reply, took = timed(press, app, fake, msg, "Save", value, ephemeral=False, name=f"s{n}")
-                return reply.status, took
-
             with ThreadPoolExecutor(IN_FLIGHT) as pool:
                 clicks = pool.map(click, range(CLICKS))
                 fake.wait_for("views.publish", timeout=30)  # the flood has reached the Home tab

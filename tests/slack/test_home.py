@@ -12,7 +12,7 @@ import pytest
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import DEFENSIVE_KV
-from tests.support.slack_clicks import press, press_on_home
+from tests.support.slack_clicks import press, press_on_home, save_clicker
 from tests.support.slack_harness import (
     ACK_DEADLINE,
     SlackHttp,
@@ -20,7 +20,6 @@ from tests.support.slack_harness import (
     slack_config,
     socket_mode_app,
     texts,
-    timed,
 )
 from tests.support.slack_requests import event_body, mention_event, slash_form
 
@@ -134,11 +133,7 @@ def test_a_save_flood_under_rate_limits_stalls_no_one(slack_http: SlackHttp, fak
     saves = [(msg, b["value"]) for msg in results for b in buttons(msg) if b["text"]["text"] == "Save"]
     papers = {value.split('"')[3] for _, value in saves}  # {"p":"<id>",...}: the distinct papers clicked
     fake.fail_next("views.publish", "ratelimited", retry_after=2, times=10_000)  # until the test says stop
-
-    def click(n: int) -> tuple[int, float]:
-        msg, value = saves[n % len(saves)]
-        reply, took = timed(press, slack_http, fake, msg, "Save", value, ephemeral=False, name=f"s{n}")
-        return reply.status, took
+    click = save_clicker(slack_http, fake, results)
 
     with ThreadPoolExecutor(CLICKERS) as pool:
         clicks = pool.map(click, range(FLOOD))

@@ -3,6 +3,8 @@ the payload), on a channel message (the message's blocks come along) or on the H
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.support.fake_slack import FakeSlack
@@ -47,6 +49,20 @@ def press(
         payload["container"] = {"type": "message", "message_ts": "1700000000.000200", "channel_id": channel}
         payload["container"]["is_ephemeral"] = True
     return app.action(payload)
+
+
+def save_clicker(app: SlackHttp, fake: FakeSlack, results: list[dict[str, Any]]) -> Callable[[int], tuple[int, float]]:
+    """Click n (from a flood) presses the Save buttons of these search answers in turn, on the channel message; it
+    returns the click's HTTP status and how long the ack took."""
+    saves = [(msg, b["value"]) for msg in results for b in buttons(msg) if b["text"]["text"] == "Save"]
+
+    def click(n: int) -> tuple[int, float]:
+        msg, value = saves[n % len(saves)]
+        started = time.perf_counter()
+        reply = press(app, fake, msg, "Save", value, ephemeral=False, name=f"s{n}")
+        return reply.status, time.perf_counter() - started
+
+    return click
 
 
 def press_on_home(app: SlackHttp, view: dict[str, Any], label: str, value_has: str = "", user: str = "U1") -> Reply:
