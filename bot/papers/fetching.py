@@ -80,8 +80,7 @@ class SourceReport:
         """Take in what arrived and the papers made of it."""
         self.papers, self.expected = len(converted.papers), got.count
         self.pages, self.cached_pages, self.partial = got.pages, got.cached, got.failed
-        asked = [track for group, track in venue.groups() if self.source == OPENREVIEW or not group.endswith("/")]
-        self.tracks = dict.fromkeys(asked, 0) | converted.tracks()  # (workshops are on OpenReview only)
+        self.tracks = dict.fromkeys(venue.tracks(on_site=self.source == SITE), 0) | converted.tracks()
         self.warnings = got.warnings + converted.lines("rows" if self.source == SITE else "notes")
 
 

@@ -34,6 +34,7 @@ class Track:
     groups: tuple[tuple[int, str], ...]
     phrases: tuple[str, ...] = ("",)  # the words of a `venue` string between the year and the presentation word
     bare: Status | None = None  # the status of a `venue` string that is the phrase alone, with no presentation word
+    on_site: bool = True  # the conference site's JSON lists the track's papers (workshops: OpenReview only)
 
     def group(self, year: int) -> str | None:
         """The venueid suffix of the track's accepted papers that year; None before the track existed."""
@@ -61,7 +62,9 @@ class Conference:
 
 
 MAIN_TRACK = Track("main", ((0, "Conference"),))
-WORKSHOPS = Track("workshop", ((0, "Workshop/"),), phrases=())  # a `venue` string names its workshop: see below
+WORKSHOPS = Track(
+    "workshop", ((0, "Workshop/"),), phrases=(), on_site=False
+)  # a `venue` string names its workshop: see below
 # Recorded from OpenReview API v2: venueids and `venue` strings of ICML 2023-2026, ICLR 2024-2026, NeurIPS 2023-2025.
 CONFERENCES: dict[str, Conference] = {
     c.key: c
@@ -158,6 +161,14 @@ class Venue:
             (f"{prefix}/{suffix}", track.name)
             for track in self.conference.tracks
             if (suffix := track.group(self.year)) and self.wants(track.name)
+        ]
+
+    def tracks(self, on_site: bool = False) -> list[str]:
+        """The names of the tracks `groups()` asks for; `on_site`: only those the conference site lists too."""
+        return [
+            t.name
+            for t in self.conference.tracks
+            if t.group(self.year) and self.wants(t.name) and (t.on_site or not on_site)
         ]
 
     def wants(self, track: str) -> bool:
