@@ -339,6 +339,7 @@ NOT_FOR_A_SEARCH = (
     "tokenizers",
     "bot.papers.fetch",
     "importlib.metadata",
+    "matplotlib",  # only a trend chart draws (bot/charts.py)
 )
 
 

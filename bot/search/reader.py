@@ -15,7 +15,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
-from bot.search import Result, SearchResponse, scope, topics
+from bot.search import Result, SearchResponse, scope, topics, trends
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
@@ -146,6 +146,12 @@ class Papers:
             searched = scope.label(db, scope.resolve(db, ql.parse(""), self.venues))
         out["searched"] = f"{searched} (ICML_BOT_VENUES: {self.venues.describe()})"
         return out
+
+    def trend(self, topic: str) -> trends.Trend:
+        """The topic's papers in every venue, as `<topic> venue:<venue>` totals them (search.trends; TrendError when
+        the topic cannot be charted)."""
+        with self.snapshot() as db:
+            return trends.topic_trend(db, text.valid_text(topic))
 
     def count(self) -> int:
         """How many papers the index holds (for /healthz)."""

@@ -21,7 +21,7 @@ from slack_sdk import WebClient
 
 from bot.papers.row import PaperRow
 from bot.search.reader import Papers
-from bot.slack import blocks, digest_commands, team_commands
+from bot.slack import blocks, digest_commands, team_commands, trend_command
 from bot.slack.blocks import Message, bold
 from bot.slack.inline_ack import answers_in_ack
 from bot.slack.invocation import Invocation
@@ -160,6 +160,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
     Subcommand("stats", "", "what the index holds: venues and their tracks, its age", show_stats),
+    Subcommand("trend", trend_command.USAGE, trend_command.HELP, trend_command.trend, "required"),
     Subcommand(
         "digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run, "optional"
     ),
