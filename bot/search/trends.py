@@ -5,6 +5,7 @@ the index, so the chart and `/icml <topic> venue:<venue>` can never disagree: th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,8 @@ from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.engine import request_without_topic, search
 from bot.search.retrieve import RELAX_BELOW
+
+FILENAME_CHARS = 40  # of the topic in the chart's file name
 
 
 class TrendError(ValueError):
@@ -70,9 +73,11 @@ class Trend:
         """Papers on the topic in all venues together."""
         return sum(v.matches for v in self.venues)
 
-    def query(self, venue: str) -> str:
-        """The search whose total is a venue's count."""
-        return f"{self.topic} venue:{venue}"
+    @property
+    def filename(self) -> str:
+        """`icml-trend-kv-cache.png`: the chart's file, named by the topic's letters and digits."""
+        slug = re.sub(r"[^\w]+", "-", (self.corrected or self.topic).lower(), flags=re.ASCII).strip("-")
+        return f"icml-trend-{slug[:FILENAME_CHARS].rstrip('-') or 'topic'}.png"
 
     def to_json(self) -> dict[str, Any]:
         """What `icml-bot trend --json` prints."""

@@ -8,7 +8,6 @@ flow as exports are sent. A channel the bot is not in is told so, by name, throu
 from __future__ import annotations
 
 import logging
-import re
 
 from slack_sdk.errors import SlackApiError
 
@@ -23,7 +22,6 @@ log = logging.getLogger(__name__)
 
 USAGE = "<topic>"
 HELP = "the topic's papers per venue and year as a chart in this channel, with the numbers"
-FILENAME_CHARS = 40  # of the topic in the chart's file name
 ALT_CHARS = 1000  # the chart's alt text for screen readers
 
 
@@ -39,12 +37,6 @@ def trend(inv: Invocation) -> Message:
     return trend_blocks.trend_message(found, drawing)
 
 
-def filename(trend: Trend) -> str:
-    """`icml-trend-kv-cache.png`: the topic's letters and digits, dashed."""
-    slug = re.sub(r"[^\w]+", "-", (trend.corrected or trend.topic).lower(), flags=re.ASCII).strip("-")
-    return f"icml-trend-{slug[:FILENAME_CHARS].rstrip('-') or 'topic'}.png"
-
-
 def deliver(inv: Invocation, found: Trend) -> None:
     """Draw the chart and upload it into the channel with the numbers; a failure is told to the user, by name."""
     from bot import charts  # (matplotlib only now, on the pool's thread: never in a search's start-up)
@@ -58,12 +50,11 @@ def deliver(inv: Invocation, found: Trend) -> None:
         log.exception("drawing the trend chart of %r failed", found.topic)
         _tell(inv, blocks.notice("I couldn't draw the chart (the error is logged); the numbers stand."))
         return
-    name = filename(found)
     try:
         client.files_upload_v2(
             channel=inv.channel_id,
             content=png,
-            filename=name,
+            filename=found.filename,
             title=f"Papers on “{found.corrected or found.topic}” per venue and year",
             alt_txt=_alt_text(found),
             initial_comment=trend_blocks.chart_comment(found, inv.user_id),
