@@ -11,7 +11,7 @@ import threading
 import warnings
 from typing import TYPE_CHECKING
 
-from bot.search.trends import Trend, VenueCount, count_text, share_text
+from bot.search.trends import Trend, VenueCount, count_label, share_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,13 +45,13 @@ def draw(trend: Trend) -> bytes:
         counts, shares = figure.subplots(2, 1, sharex=True)
         figure.suptitle(f"Papers on “{title}” per venue and year", fontsize=13)
         by_slot = {slot: sorted({v.conference for v in trend.venues if v.year == slot}) for slot in slots}
-        width = BAR_SPAN / max(len(present) for present in by_slot.values())
+        width = BAR_SPAN / max((len(present) for present in by_slot.values()), default=1)
         for i, conference in enumerate(series):
             mine = [v for v in trend.venues if v.conference == conference]
             xs = [_x(slots.index(v.year), by_slot[v.year].index(conference), len(by_slot[v.year]), width) for v in mine]
             colour = f"C{i % 10}"
             bars = counts.bar(xs, [v.matches for v in mine], width, label=conference, color=colour)
-            counts.bar_label(bars, labels=[count_text(v) for v in mine], padding=2, fontsize=9)
+            counts.bar_label(bars, labels=[count_label(v) for v in mine], padding=2, fontsize=9)
             bars = shares.bar(xs, [100 * v.share for v in mine], width, color=colour)
             shares.bar_label(bars, labels=[share_text(v.share) for v in mine], padding=2, fontsize=9)
         _frame(counts, "papers on the topic", series)
@@ -85,8 +85,10 @@ def _frame(axes: Axes, label: str, series: list[str]) -> None:
 
 
 def _footnote(venues: list[VenueCount]) -> str:
-    """What the bars count, and what a `+` means when a count is a lower bound."""
+    """What the bars count, and what `+` (a lower bound) and `*` (some of the words) mean where they appear."""
     note = "Counts: the search's total for “<topic> venue:<venue>”"
     if any(not v.exact for v in venues):
         note += "; +: at least"
+    if any(v.partial for v in venues):
+        note += "; *: with papers having some of the words"
     return note

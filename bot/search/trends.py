@@ -102,11 +102,16 @@ def count_text(venue: VenueCount) -> str:
     return f"{venue.matches:,}" if venue.exact else f"{venue.matches:,}+"
 
 
+def count_label(venue: VenueCount) -> str:
+    """A count as the table and the chart's bars show it: `*` after one that includes papers with some of the words."""
+    return count_text(venue) + ("*" if venue.partial else "")
+
+
 def table_lines(trend: Trend) -> list[str]:
     """The numbers as a plain table (the shell prints it, Slack shows it as code beside the chart)."""
     rows = [("venue", "papers", "on topic", "share")]
     for v in trend.venues:
-        rows.append((v.label, f"{v.papers:,}", count_text(v) + ("*" if v.partial else ""), share_text(v.share)))
+        rows.append((v.label, f"{v.papers:,}", count_label(v), share_text(v.share)))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}  {d:>{widths[3]}}".rstrip() for a, b, c, d in rows]
     if any(not v.exact for v in trend.venues):
