@@ -11,7 +11,7 @@ import threading
 import warnings
 from typing import TYPE_CHECKING
 
-from bot.search.trends import Trend, VenueCount, count_label, share_text
+from bot.search.trends import Trend, VenueCount, count_label, share_label
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -53,7 +53,7 @@ def draw(trend: Trend) -> bytes:
             bars = counts.bar(xs, [v.matches for v in mine], width, label=conference, color=colour)
             counts.bar_label(bars, labels=[count_label(v) for v in mine], padding=2, fontsize=9)
             bars = shares.bar(xs, [100 * v.share for v in mine], width, color=colour)
-            shares.bar_label(bars, labels=[share_text(v.share) for v in mine], padding=2, fontsize=9)
+            shares.bar_label(bars, labels=[share_label(v) for v in mine], padding=2, fontsize=9)
         _frame(counts, "papers on the topic", series)
         _frame(shares, "share of the venue's papers (%)", [])
         shares.set_xticks(range(len(slots)), [str(s) if s is not None else "no year" for s in slots])

@@ -107,15 +107,20 @@ def count_label(venue: VenueCount) -> str:
     return count_text(venue) + ("*" if venue.partial else "")
 
 
+def share_label(venue: VenueCount) -> str:
+    """A share as the table and the chart show it: `4.5%+` when its count is a lower bound."""
+    return share_text(venue.share) + ("" if venue.exact else "+")
+
+
 def table_lines(trend: Trend) -> list[str]:
     """The numbers as a plain table (the shell prints it, Slack shows it as code beside the chart)."""
     rows = [("venue", "papers", "on topic", "share")]
     for v in trend.venues:
-        rows.append((v.label, f"{v.papers:,}", count_label(v), share_text(v.share)))
+        rows.append((v.label, f"{v.papers:,}", count_label(v), share_label(v)))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}  {d:>{widths[3]}}".rstrip() for a, b, c, d in rows]
     if any(not v.exact for v in trend.venues):
-        lines.append("+: at least this many (the search stops counting there)")
+        lines.append("+: at least (the search's own total is a lower bound there: it counts common words in part)")
     if any(v.partial for v in trend.venues):
         lines.append("*: few papers there have every word, so papers with some of them count too")
     return lines

@@ -11,7 +11,7 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.search.trends import Trend, TrendError, count_text, share_text
+from bot.search.trends import Trend, TrendError, count_label, share_label
 from bot.slack import blocks, team_commands
 from bot.slack.blocks import Message
 from bot.slack.blocks import trend as trend_blocks
@@ -70,7 +70,7 @@ def deliver(inv: Invocation, found: Trend) -> None:
 
 def _alt_text(found: Trend) -> str:
     """The chart for a screen reader: each venue's count and share."""
-    parts = [f"{v.label}: {count_text(v)} papers ({share_text(v.share)})" for v in found.venues]
+    parts = [f"{v.label}: {count_label(v)} papers ({share_label(v)})" for v in found.venues]
     return (f"Papers on {found.corrected or found.topic} per venue: " + "; ".join(parts))[:ALT_CHARS]
 
 
