@@ -7,9 +7,10 @@ Run through the served app with two workspaces installed by OAuth, on SQLite and
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from slack_sdk.oauth.installation_store import Installation
 
 from bot import wiring
@@ -123,6 +124,7 @@ def test_digest_adopt_leaves_a_workspaces_own_digest_and_the_unowned_one_alone(
 def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     many: SlackHttp,  # noqa: F811
     fake: FakeSlack,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     installations = oauth.open_installations(many.config)
     installations.store.save(
@@ -141,15 +143,25 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     assert installations.bot_token("T4", "E1") == "xoxb-org-e1"
     assert installations.bot_token("T4") is None  # (the lookup before: no enterprise, no bot)
     fake.tokens.add("xoxb-org-e1")
+    t2 = install(many, fake, "T2")  # a workspace with an installation of its own, beside the org-wide one
+    asked: list[str] = []  # the state database asked for a workspace's org (it used to be, for every post)
+    enterprise_of = many.state.digests.enterprise_of
+    monkeypatch.setattr(many.state.digests, "enterprise_of", lambda team: asked.append(team) or enterprise_of(team))
     service = wiring.digests(many.config, wiring.papers(many.config), many.state)
     try:
-        now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
-        service.digests.subscribe(SHARED, now, topics="kv cache", team="T4", enterprise="E1")
-        outcome = service.digests.post_digest(SHARED, now.date(), now, manual=True, team="T4")
+        start = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
+        service.digests.subscribe(SHARED, start, topics="kv cache", team="T4", enterprise="E1")
+        service.digests.subscribe(SHARED, start, topics="grokking", team="T2")
+        outcomes = [
+            service.digests.post_digest(SHARED, day.date(), day, manual=True, team=team)
+            for day in (start + timedelta(days=n) for n in range(3))
+            for team in ("T4", "T2")
+        ]
     finally:
         service.stop()
-    assert outcome.status == "posted", outcome.describe()
-    assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1"]
+    assert [o.status for o in outcomes] == ["posted"] * 6, [o.describe() for o in outcomes]
+    assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1", t2] * 3
+    assert asked == ["T4"]  # once, for the org-wide install's workspace; never for one installed itself
 
 
 def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
