@@ -146,7 +146,12 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     t2 = install(many, fake, "T2")  # a workspace with an installation of its own, beside the org-wide one
     asked: list[str] = []  # the state database asked for a workspace's org (it used to be, for every post)
     enterprise_of = many.state.digests.enterprise_of
-    monkeypatch.setattr(many.state.digests, "enterprise_of", lambda team: asked.append(team) or enterprise_of(team))
+
+    def counted(team: str) -> str:
+        asked.append(team)
+        return enterprise_of(team)
+
+    monkeypatch.setattr(many.state.digests, "enterprise_of", counted)
     service = wiring.digests(many.config, wiring.papers(many.config), many.state)
     try:
         start = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
