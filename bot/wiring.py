@@ -68,9 +68,16 @@ def poster(config: Config, state: State, client: WebClient | None = None) -> Sla
     """The digests' Slack poster: the bot token, or with SLACK_CLIENT_ID each channel's workspace installation."""
     if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
         installations = oauth.open_installations(config)
+        orgs: dict[str, str] = {}  # workspace → its Enterprise Grid org, once found (a workspace keeps its org)
 
         def token_for(team: str) -> str | None:
-            return installations.bot_token(team, state.digests.enterprise_of(team))
+            """Its own installation's token, else its org's: the state database is asked for the org only when the
+            workspace has no installation of its own and its org is not known yet (never once per post)."""
+            token = installations.bot_token(team, orgs.get(team, ""))
+            if token is None and team not in orgs and (org := state.digests.enterprise_of(team)):
+                orgs[team] = org
+                token = installations.bot_token(team, org)
+            return token
 
         return SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
     return SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))

@@ -132,7 +132,8 @@ class ChannelDigests:
 
     def adopt(self, channel: str, team: str) -> bool:
         """Give a channel's digest made without a workspace (before many workspaces, or by ICML_DIGEST_CHANNEL) to
-        the first workspace that runs a digest command there, with its rounds and votes; False when none was left."""
+        workspace `team`, with its rounds and votes (`/icml digest adopt`; with one workspace, any digest command);
+        False when none was left."""
         adopted = self.state.digests.adopt(channel, team)
         if adopted:
             log.info("the digest of %s without a workspace now belongs to workspace %s", channel, team)

@@ -124,6 +124,10 @@ class DigestScheduler:
         self._announced: bool | None = None
         self._signatures: dict[str, tuple[Any, ...]] = {}
         self._lock = threading.RLock()
+        # Held while our code calls into APScheduler's job store. Its shutdown(wait=True) holds the job store's lock
+        # while it waits for running jobs, so a tick that reached for that lock then would wait forever: shutdown
+        # sets `stopping` under this lock, and nothing touches the job store once it is set.
+        self._jobs_lock = threading.Lock()
         self.scheduler = BackgroundScheduler(
             timezone=UTC,
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": max(int(digests.grace), 1)},
@@ -151,7 +155,8 @@ class DigestScheduler:
         Returns False when a post was still running at the deadline: its claim stays in the state database, so no
         process posts that digest again before it has looked in the channel history.
         """
-        self.stopping = True
+        with self._jobs_lock:  # (waits for a sync under way, a moment: it only adds and removes jobs in memory)
+            self.stopping = True
         finished = True
         if self.scheduler.running:
             if timeout > 0:
@@ -203,31 +208,37 @@ class DigestScheduler:
     # ------------------------------------------------------------------ jobs
 
     def sync(self) -> None:
-        """Make the cron jobs match the active subscriptions (none unless we hold the lease)."""
+        """Make the cron jobs match the active subscriptions (none unless we hold the lease); nothing once stopping."""
         with self._lock:
             subs = {JOB_PREFIX + job_key(s): s for s in self.digests.subscriptions()} if self.is_owner else {}
-            for job in self.scheduler.get_jobs():
-                if job.id.startswith(JOB_PREFIX) and job.id not in subs:
-                    job.remove()
-                    self._signatures.pop(job.id, None)
-                    log.info("removed the digest job for %s", job.id[len(JOB_PREFIX) :])
-            for job_id, sub in subs.items():
-                signature = (sub.at, sub.tz.key, sub.days)
-                existing = self.scheduler.get_job(job_id)
-                if self._signatures.get(job_id) == signature and existing is not None:
-                    continue
-                if existing is not None:  # (replace_existing does not replace jobs added before start())
-                    existing.remove()
-                self.scheduler.add_job(
-                    self.fire,
-                    trigger(sub),
-                    args=[sub.channel, sub.team],
-                    id=job_id,
-                    name=f"digest {job_key(sub)} {sub.when()}",
-                    replace_existing=True,
-                )
-                self._signatures[job_id] = signature
-                log.info("digest for %s scheduled %s", job_key(sub), sub.when())
+            with self._jobs_lock:
+                if not self.stopping:
+                    self._match_jobs(subs)
+
+    def _match_jobs(self, subs: dict[str, Subscription]) -> None:
+        """Add, change and remove APScheduler's cron jobs to match `subs` (job id → subscription)."""
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith(JOB_PREFIX) and job.id not in subs:
+                job.remove()
+                self._signatures.pop(job.id, None)
+                log.info("removed the digest job for %s", job.id[len(JOB_PREFIX) :])
+        for job_id, sub in subs.items():
+            signature = (sub.at, sub.tz.key, sub.days)
+            existing = self.scheduler.get_job(job_id)
+            if self._signatures.get(job_id) == signature and existing is not None:
+                continue
+            if existing is not None:  # (replace_existing does not replace jobs added before start())
+                existing.remove()
+            self.scheduler.add_job(
+                self.fire,
+                trigger(sub),
+                args=[sub.channel, sub.team],
+                id=job_id,
+                name=f"digest {job_key(sub)} {sub.when()}",
+                replace_existing=True,
+            )
+            self._signatures[job_id] = signature
+            log.info("digest for %s scheduled %s", job_key(sub), sub.when())
 
     def jobs(self) -> dict[str, datetime | None]:
         """Channel (`channel@team` with many workspaces) → next run time of its cron job (for status and tests)."""

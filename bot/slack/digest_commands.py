@@ -65,6 +65,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("status", "next digest, papers left, last error"),
     ("preview", "the next digest, only for you"),
     ("now", "post today's digest here if it was not posted yet"),
+    ("adopt", "make this channel's digest from before workspaces were recorded this workspace's"),
 )
 
 
@@ -139,8 +140,8 @@ def run(inv: Any) -> Message:
     state, asker = desk.digests.state, Asker.of(inv)
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
-            if asker.team:  # a digest made before many workspaces (or by ICML_DIGEST_CHANNEL) becomes this one's
-                desk.digests.adopt(asker.channel, asker.team)
+            if asker.team and not desk.digests.per_workspace:  # one workspace: a digest without one is its own
+                desk.digests.adopt(asker.channel, asker.team)  # (with many, only `/icml digest adopt` takes it)
             return handler(desk, asker, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):
@@ -224,7 +225,41 @@ def status(desk: DigestService, asker: Asker, words: str) -> Message:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
     said = feedback.votes_in_channel(desk.digests.state, asker.channel, asker.team)
     liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
-    return digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
+    msg = digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
+    unowned = desk.digests.subscription(asker.channel) if asker.team and desk.digests.per_workspace else None
+    if unowned is not None and unowned.active and (info.subscription is None or not info.subscription.active):
+        msg["blocks"].insert(1, blocks.context(ADOPT_HINT.format(when=escape(unowned.when()))))
+    return msg
+
+
+ADOPT_HINT = (
+    "This channel also has a digest from before workspaces were recorded ({when}): it posts nowhere until a "
+    "workspace takes it. `/icml digest adopt` makes it this workspace's, with its rounds and votes."
+)
+
+
+def adopt(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Take this channel's digest that belongs to no workspace (made before many workspaces, or by
+    ICML_DIGEST_CHANNEL) for the caller's workspace: a deliberate act, never a side effect of another command."""
+    unowned = desk.digests.subscription(asker.channel)
+    if not asker.team or unowned is None:
+        return blocks.notice(
+            "This channel has no digest from before workspaces were recorded: nothing to adopt. "
+            "`/icml digest status` shows this workspace's."
+        )
+    if desk.digests.subscription(asker.channel, asker.team) is not None or not desk.digests.adopt(
+        asker.channel, asker.team
+    ):
+        return blocks.notice(
+            "This workspace already has its own digest in this channel (`/icml digest status`), so the one from "
+            "before workspaces were recorded stays as it is."
+        )
+    desk.changed()
+    log.info("%s adopted the digest of %s for workspace %s", asker.user, asker.channel, asker.team)
+    return blocks.notice(
+        f"This channel's digest ({escape(unowned.when())}) is now this workspace's, with its rounds and votes; "
+        "it posts with this workspace's installation. `/icml digest status` shows it."
+    )
 
 
 def preview(desk: DigestService, asker: Asker, words: str) -> Message:
@@ -290,6 +325,7 @@ HANDLERS: dict[str, Callable[[DigestService, Asker, str], Message]] = {
     "status": status,
     "preview": preview,
     "now": post_now,
+    "adopt": adopt,
 }
-SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now"
+SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now|adopt"
 SUBCOMMAND_HELP = "the daily digest in this channel (`/icml digest` for details)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -17,13 +18,17 @@ from bot.search.topics import TOPIC_TEXT_CHARS
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold
 from bot.slack.commands import COMMAND, MAX_INPUT_CHARS, query_words, search_page
+from bot.slack.errors import apologize
+from bot.slack.later import Later
 from bot.slack.message_text import slack_to_plain
-from bot.slack.replies import post
+from bot.slack.replies import DeliveryError, post
 from bot.slack.services import Services
 from bot.state import ERRORS, is_locked, is_unreachable
 
 EVENTS = ("app_mention",)
 DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
+REPLY_RETRIES = 2  # a mention reply Slack refuses with 429 is posted again after Retry-After, this many times at most
+REPLY_RETRY_MAX_WAIT = 10.0  # seconds: asked to wait longer, the user is told to ask again instead
 USAGE = (
     "Mention me with a few words, e.g. `@icml-bot kv cache`, or a question (`@icml-bot any recent papers on "
     "grokking?`), or mention me inside a thread (`@icml-bot any papers on this?`) to get papers related to the "
@@ -68,8 +73,9 @@ class ThreadUnreadable(RuntimeError):
 class Events:
     """The app_mention listener and the redelivery filter; bound methods so Bolt can read their parameters."""
 
-    def __init__(self, deps: Services) -> None:
+    def __init__(self, deps: Services, later: Later | None = None) -> None:
         self.deps = deps
+        self.later = later or Later()  # rate-limited replies wait here, not in a listener thread
 
     def drop_redeliveries(
         self, body: dict[str, Any], next_: Callable[[], None], logger: logging.Logger
@@ -135,7 +141,44 @@ class Events:
                 f"I couldn't read this thread ({blocks.escape(str(exc))}). Mention me with a few "
                 "words instead, e.g. `@icml-bot kv cache`."
             )
-        post(client, event["channel"], msg, thread_ts=event.get("thread_ts") or event["ts"])
+        thread_ts = event.get("thread_ts") or event["ts"]
+        reply = Reply(client, event["channel"], thread_ts, str(event.get("user") or ""), msg)
+        try:
+            post(client, reply.channel, msg, thread_ts=reply.thread_ts)
+        except DeliveryError as exc:
+            if not self.retry_later(reply, exc, logger):
+                raise  # (on_error tells the user)
+
+    def retry_later(self, reply: Reply, exc: DeliveryError, logger: logging.Logger) -> bool:
+        """Post `reply` again after Slack's Retry-After when it refused it with 429 (a few times, a short wait at
+        most); False when it will not be tried again."""
+        wait = exc.retry_after
+        if wait is None or wait > REPLY_RETRY_MAX_WAIT or reply.attempts > REPLY_RETRIES:
+            return False
+        logger.info("mention reply in %s rate limited: posting it again in %.0f s", reply.channel, wait)
+        self.later.call(wait, lambda: self._post_again(replace(reply, attempts=reply.attempts + 1), logger))
+        return True
+
+    def _post_again(self, reply: Reply, logger: logging.Logger) -> None:
+        try:
+            post(reply.client, reply.channel, reply.msg, thread_ts=reply.thread_ts)
+        except DeliveryError as exc:
+            if self.retry_later(reply, exc, logger):
+                return
+            logger.error("could not deliver a mention reply to %s in %s: %s", reply.user, reply.channel, exc)
+            apologize(reply.client, reply.user, reply.channel, reply.thread_ts, None, exc)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A mention's answer on its way to the thread, and how many times it was tried."""
+
+    client: WebClient
+    channel: str
+    thread_ts: str
+    user: str
+    msg: Message
+    attempts: int = 1
 
 
 def register(app: App, deps: Services) -> None:

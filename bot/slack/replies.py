@@ -13,6 +13,7 @@ from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
 from bot.slack import blocks
+from bot.slack.home_publisher import retry_after
 
 RESPONSE_URL_TIMEOUT = 10
 
@@ -30,12 +31,14 @@ def retry_handlers() -> list[RetryHandler]:
 
 
 class DeliveryError(RuntimeError):
-    """Slack did not take a message; `where` is the method (or "response_url") and `error` Slack's reason."""
+    """Slack did not take a message; `where` is the method (or "response_url") and `error` Slack's reason;
+    `retry_after` the seconds Slack asked us to wait when it answered 429 (None otherwise)."""
 
-    def __init__(self, where: str, error: str) -> None:
+    def __init__(self, where: str, error: str, retry_after: float | None = None) -> None:
         super().__init__(f"{where} failed: {error}")
         self.where = where
         self.error = error
+        self.retry_after = retry_after
 
 
 def respond(response_url: str, msg: blocks.Message, **options: Any) -> None:
@@ -54,11 +57,14 @@ def respond(response_url: str, msg: blocks.Message, **options: Any) -> None:
 
 
 def post(client: WebClient, channel: str, msg: blocks.Message, thread_ts: str | None = None) -> str:
-    """chat.postMessage; returns the new message's ts or raises DeliveryError (also on a 429: no wait here)."""
+    """chat.postMessage; returns the new message's ts or raises DeliveryError (also on a 429: no wait here, the
+    caller may try again after the error's `retry_after`)."""
     try:
         resp = client.chat_postMessage(channel=channel, thread_ts=thread_ts, **msg)
     except SlackApiError as exc:
-        raise DeliveryError("chat.postMessage", str(exc.response.get("error") or exc.response.status_code)) from exc
+        wait = retry_after(exc.response.headers) if exc.response.status_code == 429 else None
+        error = str(exc.response.get("error") or exc.response.status_code)
+        raise DeliveryError("chat.postMessage", error, wait) from exc
     except OSError as exc:
         raise DeliveryError("chat.postMessage", f"{type(exc).__name__}: {exc}") from exc
     return str(resp.get("ts") or "")

@@ -163,7 +163,8 @@ def export_list(inv: Invocation, state: State, word: str) -> Message:
 
 
 def snippet(done: Export) -> str | None:
-    """The export's text for a code block when it is a handful of papers (Slack shows code blocks verbatim)."""
+    """The export's text for a code block when it is a handful of papers (blocks.team.code_block still leaves it out
+    when the text could end the block early)."""
     if done.count > SNIPPET_PAPERS or len(done.content) > SNIPPET_CHARS:
         return None
     return done.content.strip()

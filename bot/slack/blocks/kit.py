@@ -36,6 +36,8 @@ _SPACES = re.compile(r"\s+")
 _SAFE_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.I)
 _USER_ID = re.compile(r"^[UW][A-Z0-9]+$")
 _ENTITY_TAIL = re.compile(r"&[a-z]{0,4}$")
+# A typed special mention (Slack's own are `<!here>`): a word joiner after its `@` keeps it from ever naming anyone.
+_SPECIAL_MENTION = re.compile(r"@(?=(?:channel|here|everyone)\b)", re.IGNORECASE)
 # Whether Slack decodes entities in plain_text is undocumented; look-alike characters are unambiguous.
 _ANGLES = str.maketrans({"<": "‹", ">": "›"})
 
@@ -44,8 +46,11 @@ _ANGLES = str.maketrans({"<": "‹", ">": "›"})
 
 
 def escape(text: str | None) -> str:
-    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link."""
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link, and put
+    a word joiner after the `@` of a typed `@channel`, `@here` or `@everyone`, which reads the same and names nobody
+    in whatever Slack parses it (the fallback `text` has no `verbatim`)."""
+    escaped = (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SPECIAL_MENTION.sub("@\u2060", escaped) if "@" in escaped else escaped
 
 
 def one_line(text: str | None) -> str:
@@ -141,8 +146,9 @@ def split_text(text: str, limit: int = MAX_SECTION_TEXT) -> list[str]:
 
 
 def mrkdwn(text: str) -> dict[str, Any]:
-    """A mrkdwn text object (the caller has escaped the text)."""
-    return {"type": "mrkdwn", "text": text}
+    """A mrkdwn text object (the caller has escaped the text), `verbatim`: Slack then only reads the markup we wrote
+    (`<url|label>`, `<@U…>`), never a bare URL, channel name or `@here` in the text as a link or mention."""
+    return {"type": "mrkdwn", "text": text, "verbatim": True}
 
 
 def plain_text(text: str, limit: int = MAX_TEXT_OBJECT) -> dict[str, Any]:

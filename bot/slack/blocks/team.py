@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.papers.row import PaperRow
 from bot.slack.blocks.kit import (
+    MAX_SECTION_TEXT,
     Block,
     Message,
     _fallback,
@@ -220,9 +221,19 @@ def export_reply(count: int, filename: str, where: str, missing: Sequence[str], 
         ids = ", ".join(f"`{escape(m)}`" for m in missing[:10])
         lines.append(f"Left out {len(missing)} no longer in the index: {ids}.")
     out = [section("\n".join(lines))]
-    if snippet:
-        out.append(section(f"```{escape(snippet)}```"))
+    block = code_block(snippet or "")
+    if block:
+        out.append(section(block))
     return message(_fallback(lines[0]), out)
+
+
+def code_block(text: str) -> str | None:
+    """Text as a ```code block``` Slack shows verbatim; None when data could end it early (a backtick) or it would
+    not fit one section whole (cut, it would lose its closing fence)."""
+    block = f"```{escape(text)}```"
+    if not text or "`" in text or len(block) > MAX_SECTION_TEXT:
+        return None
+    return block
 
 
 # ------------------------------------------------------------------ the Home tab
