@@ -328,6 +328,7 @@ def test_stopping_while_the_first_tick_runs_never_deadlocks(digests: ChannelDige
     def tick_clock() -> datetime:
         """The tick's first look at the clock waits until the shutdown holds APScheduler's job store lock."""
         if threading.current_thread() is not caller and not held.is_set():
+            ticking.set()
             lock = sched.scheduler._jobstores_lock
             while not held.is_set():
                 if lock.acquire(blocking=False):  # free (or ours): shutdown has not taken it yet
@@ -337,9 +338,11 @@ def test_stopping_while_the_first_tick_runs_never_deadlocks(digests: ChannelDige
                     held.set()
         return clock()
 
-    held = threading.Event()
+    held, ticking = threading.Event(), threading.Event()
     sched = DigestScheduler(digests, clock=tick_clock, owner="quick-stop", tick_seconds=3600)
     sched.start()
+    # stop only once the first tick runs (a stop before it would not meet it; under load that was a coin toss)
+    assert ticking.wait(60), "the first tick never ran"
     stopped: Queue[bool] = Queue()
     stopper = threading.Thread(target=lambda: stopped.put(sched.shutdown(timeout=30)), daemon=True)
     stopper.start()
