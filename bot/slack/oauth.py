@@ -30,6 +30,8 @@ BOT_SCOPES = (
     "groups:history",
     "files:write",
     "im:write",
+    "links:read",
+    "links:write",
 )
 
 log = logging.getLogger(__name__)
