@@ -7,6 +7,8 @@ paging an ephemeral result list, a new ephemeral message for Similar and Abstrac
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,9 +21,13 @@ from bot.slack.errors import acks_first
 from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.slack.team_commands import saved_ids_of
+from bot.state import ERRORS
+from bot.team import history
 
 GONE = "That paper is no longer in the index. Search again with `/icml &lt;words&gt;`."
 EXPIRED = "That button has expired. Search again with `/icml &lt;words&gt;`."
+
+log = logging.getLogger(__name__)
 
 
 class Actions:
@@ -69,6 +75,21 @@ class Actions:
         respond(
             body["response_url"], blocks.shared_message(paper, user), response_type="in_channel", replace_original=False
         )
+        self._remember_share(body, str(paper["id"]))
+
+    def _remember_share(self, body: dict[str, Any], paper_id: str) -> None:
+        """The share goes into the sharer's workspace's paper history (`user.team_id`: in a Slack Connect channel
+        `team.id` is the workspace whose installation posted the message, not necessarily the clicker's)."""
+        user = body.get("user") or {}
+        team = str(user.get("team_id") or (body.get("team") or {}).get("id") or "")
+        channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id") or "")
+        state = self.deps.state
+        if state is None or not channel:
+            return
+        try:
+            history.record_share(state, team, channel, str(user.get("id") or ""), paper_id, time.time())
+        except ERRORS as exc:  # the paper was shared; only the team's memory of it is missing
+            log.warning("the share of %s in %s is not in the history: %s", paper_id, channel, exc)
 
     def on_abstract(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
         """The whole abstract, shown only to the user who clicked."""

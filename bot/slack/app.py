@@ -64,7 +64,7 @@ def build_app(
     team_actions.register(app, deps, publisher)  # Save, channel lists, digest feedback (bot/team)
     home.register(app, deps, publisher)
     unfurls.register(app, deps)  # paper links unfurl into cards (link_shared)
-    oauth.register(app)
+    oauth.register(app, deps)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
     return app
