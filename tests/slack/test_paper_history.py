@@ -175,3 +175,22 @@ def test_a_revoked_bot_token_forgets_the_history_a_user_token_does_not(
     assert slack_http.event({"type": "tokens_revoked", "tokens": tokens, "event_ts": "1773014400.9"}).status == 200
     slack_http.drain()
     assert len(slack_http.state.history.of_papers("T1", [pid])) == kept
+
+
+def test_in_a_shared_channel_the_unfurl_belongs_to_the_installation_the_event_was_sent_to(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    t2 = install(many, fake, "T2")
+    install(many, fake, "T3")
+    event = {**link_shared([ORAL_FORUM], channel=SHARED, ts=TS, user="U3"), "team": "T3"}
+    body = event_body(event, team_id="T3")  # the poster's workspace, as Slack may send it in Slack Connect
+    body["authorizations"][0]["team_id"] = "T2"  # the installation it was delivered to
+    body["is_ext_shared_channel"] = True
+    assert many.post(json.dumps(body).encode(), "application/json").status == 200
+    (call,) = fake.wait_for("chat.unfurl", ok=True)
+    assert call.token == t2
+    pid = str(buttons(card_of(call.params, ORAL_FORUM))[0]["value"])
+    assert [e.channel for e in wait_history(many.state, "T2", pid, 1)] == [SHARED]
+    many.drain()
+    assert many.state.history.of_papers("T3", [pid]) == []
