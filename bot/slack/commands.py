@@ -177,7 +177,13 @@ def show_author(inv: Invocation) -> Message:
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("paper", "<id|name>", "one paper in full: abstract, authors, links", show_paper, "required"),
+    Subcommand(
+        "paper",
+        "<id|name>",
+        "one paper in full: abstract, authors, links, who here saved and shared it",
+        show_paper,
+        "required",
+    ),
     Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
     Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
