@@ -31,6 +31,7 @@ from bot.team import history
 EVENTS = ("link_shared",)
 MAX_LINKS = 10  # links read per message (Slack sends the message's links on the app's domains)
 SHARED_KNOWN_SECONDS = 600.0  # how long conversations.info's answer on a channel being shared is trusted
+SHARED_KNOWN_CHANNELS = 10_000  # channels remembered at most (then forgotten all at once, and asked again)
 COMPOSER = "composer"
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,8 @@ class SharedChannels:
 
     def _remember(self, team: str, channel: str, shared: bool) -> None:
         with self._lock:
+            if len(self._known) >= SHARED_KNOWN_CHANNELS:
+                self._known.clear()
             self._known[(team, channel)] = (shared, self._clock())
 
 

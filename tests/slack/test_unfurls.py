@@ -186,3 +186,21 @@ def _remembered(served: SlackHttp, fake: FakeSlack) -> str:
     pid = str(buttons(card)[0]["value"])
     assert len(wait_history(served.state, "T1", pid, 2)) == 2
     return pid
+
+
+def test_a_channels_shared_state_is_kept_for_a_while_then_asked_again(fake: FakeSlack) -> None:
+    from bot.slack.unfurls import SHARED_KNOWN_SECONDS, SharedChannels
+
+    now = [1000.0]
+    channels, client = SharedChannels(clock=lambda: now[0]), fake.web_client()
+    fake.set_channel("C0SOMETIME1", is_ext_shared=False)
+    assert channels.is_shared("T1", "C0SOMETIME1", {}, client) is False
+    fake.set_channel("C0SOMETIME1", is_ext_shared=True)  # shared with another organisation since
+    now[0] += SHARED_KNOWN_SECONDS - 1
+    assert channels.is_shared("T1", "C0SOMETIME1", {}, client) is False  # still the answer kept
+    now[0] += 2
+    assert channels.is_shared("T1", "C0SOMETIME1", {}, client) is True  # asked again
+    assert channels.is_shared("T2", "C0SOMETIME1", {"is_ext_shared_channel": False}, client) is False  # the event says
+    assert len(fake.calls("conversations.info")) == 2
+    fake.fail_next("conversations.info", "missing_scope")
+    assert channels.is_shared("T1", "C0UNKNOWN01", {}, client) is True  # no answer: the safe side
