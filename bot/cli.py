@@ -1,4 +1,5 @@
-"""`icml-bot index|search|stats|paper|serve|digest`: parses arguments, calls the modules, prints."""
+"""`icml-bot index|search|stats|paper|similar|author|trend|related|export|serve|digest`: parses arguments, calls the
+modules (the same plain functions `/icml` calls), prints."""
 
 from __future__ import annotations
 
@@ -8,20 +9,27 @@ import os
 import signal
 import sqlite3
 import sys
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import logs
 from bot.config import Config, ConfigError
 from bot.papers import index
 from bot.papers.reading import Reader, ReadOnly, read_only
+from bot.papers.row import shown_title
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
 
+if TYPE_CHECKING:
+    from bot.search import Result
+    from bot.search.reader import Papers
+
 EXIT_USAGE = 2
+RELATED_CHARS = 40_000  # of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
 
 
 def seeds_dir() -> Path:
@@ -251,11 +259,167 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_paper(args: argparse.Namespace, config: Config) -> int:
-    """Print one paper by id or name."""
+    """Print one paper by id or name: readable text, or JSON with --json."""
+    from bot import shell
+
     paper = index.get_paper(open_index(config), args.ref)
     if paper is None:
         raise UserError(f"no paper with id or name {args.ref!r}; try `icml-bot search {args.ref}`")
-    print(json.dumps(paper, ensure_ascii=False, indent=2))
+    if args.json:
+        print(json.dumps(paper, ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(shell.paper_text(paper)))
+    return 0
+
+
+# ------------------------------------------------------------------ twins of /icml similar, author, trend, export
+
+
+def _papers(config: Config) -> Papers:
+    """The index as `/icml` reads it (built from the seeds first when there is none, or one clear error)."""
+    from bot import wiring
+
+    open_index(config).conn.close()
+    return wiring.papers(config)
+
+
+def _results_json(query: str, results: Sequence[Result], **extra: Any) -> str:
+    return json.dumps(
+        {"query": query, **extra, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=2
+    )
+
+
+def cmd_similar(args: argparse.Namespace, config: Config) -> int:
+    """Papers like one paper, as `/icml similar` lists them (a search for the words when no paper has that name)."""
+    from bot import shell
+
+    papers = _papers(config)
+    paper = papers.get(args.ref)
+    if paper is None:
+        response = papers.search(args.ref, limit=args.limit)
+        if args.json:
+            print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+            return 0
+        print(f"No paper has the id or name {args.ref!r}; here is what a search finds.")
+        print("\n".join(shell.results_lines(args.ref, response)))
+        return 0
+    like = papers.similar(str(paper["id"]), k=args.limit)
+    if args.json:
+        print(_results_json(args.ref, like, paper=paper["id"]))
+        return 0
+    heading = (
+        f"Papers like [{paper['id']}] {shown_title(paper)}" if like else f"No papers like {shown_title(paper)} here."
+    )
+    print("\n".join(shell.papers_lines(heading, like)))
+    return 0
+
+
+def cmd_author(args: argparse.Namespace, config: Config) -> int:
+    """A person's papers with their co-authors, as `/icml author` lists them."""
+    from bot import shell
+
+    name = " ".join(args.name)
+    papers = _papers(config)
+    found = papers.author(name)
+    response = papers.search(found.query, limit=args.limit)
+    if args.json:
+        card = found.card
+        person = {"name": card.name, "papers": card.papers, "coauthors": card.coauthors} if card else None
+        print(json.dumps({"author": person, **response.to_json()}, ensure_ascii=False, indent=2))
+        return 0
+    if found.card is not None:
+        print(found.coauthors)
+    elif not found.common:
+        print(f"No author is called {name!r}; here is what a search for {found.query!r} finds.")
+    print("\n".join(shell.results_lines(found.query, response)))
+    return 0
+
+
+def cmd_trend(args: argparse.Namespace, config: Config) -> int:
+    """The topic's papers per venue and year, as `/icml trend` counts them: the table, and the chart as a PNG."""
+    from bot import charts
+    from bot.search.trends import TrendError, table_lines
+
+    topic = " ".join(args.topic)
+    try:
+        found = _papers(config).trend(topic)
+    except TrendError as exc:
+        raise UserError(str(exc).replace("`", "")) from None
+    out = Path(args.out or found.filename)
+    if not found.venues:
+        raise UserError("the index is empty: load papers with `icml-bot index`")
+    if found.matches:
+        out.write_bytes(charts.draw(found))
+    if args.json:
+        print(
+            json.dumps({**found.to_json(), "chart": str(out) if found.matches else None}, ensure_ascii=False, indent=2)
+        )
+        return 0
+    if found.corrected:
+        print(f"Counting {found.corrected!r} (you typed {found.topic!r})")
+    print("\n".join(table_lines(found)))
+    if found.unplaced:
+        print(f"{found.unplaced:,} papers of no venue are left out.")
+    print(f"Chart: {out}" if found.matches else f"No papers on {topic!r} in any venue here: no chart drawn.")
+    return 0
+
+
+def cmd_related(args: argparse.Namespace, config: Config) -> int:
+    """Papers related to a text (a draft abstract, a review, a question), read from FILE or stdin."""
+    from bot import shell
+
+    text = _read_text(args.file)
+    if not text:
+        raise UserError("no text to find related papers for: give a FILE, or pipe the text in")
+    response = _papers(config).search(text, limit=args.limit)
+    if args.json:
+        print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    print("\n".join(shell.results_lines(textwrap.shorten(text, 60, placeholder="…"), response)))
+    return 0
+
+
+def _read_text(name: str) -> str:
+    """At most RELATED_CHARS of a file ('-' or none: stdin), on one line; undecodable bytes replaced."""
+    try:
+        if name == "-":
+            if sys.stdin.isatty():
+                print("Paste the text, then press Ctrl-D on a line of its own:", file=sys.stderr)
+            raw = sys.stdin.read(RELATED_CHARS)
+        else:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                raw = fh.read(RELATED_CHARS)
+    except OSError as exc:
+        raise UserError(f"cannot read {name}: {exc.strerror}") from None
+    return " ".join(raw.split())
+
+
+def cmd_export(args: argparse.Namespace, config: Config) -> int:
+    """Papers as BibTeX, CSV or Markdown, as `/icml export` writes them: by id or name, or a search's results."""
+    from bot.team import export
+
+    kind = export.Format.named(args.format)
+    if kind is None:
+        raise UserError(f"no export format {args.format!r}: use bibtex, csv or md")
+    if bool(args.refs) == bool(args.search):
+        raise UserError("give paper ids (or names), or --search QUERY, to export")
+    papers = _papers(config)
+    if args.search:
+        rows = [r.paper for r in papers.search(args.search, limit=args.limit).results]
+        heading = f"Papers for {args.search}"
+    else:
+        found = {ref: papers.get(ref) for ref in args.refs}
+        unknown = [ref for ref, paper in found.items() if paper is None]
+        if unknown:
+            raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing exported")
+        rows = list({p["id"]: p for p in found.values() if p is not None}.values())  # (a paper named twice: once)
+        heading = f"Papers ({len(rows)})"
+    done = export.render(kind, [export.Row(p) for p in rows], "icml-papers", heading)
+    if args.out:
+        Path(args.out).write_text(done.content, encoding="utf-8")
+        print(f"Exported {done.count} paper{'s' * (done.count != 1)} as {kind.value} to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(done.content)
     return 0
 
 
@@ -449,7 +613,44 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("paper", parents=[common], help="show one paper by id or name")
     p.add_argument("ref", help="paper id, OpenReview id or name")
+    p.add_argument("--json", action="store_true", help="print the paper as JSON (every field the index holds)")
     p.set_defaults(func=cmd_paper)
+
+    p = sub.add_parser("similar", parents=[common], help="papers like one paper (as /icml similar)")
+    p.add_argument("ref", help="paper id, OpenReview id or name")
+    p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
+    p.add_argument("--json", action="store_true", help="print the papers as JSON, as search --json does")
+    p.set_defaults(func=cmd_similar)
+
+    p = sub.add_parser("author", parents=[common], help="a person's papers and co-authors (as /icml author)")
+    p.add_argument("name", nargs="+", help="the person's name, as listed, with initials or a typo")
+    p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
+    p.add_argument("--json", action="store_true", help="print the person and the papers as JSON")
+    p.set_defaults(func=cmd_author)
+
+    p = sub.add_parser(
+        "trend", parents=[common], help="a topic's papers per venue and year: a table and a PNG chart (as /icml trend)"
+    )
+    p.add_argument("topic", nargs="+", help="words, as a search takes them (no venue: or year:)")
+    p.add_argument("--out", metavar="FILE.png", help="where to write the chart (default: icml-trend-<topic>.png here)")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON (with the chart's path)")
+    p.set_defaults(func=cmd_trend)
+
+    p = sub.add_parser("related", parents=[common], help="papers related to a text: a draft, a review, a question")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE", help="the text (default, or '-': stdin)")
+    p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
+    p.add_argument("--json", action="store_true", help="print the answer as search --json does")
+    p.set_defaults(func=cmd_related)
+
+    p = sub.add_parser("export", parents=[common], help="papers as BibTeX, CSV or Markdown (as /icml export)")
+    p.add_argument("format", metavar="FORMAT", help="bibtex, csv or md")
+    p.add_argument("refs", nargs="*", metavar="ID", help="paper ids, OpenReview ids or names")
+    p.add_argument("--search", metavar="QUERY", help="export a search's results instead of named papers")
+    p.add_argument(
+        "--limit", type=_positive, default=20, help="with --search: how many results (default 20, at most 50)"
+    )
+    p.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
         "publish",

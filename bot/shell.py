@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from bot.digest.model import Digest
 from bot.digest.words import OPENING_CHARS, footer, heading, opening, round_done, topics_note
 from bot.papers.row import PaperRow, shown_title
-from bot.search.results import SearchResponse
+from bot.search.results import Result, SearchResponse
 from bot.search.scope import venue_of
 from bot.text.marked import Marked, Strong, marked
 from bot.text.person_names import shown_authors
@@ -74,3 +74,37 @@ def paper_lines(n: int, paper: PaperRow, said: list[str], venue: bool, named: Co
     lines += [f"   {text}" for text in said]
     links = "  ".join(x for x in (paper.get("url"), paper.get("code_url"), paper.get("dataset_url")) if x)
     return lines + ([f"   {links}"] if links else [])
+
+
+PAPER_WIDTH = 100  # columns an abstract wraps at in `icml-bot paper`
+
+
+def paper_text(paper: PaperRow) -> list[str]:
+    """`icml-bot paper`: one paper in full, as `/icml paper` shows it: title, headline, every author, venue and
+    status, links, the whole abstract."""
+    title = f"[{paper['id']}] {shown_title(paper)}"
+    lines = [shell_text(marked(Strong(title))), "=" * len(title)]
+    headline = " ".join((paper.get("headline") or "").split())
+    if headline:
+        lines.append(headline)
+    if paper.get("authors"):
+        lines.append(", ".join(paper["authors"]))
+    facts = [venue_of(paper)] if paper.get("venue") else []
+    facts += [" ".join(str(v).split()) for v in (paper.get("status"), paper.get("session"), paper.get("area")) if v]
+    if facts:
+        lines.append(" · ".join(facts))
+    for label, key in (("paper", "url"), ("pdf", "pdf_url"), ("code", "code_url"), ("data", "dataset_url")):
+        if paper.get(key):
+            lines.append(f"{label}: {paper.get(key)}")
+    abstract = " ".join((paper.get("abstract") or "").split())
+    return [*lines, "", *textwrap.wrap(abstract, PAPER_WIDTH)]
+
+
+def papers_lines(heading: str, results: Sequence[Result]) -> list[str]:
+    """`icml-bot similar`: a heading, then each paper as search results show it (its snippet, its venue when they
+    come from several)."""
+    several = len({venue_of(r.paper) for r in results}) > 1
+    lines = [heading]
+    for n, r in enumerate(results, 1):
+        lines += paper_lines(n, r.paper, [shell_text(r.snippet)], several, r.named)
+    return lines

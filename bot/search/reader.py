@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
-from bot.search import Result, SearchResponse, pinned, scope, topics
+from bot.search import Result, SearchResponse, pinned, scope, topics, trends
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
@@ -33,6 +34,23 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+@dataclass(frozen=True)
+class AuthorQuery:
+    """What `/icml author <name>` (and `icml-bot author`) lists: the search for a person's papers, with their card;
+    without a card, `common` says the name is a surname many share (author:<name> lists them all), else nobody has
+    it and the search is for the words."""
+
+    query: str
+    card: PersonCard | None = None
+    common: bool = False
+
+    @property
+    def coauthors(self) -> str:
+        """`Co-authors: Ann One (3), Ben Two (1)`, as both edges show it."""
+        listed = ", ".join(f"{name} ({n})" for name, n in self.card.coauthors) if self.card else ""
+        return f"Co-authors: {listed or 'none listed'}"
 
 
 WARM_QUERY = "learning models with data"  # common words, three of them: the first search loads what ranking and
@@ -102,6 +120,16 @@ class Papers:
             within = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
             return person_card(db, text.valid_text(name), within=within)
 
+    def author(self, name: str) -> AuthorQuery:
+        """The search for a person's papers: theirs, a common surname's authors, or the words when nobody has it
+        (`author attribution` may be a search for those words)."""
+        card = self.person(name)
+        if card is not None:
+            return AuthorQuery(card.query, card)
+        if self.is_common_surname(name):
+            return AuthorQuery(f"author:{name}", common=True)
+        return AuthorQuery(f"author {name}")
+
     def is_common_surname(self, name: str) -> bool:
         """Whether a name is a surname alone that many authors share (Zhang), which names no one person."""
         with self.snapshot() as db:
@@ -156,6 +184,12 @@ class Papers:
             searched = scope.label(db, scope.resolve(db, ql.parse(""), self.venues))
         out["searched"] = f"{searched} (ICML_BOT_VENUES: {self.venues.describe()})"
         return out
+
+    def trend(self, topic: str) -> trends.Trend:
+        """The topic's papers in every venue, as `<topic> venue:<venue>` totals them (search.trends; TrendError when
+        the topic cannot be charted)."""
+        with self.snapshot() as db:
+            return trends.topic_trend(db, text.valid_text(topic))
 
     def count(self) -> int:
         """How many papers the index holds (for /healthz)."""

@@ -21,7 +21,7 @@ from slack_sdk import WebClient
 
 from bot.papers.row import PaperRow
 from bot.search.reader import Papers
-from bot.slack import blocks, digest_commands, team_commands
+from bot.slack import blocks, digest_commands, team_commands, trend_command
 from bot.slack.blocks import Message, bold
 from bot.slack.blocks import history as history_blocks
 from bot.slack.inline_ack import answers_in_ack
@@ -165,15 +165,13 @@ def show_stats(inv: Invocation) -> Message:
 
 def show_author(inv: Invocation) -> Message:
     """`/icml author <name>`: a person's papers, paged, with their co-authors (a search when nobody has that name)."""
-    card = inv.deps.papers.person(inv.args)
-    if card is None and inv.deps.papers.is_common_surname(inv.args):  # Zhang: their papers, and how to pick one
-        return search_page(inv.deps.papers, f"author:{inv.args}")
-    if card is None:
-        words = f"author {inv.args}"  # `/icml author attribution` may be a search for those words
-        intro = f"No author is called {bold(inv.args)}; here is what a search for {bold(words)} finds."
-        return search_page(inv.deps.papers, words, intro=intro)
-    coauthors = ", ".join(f"{name} ({n})" for name, n in card.coauthors) or "none listed"
-    return search_page(inv.deps.papers, card.query, intro=blocks.escape(f"Co-authors: {coauthors}"))
+    found = inv.deps.papers.author(inv.args)
+    if found.common:  # Zhang: their papers, and how to pick one
+        return search_page(inv.deps.papers, found.query)
+    if found.card is None:
+        intro = f"No author is called {bold(inv.args)}; here is what a search for {bold(found.query)} finds."
+        return search_page(inv.deps.papers, found.query, intro=intro)
+    return search_page(inv.deps.papers, found.query, intro=blocks.escape(found.coauthors))
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
@@ -188,6 +186,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),
     Subcommand("stats", "", "what the index holds: venues and their tracks, its age", show_stats),
+    Subcommand("trend", trend_command.USAGE, trend_command.HELP, trend_command.trend, "required"),
     Subcommand(
         "digest", digest_commands.SUBCOMMAND_USAGE, digest_commands.SUBCOMMAND_HELP, digest_commands.run, "optional"
     ),

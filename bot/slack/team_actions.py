@@ -36,6 +36,7 @@ from bot.slack.blocks.team_buttons import (
     parse_offset,
     parse_paper_value,
 )
+from bot.slack.clicker import clicker_team, from_another_workspace
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
 from bot.slack.home_publisher import HomePublisher
@@ -52,7 +53,11 @@ LESS_SAID = "This channel's coming digests will push papers close to it to the b
 
 @dataclass(frozen=True)
 class Click:
-    """Who clicked, in which workspace and channel, on what kind of surface: all from Slack's payload."""
+    """Who clicked, in which workspace and channel, on what kind of surface: all from Slack's payload.
+
+    `team` is the clicker's own workspace (bot/slack/clicker.py): in a Slack Connect channel it is not the workspace
+    whose installation posted the message, and what the click saves, lists or votes is the clicker's.
+    """
 
     team: str
     user: str
@@ -61,13 +66,13 @@ class Click:
     on_home: bool  # the Home tab: no response_url, the view is published again
     private: bool  # an ephemeral message: only the clicker sees it, so it can change in place
     in_digest: bool
+    foreign: bool = False  # the clicker's workspace is not the one whose installation (and token) answers
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> Click:
         """Read the click's context from a block_actions payload."""
         user = body.get("user") or {}
         container = body.get("container") or {}
-        team = (body.get("team") or {}).get("id") or user.get("team_id") or ""
         channel = (body.get("channel") or {}).get("id") or container.get("channel_id") or ""
         message = body.get("message") or {}
         in_digest = any(
@@ -76,13 +81,14 @@ class Click:
             if isinstance(b, dict)
         )
         return cls(
-            str(team),
+            clicker_team(body),
             str(user.get("id") or ""),
             str(channel),
             str(body.get("response_url") or ""),
             container.get("type") == "view",
             bool(container.get("is_ephemeral")),
             in_digest,
+            from_another_workspace(body),
         )
 
 
@@ -152,14 +158,24 @@ class TeamActions:
     def _after_change(self, click: Click, client: WebClient, origin: Origin | None, fallback: Message) -> None:
         """After a save or unsave: the view in place (or the fallback reply), and the Home tab published again."""
         if click.on_home:
-            home.publish(self.publisher, client, self.deps, click.team, click.user, origin.arg if origin else "")
+            self._publish_home(click, client, origin.arg if origin else "")
             return
         rebuilt = self._rebuild(click, origin)
         if rebuilt is not None:
             self._say(click, rebuilt, replace=True)
         else:
             self._say(click, fallback)
-        home.publish(self.publisher, client, self.deps, click.team, click.user)
+        self._publish_home(click, client)
+
+    def _publish_home(self, click: Click, client: WebClient, similar_to: str = "") -> None:
+        """The clicker's Home view again, only through their own workspace's installation.
+
+        `client` holds the token of the workspace that posted the message: for a click from another workspace of a
+        Slack Connect channel it would publish that workspace's Home (its digests) to a stranger. Their own Home is
+        published when they open it (app_home_opened comes with their workspace's token).
+        """
+        if not click.foreign:
+            home.publish(self.publisher, client, self.deps, click.team, click.user, similar_to)
 
     # ------------------------------------------------------------------ Save / Unsave
 
@@ -281,7 +297,7 @@ class TeamActions:
         """Similar on the Home tab: the Home view again, with papers like this one on top."""
         ack()
         click, value = Click.of(body), parse_paper_value(str(action.get("value") or ""))
-        home.publish(self.publisher, client, self.deps, click.team, click.user, value.paper_id if value else "")
+        self._publish_home(click, client, value.paper_id if value else "")
 
 
 def vote_said(paper: PaperRow, choice: feedback.Vote, changed: bool, previous: feedback.Vote | None) -> str:

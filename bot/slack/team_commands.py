@@ -16,6 +16,7 @@ from slack_sdk.errors import SlackApiError
 from bot.slack import blocks
 from bot.slack.blocks import Message, bold, escape
 from bot.slack.blocks import team as team_blocks
+from bot.slack.clicker import clicker_team
 from bot.slack.invocation import Invocation
 from bot.slack.replies import DeliveryError, respond
 from bot.slack.services import Services
@@ -49,9 +50,9 @@ def saved_ids(inv: Invocation) -> frozenset[str]:
 
 
 def saved_ids_of(deps: Services, body: dict[str, Any]) -> frozenset[str]:
-    """The saved paper ids of whoever clicked (workspace and user from the block_actions payload)."""
+    """The saved paper ids of whoever clicked (their own workspace and user id, from the block_actions payload)."""
     user = body.get("user") or {}
-    team = str((body.get("team") or {}).get("id") or user.get("team_id") or "")
+    team = clicker_team(body)
     if deps.state is None or not user.get("id"):
         return frozenset()
     try:

@@ -13,14 +13,15 @@ from slack_sdk.oauth.installation_store import Installation
 
 from bot import wiring
 from bot.slack import oauth
-from bot.team import feedback
+from bot.team import feedback, reading_list, saves
 from tests.slack.test_home import home_opened
 from tests.slack.test_oauth import command, many  # noqa: F401  (many: the fixture)
 from tests.slack.test_team_saves import answer
 from tests.support.fake_slack import FakeSlack
 from tests.support.slack_clicks import press
-from tests.support.slack_harness import SlackHttp, texts
+from tests.support.slack_harness import FORM, Reply, SlackHttp, texts
 from tests.support.slack_install import install
+from tests.support.slack_requests import form_body, slash_form
 from tests.support.state_sql import state_sql
 
 SHARED = "C0SHAREDXX1"  # one id in both workspaces, as Slack Connect gives it
@@ -61,7 +62,19 @@ def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its
     assert "Posted the digest" in texts(command(many, "digest now", "T2", SHARED))
     first = digest_posts(fake)
     assert [c.token for c in first] == [t2]
-    press(many, fake, first[0].params, "Less like this", channel=SHARED, team="T3", ephemeral=False, name="less")
+    # B's user clicks on A's digest, as Slack sends it: team.id = A (who posted), user.team_id = B (who clicked)
+    press(
+        many,
+        fake,
+        first[0].params,
+        "Less like this",
+        channel=SHARED,
+        team="T2",
+        user_team="T3",
+        user="U3",
+        ephemeral=False,
+        name="less",
+    )
     assert "push papers close to it to the back" in texts(answer(fake, "less"))
     assert feedback.votes_in_channel(many.state, SHARED, "T2").disliked == ()  # B's click is not A's vote
     assert len(feedback.votes_in_channel(many.state, SHARED, "T3").disliked) == 1
@@ -141,3 +154,44 @@ def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
     start()  # a restart
     rows = many.state.digests.subscriptions(SHARED, active=False)
     assert [(r.team, r.source) for r in rows] == [("T2", "config")]  # not a second digest with no workspace
+
+
+def test_a_click_from_the_other_workspace_of_a_shared_channel_is_booked_to_the_clickers_workspace(
+    many: SlackHttp,  # noqa: F811
+    fake: FakeSlack,
+) -> None:
+    """On workspace A's digest in a Slack Connect channel, B's user clicks: Slack sends team.id = A (the installation
+    that posted) and user.team_id = B. B's Save, vote and list entry are B's, and A's Home is not shown to B's user."""
+    t2, _ = install(many, fake, "T2"), install(many, fake, "T3")
+    assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache", "T2", SHARED))
+    assert "Posted the digest" in texts(command(many, "digest now", "T2", SHARED))
+    digest = digest_posts(fake)[0].params
+
+    def by_b(label: str, name: str) -> Reply:
+        return press(
+            many, fake, digest, label, channel=SHARED, team="T2", user_team="T3", user="U3", ephemeral=False, name=name
+        )
+
+    assert by_b("Save", "b-save").status == 200
+    assert "Saved" in texts(answer(fake, "b-save"))
+    saved_by_b = saves.saved_ids(many.state, "T3", "U3")
+    assert len(saved_by_b) == 1
+    assert saves.saved_ids(many.state, "T2", "U3") == frozenset()  # not in a bucket of A's that B never sees
+    paper = wiring.papers(many.config).get(next(iter(saved_by_b)))
+    assert paper is not None
+    mine = many.post(form_body(slash_form("saved", team_id="T3", user_id="U3", channel_id=SHARED)), FORM).json()
+    assert str(paper["title"])[:30] in texts(mine)  # B's /icml saved shows it
+    assert len(feedback.votes_in_channel(many.state, SHARED, "T3").liked) == 1  # a digest Save is B's More
+    assert feedback.votes_in_channel(many.state, SHARED, "T2").liked == ()  # not A's digest vote
+
+    by_b("Add to channel list", "b-list")
+    answer(fake, "b-list")
+    assert reading_list.listed_among(many.state, "T3", SHARED, saved_by_b) == set(saved_by_b)
+    assert reading_list.listed_among(many.state, "T2", SHARED, saved_by_b) == set()  # A's list is A's
+
+    # A's own user saves too: A's Home goes out for A's user; B's user never got A's Home with A's token.
+    press(many, fake, digest, "Save", name="a-save", channel=SHARED, team="T2", user="U2", ephemeral=False)
+    answer(fake, "a-save")
+    fake.wait_for(lambda c: c.method == "views.publish" and c.params.get("user_id") == "U2")
+    to_b = [c for c in fake.calls("views.publish") if c.params.get("user_id") == "U3"]
+    assert to_b == [], [c.token == t2 for c in to_b]

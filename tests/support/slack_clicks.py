@@ -30,10 +30,14 @@ def press(
     user: str = "U1",
     channel: str = "C1",
     team: str = "T1",
+    user_team: str = "",
     ephemeral: bool = True,
     name: str = "click",
 ) -> Reply:
-    """Press a button of `message`; the click's response_url is recorded by the fake under `name`."""
+    """Press a button of `message`; the click's response_url is recorded by the fake under `name`.
+
+    `team` is the workspace whose installation posted `message`; `user_team` the clicker's, when it is another
+    (a Slack Connect channel)."""
     button = find_button(message, label, value_has)
     payload = block_action_payload(
         button["action_id"],
@@ -41,6 +45,7 @@ def press(
         user_id=user,
         channel_id=channel,
         team_id=team,
+        user_team=user_team,
         response_url=fake.response_url(name),
         message=None if ephemeral else {**_channel_message(team), "blocks": message.get("blocks") or []},
     )

@@ -150,8 +150,12 @@ def block_action_payload(
     message: dict[str, Any] | None = None,
     block_id: str = "actions",
     team_id: str = "T1",
+    user_team: str = "",
 ) -> dict[str, Any]:
-    """A realistic ``block_actions`` payload for a button click on ``message`` (a bot message by default)."""
+    """A realistic ``block_actions`` payload for a button click on ``message`` (a bot message by default).
+
+    `team_id` is the workspace whose installation posted the message, `user_team` the clicker's (default the same);
+    they differ in a Slack Connect channel, as Slack sends it (slackapi/java-slack-sdk#1041)."""
     if message is None:
         message = {
             "type": "message",
@@ -170,7 +174,7 @@ def block_action_payload(
             "id": user_id,
             "username": f"user-{user_id.lower()}",
             "name": f"user-{user_id.lower()}",
-            "team_id": team_id,
+            "team_id": user_team or team_id,
         },
         "api_app_id": "A1",
         "token": "verification-token",

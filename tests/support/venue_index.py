@@ -87,3 +87,31 @@ def index_of(folder: Path, papers: list[dict[str, Any]], source: str = "papers.j
     index.load(db, [write_jsonl(folder / source, papers)])
     db.conn.close()
     return path
+
+
+def _iclr(pid: str, year: int, title: str, topic: str) -> dict[str, Any]:
+    return {**_paper(pid, year, "main", title, topic), "conference": "ICLR"}
+
+
+ICLR2024 = [
+    _iclr("iclr24kv1", 2024, "Quantized KV Cache for Long Prompts", "kv cache"),
+    _iclr("iclr24g1", 2024, "Graph Rewiring for Message Passing", "graph rewiring"),
+    _iclr("iclr24g2", 2024, "Curvature Aware Graph Pooling", "graph pooling"),
+    _iclr("iclr24g3", 2024, "Spectral Graph Sparsification at Scale", "graph sparsification"),
+]
+ICLR2026 = [
+    _iclr("iclr26kv1", 2026, "KV Cache Merging Across Layers", "kv cache"),
+    _iclr("iclr26kv2", 2026, "Learned KV Cache Eviction Policies", "kv cache"),
+    _iclr("iclr26kv3", 2026, "KV Cache Offloading for Agents", "kv cache"),
+    _iclr("iclr26g1", 2026, "Graph Transformers Without Positional Encodings", "graph transformers"),
+]
+
+
+def build_four_venue_index(folder: Path) -> Path:
+    """build_venue_index's ICML 2026 and ICML 2024, plus ICLR 2024 and ICLR 2026 (kv cache in some papers of each),
+    each file loaded as `icml-bot index`: four venues over two years, for trend charts."""
+    path = build_venue_index(folder)
+    db = index.connect(path)
+    index.load(db, [write_jsonl(folder / "iclr2024.jsonl", ICLR2024), write_jsonl(folder / "iclr2026.jsonl", ICLR2026)])
+    db.conn.close()
+    return path
