@@ -16,6 +16,7 @@ from slack_bolt import Ack, App
 
 from bot.papers.row import PaperRow
 from bot.slack import blocks
+from bot.slack.clicker import clicker_team
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
 from bot.slack.replies import respond
@@ -78,10 +79,8 @@ class Actions:
         self._remember_share(body, str(paper["id"]))
 
     def _remember_share(self, body: dict[str, Any], paper_id: str) -> None:
-        """The share goes into the sharer's workspace's paper history (`user.team_id`: in a Slack Connect channel
-        `team.id` is the workspace whose installation posted the message, not necessarily the clicker's)."""
-        user = body.get("user") or {}
-        team = str(user.get("team_id") or (body.get("team") or {}).get("id") or "")
+        """The share goes into the sharer's workspace's paper history (the clicker's: bot/slack/clicker.py)."""
+        user, team = body.get("user") or {}, clicker_team(body)
         channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id") or "")
         state = self.deps.state
         if state is None or not channel:

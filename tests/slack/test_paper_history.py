@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.state.history import Kind
 from tests.slack.test_home import home_opened
 from tests.slack.test_oauth import command, many  # noqa: F401  (many: the fixture)
 from tests.slack.test_team_saves import answer
@@ -139,15 +140,18 @@ def test_the_history_stays_in_its_workspace_and_goes_with_an_uninstall(
     press_on_card(many, fake, card, "Save", user="U2", team="T2", channel=SHARED, name="t2save")
     answer(fake, "t2save")
     assert len(wait_history(many.state, "T2", pid, 2)) == 2
+    press_on_card(many, fake, card, "Save", user="U3", team="T2", user_team="T3", channel=SHARED, name="t3save")
+    answer(fake, "t3save")  # a T3 member saves from the card T2's installation unfurled: T3's save
+    assert [(e.kind, e.user) for e in wait_history(many.state, "T3", pid, 1)] == [(Kind.SAVED, "U3")]
 
     send_links(many, link_shared([ORAL_PDF], channel=C_T3, ts="1773100800.000200", user="U3"), team="T3")
     own = texts(card_of(unfurled(fake, 2), ORAL_PDF))
-    assert "saved by" not in own  # T2's save is T2's
+    assert "saved by 1 person here" in own  # T3's own save; T2's is T2's
     assert "shared" not in own  # and so is T2's unfurl in the channel both share
-    assert len(wait_history(many.state, "T3", pid, 1)) == 1
+    assert len(wait_history(many.state, "T3", pid, 2)) == 2
     t3 = memory_of(command(many, f"paper {pid}", "T3", SHARED))
     assert "<@U2>" not in t3
-    assert "Saved here by" not in t3
+    assert "Saved here by <@U3>" in t3
     assert re.search(rf"Shared in <#{C_T3}> <[^|]+/p1773100800000200\|on {DAY}> by <@U3>", t3), t3
     t2 = memory_of(command(many, f"paper {pid}", "T2", SHARED))
     assert "Saved here by <@U2>" in t2
@@ -160,7 +164,7 @@ def test_the_history_stays_in_its_workspace_and_goes_with_an_uninstall(
     while many.state.history.of_papers("T2", [pid]) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert many.state.history.of_papers("T2", [pid]) == []
-    assert len(many.state.history.of_papers("T3", [pid])) == 1  # the other workspace keeps its own
+    assert len(many.state.history.of_papers("T3", [pid])) == 2  # the other workspace keeps its own
     install(many, fake, "T2")  # installed again: the workspace starts with no history
     assert "Nobody in this workspace has shared, saved or listed it yet." in texts(
         command(many, f"paper {pid}", "T2", SHARED)

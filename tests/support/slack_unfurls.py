@@ -144,12 +144,14 @@ def press_on_card(
     team: str,
     channel: str,
     name: str,
+    user_team: str = "",
 ) -> None:
-    """Press a button of an unfurl card, as Slack sends the click (an attachment of the user's message)."""
+    """Press a button of an unfurl card, as Slack sends the click (an attachment of the user's message); `team` is the
+    workspace whose installation unfurled it, `user_team` the clicker's when it is another (Slack Connect)."""
     button = next(b for block in card["blocks"] if block["type"] == "actions" for b in block["elements"]
                   if b["text"]["text"] == label)  # fmt: skip
     payload = block_action_payload(
-        button["action_id"], button["value"], user_id=user, channel_id=channel, team_id=team,
+        button["action_id"], button["value"], user_id=user, channel_id=channel, team_id=team, user_team=user_team,
         response_url=fake.response_url(name),
     )  # fmt: skip
     payload["message"] = {
