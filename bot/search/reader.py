@@ -16,7 +16,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
-from bot.search import Result, SearchResponse, scope, topics, trends
+from bot.search import Result, SearchResponse, pinned, scope, topics, trends
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
@@ -138,6 +138,16 @@ class Papers:
     def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""
         return index.get_paper(self.db, text.valid_text(ref))
+
+    def by_link(self, url: str) -> PaperRow | None:
+        """The paper a pasted link names (OpenReview forum or pdf, its page on a conference site), as search reads
+        links (search.pinned); None for a link to no indexed paper."""
+        with self.snapshot() as db:
+            found = pinned.linked_papers(db, (text.valid_text(url).strip(),))
+            if not found:
+                return None
+            row = db.execute("SELECT id FROM papers WHERE rowid = ?", [next(iter(found))]).fetchone()
+            return index.get_paper(db, row[0]) if row else None
 
     def similar(self, paper_id: str, k: int = 5) -> list[Result]:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""

@@ -7,6 +7,8 @@ paging an ephemeral result list, a new ephemeral message for Similar and Abstrac
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,14 +16,19 @@ from slack_bolt import Ack, App
 
 from bot.papers.row import PaperRow
 from bot.slack import blocks
+from bot.slack.clicker import clicker_team
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
 from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.slack.team_commands import saved_ids_of
+from bot.state import ERRORS
+from bot.team import history
 
 GONE = "That paper is no longer in the index. Search again with `/icml &lt;words&gt;`."
 EXPIRED = "That button has expired. Search again with `/icml &lt;words&gt;`."
+
+log = logging.getLogger(__name__)
 
 
 class Actions:
@@ -69,6 +76,19 @@ class Actions:
         respond(
             body["response_url"], blocks.shared_message(paper, user), response_type="in_channel", replace_original=False
         )
+        self._remember_share(body, str(paper["id"]))
+
+    def _remember_share(self, body: dict[str, Any], paper_id: str) -> None:
+        """The share goes into the sharer's workspace's paper history (the clicker's: bot/slack/clicker.py)."""
+        user, team = body.get("user") or {}, clicker_team(body)
+        channel = str((body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id") or "")
+        state = self.deps.state
+        if state is None or not channel:
+            return
+        try:
+            history.record_share(state, team, channel, str(user.get("id") or ""), paper_id, time.time())
+        except ERRORS as exc:  # the paper was shared; only the team's memory of it is missing
+            log.warning("the share of %s in %s is not in the history: %s", paper_id, channel, exc)
 
     def on_abstract(self, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
         """The whole abstract, shown only to the user who clicked."""

@@ -10,7 +10,7 @@ from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
 from bot.config import Config, ConfigError, setting_help
-from bot.slack import actions, commands, errors, events, home, inline_ack, oauth, replies, team_actions
+from bot.slack import actions, commands, errors, events, home, inline_ack, oauth, replies, team_actions, unfurls
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
@@ -19,7 +19,7 @@ LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode eac
 
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
-EVENTS = (*events.EVENTS, *home.EVENTS, *oauth.LIFECYCLE_EVENTS)
+EVENTS = (*events.EVENTS, *home.EVENTS, *unfurls.EVENTS, *oauth.LIFECYCLE_EVENTS)
 ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS)
 
 
@@ -63,7 +63,8 @@ def build_app(
     publisher = publisher or HomePublisher()
     team_actions.register(app, deps, publisher)  # Save, channel lists, digest feedback (bot/team)
     home.register(app, deps, publisher)
-    oauth.register(app)
+    unfurls.register(app, deps)  # paper links unfurl into cards (link_shared)
+    oauth.register(app, deps)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
     return app

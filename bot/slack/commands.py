@@ -23,15 +23,20 @@ from bot.papers.row import PaperRow
 from bot.search.reader import Papers
 from bot.slack import blocks, digest_commands, team_commands, trend_command
 from bot.slack.blocks import Message, bold
+from bot.slack.blocks import history as history_blocks
 from bot.slack.inline_ack import answers_in_ack
 from bot.slack.invocation import Invocation
 from bot.slack.message_text import raw_limit
 from bot.slack.services import Services
+from bot.state import ERRORS
+from bot.team import history
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
 MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
 AFTER_ACK_THREADS = 2  # uploads of exports, after /icml has answered
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -117,10 +122,27 @@ def with_paper(inv: Invocation, show: Callable[[PaperRow], Message]) -> Message:
 
 
 def show_paper(inv: Invocation) -> Message:
-    """`/icml paper <id|name>`: one paper in full, or a search when nothing has that id or name."""
-    return with_paper(
-        inv, lambda paper: blocks.paper_message(paper, saved=str(paper["id"]) in team_commands.saved_ids(inv))
-    )
+    """`/icml paper <id|name>`: one paper in full with where the workspace discussed it, or a search when nothing has
+    that id or name."""
+
+    def show(paper: PaperRow) -> Message:
+        pid = str(paper["id"])
+        return blocks.paper_message(paper, saved=pid in team_commands.saved_ids(inv), memory=team_memory(inv, pid))
+
+    return with_paper(inv, show)
+
+
+def team_memory(inv: Invocation, paper_id: str) -> list[str]:
+    """The asking workspace's history of a paper, as lines for the one who asked (none without a state database)."""
+    state = inv.deps.state
+    if state is None:
+        return []
+    try:
+        found = history.memory(state, inv.team_id, paper_id)
+    except ERRORS as exc:  # the paper itself comes from the index, the state being down or not
+        log.warning("showing %s without its history: %s", paper_id, exc)
+        return []
+    return history_blocks.paper_lines(found, inv.channel_id, time.time())
 
 
 def show_similar(inv: Invocation) -> Message:
@@ -153,7 +175,13 @@ def show_author(inv: Invocation) -> Message:
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("paper", "<id|name>", "one paper in full: abstract, authors, links", show_paper, "required"),
+    Subcommand(
+        "paper",
+        "<id|name>",
+        "one paper in full: abstract, authors, links, who here saved and shared it",
+        show_paper,
+        "required",
+    ),
     Subcommand("similar", "<id|name>", "papers like that one", show_similar, "required"),
     Subcommand("author", "<name>", "a person's papers and co-authors", show_author, "required"),
     Subcommand("random", "", "a random ICML 2026 paper", show_random),

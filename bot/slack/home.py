@@ -5,6 +5,7 @@ Listeners only hand the view to the HomePublisher (bot/slack/home_publisher.py),
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from slack_bolt import App
@@ -13,10 +14,14 @@ from slack_sdk import WebClient
 from bot.digest.words import day_label, when_label
 from bot.slack import commands
 from bot.slack.blocks import digest as digest_blocks
+from bot.slack.blocks import history as history_blocks
 from bot.slack.blocks import team as team_blocks
 from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
-from bot.team import saves
+from bot.state import State
+from bot.team import history, saves
+from bot.team.listing import Page, lookup_all
+from bot.team.saves import SavedPaper
 
 EVENTS = ("app_home_opened",)
 
@@ -59,8 +64,31 @@ def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dic
     if paper is not None:
         similar = (paper, [r.paper for r in deps.papers.similar(str(paper["id"]), k=5)])
     return team_blocks.home_view(
-        page, digest_lines(deps, team), help_lines(), similar, saves.saved_ids(state, team, user)
+        page,
+        digest_lines(deps, team),
+        help_lines(),
+        similar,
+        saves.saved_ids(state, team, user),
+        *home_history(deps, state, team, user, page),
     )
+
+
+def home_history(
+    deps: Services, state: State, team: str, user: str, page: Page[SavedPaper]
+) -> tuple[dict[str, str], list[team_blocks.Discussed]]:
+    """The workspace's memory on the Home tab: a line per saved paper (who else saved it, where it was shared), and
+    the papers shared or unfurled in the workspace lately."""
+    now = time.time()
+    ids = [item.paper_id for item in page.items]
+    lines = {pid: history_blocks.home_line(m, user, now) for pid, m in history.memories(state, team, ids).items()}
+    lately = history.recently_discussed(state, team, team_blocks.HOME_DISCUSSED)
+    papers = lookup_all(deps.papers, [m.paper_id for m in lately])
+    discussed = [
+        team_blocks.Discussed(paper, history_blocks.discussed_line(m, now))
+        for m, paper in zip(lately, papers, strict=True)
+        if paper is not None
+    ]
+    return lines, discussed
 
 
 def publish(

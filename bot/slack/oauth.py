@@ -16,6 +16,9 @@ from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallation
 
 from bot.config import Config
 from bot.slack.oauth_state import SignedStates
+from bot.slack.services import Services
+from bot.state import ERRORS
+from bot.team import history
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
@@ -30,6 +33,8 @@ BOT_SCOPES = (
     "groups:history",
     "files:write",
     "im:write",
+    "links:read",
+    "links:write",
 )
 
 log = logging.getLogger(__name__)
@@ -89,15 +94,51 @@ def oauth_settings(config: Config, installations: Installations) -> OAuthSetting
     )
 
 
-def register(app: App) -> None:
-    """app_uninstalled and tokens_revoked: Bolt's own listeners delete that workspace's tokens at once (OAuth mode).
+class Lifecycle:
+    """app_uninstalled and tokens_revoked: the workspace's tokens (OAuth mode) and its paper history go."""
+
+    def __init__(self, deps: Services) -> None:
+        self.deps = deps
+
+    def forget_history(self, team: str | None, logger: logging.Logger) -> None:
+        """Delete the workspace's paper history (bot/team/history.py); its saves and lists stay with their owners."""
+        state = self.deps.state
+        if state is None or not team:
+            return
+        try:
+            gone = history.forget_workspace(state, team)
+        except ERRORS as exc:
+            logger.error("the paper history of workspace %s could not be deleted: %s", team, exc)
+            return
+        logger.info("deleted the paper history of workspace %s (%d events)", team, gone)
+
+    def _single_uninstalled(self, context: BoltContext, logger: logging.Logger) -> None:
+        logger.warning("the app was uninstalled from workspace %s: SLACK_BOT_TOKEN no longer works", context.team_id)
+        self.forget_history(context.team_id, logger)
+
+    def _single_revoked(self, event: dict[str, Any], context: BoltContext, logger: logging.Logger) -> None:
+        logger.warning("workspace %s revoked the app's tokens %s", context.team_id, event.get("tokens"))
+        if bot_revoked(event):
+            self.forget_history(context.team_id, logger)
+
+
+def bot_revoked(event: dict[str, Any]) -> bool:
+    """Whether a tokens_revoked event takes the bot's token (the app can no longer act in the workspace)."""
+    tokens = event.get("tokens")
+    return isinstance(tokens, dict) and bool(tokens.get("bot"))
+
+
+def register(app: App, deps: Services) -> None:
+    """app_uninstalled and tokens_revoked: Bolt's own listeners delete that workspace's tokens at once (OAuth mode),
+    and the workspace's paper history goes (a revocation: when it takes the bot's token).
 
     In single-workspace mode there is no installation to delete: the lines say that SLACK_BOT_TOKEN stopped working.
     Either way the workspace's subscriptions, saves and lists stay in the state database (README: Many workspaces).
     """
+    lifecycle = Lifecycle(deps)
     if app.installation_store is None:
-        app.event("app_uninstalled")(_single_uninstalled)
-        app.event("tokens_revoked")(_single_revoked)
+        app.event("app_uninstalled")(lifecycle._single_uninstalled)
+        app.event("tokens_revoked")(lifecycle._single_revoked)
         return
     delete_all = app.default_app_uninstalled_event_listener()
     delete_listed = app.default_tokens_revoked_event_listener()
@@ -105,18 +146,13 @@ def register(app: App) -> None:
     def on_uninstalled(context: BoltContext, logger: logging.Logger) -> None:
         delete_all(context=context)
         logger.info("the app was uninstalled from workspace %s: its tokens were deleted", context.team_id)
+        lifecycle.forget_history(context.team_id, logger)
 
     def on_revoked(event: dict[str, Any], context: BoltContext, logger: logging.Logger) -> None:
         delete_listed(event=event, context=context)
         logger.info("workspace %s revoked tokens %s: they were deleted", context.team_id, event.get("tokens"))
+        if bot_revoked(event):
+            lifecycle.forget_history(context.team_id, logger)
 
     app.event("app_uninstalled")(on_uninstalled)
     app.event("tokens_revoked")(on_revoked)
-
-
-def _single_uninstalled(context: BoltContext, logger: logging.Logger) -> None:
-    logger.warning("the app was uninstalled from workspace %s: SLACK_BOT_TOKEN no longer works", context.team_id)
-
-
-def _single_revoked(event: dict[str, Any], context: BoltContext, logger: logging.Logger) -> None:
-    logger.warning("workspace %s revoked the app's tokens %s", context.team_id, event.get("tokens"))

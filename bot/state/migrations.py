@@ -23,10 +23,14 @@ from bot.state.schema import (
     DIGEST_SCHEMA_RUNS,
     DIGEST_SCHEMA_SUBSCRIPTIONS,
     DIGEST_SUBSCRIPTION_TEAM,
+    TEAM_HISTORY_FROM_LISTS,
+    TEAM_HISTORY_FROM_SAVES,
     TEAM_INDEX_CHANNEL_LIST_NEWEST,
+    TEAM_INDEX_PAPER_HISTORY_NEWEST,
     TEAM_INDEX_SAVES_NEWEST,
     TEAM_SCHEMA_CHANNEL_LIST,
     TEAM_SCHEMA_DIGEST_FEEDBACK,
+    TEAM_SCHEMA_PAPER_HISTORY,
     TEAM_SCHEMA_SAVES,
 )
 
@@ -101,6 +105,16 @@ def _installations(db: Any) -> None:
     db.execute(installations_schema.DROP_OAUTH_STATES)
 
 
+def _paper_history(db: Executes) -> None:
+    for statement in (
+        TEAM_SCHEMA_PAPER_HISTORY,
+        TEAM_INDEX_PAPER_HISTORY_NEWEST,
+        TEAM_HISTORY_FROM_SAVES,
+        TEAM_HISTORY_FROM_LISTS,
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
@@ -110,6 +124,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         5, "Slack installations and bots (many workspaces); OAuth states are signed, no longer stored", _installations
+    ),
+    Migration(
+        6,
+        "each workspace's paper history: shares, unfurls, saves and list entries (from today's saves and lists)",
+        _paper_history,
     ),
 )
 LATEST = MIGRATIONS[-1].version

@@ -163,3 +163,28 @@ CREATE TABLE IF NOT EXISTS digest_feedback (
     at REAL NOT NULL,
     PRIMARY KEY (team, channel, paper_id)
 )"""
+
+# ---- a paper's history in each workspace (migration 6): where it was shared or unfurled, who saved it, which
+# channel lists hold it. Only that workspace reads its rows; an uninstall deletes them (bot/team/history.py).
+TEAM_SCHEMA_PAPER_HISTORY = """
+CREATE TABLE IF NOT EXISTS paper_history (
+    team TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    kind TEXT NOT NULL,                 -- shared | unfurled | saved | listed
+    channel TEXT NOT NULL DEFAULT '',   -- '' for a save (a person's own)
+    "user" TEXT NOT NULL DEFAULT '',
+    ts TEXT NOT NULL DEFAULT '',        -- the message's ts when known (unfurls): one row per message and paper
+    permalink TEXT,
+    at REAL NOT NULL,
+    PRIMARY KEY (team, paper_id, kind, channel, "user", ts, at)
+)"""
+TEAM_INDEX_PAPER_HISTORY_NEWEST = "CREATE INDEX IF NOT EXISTS paper_history_newest ON paper_history (team, at DESC)"
+# What users made before the history existed: their saves and channel lists are its first rows.
+TEAM_HISTORY_FROM_SAVES = (
+    'INSERT INTO paper_history (team, paper_id, kind, channel, "user", ts, at) '
+    "SELECT team, paper_id, 'saved', '', \"user\", '', saved_at FROM team_saves"
+)
+TEAM_HISTORY_FROM_LISTS = (
+    'INSERT INTO paper_history (team, paper_id, kind, channel, "user", ts, at) '
+    "SELECT team, paper_id, 'listed', channel, added_by, '', added_at FROM channel_list"
+)

@@ -1,6 +1,6 @@
 """The state database: what users create and must survive restarts and re-indexing (seen event ids, subscriptions,
-the digest log, the scheduling lease, saves, reading lists, digest feedback), on an SQLite file (the default) or
-PostgreSQL (ICML_BOT_STATE=postgresql://…).
+the digest log, the scheduling lease, saves, reading lists, digest feedback, each workspace's paper history), on an
+SQLite file (the default) or PostgreSQL (ICML_BOT_STATE=postgresql://…).
 
 `State` opens and upgrades it and hands out one repository per group of tables (state.digests, state.saves, …),
 each holding its SQL, written once in what both databases speak; bot/state/sqlite.py and bot/state/postgres.py hold
@@ -23,6 +23,7 @@ from bot.state import sqlite as sqlite_backend
 from bot.state.digests import Digests
 from bot.state.events import Events
 from bot.state.feedback import Feedback
+from bot.state.history import History
 from bot.state.leases import Leases
 from bot.state.lists import Lists
 from bot.state.saves import Saves
@@ -64,6 +65,7 @@ class State:
         self.saves = Saves(self._backend)
         self.lists = Lists(self._backend)
         self.feedback = Feedback(self._backend)
+        self.history = History(self._backend)
         if isinstance(self.path, Path):
             self._open_file(self.path)
             return

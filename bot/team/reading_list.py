@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.papers.row import PaperRow
 from bot.state import State
+from bot.state.history import Event, Kind
 from bot.state.lists import Added
 from bot.team.listing import PAGE_SIZE, Page, PaperLookup, check_page, lookup_all
 
@@ -41,14 +42,21 @@ class ListedPaper:
 
 
 def add(state: State, team: str, channel: str, user: str, paper_id: str, at: float) -> AddResult:
-    """Put a paper on a channel's list; adding it again is a no-op that says who added it first."""
-    entry, created = state.lists.add(team, channel, user, paper_id, at)
+    """Put a paper on a channel's list (recorded in the workspace's history); adding it again is a no-op that says who
+    added it first."""
+    with state.immediate():
+        entry, created = state.lists.add(team, channel, user, paper_id, at)
+        if created:
+            state.history.record(team, Event(paper_id, Kind.LISTED, channel, user, at))
     return AddResult(entry, created)
 
 
 def remove(state: State, team: str, channel: str, paper_id: str) -> RemoveResult:
-    """Take a paper off a channel's list (anyone in the channel may); removing one not on it is a no-op."""
-    entry = state.lists.remove(team, channel, paper_id)
+    """Take a paper off a channel's list (anyone in the channel may), and out of the history's list entries; removing
+    one not on it is a no-op."""
+    with state.immediate():
+        entry = state.lists.remove(team, channel, paper_id)
+        state.history.remove(team, paper_id, Kind.LISTED, channel=channel)
     return RemoveResult(paper_id, entry is not None, entry)
 
 

@@ -1,4 +1,5 @@
-"""Saved papers: each user's own, per Slack workspace; nobody else (user or workspace) ever reads them."""
+"""Saved papers: each user's own list, per Slack workspace. Another workspace never sees them; in their own workspace
+a paper's history says who saved it (bot/team/history.py) until they unsave it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.papers.row import PaperRow
 from bot.state import State
+from bot.state.history import Event, Kind
 from bot.team.listing import PAGE_SIZE, Page, PaperLookup, check_page, lookup_all
 
 
@@ -37,14 +39,22 @@ class SavedPaper:
 
 
 def save(state: State, team: str, user: str, paper_id: str, at: float) -> SaveResult:
-    """Save a paper for a user; saving it again is a no-op that says so."""
-    row, created = state.saves.add(team, user, paper_id, at)
+    """Save a paper for a user (the workspace's history records who saved it); saving it again is a no-op that says
+    so."""
+    with state.immediate():
+        row, created = state.saves.add(team, user, paper_id, at)
+        if created:
+            state.history.record(team, Event(paper_id, Kind.SAVED, "", user, at))
     return SaveResult(paper_id, created, row.saved_at)
 
 
 def unsave(state: State, team: str, user: str, paper_id: str) -> UnsaveResult:
-    """Forget a saved paper; unsaving one that is not saved is a no-op that says so."""
-    return UnsaveResult(paper_id, state.saves.remove(team, user, paper_id))
+    """Forget a saved paper, and that this user saved it (the history no longer names them); unsaving one that is not
+    saved is a no-op that says so."""
+    with state.immediate():
+        removed = state.saves.remove(team, user, paper_id)
+        state.history.remove(team, paper_id, Kind.SAVED, user=user)
+    return UnsaveResult(paper_id, removed)
 
 
 def is_saved(state: State, team: str, user: str, paper_id: str) -> bool:

@@ -42,7 +42,17 @@ def test_manifest_is_socket_mode_with_exactly_the_scopes_needed(manifest: dict[s
     assert "request_url" not in manifest["settings"]["event_subscriptions"]
     assert all("url" not in c for c in manifest["features"]["slash_commands"])
     assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
-        ["commands", "chat:write", "app_mentions:read", "channels:history", "groups:history", "files:write", "im:write"]
+        [
+            "commands",
+            "chat:write",
+            "app_mentions:read",
+            "channels:history",
+            "groups:history",
+            "files:write",
+            "im:write",
+            "links:read",
+            "links:write",
+        ]
     )
     # Every scope carries its reason in a comment right above it.
     lines = (ROOT / "manifest.yml").read_text(encoding="utf-8").splitlines()
@@ -56,6 +66,10 @@ def test_manifest_declares_what_the_app_registers(manifest: dict[str, Any]) -> N
     assert declared_commands == set(slack_app.COMMANDS)
     assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == set(slack_app.EVENTS)
     assert manifest["settings"]["interactivity"]["is_enabled"] is bool(slack_app.ACTIONS)
+    domains = manifest["features"]["unfurl_domains"]
+    assert ("link_shared" in slack_app.EVENTS) is bool(domains)
+    assert len(domains) <= 5  # Slack's app settings take at most 5
+    assert {"openreview.net", "icml.cc"} <= set(domains)  # where the index's paper links point
 
 
 def test_usage_hint_names_every_subcommand(manifest: dict[str, Any]) -> None:
@@ -73,7 +87,7 @@ def test_every_declared_listener_answers_through_the_real_app(
         assert f"`{command['command']} help`" in reply.json()["blocks"][0]["text"]["text"], command
     declared = manifest["settings"]["event_subscriptions"]["bot_events"]
     lifecycle = [e for e in declared if e in oauth.LIFECYCLE_EVENTS]  # uninstall/revocation: handled, not answered
-    mentions = [e for e in declared if e != "app_home_opened" and e not in lifecycle]
+    mentions = [e for e in declared if e not in ("app_home_opened", "link_shared") and e not in lifecycle]
     for n, event_type in enumerate(mentions):
         event = {**mention_event("diffusion", ts=f"1700000000.00010{n}"), "type": event_type}
         assert slack_http.event(event).status == 200
@@ -82,6 +96,10 @@ def test_every_declared_listener_answers_through_the_real_app(
     home = {"type": "app_home_opened", "user": "U7", "channel": "D7", "tab": "home", "event_ts": "1700000001.1"}
     assert slack_http.event(home).status == 200
     assert fake.wait_for("views.publish", ok=True)[-1].params["user_id"] == "U7"
+    link = "https://openreview.net/forum?id=NotInTheIdx"  # a link to no indexed paper: answered, nothing unfurled
+    shared = {"type": "link_shared", "channel": "C1", "user": "U1", "message_ts": "1700000002.1", "source": "x",
+              "links": [{"domain": "openreview.net", "url": link}]}  # fmt: skip
+    assert slack_http.event(shared).status == 200
     for n, action_id in enumerate(slack_app.ACTIONS):
         value = '{"q":"kv cache","o":0}' if action_id == "results_page" else DEFENSIVE_KV
         payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
@@ -108,7 +126,9 @@ def test_every_declared_listener_answers_through_the_real_app(
         deadline = time.monotonic() + 10  # the listeners run after the ack, in Bolt's pool
         while len(handled()) < len(lifecycle) and time.monotonic() < deadline:
             time.sleep(0.02)
-    assert handled() == ["_single_revoked", "_single_uninstalled"]  # single workspace: nothing to delete, one line
+    assert handled() == ["_single_revoked", "_single_uninstalled"]  # single workspace: no token to delete, one line
+    slack_http.drain()
+    assert fake.calls("chat.unfurl") == []
 
 
 def test_schema_path_is_beside_the_repo() -> None:

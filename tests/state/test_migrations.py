@@ -170,3 +170,29 @@ def test_schema_4_keys_every_digest_row_by_workspace_and_keeps_every_row(
     state_sql(state).execute(sub)  # a second workspace in the same (shared) channel: its own row
     assert len(state.digests.subscriptions("C1")) == 2
     state.close()
+
+
+def test_schema_6_starts_each_workspaces_paper_history_from_its_saves_and_lists(
+    state_target: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.state import migrations
+    from bot.team import history
+
+    with monkeypatch.context() as before_6:  # a database as schema 5 left it, with saves and a list
+        before_6.setattr(migrations, "MIGRATIONS", MIGRATIONS[:5])
+        before_6.setattr(migrations, "LATEST", 5)
+        old = State(state_target)
+        for team, user, paper, at in (("T2", "U1", "p1", 10.0), ("T2", "U2", "p1", 20.0), ("T3", "U1", "p1", 30.0)):
+            state_sql(old).execute(
+                'INSERT INTO team_saves (team, "user", paper_id, saved_at) VALUES (?, ?, ?, ?)', [team, user, paper, at]
+            )
+        state_sql(old).execute(
+            "INSERT INTO channel_list (team, channel, paper_id, added_by, added_at) "
+            "VALUES ('T2', 'C0NLP', 'p1', 'U3', 5)"
+        )
+        old.close()
+    state = State(state_target)
+    assert history.memory(state, "T2", "p1") == history.PaperMemory("p1", ("U1", "U2"), ("C0NLP",))
+    assert history.memory(state, "T3", "p1") == history.PaperMemory("p1", ("U1",))
+    assert state.saves.count("T2", "U1") == 1  # the saves themselves are kept as they were
+    state.close()

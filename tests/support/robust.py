@@ -303,7 +303,7 @@ def seed_files(draw: st.DrawFn) -> bytes:
 # ---------------------------------------------------------------------- what every message must satisfy
 
 _LOOSE_AMP = re.compile(r"&(?!(?:amp|lt|gt);)")
-_OUR_MARKUP = re.compile(r"<(?:https?://[^|<>\s]+(?:\|[^<>|]*)?|@[UW][A-Z0-9]+)>")
+_OUR_MARKUP = re.compile(r"<(?:https?://[^|<>\s]+(?:\|[^<>|]*)?|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>")  # (channels: history)
 _MENTION = re.compile(r"<@([UW][A-Z0-9]+)>")
 _TYPED_MENTION = re.compile(r"@(?:channel|here|everyone)\b", re.IGNORECASE)  # Slack may parse it without `verbatim`
 

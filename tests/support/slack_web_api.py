@@ -179,6 +179,10 @@ class WebApi:
             return 200, self._replies(channel, params), {}
         if method == "conversations.info":
             return 200, {"ok": True, "channel": self._info(channel)}, {}
+        if method == "chat.getPermalink":
+            return 200, self._permalink(channel, str(params.get("message_ts") or "")), {}
+        if method == "chat.unfurl":
+            return 200, self._unfurl(channel, params), {}
         if method in self.more:
             return self.more[method](method, params)
         return 200, {"ok": True}, {}
@@ -222,6 +226,27 @@ class WebApi:
         }
         info.update(self._channels.get(channel, {}))
         return info
+
+    def _permalink(self, channel: str, ts: str) -> dict[str, Any]:
+        """chat.getPermalink: Slack's link form, `https://<domain>.slack.com/archives/<channel>/p<ts without dot>`."""
+        if not channel:
+            return {"ok": False, "error": "channel_not_found"}
+        if not ts:
+            return {"ok": False, "error": "message_not_found"}
+        link = f"https://{self.team_domain}.slack.com/archives/{channel}/p{ts.replace('.', '')}"
+        return {"ok": True, "channel": channel, "permalink": link}
+
+    @staticmethod
+    def _unfurl(channel: str, params: dict[str, Any]) -> dict[str, Any]:
+        """chat.unfurl: `channel` with `ts`, or `unfurl_id` with `source`, and a map of URLs to unfurls."""
+        by_message = bool(channel and params.get("ts"))
+        by_link = bool(params.get("unfurl_id") and params.get("source") in ("composer", "conversations_history"))
+        if not (by_message or by_link) or (channel and params.get("unfurl_id")):
+            return {"ok": False, "error": "invalid_arguments"}
+        unfurls = params.get("unfurls")
+        if not isinstance(unfurls, dict) or not unfurls or not all(isinstance(u, dict) for u in unfurls.values()):
+            return {"ok": False, "error": "invalid_unfurls_format"}
+        return {"ok": True}
 
     @staticmethod
     def _window(params: dict[str, Any]) -> tuple[Decimal, Decimal, bool, int]:

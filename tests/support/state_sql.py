@@ -17,6 +17,7 @@ STATE_TABLES = (  # the tables of what users make (the installation tables are s
     "team_saves",
     "channel_list",
     "digest_feedback",
+    "paper_history",
 )
 
 

@@ -246,8 +246,11 @@ def similar_message(
     return message(f"Papers similar to {escape(display_title(paper))}: {escape(names)}", blocks[:-1])
 
 
-def paper_message(paper: PaperRow, note: str | None = None, another: bool = False, saved: bool = False) -> Message:
-    """One paper in full: title, headline, authors, status/session/area, links, the whole abstract, buttons."""
+def paper_message(
+    paper: PaperRow, note: str | None = None, another: bool = False, saved: bool = False, memory: Sequence[str] = ()
+) -> Message:
+    """One paper in full: title, headline, authors, status/session/area, links, the workspace's memory of it (mrkdwn
+    lines, bot/slack/blocks/history.py), the whole abstract, buttons."""
     blocks: list[Block] = []
     if note:
         blocks.append(context(note))
@@ -277,6 +280,8 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
         escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
     ]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
+    if memory:
+        blocks.append(context(*memory))
     blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[:20])
     elements = [
         button("Similar", ACTION_SIMILAR, str(paper["id"])),

@@ -4,7 +4,7 @@ Add to channel list, More/Less like this and exports. Pure builders; valid by co
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +47,7 @@ from bot.team.saves import SavedPaper
 
 HOME_SAVED = 20  # newest saves on the Home tab (a Home view holds at most 100 blocks)
 HOME_DIGESTS = 10
+HOME_DISCUSSED = 5  # papers the workspace shared or unfurled lately
 MAX_HOME_BLOCKS = 100
 _CHANNEL_ID = re.compile(r"^[CG][A-Z0-9]{2,}$")
 GONE_NOTE = "is no longer in the index (it was removed or replaced)"
@@ -248,14 +249,25 @@ class DigestLine:
     next_label: str | None
 
 
+@dataclass(frozen=True)
+class Discussed:
+    """A paper the workspace shared or unfurled lately, and where and when (mrkdwn, bot/slack/blocks/history.py)."""
+
+    paper: PaperRow
+    line: str
+
+
 def home_view(
     saved: Page[SavedPaper],
     digests: Sequence[DigestLine],
     help_lines: Sequence[tuple[str, str]],
     similar: tuple[PaperRow, Sequence[PaperRow]] | None = None,
     saved_ids: Collection[str] = (),
+    memories: Mapping[str, str] | None = None,
+    discussed: Sequence[Discussed] = (),
 ) -> dict[str, Any]:
-    """The Home tab: papers similar to one you asked about, your newest saves, this workspace's digests, /icml help."""
+    """The Home tab: papers similar to one you asked about, your newest saves (with who else saved them and where
+    they were shared: `memories`, by paper id), what the workspace shared lately, its digests, /icml help."""
     out: list[Block] = [header("ICML 2026 papers")]
     if similar is not None:
         out.extend(_home_similar(*similar, saved_ids=saved_ids))
@@ -268,12 +280,17 @@ def home_view(
             out.append(section(f"`{escape(item.paper_id)}` {GONE_NOTE}.", accessory=unsave_button(item.paper_id)))
             continue
         pid = str(item.paper["id"])
-        facts = " · ".join(x for x in (f"saved {day(item.saved_at)}", paper_links(item.paper)) if x)
+        remembered = (memories or {}).get(item.paper_id, "")
+        facts = " · ".join(x for x in (f"saved {day(item.saved_at)}", remembered, paper_links(item.paper)) if x)
         out.append(section(f"{title_line(item.paper)}\n{facts}"))
         out.append(actions(unsave_button(pid, origin), button("Similar", ACTION_HOME_SIMILAR, pid)))
     if saved.total > len(saved.items[:HOME_SAVED]):
         out.append(context(f"{saved.total - HOME_SAVED} more: `/icml saved`, or `/icml export bibtex` for all."))
     out.append(divider())
+    if discussed:
+        out.append(section("*Shared in this workspace lately*"))
+        out.extend(section(f"{title_line(d.paper)}\n{d.line}") for d in discussed[:HOME_DISCUSSED])
+        out.append(divider())
     out.append(section("*Daily digests in this workspace*"))
     if not digests:
         out.append(context("None yet. In a channel: `/icml digest subscribe kv cache at 09:00 Europe/Paris`."))
