@@ -247,7 +247,7 @@ def test_a_title_with_backticks_cannot_end_the_replys_code_block(fake: FakeSlack
         served.command("list add TICKS001")
         replies = [served.command(f"list export {kind}").json() for kind in ("bibtex", "csv", "md")]
         fake.wait_for("files.completeUploadExternal", count=3, ok=True)
-        files = fake.shared_files()
+        files = sorted(fake.shared_files(), key=lambda f: f.filename)  # (uploads run in parallel: any order)
     for reply in replies:
         assert problems(reply) == []
         assert "Sending 1 paper as `icml-reading-list." in texts(reply)
@@ -255,5 +255,6 @@ def test_a_title_with_backticks_cannot_end_the_replys_code_block(fake: FakeSlack
             text = block["text"]["text"]
             fences = text.count("```")
             assert fences == 0 or (fences == 2 and text.startswith("```") and text.endswith("```")), text
-    assert [len(parse_bibtex(files[0].text)), len(parse_csv(files[1].text)[1])] == [1, 1]  # the files hold it whole
-    assert "Fenced ``` Out of the Block ```" in parse_csv(files[1].text)[1][0]["title"]
+    bib, csv = (next(f for f in files if f.filename.endswith(end)) for end in (".bib", ".csv"))
+    assert [len(parse_bibtex(bib.text)), len(parse_csv(csv.text)[1])] == [1, 1]  # the files hold it whole
+    assert "Fenced ``` Out of the Block ```" in parse_csv(csv.text)[1][0]["title"]
