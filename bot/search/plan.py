@@ -167,6 +167,8 @@ class QueryPlanner(WordCorrector):
         typed = [w for t in positive for w in t.words]
         plan.groups = wording.without_field_ideas(plan.groups, typed, means, self.alts_df)
         for term in parsed.negative:
+            if term.literal:
+                continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
                 alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.df([v])[v]]
@@ -390,11 +392,28 @@ class QueryPlanner(WordCorrector):
         denied = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status_excluded))
         if parsed.has_code is False:
             denied |= cache.rowids(self.db, "code")
+        for term in parsed.terms:
+            if term.literal and term.field is None:  # c++: only papers writing it so, not C-index or (C) ones
+                papers = self.writing_literally(term)
+                if term.negated:
+                    denied |= papers
+                else:
+                    allowed = papers if allowed is None else allowed & papers
         if within is not None:
             allowed = within if allowed is None else allowed & within
         denied |= outside
         plan.allowed, plan.denied = allowed, denied
         plan.filtered = allowed is not None or bool(denied) or narrowed
+
+    def writing_literally(self, term: ql.Term) -> frozenset[int]:
+        """The papers whose title or abstract writes a term as typed (`C++`), among those FTS5 finds by its words."""
+        written = re.compile(rf"(?<![\w+#]){re.escape(term.literal or '')}", re.IGNORECASE)  # (not ABC++)
+        sql = (
+            "SELECT rowid, title, abstract FROM papers WHERE rowid IN "
+            "(SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
+        )
+        rows = self.db.execute(sql, [fts.phrase(term.words)])
+        return frozenset(rowid for rowid, title, abstract in rows if written.search(f"{title}\n{abstract}"))
 
     def weigh(self) -> None:
         """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and

@@ -44,6 +44,8 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _WANTING = frozenset(("i", "d", "we", "would", "you", "they"))  # "I'd like ...": like as in want
+# A language named by a letter and symbols (C++, C#, F#): words drop the symbols, so it is searched as written.
+_LITERAL = re.compile(r"[a-z](?:\+\+|#)", re.IGNORECASE)
 FILTER_WORDS = frozenset(_SAID)  # words of the query language: never typo-corrected into other words ("oral": odal)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _JOINERS = re.compile(r"[+/]")
@@ -93,6 +95,7 @@ class Term:
     negated: bool = False
     field: str | None = None  # None (name, title, abstract), "title" or "author"
     span: tuple[int, int] = (0, 0)  # where the typed text sits in ParsedQuery.text
+    literal: str | None = None  # "c++": the term as papers write it, which FTS5 and matching read as its letter alone
 
 
 @dataclass
@@ -210,8 +213,9 @@ def parse(raw: str) -> ParsedQuery:
             if len(words) > MAX_PHRASE_WORDS:
                 words = words[:MAX_PHRASE_WORDS]
                 query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
+            literal = _literal(value.strip()) if quoted else None
             query.terms.append(
-                Term(value.strip(), words, quoted=quoted, negated=negated, field=kind, span=(start, m.end()))
+                Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal)
             )
             continue
         if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
@@ -237,6 +241,7 @@ def parse(raw: str) -> ParsedQuery:
                 negated=negated,
                 field=kind,
                 span=(token_start, token_start + len(display)),
+                literal=_literal(display),
             )
         )
     _keep_topic(query)
@@ -366,6 +371,11 @@ def _tokens(text: str) -> Iterator[re.Match[str]]:
             yield from _TOKEN_RE.finditer(spaced, m.start(), m.end())
         else:
             yield m
+
+
+def _literal(typed: str) -> str | None:
+    """The term as papers must write it, for a language named by a letter and symbols (`c++`, `C#`); else None."""
+    return typed.lower() if _LITERAL.fullmatch(typed) else None
 
 
 def _joined(token: str) -> bool:

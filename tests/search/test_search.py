@@ -1363,3 +1363,24 @@ def test_a_result_weighed_by_meaning_says_how_close_it_is_and_a_short_topic_is_n
     named = search.search(seed_db, "kv cache", limit=5)
     assert named.results
     assert not any(m.startswith("meaning:") for r in named.results for m in r.matched)
+
+
+def test_c_plus_plus_finds_the_papers_that_write_it_and_not_the_letter_c(tmp_path: Path) -> None:
+    # `c++` was searched as the word "c": the C-index paper came first, though the docs said it stays empty.
+    papers = [
+        _paper("CPP", "Compiling Python to Fast Native Code", "We translate Python into C++ and compile it."),
+        _paper("CIDX", "Stop Chasing the C-index", "The C-index (C) misleads survival analysis; we propose others."),
+        _paper("ABC", "ABC++ for Likelihood-Free Inference", "Approximate Bayesian computation, improved: ABC++."),
+        _paper("CS", "Code Generation for Scientific Software", "LLMs write C# and C code for simulations."),
+    ]
+    db = index.connect(index_of(tmp_path, papers), readonly=True)
+    try:
+        for query in ("c++", "C++", '"C++"', "papers on C++?"):
+            response = search.search(db, query)
+            assert source_ids(response) == ["CPP"], query
+            assert response.total == 1, query
+        assert source_ids(search.search(db, "c#")) == ["CS"]
+        assert set(source_ids(search.search(db, "code -c++", limit=10))) == {"CS"}  # not every paper with a c
+        assert "CIDX" in source_ids(search.search(db, "c index"))  # the letter alone is still the letter
+    finally:
+        db.conn.close()
