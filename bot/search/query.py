@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, topic_span
+from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, only_asks, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -336,6 +336,8 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
     if plain and all(said):  # "Sergey Levine oral papers", "Mohit Bansal code": beside a name, filters, not words
         for kind, value in filter(None, said):
             _filter_field(query, kind, value, negated=False)
+        query.terms = [t for t in query.terms if t not in plain]
+    elif only_asks([w for t in plain for w in t.words]):  # "what did Yejin Choi publish?": no topic "publish"
         query.terms = [t for t in query.terms if t not in plain]
     query.notes = list(dict.fromkeys(query.notes))
     return query

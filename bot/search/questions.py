@@ -137,6 +137,12 @@ def names_no_topic(words: Sequence[str], asked: bool = True) -> bool:
     )
 
 
+def only_asks(words: Sequence[str]) -> bool:
+    """Whether words beside a person's name only ask for their papers (`publish`, `find`, `show me`, `list works`),
+    naming no topic: a kind of paper (`survey`) is a topic."""
+    return bool(words) and all((w in _REQUEST or w in WHICH or w in TRAILING) and w not in KINDS for w in words)
+
+
 # Words that ask, or point at what is being discussed ("any papers on this?", "related work here?").
 _POINTING = word_set(
     "any anyone anybody someone whats this that these those it here thread discussion related relevant"
