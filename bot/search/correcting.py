@@ -212,14 +212,29 @@ class WordCorrector:
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
         ("wheather forecasting" → weather, not whether); the most frequent one when there is no context."""
+        rest = self.context(options)
+        if rest is None:
+            return options[0]
+        best, best_n = options[0], -1
+        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
+            n = self.together(option, rest)
+            if n > best_n:
+                best, best_n = option, n
+            if n >= _TOGETHER:
+                break
+        return best
+
+    def context(self, apart: list[str]) -> str | None:
+        """An FTS5 expression of the query's telling words other than `apart`, for asking which of them papers use
+        together; None when the query has no other word papers use."""
         context = [
             w
             for t in self.parsed.positive
             for w in t.words
-            if w not in FUNCTION_WORDS and w not in options and self.df([w])[w]
+            if w not in FUNCTION_WORDS and w not in apart and self.df([w])[w]
         ]
         if not context:
-            return options[0]
+            return None
         # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
         # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
         df = {w: self.df([w])[w] for w in context}
@@ -227,13 +242,20 @@ class WordCorrector:
         telling = telling or [min(context, key=lambda w: df[w])]
         # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
         # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
-        rest = " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
+        return " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
+
+    def together(self, word: str, rest: str) -> int:
+        """How many papers use a word with the context expression `rest`, counted up to _TOGETHER."""
         sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
-        best, best_n = options[0], -1
-        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
-            n = self.db.execute(sql, [f"{fts.phrase((option,))} AND {rest}"]).fetchone()[0]
-            if n > best_n:
-                best, best_n = option, n
-            if n >= _TOGETHER:
-                break
-        return best
+        return int(self.db.execute(sql, [f"{fts.phrase((word,))} AND {rest}"]).fetchone()[0])
+
+    def slipped(self, word: str, common: str) -> bool:
+        """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining
+        spiking networks: training). An English word (watching) is no slip on its own: only when the query's other
+        words are written with the common word by papers (more than a couple) and never with it."""
+        from bot.text import embedding  # (as correct() loads it: for a rare word only)
+
+        if not embedding.model().knows(word):
+            return True
+        rest = self.context([word, common])
+        return rest is not None and not self.together(word, rest) and self.together(common, rest) > TYPO_OF_A_WORD

@@ -239,7 +239,7 @@ class QueryPlanner(WordCorrector):
             if self.worthwhile(self.df([v])[v], self.df([word])[word])
         ]
         common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if common:
+        if common and self.slipped(word, common):
             alts.append(Alternative((common,)))
             self.plan.also.append(AlsoSearched(word, common))
         df = self.df([word])[word]
