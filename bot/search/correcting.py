@@ -19,6 +19,7 @@ from bot.search import typos
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, camel_case
 from bot.search.wording import FREE_FORM_PAPERS
+from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
@@ -181,10 +182,22 @@ class WordCorrector:
         found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
         return [w for w in dict.fromkeys(found) if w != fixed]
 
+    def spelled_otherwise(self, word: str) -> list[str]:
+        """The word as papers here write it with ä, ö, ü, ß, ø, å or æ, or with them spelled out: Schroedinger and
+        Schrodinger are Schrödinger, Nystroem Nyström, Schrödinger Schroedinger (none for short or function words)."""
+        if len(word) < typos.MIN_LENGTH or word in FUNCTION_WORDS:
+            return []
+        forms = [f for f in ([spelled_out(word)] if not word.isascii() else read_back(word)) if f != word]
+        df = self.df(forms)
+        return [f for f in forms if df[f]]
+
     def correct(self, word: str, name: bool = False) -> str:
-        """The word, or its correction when the index has never seen it (British spellings are not typos). A `name`
-        typed in CamelCase is corrected only by one letter: `FlashAtention`, but not ConvNeXt into context."""
+        """The word, or its correction when the index has never seen it (British spellings are not typos, nor
+        spellings of ä, ö, ü, ß, ø, å: spelled_otherwise). A `name` typed in CamelCase is corrected only by one
+        letter: `FlashAtention`, but not ConvNeXt into context."""
         if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
+            return word
+        if self.spelled_otherwise(word):
             return word
         if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
             return word

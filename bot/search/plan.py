@@ -23,6 +23,7 @@ from bot.search.correcting import WordCorrector, idf
 from bot.search.groups import Hint, Slot, TermGroup
 from bot.search.matching import Alternative, counter, same_case
 from bot.text.acronyms import long_key
+from bot.text.person_names import fold_name, read_back
 from bot.text.stopwords import FUNCTION_WORDS
 
 JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
@@ -106,7 +107,7 @@ class QueryPlanner(WordCorrector):
         positive = parsed.positive
         only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
         words = {w for t in parsed.terms for w in t.words}
-        words |= {v for w in words for v in typos.spellings(w)}
+        words |= {v for w in words for v in typos.spellings(w) + list(read_back(w))}
         self.df(words)  # one query for every word we may ask about
         slots: list[Slot] = []
         rewrites: list[_Rewrite] = []
@@ -176,6 +177,11 @@ class QueryPlanner(WordCorrector):
             plan.negatives.append(TermGroup(term.text, alts))
         for term in parsed.authors:
             phrase = fts.phrase(term.words)
+            if len(term.words) == 1:  # author:Schoelkopf: Schölkopf too (FTS5 reads him as scholkopf)
+                forms = [
+                    fts.phrase(f) for f in dict.fromkeys(map(fold_name, read_back(term.words[0]))) if f != term.words
+                ]
+                phrase = "(" + " OR ".join([phrase, *forms]) + ")" if forms else phrase
             (plan.neg_authors if term.negated else plan.authors).append(phrase)
             if not term.negated:
                 plan.author_words.append(term.words)
@@ -235,7 +241,7 @@ class QueryPlanner(WordCorrector):
         """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
         alts = [
             Alternative((v,))
-            for v in typos.spellings(word) + typos.adjectives(word)
+            for v in typos.spellings(word) + typos.adjectives(word) + self.spelled_otherwise(word)
             if self.worthwhile(self.df([v])[v], self.df([word])[word])
         ]
         common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
