@@ -262,11 +262,14 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     search.questions). `beside`: a person's name stood beside these terms, as an author: filter does."""
     # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
     # author:Levine") is about diffusion.
+    asked_after = _asked_after(query)  # "are diffusion LMs still studied? | find me some": a second request
+    query.terms = [t for t in query.terms if t not in asked_after]
     aside = [t for t in query.terms if t.negated or t.field == "author"]
     wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     beside = beside or bool(aside)
-    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
+    question = "?" in query.text
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside, question)  # the topic
     start, end = _venues_around(plain, start, end)
     typed = [w for words in plain for w in words or ("",)]
     capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
@@ -288,6 +291,16 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
         query.asks_similar = query.asks_similar or _asks_like([w for t in plain_terms for w in t.words])
         query.terms = [t for t in query.terms if t not in plain_terms]
+
+
+def _asked_after(query: ParsedQuery) -> list[Term]:
+    """The plain terms after a question's last question mark when they only ask ("... still being studied? find me
+    some"): a request of their own, not words of the topic."""
+    cut = query.text.rfind("?")
+    after = [t for t in query.terms if t.span[0] > cut] if cut >= 0 else []
+    if not after or len(after) == len(query.terms) or any(t.quoted or t.negated or t.field for t in after):
+        return []
+    return after if names_no_topic([w for t in after for w in t.words], asked=False) else []
 
 
 def _venues_around(plain: list[tuple[str, ...] | None], start: int, end: int) -> tuple[int, int]:
