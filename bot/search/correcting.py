@@ -187,7 +187,9 @@ class WordCorrector:
         Schrodinger are Schrödinger, Nystroem Nyström, Schrödinger Schroedinger (none for short or function words)."""
         if len(word) < typos.MIN_LENGTH or word in FUNCTION_WORDS:
             return []
-        forms = [f for f in ([spelled_out(word)] if not word.isascii() else read_back(word)) if f != word]
+        # (a word typed plainly stands for one with the letters, not for another plain word: aare is no "are")
+        forms = [spelled_out(word)] if not word.isascii() else [f for f in read_back(word) if not f.isascii()]
+        forms = [f for f in forms if f != word]
         df = self.df(forms)
         return [f for f in forms if df[f]]
 
@@ -264,11 +266,11 @@ class WordCorrector:
 
     def slipped(self, word: str, common: str) -> bool:
         """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining
-        spiking networks: training). An English word (watching) is no slip on its own: only when the query's other
-        words are written with the common word by papers (more than a couple) and never with it."""
+        spiking networks: training). An English word (watching) is no slip on its own: only when papers write the
+        query's other words with the common word and never with it (medial-oriented: medical)."""
         from bot.text import embedding  # (as correct() loads it: for a rare word only)
 
         if not embedding.model().knows(word):
             return True
         rest = self.context([word, common])
-        return rest is not None and not self.together(word, rest) and self.together(common, rest) > TYPO_OF_A_WORD
+        return rest is not None and not self.together(word, rest) and self.together(common, rest) > 0
