@@ -171,5 +171,6 @@ def make_paper(
         line=line,
         preferred=fields.get("preferred") is True,
     )
-    paper.keys = identity_keys(paper)
+    paper.keys = identity_keys(paper)  # (by the track the source gives: ids of papers indexed before stay)
+    paper.track = venues.track_from_title(conference, year, paper.track, paper.title)
     return paper

@@ -284,6 +284,21 @@ def source_group(sourceurl: str | None) -> str | None:
 
 
 MAIN = "main"  # the track of papers whose source names none (the seeds, third-party lists)
+POSITION = "position"
+_POSITION_TITLE = re.compile(r"position(?: paper)?\s*:", re.IGNORECASE)  # "Position: Stop Chasing the C-index ..."
+
+
+def track_from_title(conference: str | None, year: int | None, track: str | None, title: str) -> str | None:
+    """The track a paper is in: as its source says, except that a title opening "Position:" is the position track's
+    when the source says none or main (the conference site's lists label every paper main) and the conference had
+    a position track that year."""
+    if (track or MAIN).lower() != MAIN or not _POSITION_TITLE.match(title) or not conference or not year:
+        return track
+    series = CONFERENCES.get(conference.lower())
+    position = series.track(POSITION) if series else None
+    return POSITION if position and position.group(year) else track
+
+
 DEFAULT_VENUE = "icml2026"  # what an automatic scope searches when the index has it
 _FILTER = re.compile(r"(?P<conf>[a-z]+)[\s_-]?(?P<year>(?:19|20)\d\d)?(?:[/:_-](?P<track>[a-z]+))?")
 

@@ -19,6 +19,7 @@ from bot.search import typos
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, camel_case
 from bot.search.wording import FREE_FORM_PAPERS
+from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
@@ -181,10 +182,24 @@ class WordCorrector:
         found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
         return [w for w in dict.fromkeys(found) if w != fixed]
 
+    def spelled_otherwise(self, word: str) -> list[str]:
+        """The word as papers here write it with ä, ö, ü, ß, ø, å or æ, or with them spelled out: Schroedinger and
+        Schrodinger are Schrödinger, Nystroem Nyström, Schrödinger Schroedinger (none for short or function words)."""
+        if len(word) < typos.MIN_LENGTH or word in FUNCTION_WORDS:
+            return []
+        # (a word typed plainly stands for one with the letters, not for another plain word: aare is no "are")
+        forms = [spelled_out(word)] if not word.isascii() else [f for f in read_back(word) if not f.isascii()]
+        forms = [f for f in forms if f != word]
+        df = self.df(forms)
+        return [f for f in forms if df[f]]
+
     def correct(self, word: str, name: bool = False) -> str:
-        """The word, or its correction when the index has never seen it (British spellings are not typos). A `name`
-        typed in CamelCase is corrected only by one letter: `FlashAtention`, but not ConvNeXt into context."""
+        """The word, or its correction when the index has never seen it (British spellings are not typos, nor
+        spellings of ä, ö, ü, ß, ø, å: spelled_otherwise). A `name` typed in CamelCase is corrected only by one
+        letter: `FlashAtention`, but not ConvNeXt into context."""
         if self.df([word])[word] or any(self.df([v])[v] for v in typos.spellings(word)) or self.is_name(word):
+            return word
+        if self.spelled_otherwise(word):
             return word
         if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
             return word
@@ -212,14 +227,29 @@ class WordCorrector:
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
         ("wheather forecasting" → weather, not whether); the most frequent one when there is no context."""
+        rest = self.context(options)
+        if rest is None:
+            return options[0]
+        best, best_n = options[0], -1
+        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
+            n = self.together(option, rest)
+            if n > best_n:
+                best, best_n = option, n
+            if n >= _TOGETHER:
+                break
+        return best
+
+    def context(self, apart: list[str]) -> str | None:
+        """An FTS5 expression of the query's telling words other than `apart`, for asking which of them papers use
+        together; None when the query has no other word papers use."""
         context = [
             w
             for t in self.parsed.positive
             for w in t.words
-            if w not in FUNCTION_WORDS and w not in options and self.df([w])[w]
+            if w not in FUNCTION_WORDS and w not in apart and self.df([w])[w]
         ]
         if not context:
-            return options[0]
+            return None
         # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
         # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
         df = {w: self.df([w])[w] for w in context}
@@ -227,13 +257,20 @@ class WordCorrector:
         telling = telling or [min(context, key=lambda w: df[w])]
         # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
         # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
-        rest = " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
+        return " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
+
+    def together(self, word: str, rest: str) -> int:
+        """How many papers use a word with the context expression `rest`, counted up to _TOGETHER."""
         sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
-        best, best_n = options[0], -1
-        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
-            n = self.db.execute(sql, [f"{fts.phrase((option,))} AND {rest}"]).fetchone()[0]
-            if n > best_n:
-                best, best_n = option, n
-            if n >= _TOGETHER:
-                break
-        return best
+        return int(self.db.execute(sql, [f"{fts.phrase((word,))} AND {rest}"]).fetchone()[0])
+
+    def slipped(self, word: str, common: str) -> bool:
+        """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining
+        spiking networks: training). An English word (watching) is no slip on its own: only when papers write the
+        query's other words with the common word and never with it (medial-oriented: medical)."""
+        from bot.text import embedding  # (as correct() loads it: for a rare word only)
+
+        if not embedding.model().knows(word):
+            return True
+        rest = self.context([word, common])
+        return rest is not None and not self.together(word, rest) and self.together(common, rest) > 0

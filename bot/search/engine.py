@@ -56,6 +56,7 @@ NO_TOPIC = marked(
 )
 WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
 WHO_NAMED = 5
+EVERY_WORD_NOTE_UP_TO = 4  # a query of up to this many words says when few or no papers hold them all
 DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
@@ -336,9 +337,8 @@ def _notes(
     added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (added and full < need)) and any(s.level < len(plan.groups) for s in page)
-    if response.partial:
-        unused = list(dict.fromkeys(plan.unknown))  # (words no paper here writes, nor anything near them)
-        response.notes.append(_partial_note(full, unused))
+    if response.partial and (note := _partial_note(full, list(dict.fromkeys(plan.unknown)), len(plan.groups))):
+        response.notes.append(note)  # (plan.unknown: words no paper here writes, nor anything near them)
     found = found_links(asked.pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
@@ -367,12 +367,15 @@ def _fused(
     return fuse(ranked, by_bm25, near, len(plan.groups), fusion)
 
 
-def _partial_note(full: int, unused: list[str]) -> Marked:
+def _partial_note(full: int, unused: list[str], words: int) -> Marked | None:
     """What the page holds besides papers matching every word; the words no paper writes, by name, when they are why
-    none matches every word."""
+    none matches every word. Of a query of more than EVERY_WORD_NOTE_UP_TO `words`, nobody expects every word in one
+    paper: no note says so (None)."""
     if unused and not full:
         said = [piece for i, w in enumerate(unused) for piece in ((", ",) if i else ()) + (Strong(w),)]
         return marked("No paper here writes ", *said, "; showing papers with the other words.")
+    if words > EVERY_WORD_NOTE_UP_TO:
+        return None
     if not full:
         return marked("No paper matches every word; showing papers that match some of them.")
     verb = "papers match" if full > 1 else "paper matches"

@@ -31,7 +31,7 @@ from bot.search.initials import fits, read_initials
 from bot.search.retrieve import read_columns
 from bot.text.marked import Marked, Strong, marked
 from bot.text.nicknames import same_names
-from bot.text.person_names import PARTICLES, fold_name, without_particles
+from bot.text.person_names import PARTICLES, fold_name, read_back, spelled_out, without_particles
 from bot.text.stopwords import FUNCTION_WORDS
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
@@ -112,8 +112,22 @@ class People:
 
     def knows(self, word: str) -> bool:
         """Whether some author's given name or surname is this word (so it is no typo to correct)."""
-        folded = fold_name(word)
+        folded = self.folded(word)
         return len(folded) == 1 and folded[0] in self.parts
+
+    def folded(self, typed: str) -> tuple[str, ...]:
+        """A name's words folded (bot.text.person_names), each as some author's name is when only a spelling of its
+        letters differs: `Schoelkopf` is Schölkopf's (scholkopf), `Schölkopf` a Schoelkopf's, `Aaberg` Åberg's."""
+        words = fold_name(typed)
+        if all(w in self.parts for w in words):
+            return words
+        spelled = fold_name(spelled_out(typed)) if not typed.isascii() else ()
+        out = []
+        for i, word in enumerate(words):
+            forms = [spelled[i]] if len(spelled) == len(words) else []
+            forms += [w for form in read_back(word) for w in fold_name(form)[:1]]
+            out.append(word if word in self.parts else next((f for f in forms if f in self.parts), word))
+        return tuple(out)
 
     def find(
         self,
@@ -131,7 +145,7 @@ class People:
         papers in scope, which decide who of several fitting people has the most."""
         if not self.available or not words:
             return None
-        folded = [fold_name(w) for w in words]
+        folded = [self.folded(w) for w in words]
         spans = [
             (i, i + n)
             for n in range(min(MAX_NAME_WORDS, len(words)), 0 if whole else 1, -1)
@@ -211,7 +225,7 @@ class People:
     def _surname(self, word: str) -> tuple[str, ...] | None:
         """A surname typed alone, folded, with any particles before it (`van der Schaar`), when some author has it as
         a name (else None: no one is called so)."""
-        folded = fold_name(word)
+        folded = self.folded(word)
         return folded if folded and folded[-1] in self.parts and set(folded[:-1]) <= PARTICLES else None
 
     def _used_as_a_word(self, words: tuple[str, ...], authored: int) -> bool:
@@ -258,6 +272,9 @@ class People:
         if name is None or (not name.marked and in_text is not None and in_text(fold_name(typed))):
             return []
         first = name.initials[0]
+        surname = self.folded(" ".join(name.surname))
+        if len(surname) == len(name.surname):  # (B. Schoelkopf: Schölkopf)
+            name = dataclasses.replace(name, surname=surname)
         found_rows = self.db.execute(INITIALS_SQL, [name.last, first, chr(ord(first) + 1)])
         rows = [(n, tuple(k.split()), r) for n, k, r in found_rows]
 
@@ -453,7 +470,7 @@ def unknown_person(
         return None
     if any(t.quoted or t.negated or t.field or len(t.words) != 1 or not t.text.istitle() for t in terms):
         return None
-    first, last = fold_name(terms[0].text), fold_name(terms[-1].text)
+    first, last = people.folded(terms[0].text), people.folded(terms[-1].text)
     if len(first) != 1 or len(last) != 1 or first[0] not in people.parts or last[0] in people.parts:
         return None
     surname = terms[-1].words[0]
@@ -521,7 +538,8 @@ def named_authors(
     out = []
     for author in authors:
         folded = fold_name(author)
-        if folded in keys or any(words and words <= set(folded) for words in wanted):
+        spelled = set(fold_name(spelled_out(author)))  # (author:Schoelkopf marks Schölkopf)
+        if folded in keys or any(words and (words <= set(folded) or words <= spelled) for words in wanted):
             out.append(author)
     return out
 

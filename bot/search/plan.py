@@ -23,6 +23,7 @@ from bot.search.correcting import WordCorrector, idf
 from bot.search.groups import Hint, Slot, TermGroup
 from bot.search.matching import Alternative, counter, same_case
 from bot.text.acronyms import long_key
+from bot.text.person_names import fold_name, read_back
 from bot.text.stopwords import FUNCTION_WORDS
 
 JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
@@ -106,7 +107,7 @@ class QueryPlanner(WordCorrector):
         positive = parsed.positive
         only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
         words = {w for t in parsed.terms for w in t.words}
-        words |= {v for w in words for v in typos.spellings(w)}
+        words |= {v for w in words for v in typos.spellings(w) + list(read_back(w))}
         self.df(words)  # one query for every word we may ask about
         slots: list[Slot] = []
         rewrites: list[_Rewrite] = []
@@ -167,6 +168,8 @@ class QueryPlanner(WordCorrector):
         typed = [w for t in positive for w in t.words]
         plan.groups = wording.without_field_ideas(plan.groups, typed, means, self.alts_df)
         for term in parsed.negative:
+            if term.literal:
+                continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
                 alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.df([v])[v]]
@@ -174,6 +177,11 @@ class QueryPlanner(WordCorrector):
             plan.negatives.append(TermGroup(term.text, alts))
         for term in parsed.authors:
             phrase = fts.phrase(term.words)
+            if len(term.words) == 1:  # author:Schoelkopf: Schölkopf too (FTS5 reads him as scholkopf)
+                forms = [
+                    fts.phrase(f) for f in dict.fromkeys(map(fold_name, read_back(term.words[0]))) if f != term.words
+                ]
+                phrase = "(" + " OR ".join([phrase, *forms]) + ")" if forms else phrase
             (plan.neg_authors if term.negated else plan.authors).append(phrase)
             if not term.negated:
                 plan.author_words.append(term.words)
@@ -233,11 +241,11 @@ class QueryPlanner(WordCorrector):
         """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
         alts = [
             Alternative((v,))
-            for v in typos.spellings(word) + typos.adjectives(word)
+            for v in typos.spellings(word) + typos.adjectives(word) + self.spelled_otherwise(word)
             if self.worthwhile(self.df([v])[v], self.df([word])[word])
         ]
         common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if common:
+        if common and self.slipped(word, common):
             alts.append(Alternative((common,)))
             self.plan.also.append(AlsoSearched(word, common))
         df = self.df([word])[word]
@@ -390,11 +398,28 @@ class QueryPlanner(WordCorrector):
         denied = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status_excluded))
         if parsed.has_code is False:
             denied |= cache.rowids(self.db, "code")
+        for term in parsed.terms:
+            if term.literal and term.field is None:  # c++: only papers writing it so, not C-index or (C) ones
+                papers = self.writing_literally(term)
+                if term.negated:
+                    denied |= papers
+                else:
+                    allowed = papers if allowed is None else allowed & papers
         if within is not None:
             allowed = within if allowed is None else allowed & within
         denied |= outside
         plan.allowed, plan.denied = allowed, denied
         plan.filtered = allowed is not None or bool(denied) or narrowed
+
+    def writing_literally(self, term: ql.Term) -> frozenset[int]:
+        """The papers whose title or abstract writes a term as typed (`C++`), among those FTS5 finds by its words."""
+        written = re.compile(rf"(?<![\w+#]){re.escape(term.literal or '')}", re.IGNORECASE)  # (not ABC++)
+        sql = (
+            "SELECT rowid, title, abstract FROM papers WHERE rowid IN "
+            "(SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
+        )
+        rows = self.db.execute(sql, [fts.phrase(term.words)])
+        return frozenset(rowid for rowid, title, abstract in rows if written.search(f"{title}\n{abstract}"))
 
     def weigh(self) -> None:
         """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and

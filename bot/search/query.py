@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, topic_span
+from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, only_asks, topic_span
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
@@ -44,6 +44,8 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _WANTING = frozenset(("i", "d", "we", "would", "you", "they"))  # "I'd like ...": like as in want
+# A language named by a letter and symbols (C++, C#, F#): words drop the symbols, so it is searched as written.
+_LITERAL = re.compile(r"[a-z](?:\+\+|#)", re.IGNORECASE)
 FILTER_WORDS = frozenset(_SAID)  # words of the query language: never typo-corrected into other words ("oral": odal)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _JOINERS = re.compile(r"[+/]")
@@ -93,6 +95,7 @@ class Term:
     negated: bool = False
     field: str | None = None  # None (name, title, abstract), "title" or "author"
     span: tuple[int, int] = (0, 0)  # where the typed text sits in ParsedQuery.text
+    literal: str | None = None  # "c++": the term as papers write it, which FTS5 and matching read as its letter alone
 
 
 @dataclass
@@ -210,8 +213,9 @@ def parse(raw: str) -> ParsedQuery:
             if len(words) > MAX_PHRASE_WORDS:
                 words = words[:MAX_PHRASE_WORDS]
                 query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
+            literal = _literal(value.strip()) if quoted else None
             query.terms.append(
-                Term(value.strip(), words, quoted=quoted, negated=negated, field=kind, span=(start, m.end()))
+                Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal)
             )
             continue
         if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
@@ -237,6 +241,7 @@ def parse(raw: str) -> ParsedQuery:
                 negated=negated,
                 field=kind,
                 span=(token_start, token_start + len(display)),
+                literal=_literal(display),
             )
         )
     _keep_topic(query)
@@ -257,11 +262,14 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     search.questions). `beside`: a person's name stood beside these terms, as an author: filter does."""
     # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
     # author:Levine") is about diffusion.
+    asked_after = _asked_after(query)  # "are diffusion LMs still studied? | find me some": a second request
+    query.terms = [t for t in query.terms if t not in asked_after]
     aside = [t for t in query.terms if t.negated or t.field == "author"]
     wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     beside = beside or bool(aside)
-    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside=beside)  # the topic
+    question = "?" in query.text
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside, question)  # the topic
     start, end = _venues_around(plain, start, end)
     typed = [w for words in plain for w in words or ("",)]
     capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
@@ -283,6 +291,16 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
         query.asks_similar = query.asks_similar or _asks_like([w for t in plain_terms for w in t.words])
         query.terms = [t for t in query.terms if t not in plain_terms]
+
+
+def _asked_after(query: ParsedQuery) -> list[Term]:
+    """The plain terms after a question's last question mark when they only ask ("... still being studied? find me
+    some"): a request of their own, not words of the topic."""
+    cut = query.text.rfind("?")
+    after = [t for t in query.terms if t.span[0] > cut] if cut >= 0 else []
+    if not after or len(after) == len(query.terms) or any(t.quoted or t.negated or t.field for t in after):
+        return []
+    return after if names_no_topic([w for t in after for w in t.words], asked=False) else []
 
 
 def _venues_around(plain: list[tuple[str, ...] | None], start: int, end: int) -> tuple[int, int]:
@@ -332,6 +350,8 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
         for kind, value in filter(None, said):
             _filter_field(query, kind, value, negated=False)
         query.terms = [t for t in query.terms if t not in plain]
+    elif only_asks([w for t in plain for w in t.words]):  # "what did Yejin Choi publish?": no topic "publish"
+        query.terms = [t for t in query.terms if t not in plain]
     query.notes = list(dict.fromkeys(query.notes))
     return query
 
@@ -366,6 +386,11 @@ def _tokens(text: str) -> Iterator[re.Match[str]]:
             yield from _TOKEN_RE.finditer(spaced, m.start(), m.end())
         else:
             yield m
+
+
+def _literal(typed: str) -> str | None:
+    """The term as papers must write it, for a language named by a letter and symbols (`c++`, `C#`); else None."""
+    return typed.lower() if _LITERAL.fullmatch(typed) else None
 
 
 def _joined(token: str) -> bool:

@@ -24,7 +24,7 @@ WANTED = word_set(
     "paper papers work works research study studies article articles publication publications literature "
     "method methods approach approaches technique techniques advances progress developments trends ideas results "
     "overview overviews summary introduction intro tutorial way ways survey surveys something anything "
-    "presentation presentations talk talks"
+    "presentation presentations talk talks suggestion suggestions recommendation recommendations pointer pointers"
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
 COMPARING = word_set("difference differences compare compares comparing comparison")
@@ -34,7 +34,7 @@ ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
     "did i me my we us you your s m re ve d ll show find give list get recommend suggest searching looking "
     "want need know tell point share seen worked working doing done happening explain summarize summarise describe "
-    "compare wrote written authored published publish write start should people researchers folks read help"
+    "compare wrote written authored published publish write start should people researchers folks read help got"
 )
 # How the wanted things are described, and how many ("recommend 3 papers on", "top ten papers").
 DESCRIBED = word_set(
@@ -42,11 +42,20 @@ DESCRIBED = word_set(
     "other more similar related state art current few several couple two three four five six seven eight nine ten "
     + " ".join(map(str, range(1, 51)))
 )
+# Words that open a question without naming what is wanted: what follows them, past words that ask or describe, is
+# the topic ("any benchmarks for ...", "anyone looking at ...", "any good datasets for ...").
+ANY = word_set("any anything anyone anybody someone somebody something")
+# After a question's topic: words that only say when, or that it is being asked about.
+WHEN = word_set(
+    "still studied studying researched explored investigated lately recently recent nowadays today currently now "
+    "these days this past last few couple year years anymore"
+)
+_WHEN_LINKS = word_set("being been getting")  # ...between them ("still being studied"), never last ("well being")
 # Where the topic starts: after a preposition, or after a verb of what papers do with it.
 LEADS_IN = word_set(
     "on about for in of to into by from regarding concerning around with using via between study studies use uses "
     "discuss discusses address addresses tackle tackles explore explores investigate investigates propose proposes "
-    "improve improves like"
+    "improve improves like analyze analyzes analyse analyses examine examines characterize characterise"
 )
 LIKE = word_set("similar like")  # a request for papers like a named one ("papers similar to TokSuite")
 TRAILING = word_set("paper papers published survey surveys work")  # ("help me find grokking work")
@@ -71,14 +80,19 @@ _REQUEST = COMPARING | WANTED | ASKING | DESCRIBED | LEADS_IN | FUNCTION_WORDS
 
 
 def topic_span(
-    terms: Sequence[tuple[str, ...] | None], field_of: Callable[[str], str | None], beside: bool = False
+    terms: Sequence[tuple[str, ...] | None],
+    field_of: Callable[[str], str | None],
+    beside: bool = False,
+    question: bool = False,
 ) -> tuple[int, int]:
     """The [start, end) of the terms that are the topic, given each term's words (None: a quoted or fielded term,
     which is always topic) and the filter a word names (`oral`: status, `2024`: year, `code`: has; the query
     language knows them): everything when no request is found, or when nothing else would be left. `beside`: other
     terms (an author:, an exclusion, a person's name) stand beside these, so words that only ask for papers may all
     go (`recent papers author:Finn`; `survey -llm` keeps its topic), words that lead into the topic are a request on
-    their own (`Chelsea Finn | about robotics`), and function words alone are no topic (`who is | Sergey Levine`)."""
+    their own (`Chelsea Finn | about robotics`), and function words alone are no topic (`who is | Sergey Levine`).
+    A `question` (asked with a question mark, or opening with an asking word) ends before words that only say when
+    or that it is asked (`... this year`, `... lately`, `... still being studied`)."""
 
     def is_filter(word: str) -> bool:
         return field_of(word) is not None
@@ -110,7 +124,10 @@ def topic_span(
             opening = _asking(terms, opening + 1, len(terms) - 1)  # "how do I make (my) ..."
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
             start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
-    end = tail = len(terms)
+    if start == 0 and first is not None and first[0] in ANY:  # "any benchmarks for ...", "anyone looking at ..."
+        start = _asking(terms, 0, lead, DESCRIBED)
+    question = question or (first is not None and (first[0] in OPENING or first[0] in ANY))
+    end = tail = _before_when(terms, start) if question else len(terms)
     while tail > start + 1 and (words := terms[tail - 1]) is not None and all(map(is_filter, words)):
         tail -= 1  # "... at ICML 2024", "... with code": filters, after the topic
     if tail < end and terms[tail - 1] in AT_FILTER and tail - 1 > start:
@@ -137,6 +154,12 @@ def names_no_topic(words: Sequence[str], asked: bool = True) -> bool:
     )
 
 
+def only_asks(words: Sequence[str]) -> bool:
+    """Whether words beside a person's name only ask for their papers (`publish`, `find`, `show me`, `list works`),
+    naming no topic: a kind of paper (`survey`) is a topic."""
+    return bool(words) and all((w in _REQUEST or w in WHICH or w in TRAILING) and w not in KINDS for w in words)
+
+
 # Words that ask, or point at what is being discussed ("any papers on this?", "related work here?").
 _POINTING = word_set(
     "any anyone anybody someone whats this that these those it here thread discussion related relevant"
@@ -159,11 +182,24 @@ def _which_papers(
     return said if trailing and any(w in WHICH or w in OPENING for w in which) else 0  # not "oral cancer papers"
 
 
-def _asking(terms: Sequence[tuple[str, ...] | None], i: int, stop: int) -> int:
-    """Where a run of asking and function words from term i ends (at most at `stop`)."""
-    while i < stop and all(w in ASKING or w in FUNCTION_WORDS for w in terms[i] or ()):
+def _asking(terms: Sequence[tuple[str, ...] | None], i: int, stop: int, also: frozenset[str] = frozenset()) -> int:
+    """Where a run of asking and function words (and words `also` holds) from term i ends (at most at `stop`)."""
+    while i < stop and all(w in ASKING or w in FUNCTION_WORDS or w in also for w in terms[i] or ()):
         i += 1
     return i
+
+
+def _before_when(terms: Sequence[tuple[str, ...] | None], start: int) -> int:
+    """Where a question's topic ends before words that only say when, or that it is asked about (`this year`,
+    `lately`, `still being studied`): the end of the terms when none trail it."""
+    if not terms or terms[-1] is None or not set(terms[-1]) & WHEN:
+        return len(terms)
+    end = len(terms)
+    while (
+        end > start + 1 and (words := terms[end - 1]) is not None and set(words) <= WHEN | _WHEN_LINKS | FUNCTION_WORDS
+    ):
+        end -= 1
+    return end
 
 
 def _may_ask(words: tuple[str, ...] | None, is_filter: Callable[[str], bool]) -> bool:

@@ -120,6 +120,56 @@ def test_diacritics_are_optional_both_ways(people_db: sqlite_utils.Database) -> 
     assert found(people_db, "Müller Hans-Georg")[:1] == ["HG1"]
 
 
+SPELLED = [
+    _paper("BS1", "Causal Representation Learning", REASONING, ["Bernhard Schölkopf", "Ada Lovelace"]),
+    _paper("BS2", "Kernel Mean Embeddings", VISION, ["Bernhard Schölkopf"]),
+    _paper("KS1", "Sparse Coding of Images", VISION, ["Kasper Sørensen"]),
+    _paper("LA1", "Quantum Annealing Schedules", BASAL, ["Lena Åberg"]),
+    _paper("MS1", "Evolution Strategies Revisited", VISION, ["Marc Schoenauer"]),  # listed spelled out
+    _paper("SB1", "Schrödinger Bridges for Sampling", "We sample with Schrödinger bridges and the Nyström method.", []),
+    _paper("SB2", "Schroedinger Bridge Matching", "Schroedinger bridge matching, written out.", ["Alan Turing"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "person", "papers"),
+    [
+        ("Schoelkopf", "Bernhard Schölkopf", {"BS1", "BS2"}),
+        ("Bernhard Schoelkopf", "Bernhard Schölkopf", {"BS1", "BS2"}),
+        ("Schoelkopf causal representation", "Bernhard Schölkopf", {"BS1", "BS2"}),
+        ("Kasper Soerensen", "Kasper Sørensen", {"KS1"}),
+        ("Lena Aaberg", "Lena Åberg", {"LA1"}),
+        ("Marc Schönauer", "Marc Schoenauer", {"MS1"}),  # and the other way round
+    ],
+)
+def test_a_name_typed_with_its_letters_spelled_out_finds_the_person(
+    tmp_path: Path, query: str, person: str, papers: set[str]
+) -> None:
+    # `Schoelkopf` found nothing: the people table keys Schölkopf as scholkopf, and FTS5 reads him so too.
+    db = indexed(tmp_path, SPELLED, "spelled")
+    response = search.search(db, query)
+    db.conn.close()
+    assert response.person == person
+    assert {r.paper["source_id"] for r in response.results} == papers
+    assert starred_notes(response)[0].startswith(f"{len(papers)} paper")
+    assert "you typed" not in starred_notes(response)[0]  # the same name, not a typo
+
+
+def test_words_and_author_filters_typed_with_letters_spelled_out(tmp_path: Path) -> None:
+    db = indexed(tmp_path, SPELLED, "spelled")
+    try:
+        named = search.search(db, "author:Schoelkopf")
+        assert {r.paper["source_id"] for r in named.results} == {"BS1", "BS2"}
+        assert named.results[0].named == ["Bernhard Schölkopf"]  # shown in bold
+        for query in ("Schroedinger bridge", "Schrodinger bridge", "Schrödinger bridge"):
+            response = search.search(db, query)
+            assert {r.paper["source_id"] for r in response.results} == {"SB1", "SB2"}, query
+            assert response.corrected is None, query  # not "Showing results for Schrödinger", a typo's note
+        assert [r.paper["source_id"] for r in search.search(db, "Nystroem").results] == ["SB1"]
+    finally:
+        db.conn.close()
+
+
 def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db: sqlite_utils.Database) -> None:
     response = search.search(people_db, "Mohit Bansal reasoning", limit=5)
     got = [r.paper["source_id"] for r in response.results]

@@ -13,7 +13,7 @@ from bot.papers.venues import Scope, parse_scope
 from bot.search import query as ql
 from bot.search import search
 from tests.support.marks import starred_notes
-from tests.support.venue_index import build_venue_index
+from tests.support.venue_index import build_venue_index, index_of
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +154,33 @@ def test_papers_like_a_named_paper_stay_in_the_venues_searched(db: sqlite_utils.
     assert by_default.results
     assert {r.paper["venue"] for r in by_default.results} == {"icml2026"}
     assert by_default.total == len(by_default.results)
+
+
+def test_a_list_that_labels_every_paper_main_still_has_its_position_papers(tmp_path: Path) -> None:
+    # The conference site's list says `main` for all 5,863 ICML 2026 papers, 176 of them titled "Position: ...":
+    # track:position found nothing. A title opening "Position:" is the position track's at a venue that has one.
+    main = [
+        _listed("m1", 2026, "Position: Benchmarks for KV Cache Compression Are Broken"),
+        _listed("m2", 2026, "position paper: KV Cache Research Should Report Memory"),
+        _listed("m3", 2026, "KV Cache Compression by Positional Importance"),  # (a word, not the prefix)
+        _listed("m4", 2024, "Position: KV Caches in 2024"),  # ICML 2024 had a position track too
+    ]
+    iclr = {**_listed("i1", 2026, "Position: KV Cache Eviction Is Solved"), "conference": "ICLR"}  # (none at ICLR)
+    db = index.connect(index_of(tmp_path, [*main, iclr]), readonly=True)
+    try:
+        assert sorted(venues_of(db, "kv cache track:position venue:all")) == [
+            "icml2024/position",
+            "icml2026/position",
+            "icml2026/position",
+        ]
+        assert sorted(venues_of(db, "kv cache track:main venue:all")) == ["iclr2026/main", "icml2026/main"]
+        listed = search(db, "track:position venue:all", limit=10).results
+        assert {r.paper["source_id"] for r in listed} == {"m1", "m2", "m4"}
+    finally:
+        db.conn.close()
+
+
+def _listed(pid: str, year: int, title: str) -> dict[str, object]:
+    """A paper as the conference site lists it: every track `main`."""
+    abstract = f"We study kv cache compression for serving language models. {title} argues for a way to do it."
+    return {"id": pid, "conference": "ICML", "year": year, "track": "main", "title": title, "abstract": abstract}

@@ -220,10 +220,19 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
         assert "7 papers by *Mohit Bansal*, those about *reasoning* first" in said, question
         assert "match some" not in said, question
         assert said.index("Reasoning with Language Models, Part 0") < said.index("Video with Language Models"), question
-    for question in ("who is Mohit Bansal?", "what has Mohit Bansal published?", "Mohit Bansal about"):
+    for question in (
+        "who is Mohit Bansal?",
+        "what has Mohit Bansal published?",
+        "Mohit Bansal about",
+        "What did Mohit Bansal publish?",  # it said "7 papers by Mohit Bansal, none about *publish*"
+        "find Mohit Bansal",
+        "please list Mohit Bansal works",  # (`/icml list` is the reading list)
+        "give me Mohit Bansal's latest",
+    ):
         said = texts(people_http.command(question).json())
         assert "7 papers by *Mohit Bansal*" in said, question
         assert "those about" not in said, question  # it said "those about *who is* first"
+        assert "none about" not in said, question
         assert "match some" not in said, question
     said = texts(people_http.command("Mohit Bansal oral papers").json())  # a filter beside a name, not a word
     assert "No papers by *Mohit Bansal* with these filters" in said
