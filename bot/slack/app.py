@@ -65,7 +65,7 @@ def build_app(
     home.register(app, deps, publisher)
     oauth.register(app)
     app.error(errors.on_error)
-    inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
+    inline_ack.install(app)  # /icml answers in its ack, buttons ack at once: no 10 ms polling (bot/slack/inline_ack.py)
     return app
 
 
