@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from bot.search import Result, SearchResponse, pinned, scope, topics, trends
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
+from bot.search.turns import Turns
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -52,6 +54,8 @@ class AuthorQuery:
         listed = ", ".join(f"{name} ({n})" for name, n in self.card.coauthors) if self.card else ""
         return f"Co-authors: {listed or 'none listed'}"
 
+
+TURNS = Turns()  # every Papers of the process: searches take turns (bot.search.turns), /healthz's count does not
 
 WARM_QUERY = "learning models with data"  # common words, three of them: the first search loads what ranking and
 # fusion read (titles, names, people, the embedding model and the papers' vectors: ~1 s at 110,000 papers)
@@ -86,9 +90,11 @@ class Papers:
         self._local.db, self._local.file = fresh, before
         return fresh
 
-    def snapshot(self) -> contextlib.AbstractContextManager[sqlite_utils.Database]:
-        """One read transaction on this thread's connection (index.snapshot)."""
-        return index.snapshot(self.db)
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sqlite_utils.Database]:
+        """One read transaction on this thread's connection (index.snapshot), in this search's turn."""
+        with TURNS, index.snapshot(self.db) as db:
+            yield db
 
     def search(self, query: str, limit: int = 5, offset: int = 0) -> SearchResponse:
         """Ranked results for a query (the search module does typos, acronyms and snippets)."""
@@ -137,7 +143,8 @@ class Papers:
 
     def get(self, ref: str) -> PaperRow | None:
         """One paper by id, old id, OpenReview id or name."""
-        return index.get_paper(self.db, text.valid_text(ref))
+        with TURNS:
+            return index.get_paper(self.db, text.valid_text(ref))
 
     def by_link(self, url: str) -> PaperRow | None:
         """The paper a pasted link names (OpenReview forum or pdf, its page on a conference site), as search reads
@@ -197,4 +204,5 @@ class Papers:
 
     def topic_queries(self, message_text: str) -> list[str]:
         """Queries for what a message (plain text) is about, most specific first (search.topics)."""
-        return topics.topic_queries(self.db, message_text, self.count())
+        with TURNS:
+            return topics.topic_queries(self.db, message_text, self.count())

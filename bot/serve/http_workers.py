@@ -80,6 +80,24 @@ class Worker(BaseWorker):
             log.warning("requests still in progress after %ds are closed unanswered", STOP_REQUESTS_SECONDS)
 
 
+class Channel(HTTPChannel):  # type: ignore[misc]  # (waitress is untyped: pyproject.toml)
+    """waitress's connection, except that the event loop does not watch it for writing while a thread answers on it.
+
+    The thread sends its own answer (waitress sends as soon as anything is written), so the loop has nothing to send
+    meanwhile: yet waitress calls the connection writable whenever unsent bytes wait, which they do while the thread
+    is inside send(), so poll() returned at once and the loop spun, ~90 turns per /icml answer that held the GIL
+    against the very thread answering (a profile under bench/serve_bench.py's load: a quarter of the worker's time).
+    The loop still steps in when the answer outgrows waitress's high-water mark (the thread waits for it then), when
+    the connection is to be closed, and once the thread is done (waitress then wakes the loop)."""
+
+    def writable(self) -> bool:
+        """Whether the loop has something to send or close on this connection now."""
+        if not super().writable():
+            return False
+        helping = self.total_outbufs_len > self.adj.outbuf_high_watermark
+        return not self.requests or helping or bool(self.will_close or self.close_when_flushed)
+
+
 def waitress_server(
     wsgi: Any,
     connections: dict[int, Any],
@@ -90,7 +108,7 @@ def waitress_server(
     """The waitress server of a worker, with every production setting, on gunicorn's `sockets` or else on host:port
     (the tests' in-process server: the same settings, so tests see what users get); its channels go in `connections`."""
     where: dict[str, Any] = {"sockets": list(sockets)} if sockets else {"host": host, "port": port}
-    return waitress.server.create_server(
+    server = waitress.server.create_server(
         wsgi,
         map=connections,
         **where,
@@ -104,6 +122,10 @@ def waitress_server(
         asyncore_use_poll=True,  # select() cannot watch more than 1,024 descriptors
         ident="icml-bot",
     )
+    for listener in connections.values():  # one per listening socket (gunicorn may bind several)
+        if isinstance(listener, waitress.server.BaseWSGIServer):
+            listener.channel_class = Channel  # (waitress's hook: the class of every connection it accepts)
+    return server
 
 
 def _answering(connections: dict[int, Any]) -> bool:

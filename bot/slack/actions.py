@@ -19,6 +19,7 @@ from bot.slack import blocks
 from bot.slack.clicker import clicker_team
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
+from bot.slack.inline_ack import acks_at_once
 from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.slack.team_commands import saved_ids_of
@@ -120,4 +121,4 @@ def register(app: App, deps: Services) -> None:
     if set(handlers) != set(blocks.ACTION_IDS):
         raise RuntimeError("every button the blocks build needs a listener")
     for action_id, handler in handlers.items():
-        app.action(action_id)(acks_first(handler))
+        app.action(action_id)(acks_at_once(acks_first(handler)))  # acked before it runs (bot/slack/inline_ack.py)

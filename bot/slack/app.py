@@ -66,7 +66,7 @@ def build_app(
     unfurls.register(app, deps)  # paper links unfurl into cards (link_shared)
     oauth.register(app, deps)
     app.error(errors.on_error)
-    inline_ack.install(app)  # /icml answers in its ack: no 10 ms polling for it (bot/slack/inline_ack.py)
+    inline_ack.install(app)  # /icml answers in its ack, buttons ack at once: no 10 ms polling (bot/slack/inline_ack.py)
     return app
 
 

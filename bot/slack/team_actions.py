@@ -40,6 +40,7 @@ from bot.slack.clicker import clicker_team, from_another_workspace
 from bot.slack.commands import search_page, similar_page
 from bot.slack.errors import acks_first
 from bot.slack.home_publisher import HomePublisher
+from bot.slack.inline_ack import acks_at_once
 from bot.slack.replies import respond
 from bot.slack.services import Services
 from bot.state import State
@@ -330,4 +331,4 @@ def register(app: App, deps: Services, publisher: HomePublisher) -> None:
     if set(handlers) != set(ACTION_IDS):
         raise RuntimeError("every team button needs a listener")
     for action_id, handler in handlers.items():
-        app.action(action_id)(acks_first(handler))
+        app.action(action_id)(acks_at_once(acks_first(handler)))  # acked before it runs (bot/slack/inline_ack.py)
