@@ -4,6 +4,7 @@ length do not get in the way, and every result says what it shares with the text
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,16 @@ def test_on_the_real_list_three_sentences_put_their_paper_first(full_index_path:
     )
     assert chatty >= 38
     assert chatty > baseline  # the ordinary search reads the greeting as words to find
+
+
+@needs_shared_data()
+def test_the_bench_reports_related_beside_the_ordinary_search(full_index_path: Path) -> None:
+    """bench/related_bench.py in a short run: every kind of paste, both methods, the neighbours' areas."""
+    from tests.robustness.test_bench import bench
+
+    out = bench("bench/related_bench.py", "--index", str(full_index_path), "--papers", "10", timeout=110)
+    first = re.search(r"^first 3 sentences\s+related\(\)\s+(\d+)/10", out, re.MULTILINE)
+    assert first, out
+    assert int(first.group(1)) >= 9
+    assert len(re.findall(r"search\(\) \(baseline\)\s+\d+/10", out)) == 6  # each kind beside the baseline
+    assert "Similar of the paper" in out

@@ -233,3 +233,10 @@ def test_in_a_slack_connect_channel_the_clickers_own_workspace_is_used(slack_htt
     )
     dm = fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("channel") == "D5", ok=True)[-1]
     assert save_labels(dm.params, DEFENSIVE_KV) == ["Saved"]
+
+
+def test_a_paste_too_long_for_icml_points_to_the_shortcut(slack_http: SlackHttp) -> None:
+    reply = slack_http.command(DRAFT.replace("<@U3> ", ""))
+    text = texts(reply.json())
+    assert "I search for up to 500" in text
+    assert "use *Find related papers* (in a message's ⋯ menu, or the shortcuts menu)" in text
