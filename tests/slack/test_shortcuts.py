@@ -240,3 +240,7 @@ def test_a_paste_too_long_for_icml_points_to_the_shortcut(slack_http: SlackHttp)
     text = texts(reply.json())
     assert "I search for up to 500" in text
     assert "use *Find related papers* (in a message's ⋯ menu, or the shortcuts menu)" in text
+
+
+def test_help_names_the_shortcut(slack_http: SlackHttp) -> None:
+    assert "*Find related papers* (its ⋯ menu)" in texts(slack_http.command("help").json())
