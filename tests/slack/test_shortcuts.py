@@ -5,6 +5,7 @@ a DM, BibTeX for these sends a file a BibTeX parser reads, and text with nothing
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from tests.support.block_checks import problems
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import DEFENSIVE_KV, TOKSUITE, VEGAS
 from tests.support.slack_clicks import press
-from tests.support.slack_harness import SlackHttp, buttons, texts
+from tests.support.slack_harness import SlackHttp, buttons, slack_config, socket_mode_app, texts
 from tests.support.slack_shortcuts import global_shortcut, message_action, view_submission
 from tests.team.bibparse import parse_bibtex
 
@@ -244,3 +245,18 @@ def test_a_paste_too_long_for_icml_points_to_the_shortcut(slack_http: SlackHttp)
 
 def test_help_names_the_shortcut(slack_http: SlackHttp) -> None:
     assert "*Find related papers* (its ⋯ menu)" in texts(slack_http.command("help").json())
+
+
+def test_in_socket_mode_the_modal_opens_and_an_empty_paste_is_refused_in_the_ack(
+    fake: FakeSlack, slack_index_path: Path, tmp_path: Path
+) -> None:
+    config = slack_config(fake, slack_index_path, tmp_path / "state.db", signing_secret="")
+    with socket_mode_app(fake, config):
+        click = global_shortcut(shortcuts.GLOBAL_SHORTCUT)
+        assert fake.socket_ack(fake.socket_send("interactive", click)) is not None
+        assert fake.wait_for("views.open", ok=True)[-1].params["trigger_id"] == click["trigger_id"]
+        [modal] = fake.modals()
+        refused = fake.socket_ack(fake.socket_send("interactive", view_submission(modal, {"text": " "})))
+        assert refused["payload"] == {"response_action": "errors", "errors": {"text": related_blocks.NO_TEXT}}
+        fake.socket_ack(fake.socket_send("interactive", message_action(shortcuts.MESSAGE_SHORTCUT, DRAFT)))
+        assert paper_ids(thread_answer(fake))[0] == DEFENSIVE_KV
