@@ -1,4 +1,4 @@
-"""Related papers from pasted text: hit@1 and MRR of bot.search.related beside the same text in the ordinary search.
+"""Related papers from pasted text: hit@1 and MRR of related() (bot.search.pasted) beside the same text in search.
 
 Run: python bench/related_bench.py [--papers 100] [--seed 2026] [--index PATH]
 

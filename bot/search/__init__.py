@@ -16,15 +16,15 @@ How a query runs, and why it stays fast on 100,000+ papers (one module per step)
 7. snippets.py: the abstract around the most query words, the matched words marked (bot.text.marked).
 engine.py runs these steps for `search`, as stages (settle, retrieve, order, write the page, notes); neighbours.py
 finds papers like one paper (`similar`); pasted.py papers like a piece of text (`related`: a draft abstract, a
-reviewer's paragraph, by its rarest words and meaning); cache.py keeps what each index needs loaded once (vocabulary,
-names, acronym table); matching.py finds words in text fast.
+reviewer's paragraph, by its rarest words and meaning; imported where asked for, so `icml-bot search` never loads it);
+cache.py keeps what each index needs loaded once (vocabulary, names, acronym table); matching.py finds words in text
+fast.
 """
 
 from __future__ import annotations
 
 from bot.search.engine import request_without_topic, search
 from bot.search.neighbours import similar
-from bot.search.pasted import Related, related
 from bot.search.results import MAX_LIMIT, Result, SearchResponse
 from bot.search.snippets import SNIPPET_CHARS, Highlighter, make_snippet
 
@@ -32,11 +32,9 @@ __all__ = [
     "MAX_LIMIT",
     "SNIPPET_CHARS",
     "Highlighter",
-    "Related",
     "Result",
     "SearchResponse",
     "make_snippet",
-    "related",
     "request_without_topic",
     "search",
     "similar",

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.papers import index
-from bot.search import related, search
-from bot.search.pasted import DEFAULT
+from bot.search import search
+from bot.search.pasted import DEFAULT, related
 from bot.text.sentences import split_sentences
 from tests.support.paths import needs_shared_data
 from tests.support.seed_ids import DEFENSIVE_KV, SEED_ORDER, TOKSUITE, VEGAS

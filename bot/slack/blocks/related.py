@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from bot.search import Related, Result
+from bot.search import Result
+from bot.search.pasted import Related
 from bot.slack.blocks.kit import (
     MAX_BUTTON_VALUE,
     Block,
