@@ -1,6 +1,6 @@
 """Related papers from pasted text: hit@1 and MRR of related() (bot.search.pasted) beside the same text in search.
 
-Run: python bench/related_bench.py [--papers 100] [--seed 2026] [--index PATH]
+Run: python bench/related_bench.py [--papers 100] [--seed 2026] [--index PATH] [--large PATH | --scale 6]
 
 For `--papers` random ICML 2026 main-track papers of ../shared/data/icml2026.jsonl with at least three sentences in
 their abstract, each kind of paste below is answered by related() (what the "Find related papers" shortcut calls,
@@ -17,6 +17,10 @@ Then its neighbours: of places 2-5 that are other papers, the share with the pas
 an area are skipped), beside the paper's own Similar answer (bot.search.similar: its neighbours computed from its
 whole title and abstract). Times are per paste after warm-up, p50 and p99 in ms. The index is the seeds and the list,
 as the tests' full index (built first unless --index names one).
+
+With --scale N (or --large PATH, an index built so before) the first kind of paste is also answered on the shared lists
+repeated N times (~110,000 papers at 6, as bench/index_bench.py builds them): there each paper has N copies (titles
+and abstracts marked "copy k"), and a hit is the paper or one of its copies first; the times are the point.
 """
 
 from __future__ import annotations
@@ -99,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--papers", type=int, default=100, help="how many random ICML 2026 main papers (100)")
     parser.add_argument("--seed", type=int, default=2026, help="the sample's random seed (2026)")
     parser.add_argument("--index", type=Path, help="an index of the seeds and icml2026.jsonl (default: build one now)")
+    parser.add_argument("--scale", type=int, default=0, help="also time an index of the shared lists x N (6: ~110,000)")
+    parser.add_argument("--large", type=Path, help="an index built so before (instead of --scale)")
     args = parser.parse_args(argv)
     if args.index is None and not DATA.exists():
         print(f"{DATA} is not available", file=sys.stderr)
@@ -110,12 +116,53 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             build(path)
             print(f"built the index in {time.perf_counter() - started:.1f} s")
-        run(Papers(path), args.papers, args.seed)
+        sample = run(Papers(path), args.papers, args.seed)
+        large = args.large
+        if large is None and args.scale:
+            large = Path(tmp) / "large.db"
+            started = time.perf_counter()
+            count = build_large(large, args.scale)
+            print(f"built an index of {count:,} papers in {time.perf_counter() - started:.0f} s")
+        if large is not None:
+            run_large(Papers(large), sample)
     return 0
 
 
-def run(papers: Papers, count: int, seed: int) -> None:
-    """Every paste kind through both methods, then the neighbours' areas."""
+def build_large(path: Path, copies: int) -> int:
+    """The shared lists x `copies` (bench/index_bench.py's make_large), by the production loader."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from index_bench import make_large
+
+    source = path.with_suffix(".jsonl")
+    count = make_large(source, copies)
+    db = index.connect(path)
+    index.load(db, [source])
+    db.conn.close()
+    source.unlink()
+    return count
+
+
+def run_large(papers: Papers, sample: list[tuple[str, list[str]]]) -> None:
+    """The first three sentences of the same papers on a large index: hits (a copy counts) and times."""
+    methods: dict[str, Callable[[str], list[str]]] = {
+        "related()": lambda text: [str(r.paper["id"]) for r in papers.related(text, DEPTH).results],
+        "search() (baseline)": lambda text: [str(r.paper["id"]) for r in papers.search(text, limit=DEPTH).results],
+    }
+    for find in methods.values():  # warm-up: each whole-index look-up loads once
+        find("kv cache eviction for long context")
+        find(" ".join(sample[0][1]))
+    print(f"{papers.count():,} papers (the shared lists repeated), first 3 sentences of the same papers:")
+    for name, find in methods.items():
+        score = Scores()
+        for paper_id, sentences in sample:
+            found, ms = timed(find, " ".join(sentences[:3]))
+            same = [paper_id if f.split("-c")[0] == paper_id else f for f in found]  # a copy is the paper
+            score.add(paper_id, list(dict.fromkeys(same)), ms)
+        print(f"{'first 3 sentences':22} {name:20} {score.row()}")
+
+
+def run(papers: Papers, count: int, seed: int) -> list[tuple[str, list[str]]]:
+    """Every paste kind through both methods, then the neighbours' areas; returns the sample (id, sentences)."""
     rows = papers.db.execute(
         "SELECT id, abstract, area FROM papers WHERE venue = 'icml2026' AND coalesce(track, 'main') = 'main' "
         "AND abstract != '' ORDER BY id"
@@ -157,6 +204,7 @@ def run(papers: Papers, count: int, seed: int) -> None:
     print("then its neighbours (first 3 sentences): share of places 2-5 in the pasted paper's area")
     for name, (slots, same) in areas.items():
         print(f"  {name:22} {same / max(slots, 1):>6.1%} of {slots} places")
+    return sample
 
 
 if __name__ == "__main__":

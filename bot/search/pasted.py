@@ -7,7 +7,8 @@ wrong for a paragraph, whose opening may be chatter and whose words no paper hol
    the index (BM25's idf, from the `vocab` table); words sharing a stem are one term, chatter and the boilerplate of
    scientific prose are dropped (bot.papers.related.GENERIC, CHAT_WORDS).
 2. Candidates: FTS5's bm25 over the strongest terms OR'd, the index's own column weights (name and title above the
-   abstract). Only terms whose papers add up to `postings` are asked, strongest first: bounded work at any size.
+   abstract). Of those, only the rarest whose papers add up to `postings` are asked: bounded work at any size, and
+   the rare words are the ones that tell a paper apart.
 3. Order: that bm25 scaled to the best candidate's, plus `meaning` times the cosine of the text's meaning vector to
    each candidate's (bot.search.meaning). Pasted sentences of an abstract put their paper first; the rest are its
    neighbours by the same words and meaning.
@@ -129,7 +130,8 @@ def _words(text: str) -> list[str]:
 
 
 def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
-    """The text's strongest topic terms, strongest first: (1 + log tf) × idf summed over the words of one stem."""
+    """The text's strongest topic terms, strongest first: (1 + log tf) × idf summed over the words of one stem; of
+    the `terms` strongest, the rarest whose papers add up to `postings`."""
     tf = Counter(w for w in _words(text) if w)
     if not tf:
         return []
@@ -150,16 +152,15 @@ def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
         else:  # tokenizer, tokenizers: one term, found by its shortest word
             shortest = min(old.word, word, key=len)
             by_stem[key] = _Term(old.weight + weight, shortest, papers if shortest == word else old.df)
-    chosen: list[_Term] = []
-    budget = 0
-    for term in sorted(by_stem.values(), key=lambda t: (-t.weight, t.word)):
-        if chosen and budget + term.df > settings.postings:
-            continue  # (FTS5's bm25 reads every posting of every term it is asked)
-        chosen.append(term)
-        budget += term.df
-        if len(chosen) == settings.terms:
-            break
-    return chosen
+    strongest = sorted(by_stem.values(), key=lambda t: (-t.weight, t.word))[: settings.terms]
+    kept: set[str] = set()
+    read = 0
+    for term in sorted(strongest, key=lambda t: (t.df, t.word)):  # the rarest first: they tell a paper apart
+        if kept and read + term.df > settings.postings:
+            break  # (FTS5's bm25 reads every posting of every term it is asked)
+        kept.add(term.word)
+        read += term.df
+    return [t for t in strongest if t.word in kept]
 
 
 def _candidates(

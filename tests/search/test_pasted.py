@@ -3,8 +3,10 @@ length do not get in the way, and every result says what it shares with the text
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -132,3 +134,22 @@ def test_the_bench_reports_related_beside_the_ordinary_search(full_index_path: P
     assert int(first.group(1)) >= 9
     assert len(re.findall(r"search\(\) \(baseline\)\s+\d+/10", out)) == 6  # each kind beside the baseline
     assert "Similar of the paper" in out
+
+
+def test_the_postings_budget_keeps_the_rare_words_that_tell_a_paper_apart(tmp_path: Path) -> None:
+    """A word the text repeats can weigh most and still be common: spending the budget on it first (as once) left the
+    rare words that name the paper out of the search, and found only papers holding the common word."""
+    papers = [
+        {"id": "TARGET", "title": "Zebrafish Xylophone Recordings", "abstract": "We record zebrafish by a xylophone."},
+        *({"id": f"T{i}", "title": f"Transformer {i}", "abstract": f"A transformer for table {i}."} for i in range(12)),
+        *({"id": f"O{i}", "title": f"Other Study {i}", "abstract": f"Topic {i} alone."} for i in range(67)),
+    ]
+    source = tmp_path / "budget2026.jsonl"
+    source.write_text("".join(json.dumps({"authors": ["A. Author"], **p}) + "\n" for p in papers), encoding="utf-8")
+    db = index.connect(tmp_path / "budget.db")
+    index.load(db, [source])
+    text = "Transformer, transformer, transformer: a transformer sees a transformer. Zebrafish and a xylophone."
+    answer = related(db, text, 3, settings=replace(DEFAULT, postings=10))
+    assert answer.terms == ["xylophone", "zebrafish"]  # the transformer's 12 papers would pass the budget
+    assert [r.paper["source_id"] for r in answer.results][:1] == ["TARGET"]
+    db.conn.close()
