@@ -15,8 +15,10 @@ How a query runs, and why it stays fast on 100,000+ papers (one module per step)
    weighted reciprocal rank; titles holding every word and named papers lead.
 7. snippets.py: the abstract around the most query words, the matched words marked (bot.text.marked).
 engine.py runs these steps for `search`, as stages (settle, retrieve, order, write the page, notes); neighbours.py
-finds papers like one paper (`similar`); cache.py keeps what each index needs loaded once (vocabulary, names, acronym
-table); matching.py finds words in text fast.
+finds papers like one paper (`similar`); pasted.py papers like a piece of text (`related`: a draft abstract, a
+reviewer's paragraph, by its rarest words and meaning; imported where asked for, so `icml-bot search` never loads it);
+cache.py keeps what each index needs loaded once (vocabulary, names, acronym table); matching.py finds words in text
+fast.
 """
 
 from __future__ import annotations

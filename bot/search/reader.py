@@ -17,7 +17,7 @@ from bot import search, text
 from bot.papers import index
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
-from bot.search import Result, SearchResponse, pinned, scope, topics, trends
+from bot.search import Result, SearchResponse, pasted, pinned, scope, topics, trends
 from bot.search import query as ql
 from bot.search.cache import index_cache
 from bot.search.people import People, PersonCard, person_card
@@ -172,6 +172,12 @@ class Papers:
                 if results:
                     return results[:k]
             return []
+
+    def related(self, text: str, k: int = 5) -> pasted.Related:
+        """Papers closest to a piece of text (a draft, a paragraph, a question), in the venues searched."""
+        with self.snapshot() as db:
+            within = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
+            return pasted.related(db, text, k, within=within)
 
     def random(self) -> PaperRow | None:
         """A paper picked at random (for `/icml random`)."""

@@ -10,7 +10,19 @@ from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 
 from bot.config import Config, ConfigError, setting_help
-from bot.slack import actions, commands, errors, events, home, inline_ack, oauth, replies, team_actions, unfurls
+from bot.slack import (
+    actions,
+    commands,
+    errors,
+    events,
+    home,
+    inline_ack,
+    oauth,
+    replies,
+    shortcuts,
+    team_actions,
+    unfurls,
+)
 from bot.slack.blocks import ACTION_IDS
 from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
@@ -20,7 +32,8 @@ LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode eac
 # What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
 COMMANDS = commands.COMMANDS
 EVENTS = (*events.EVENTS, *home.EVENTS, *unfurls.EVENTS, *oauth.LIFECYCLE_EVENTS)
-ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS)
+ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS, *shortcuts.ACTION_IDS)
+SHORTCUTS = shortcuts.SHORTCUTS  # callback_id → message or global
 
 
 def build_app(
@@ -64,6 +77,7 @@ def build_app(
     team_actions.register(app, deps, publisher)  # Save, channel lists, digest feedback (bot/team)
     home.register(app, deps, publisher)
     unfurls.register(app, deps)  # paper links unfurl into cards (link_shared)
+    shortcuts.register(app, deps)  # Find related papers: on a message, or a modal to paste text into
     oauth.register(app, deps)
     app.error(errors.on_error)
     inline_ack.install(app)  # /icml answers in its ack, buttons ack at once: no 10 ms polling (bot/slack/inline_ack.py)

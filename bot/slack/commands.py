@@ -69,7 +69,8 @@ def too_long(chars: int, example: str) -> Message:
     """The friendly answer to a query longer than MAX_INPUT_CHARS (nothing is searched)."""
     return blocks.notice(
         f"That is {chars:,} characters: I search for up to {MAX_INPUT_CHARS:,}. A few words, a paper "
-        f"name or a title work best, e.g. `{example}`."
+        f"name or a title work best, e.g. `{example}`. For papers related to a long text, use *Find related "
+        "papers* (in a message's ⋯ menu, or the shortcuts menu)."
     )
 
 

@@ -280,6 +280,33 @@ def test_ephemeral_update_and_channel_info(fake: FakeSlack) -> None:
     assert client.reactions_add(channel="C1", timestamp=posted["ts"], name="eyes")["ok"]  # anything else: ok
 
 
+def test_posting_where_the_bot_is_not_a_member_fails_as_slack_does(fake: FakeSlack) -> None:
+    client = fake.web_client()
+    fake.set_channel("C9", is_member=False)
+    fake.set_channel("G9", is_member=False, is_private=True)
+    for channel, error in (("C9", "not_in_channel"), ("G9", "channel_not_found")):
+        with pytest.raises(SlackApiError) as err:
+            client.chat_postMessage(channel=channel, text="hello")
+        assert err.value.response["error"] == error
+    assert client.chat_postMessage(channel="D7", text="a DM needs no membership")["ok"]
+    assert client.chat_postMessage(channel="C1", text="a member")["ok"]
+
+
+def test_views_open_opens_one_modal_per_trigger(fake: FakeSlack) -> None:
+    client = fake.web_client()
+    view = {"type": "modal", "title": {"type": "plain_text", "text": "Find related papers"}, "blocks": BLOCKS}
+    opened = client.views_open(trigger_id="123.456.abc", view=view)
+    assert opened["view"]["id"].startswith("V")
+    assert fake.modals() == [view]
+    with pytest.raises(SlackApiError) as err:
+        client.views_open(trigger_id="123.456.abc", view=view)
+    assert err.value.response["error"] == "exchanged_trigger_id"
+    long_title = {**view, "title": {"type": "plain_text", "text": "A title longer than Slack allows"}}
+    with pytest.raises(SlackApiError) as err:
+        client.views_open(trigger_id="123.456.def", view=long_title)
+    assert err.value.response["error"] == "invalid_arguments"
+
+
 def test_app_can_check_whether_it_already_posted(fake: FakeSlack) -> None:
     clock = [1_700_000_000.0]
     with FakeSlack(clock=lambda: clock[0]) as timed:

@@ -19,6 +19,7 @@ from tests.support.seed_ids import DEFENSIVE_KV
 from tests.support.slack_calls import Call
 from tests.support.slack_harness import SlackHttp
 from tests.support.slack_requests import block_action_payload, mention_event
+from tests.support.slack_shortcuts import global_shortcut, message_action
 
 SCHEMA = SHARED / "slack" / "manifest.schema.1.0.0.json"
 
@@ -65,7 +66,11 @@ def test_manifest_declares_what_the_app_registers(manifest: dict[str, Any]) -> N
     declared_commands = {c["command"] for c in manifest["features"]["slash_commands"]}
     assert declared_commands == set(slack_app.COMMANDS)
     assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == set(slack_app.EVENTS)
-    assert manifest["settings"]["interactivity"]["is_enabled"] is bool(slack_app.ACTIONS)
+    assert manifest["settings"]["interactivity"]["is_enabled"] is True  # buttons and shortcuts
+    assert slack_app.ACTIONS
+    assert slack_app.SHORTCUTS
+    declared_shortcuts = {s["callback_id"]: s["type"] for s in manifest["features"]["shortcuts"]}
+    assert declared_shortcuts == slack_app.SHORTCUTS
     domains = manifest["features"]["unfurl_domains"]
     assert ("link_shared" in slack_app.EVENTS) is bool(domains)
     assert len(domains) <= 5  # Slack's app settings take at most 5
@@ -114,6 +119,16 @@ def test_every_declared_listener_answers_through_the_real_app(
             return c.method == "response" and c.name == name
 
         fake.wait_for(answered, ok=True)
+    for callback_id, kind in ((s["callback_id"], s["type"]) for s in manifest["features"]["shortcuts"]):
+        if kind == "message":  # answered in the message's thread
+            click = message_action(callback_id, "speculative decoding with a small draft model", ts="1700000300.000300")
+            assert slack_http.action(click).status == 200
+            fake.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("thread_ts") == "1700000300.000300")
+        else:  # a modal opens for the click
+            click = global_shortcut(callback_id)
+            assert slack_http.action(click).status == 200
+            opened = fake.wait_for("views.open", ok=True)[-1]
+            assert opened.params["trigger_id"] == click["trigger_id"]
     unknown = block_action_payload("not_ours", "x", response_url=fake.response_url("zz"))
     assert slack_http.action(unknown).status == 404  # Bolt's answer for an action nobody listens to
     with caplog.at_level(logging.WARNING):

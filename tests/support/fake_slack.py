@@ -85,7 +85,7 @@ class FakeSlack:
         self.surfaces = TeamSurfaces(self._cond, lambda: self.url, self.web.is_member)
         for method in TeamSurfaces.METHODS:
             self.web.more[method] = self.surfaces.answer
-        self.shared_files, self.home = self.surfaces.shared, self.surfaces.home
+        self.shared_files, self.home, self.modals = self.surfaces.shared, self.surfaces.home, self.surfaces.modals
         self.home_publishes = self.surfaces.home_publishes
         self.oauth = OAuth(self._cond, self.web.tokens, self.web.token_teams, app_id, scopes)
         # Short names for the parts' methods: fake.wait_for() is fake.log.wait_for(), fake.socket_send() is

@@ -1,8 +1,9 @@
-"""The fake's file uploads, DMs and Home tabs: files.getUploadURLExternal, the upload URL itself (served by the fake,
-which keeps the bytes), files.completeUploadExternal, conversations.open and views.publish.
+"""The fake's file uploads, DMs, Home tabs and modals: files.getUploadURLExternal, the upload URL itself (served by
+the fake, which keeps the bytes), files.completeUploadExternal, conversations.open, views.publish and views.open.
 
 Answers follow Slack's documented shapes and errors; what the app sent is kept for tests: ``shared()`` gives each
-file shared to a channel with its bytes, ``home(user)`` the Home view last published for a user.
+file shared to a channel with its bytes, ``home(user)`` the Home view last published for a user, ``modals()`` the
+modals opened.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __all__ = ["MAX_HOME_BLOCKS", "SharedFile", "TeamSurfaces"]
 Answer = tuple[int, dict[str, Any], dict[str, str]]
 MAX_HOME_BLOCKS = 100  # views.publish refuses a Home view with more (invalid_arguments)
 MAX_VIEW_BYTES = 250_000  # views.publish: view_too_large
+MAX_MODAL_TITLE = 24  # a modal's title, submit and close labels
 
 
 @dataclass
@@ -55,13 +57,17 @@ class TeamSurfaces:
         self._is_member = is_member
         self._files: dict[str, SharedFile] = {}
         self._home = _Home()
+        self._modals: list[dict[str, Any]] = []
+        self._triggers: set[str] = set()  # trigger_ids used: each opens one view
         self._next = 0
 
     def clear(self) -> None:
-        """Forget every file and Home view."""
+        """Forget every file, Home view and modal."""
         with self._cond:
             self._files.clear()
             self._home = _Home()
+            self._modals.clear()
+            self._triggers.clear()
 
     # ------------------------------------------------------------------ for tests
 
@@ -76,6 +82,11 @@ class TeamSurfaces:
         with self._cond:
             return self._home.views.get(user)
 
+    def modals(self) -> list[dict[str, Any]]:
+        """The modals views.open opened, oldest first."""
+        with self._cond:
+            return list(self._modals)
+
     def home_publishes(self, user: str) -> int:
         """How many times a Home view was published for `user`."""
         with self._cond:
@@ -88,6 +99,7 @@ class TeamSurfaces:
         "files.completeUploadExternal",
         "conversations.open",
         "views.publish",
+        "views.open",
     )
 
     def answer(self, method: str, params: dict[str, Any]) -> Answer:
@@ -101,6 +113,8 @@ class TeamSurfaces:
             if not users:
                 return 200, {"ok": False, "error": "users_list_not_supplied"}, {}
             return 200, {"ok": True, "channel": {"id": "D" + users.split(",")[0].lstrip("UW")}}, {}
+        if method == "views.open":
+            return 200, self._open(params), {}
         return 200, self._publish(params), {}
 
     def upload(self, file_id: str, data: bytes) -> tuple[int, str]:
@@ -153,6 +167,31 @@ class TeamSurfaces:
                 {"id": found.id, "name": found.filename, "title": found.title, "channels": [channel] if channel else []}
             )
         return {"ok": True, "files": done}
+
+    def _open(self, params: dict[str, Any]) -> dict[str, Any]:
+        """views.open: a modal for a trigger_id not used before (Slack: each trigger opens one view, within ~3 s)."""
+        trigger = str(params.get("trigger_id") or "")
+        view = params.get("view")
+        if isinstance(view, str):
+            try:
+                view = json.loads(view)
+            except json.JSONDecodeError:
+                view = None
+        if not trigger:
+            return {"ok": False, "error": "invalid_arguments"}
+        if trigger in self._triggers:
+            return {"ok": False, "error": "exchanged_trigger_id"}
+        if not isinstance(view, dict) or view.get("type") != "modal" or not view.get("blocks"):
+            return {"ok": False, "error": "invalid_arguments"}
+        labels = [view.get(k) or {} for k in ("title", "submit", "close")]
+        if any(len(str(label.get("text") or "")) > MAX_MODAL_TITLE for label in labels) or not labels[0]:
+            return {"ok": False, "error": "invalid_arguments"}
+        if len(view["blocks"]) > MAX_HOME_BLOCKS or len(json.dumps(view)) > MAX_VIEW_BYTES:
+            return {"ok": False, "error": "invalid_arguments"}
+        self._triggers.add(trigger)
+        self._modals.append(view)
+        self._next += 1
+        return {"ok": True, "view": {"id": f"V{self._next:08d}", **view, "state": {"values": {}}}}
 
     def _publish(self, params: dict[str, Any]) -> dict[str, Any]:
         user = str(params.get("user_id") or "")

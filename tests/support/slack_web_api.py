@@ -106,7 +106,8 @@ class WebApi:
         return msg
 
     def set_channel(self, channel: str, **info: Any) -> None:
-        """Override fields conversations.info returns for ``channel`` (e.g. ``is_member=False``)."""
+        """Override fields conversations.info returns for ``channel`` (e.g. ``is_member=False``: chat.postMessage there
+        then answers not_in_channel, or channel_not_found when it is also ``is_private``)."""
         with self._cond:
             self._channels.setdefault(channel, {}).update(info)
 
@@ -154,6 +155,9 @@ class WebApi:
         if method == "chat.postMessage":
             if not any(params.get(k) for k in _TEXT_FIELDS):
                 return 200, {"ok": False, "error": "no_text"}, {}
+            if not channel.startswith(("D", "U", "W")) and not self.is_member(channel):  # (no chat:write.public)
+                error = "channel_not_found" if self._info(channel)["is_private"] else "not_in_channel"
+                return 200, {"ok": False, "error": error}, {}
             ts = self._next_ts()
             msg = self._bot_message(params, ts)
             self._store_message(channel, msg)

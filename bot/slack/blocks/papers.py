@@ -318,6 +318,7 @@ def help_message(command: str, entries: Sequence[tuple[str, str]]) -> Message:
     lines = [f"`{escape(' '.join(filter(None, (command, usage))))}`  {escape(text)}" for usage, text in entries]
     body = "*Search ICML 2026 papers*\n" + "\n".join(lines)
     body += "\nMention me in a thread (`@icml-bot`) to get papers related to the discussion."
+    body += "\nOn any message, *Find related papers* (its ⋯ menu) answers with papers related to it, in its thread."
     return message(_fallback(body), [section(body)])
 
 
