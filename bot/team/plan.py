@@ -349,3 +349,30 @@ def most_wanted(plan: Plan, at_least: int = 2) -> list[tuple[Wanted, Session | N
             seen.setdefault(p.paper_id, p.wanted)
     chosen = sorted((w for w in seen.values() if len(w.savers) >= at_least), key=lambda w: (-len(w.savers), w.paper_id))
     return [(w, plan.first_session_of(str(w.paper["id"]) if w.paper else w.paper_id)) for w in chosen]
+
+
+def text_lines(plan: Plan) -> list[str]:
+    """The plan as plain text, as `icml-bot plan` prints it."""
+    tz = plan.tz
+    lines = [f"{plan.venue_label}: {plan.placed} papers in {len(plan.sessions)} sessions (times in {tz})"]
+    for d in plan.days:
+        lines.append("")
+        lines.append(day_label(d.date))
+        for s in d.sessions:
+            there = venue_time(s, tz)
+            room = ", ".join(s.rooms)
+            lines.append(f"  {hours(s, tz)}  {s.name}{' · ' + room if room else ''}{f' ({there})' if there else ''}")
+            for p in s.items:
+                lines.append(f"    {p.position + ' ' if p.position else ''}{p.paper.get('title') or p.paper_id}")
+        for c in d.clashes:
+            if c.within_one:
+                boards = " and ".join(p.position or str(p.paper.get("title")) for p in c.sessions[0].items)
+                lines.append(f"  clash: {len(c.sessions[0].items)} posters in {c.sessions[0].name} {boards}")
+            else:
+                a, b = c.sessions
+                lines.append(f"  clash: {a.name} ({hours(a, tz)}) overlaps {b.name} ({hours(b, tz)})")
+    if plan.unplaced:
+        lines += ["", "Without a known time"]
+        for u in plan.unplaced:
+            lines.append(f"  {u.wanted.paper['title'] if u.wanted.paper else u.wanted.paper_id}: {u.why}")
+    return lines

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.papers import index
 from tests.slack.test_team_saves import answer
 from tests.support.block_checks import problems
@@ -234,3 +235,40 @@ def test_plan_ics_with_nothing_timed_sends_nothing(app: SlackHttp, fake: FakeSla
     assert "nothing to put in a calendar" in said
     app.drain()
     assert fake.shared_files() == []
+
+
+def test_the_cli_twin_writes_the_same_calendar_and_prints_the_plan(
+    app: SlackHttp,
+    fake: FakeSlack,
+    ids: dict[int, str],
+    days_index: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake.people.set_user("U1", tz=SEOUL)
+    for n in (0, 6, 10):
+        save(app, fake, ids[n])
+    app.command("plan ics")
+    fake.wait_for("files.completeUploadExternal", ok=True)
+    [sent] = fake.shared_files()
+    monkeypatch.setenv("ICML_BOT_STATE", str(tmp_path / "state.db"))
+    out = tmp_path / "plan.ics"
+    argv = ["plan", "--ics", "--team", "T1", "--user", "U1", "--db", str(days_index), "--out", str(out)]
+    assert main(argv) == 0
+    assert parse_events(out.read_text(encoding="utf-8")) == parse_events(sent.text)
+    capsys.readouterr()
+    assert main(["plan", ids[6], ids[10], "--tz", SEOUL, "--db", str(days_index)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:4] == [
+        "ICML 2026: 2 papers in 1 sessions (times in Asia/Seoul)",
+        "",
+        "Wed 15 Jul",
+        "  11:00–12:30  Poster Session 3 · Hall B",
+    ]
+    assert printed[4].startswith("    #1006 Generated Paper 6")
+    assert printed[6] == "  clash: 2 posters in Poster Session 3 #1006 and #1010"
+    assert main(["plan", ids[6], "--tz", "Mars/Olympus", "--db", str(days_index)]) == 2
+    assert "no time zone 'Mars/Olympus'" in capsys.readouterr().err
+    assert main(["plan", "--db", str(days_index)]) == 2
+    assert "give --user" in capsys.readouterr().err
