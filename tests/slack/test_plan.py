@@ -272,3 +272,60 @@ def test_the_cli_twin_writes_the_same_calendar_and_prints_the_plan(
     assert "no time zone 'Mars/Olympus'" in capsys.readouterr().err
     assert main(["plan", "--db", str(days_index)]) == 2
     assert "give --user" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the team's plan
+
+SHARED = "C0SHAREDXX1"  # a Slack Connect channel: one id in both workspaces
+
+
+def test_the_channels_plan_counts_its_members_saves_in_the_callers_workspace_only(
+    app: SlackHttp, fake: FakeSlack, ids: dict[int, str]
+) -> None:
+    fake.people.set_user("U1", tz=SEOUL)
+    fake.people.set_user("U7", tz=SEOUL, team="T2")
+    fake.people.set_members(SHARED, ["U1", "U2", "U3", "U7"])  # U7 is in the other workspace
+    for user in ("U1", "U2", "U3"):
+        save(app, fake, ids[6], user=user, channel=SHARED)
+    save(app, fake, ids[0], user="U1", channel=SHARED)
+    save(app, fake, ids[6], user="U7", team="T2", channel=SHARED)
+    save(app, fake, ids[10], user="U9", channel="C1")  # in the workspace, not in the channel
+    assert "added" in texts(app.command(f"list add {ids[7]}", user_id="U2", channel_id=SHARED).json())
+
+    ours = app.command("plan channel", user_id="U1", channel_id=SHARED).json()
+    assert problems(ours) == []
+    body = section_texts(ours)
+    assert body[0] == "The channel plan for ICML 2026"
+    assert body[1].startswith(f"<#{SHARED}>'s plan: 3 papers in 4 sessions over 2 days")
+    wanted = body[2].splitlines()
+    assert wanted[0] == "*Most wanted*"
+    assert wanted[1].startswith("3 of you saved #1006 <")
+    assert wanted[1].endswith("|Generated Paper 6: Large language models have revolutionized natural> (Wed 11:00, "
+                              "Hall B)")  # fmt: skip
+    assert len(wanted) == 2  # one saver is no crowd
+    days = "\n".join(body[3:])
+    assert "Generated Paper 10" not in days  # U9 is not in the channel
+    assert "#1006 <" in days
+    assert days.count("_(saved by 3)_") == 1
+    assert "#1000 <" in days
+    assert "_(saved by 1)_" in days
+    assert "#1007 <" in days
+    assert "_(on the list)_" in days
+    assert "*16:30–18:00* Poster Session 4 · Hall C" in days
+
+    theirs = app.command("plan channel", user_id="U7", team_id="T2", channel_id=SHARED).json()
+    their_body = "\n".join(section_texts(theirs))
+    assert "Most wanted" not in their_body  # in their workspace only U7 saved it
+    assert "#1006 <" in their_body
+    assert "_(saved by 1)_" in their_body
+    assert "#1000" not in their_body  # T1's saves and T1's list stay in T1
+    assert "#1007" not in their_body
+    [members, *_] = fake.calls("conversations.members")
+    assert members.params["channel"] == SHARED
+
+
+def test_a_channel_whose_members_cannot_be_read_says_why(app: SlackHttp, fake: FakeSlack) -> None:
+    fake.fail_next("conversations.members", error="missing_scope")
+    said = texts(app.command("plan channel").json())
+    assert "I can't see who is in this channel (missing_scope)" in said
+    assert "Nothing to plan here yet" in texts(app.command("plan channel").json())
