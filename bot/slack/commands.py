@@ -196,6 +196,7 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("list", team_commands.LIST_USAGE, team_commands.LIST_HELP, team_commands.channel_list, "optional"),
     Subcommand("export", team_commands.EXPORT_USAGE, team_commands.EXPORT_HELP, team_commands.export, "required"),
     Subcommand("plan", plan_command.USAGE, plan_command.HELP, plan_command.plan, "optional"),
+    Subcommand("remind", plan_command.REMIND_USAGE, plan_command.REMIND_HELP, plan_command.remind, "optional"),
     Subcommand("help", "", "this help", show_help),
 )
 BY_NAME = {s.name: s for s in SUBCOMMANDS}

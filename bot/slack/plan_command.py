@@ -19,7 +19,7 @@ from bot.slack.blocks import Message, escape
 from bot.slack.blocks import plan as plan_blocks
 from bot.slack.invocation import Invocation
 from bot.slack.team_commands import NO_STATE, open_dm, tell, upload_failed
-from bot.team import ics
+from bot.team import ics, reminders
 from bot.team import plan as plans
 
 log = logging.getLogger(__name__)
@@ -29,6 +29,8 @@ HELP = (
     "your saved papers by day and session in your time zone, with rooms, poster numbers and clashes; `channel`: "
     "this channel's reading list and what its members saved; `ics`: a calendar file in our DM"
 )
+REMIND_USAGE = "<minutes> | off"
+REMIND_HELP = "a DM that many minutes before each session of your saved papers, with the room and poster number"
 MEMBERS_PAGE = 1000  # conversations.members per page (Slack's most)
 MEMBERS_PAGES = 10  # a channel of more than 10,000 members counts its first 10,000
 _VENUE = re.compile(r"^[a-z]+\d{4}$")
@@ -131,3 +133,31 @@ def deliver(inv: Invocation, content: str, name: str, comment: str) -> None:
     except OSError as exc:
         log.warning("calendar upload for %s failed: %s", inv.user_id, exc)
         tell(inv, blocks.notice(upload_failed(type(exc).__name__, False)))
+
+
+def remind(inv: Invocation) -> Message:
+    """`/icml remind 15`, `/icml remind off`, bare `/icml remind`: whether and when reminders come."""
+    state = inv.deps.state
+    if state is None:
+        return blocks.notice(NO_STATE)
+    word = inv.args.strip().lower()
+    if word in ("off", "stop"):
+        if state.reminders.opt_out(inv.team_id, inv.user_id):
+            return blocks.notice("Reminders are off: I won't DM you before sessions (`/icml remind 15` turns them on).")
+        return blocks.notice("You had no reminders on. `/icml remind 15` DMs you 15 minutes before each session.")
+    current = state.reminders.of(inv.team_id, inv.user_id)
+    if not word and current is None:
+        return blocks.notice(f"Usage: `/icml remind {escape(REMIND_USAGE)}`: {escape(REMIND_HELP)}.")
+    minutes = current.minutes if not word and current else reminders.minutes_from(word)
+    if minutes is None:
+        return blocks.notice(
+            f"Usage: `/icml remind {escape(REMIND_USAGE)}`: how many minutes before each session, from 1 to "
+            f"{reminders.MAX_MINUTES} (e.g. `/icml remind 15`), or `off`."
+        )
+    tz, note = user_zone(inv)
+    now = inv.deps.digests.clock() if inv.deps.digests else datetime.now(UTC)  # (the process's one clock)
+    if word:
+        state.reminders.opt_in(inv.team_id, inv.user_id, minutes, tz.key, now.timestamp())
+    found = reminders.plans_of(state, inv.deps.papers, inv.team_id, inv.user_id, tz.key)
+    ahead = reminders.upcoming(found, now)
+    return plan_blocks.remind_reply(minutes, ahead, tz, note)

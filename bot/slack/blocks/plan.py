@@ -159,14 +159,18 @@ def empty_plan(team: bool, venue: str | None) -> Message:
     return notice(f"You have no saved papers{at} to plan yet: press *Save* under any paper I show.")
 
 
-def remind_reply(minutes: int, next_up: Sequence[tuple[Session, str]], tz: tzinfo) -> Message:
+def remind_reply(minutes: int, next_up: Sequence[Session], tz: tzinfo, tz_note: str = "") -> Message:
     """What `/icml remind N` answers: when the DMs come, and the next few."""
     lines = []
-    for s, room in next_up:
+    for s in next_up:
         due = s.start.astimezone(tz) - timedelta(minutes=minutes)
-        at = f", {escape(room)}" if room else ""
+        rooms = ", ".join(s.rooms)
+        at = f", {escape(rooms)}" if rooms else ""
         lines.append(f"• {plans.day_label(due.date())} *{due:%H:%M}* for {escape(s.name)} ({plans.hours(s, tz)}{at})")
-    head = f"I'll DM you {minutes} minutes before each session of your saved papers, with the room and poster number."
+    head = (
+        f"I'll DM you {minutes} minutes before each session of your saved papers, with the room and poster number "
+        f"(times in {escape(getattr(tz, 'key', str(tz)))}{escape(tz_note)})."
+    )
     body = "\n".join([head, *(["Next:", *lines] if lines else ["None of your saved papers has a session ahead yet."])])
     return notice(body + "\n`/icml remind off` stops them.")
 
