@@ -1,5 +1,5 @@
-"""`icml-bot index|search|stats|paper|similar|author|trend|related|export|serve|digest`: parses arguments, calls the
-modules (the same plain functions `/icml` calls), prints."""
+"""`icml-bot index|search|stats|paper|similar|author|trend|related|export|plan|serve|digest`: parses arguments, calls
+the modules (the same plain functions `/icml` calls), prints."""
 
 from __future__ import annotations
 
@@ -423,6 +423,45 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def cmd_plan(args: argparse.Namespace, config: Config) -> int:
+    """A conference plan by day and session, as `/icml plan` shows it (or its calendar file, as `/icml plan ics`):
+    of a person's saved papers (--team, --user), of papers by id or name, or of a search's results."""
+    from bot import wiring
+    from bot.team import ics
+    from bot.team import plan as plans
+
+    tz = plans.zone(args.tz, "")
+    if args.tz and getattr(tz, "key", "") != args.tz:
+        raise UserError(f"no time zone {args.tz!r}: use an IANA name such as Asia/Seoul or America/New_York")
+    papers = _papers(config)
+    if args.user:
+        parts = wiring.build(config)  # (the state database, as `icml-bot digest` opens it)
+        try:
+            wanted = plans.of_user(parts.state, papers, args.team or "", args.user)
+        finally:
+            parts.close()
+    elif bool(args.refs) == bool(args.search):
+        raise UserError("give --user (with --team: their saved papers), paper ids or names, or --search QUERY")
+    elif args.search:
+        found = papers.search(args.search, limit=args.limit).results
+        wanted = [plans.Wanted(str(r.paper["id"]), r.paper) for r in found]
+    else:
+        wanted = [plans.Wanted(ref, papers.get(ref)) for ref in args.refs]
+        unknown = [w.paper_id for w in wanted if w.paper is None]
+        if unknown:
+            raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing planned")
+    made = plans.build(wanted, tz, args.venue)
+    if not made.days and not made.unplaced:
+        raise UserError(f"nothing to plan{f' for {args.venue}' if args.venue else ''}: no such papers")
+    text = ics.calendar(made, datetime.now(UTC)) if args.ics else "\n".join(plans.text_lines(made)) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"Wrote {len(made.sessions)} sessions to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def print_blocks(text: str, config: Config) -> int:
     """Print the exact JSON payload `/icml <text>` acknowledges with (blocks, fallback text, response_type)."""
     from bot import wiring
@@ -651,6 +690,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("plan", parents=[common], help="a conference plan by day and session (as /icml plan)")
+    p.add_argument("refs", nargs="*", metavar="ID", help="paper ids, OpenReview ids or names")
+    p.add_argument("--user", metavar="U", help="plan this Slack user's saved papers (from the state database)")
+    p.add_argument("--team", metavar="T", help="with --user: their workspace (team id)")
+    p.add_argument("--search", metavar="QUERY", help="plan a search's results instead of named papers")
+    p.add_argument(
+        "--limit", type=_positive, default=20, help="with --search: how many results (default 20, at most 50)"
+    )
+    p.add_argument("--venue", metavar="VENUE", help="which venue, e.g. icml2026 (default: the coming one)")
+    p.add_argument("--tz", metavar="ZONE", default="UTC", help="show times in this IANA zone (default UTC)")
+    p.add_argument("--ics", action="store_true", help="write an iCalendar file (as /icml plan ics sends)")
+    p.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    p.set_defaults(func=cmd_plan)
 
     p = sub.add_parser(
         "publish",

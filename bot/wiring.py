@@ -17,6 +17,7 @@ from bot.digest.service import DigestService
 from bot.search.reader import Papers
 from bot.slack import oauth
 from bot.slack.digest_post import SlackPoster
+from bot.slack.reminders import ReminderDesk, SlackReminders
 from bot.slack.services import Services
 from bot.state import State
 
@@ -28,6 +29,7 @@ class Parts:
     papers: Papers
     state: State
     digests: DigestService
+    reminders: ReminderDesk | None = None  # conference-day DMs before saved papers' sessions (started by serve)
 
     @property
     def services(self) -> Services:
@@ -35,8 +37,10 @@ class Parts:
         return Services(papers=self.papers, state=self.state, digests=self.digests)
 
     def close(self) -> None:
-        """Stop the digests (a post under way is not waited for) and close the state."""
+        """Stop the digests (a post under way is not waited for) and the reminders, and close the state."""
         self.digests.stop()
+        if self.reminders is not None:
+            self.reminders.stop(timeout=0)
         self.state.close()
 
 
@@ -47,7 +51,8 @@ def build(config: Config, client: WebClient | None = None) -> Parts:
     """
     reader = papers(config)
     state = State(config.state_target)
-    return Parts(reader, state, digests(config, reader, state, client))
+    service = digests(config, reader, state, client)
+    return Parts(reader, state, service, reminders(reader, state, service))
 
 
 def papers(config: Config) -> Papers:
@@ -81,3 +86,9 @@ def poster(config: Config, state: State, client: WebClient | None = None) -> Sla
 
         return SlackPoster(WebClient(base_url=config.api_url), token_for=token_for)
     return SlackPoster(client or WebClient(token=config.bot_token, base_url=config.api_url))
+
+
+def reminders(reader: Papers, state: State, service: DigestService) -> ReminderDesk | None:
+    """The conference-day reminders of this process, sent with the digests' Slack client (each workspace's own)."""
+    sender = service.digests.poster
+    return ReminderDesk(state, reader, SlackReminders(sender.client_for)) if isinstance(sender, SlackPoster) else None

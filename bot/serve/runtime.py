@@ -16,6 +16,7 @@ from bot.digest.service import DigestService
 from bot.serve import refresh
 from bot.slack.app import build_app
 from bot.slack.home_publisher import HomePublisher
+from bot.slack.reminders import ReminderDesk
 from bot.state import State
 
 STOP_REQUESTS_SECONDS = 5  # at shutdown: requests in progress get this long to finish
@@ -34,6 +35,7 @@ class Runtime:
     app: App
     publisher: HomePublisher  # Home views, published off the listener threads
     refresher: refresh.Refresher | None = None  # ICML_BOT_REFRESH: fetch again and load in one transaction
+    reminders: ReminderDesk | None = None  # conference-day DMs (one process per state database sends them)
 
     @classmethod
     def build(cls, config: Config) -> Runtime:
@@ -41,7 +43,7 @@ class Runtime:
         parts = wiring.build(config)  # checks ICML_DIGEST_CHANNEL first
         publisher = HomePublisher()
         app = build_app(config, parts.services, publisher=publisher)
-        return cls(parts.state, parts.digests, app, publisher)
+        return cls(parts.state, parts.digests, app, publisher, reminders=parts.reminders)
 
     @classmethod
     def start(cls, config: Config) -> Runtime:
@@ -50,6 +52,8 @@ class Runtime:
         warming = runtime.digests.digests.papers.warm()
         threading.Thread(target=freeze_when_warm, args=(warming,), name="gc-freeze", daemon=True).start()
         runtime.digests.start_scheduler()
+        if runtime.reminders is not None:
+            runtime.reminders.start()
         runtime.refresher = refresh.start(config)  # several processes on one index: the first due one fetches
         return runtime
 
@@ -68,6 +72,8 @@ class Runtime:
                 "replies still in progress after %ds; they finish before the process exits", STOP_LISTENERS_SECONDS
             )
         self.publisher.stop()
+        if self.reminders is not None:
+            self.reminders.stop()
         if not self.digests.stop(timeout=STOP_DIGEST_SECONDS):
             log.warning(
                 "a digest post is still running after %ds; its claim stays in the state database, so it is "

@@ -21,7 +21,7 @@ from slack_sdk import WebClient
 
 from bot.papers.row import PaperRow
 from bot.search.reader import Papers
-from bot.slack import blocks, digest_commands, team_commands, trend_command
+from bot.slack import blocks, digest_commands, plan_command, team_commands, trend_command
 from bot.slack.blocks import Message, bold
 from bot.slack.blocks import history as history_blocks
 from bot.slack.inline_ack import answers_in_ack
@@ -196,6 +196,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand("list", team_commands.LIST_USAGE, team_commands.LIST_HELP, team_commands.channel_list, "optional"),
     Subcommand("export", team_commands.EXPORT_USAGE, team_commands.EXPORT_HELP, team_commands.export, "required"),
+    Subcommand("plan", plan_command.USAGE, plan_command.HELP, plan_command.plan, "optional"),
+    Subcommand("remind", plan_command.REMIND_USAGE, plan_command.REMIND_HELP, plan_command.remind, "optional"),
     Subcommand("help", "", "this help", show_help),
 )
 BY_NAME = {s.name: s for s in SUBCOMMANDS}

@@ -58,6 +58,10 @@ class SlackPoster:
         c = self.client
         return WebClient(token=token, base_url=c.base_url, timeout=c.timeout, retry_handlers=c.retry_handlers)
 
+    def client_for(self, team: str) -> WebClient | None:
+        """The client that posts in a workspace, None when the app left it (reminders DM with it too)."""
+        return self._client(team)
+
     def post(self, digest: Digest) -> str:
         """chat.postMessage with the digest's blocks, fallback text and marker; returns the message ts."""
         msg = digest_blocks.digest_message(digest)

@@ -23,6 +23,8 @@ from bot.state.schema import (
     DIGEST_SCHEMA_RUNS,
     DIGEST_SCHEMA_SUBSCRIPTIONS,
     DIGEST_SUBSCRIPTION_TEAM,
+    PLAN_SCHEMA_REMINDERS,
+    PLAN_SCHEMA_REMINDERS_SENT,
     TEAM_HISTORY_FROM_LISTS,
     TEAM_HISTORY_FROM_SAVES,
     TEAM_INDEX_CHANNEL_LIST_NEWEST,
@@ -115,6 +117,11 @@ def _paper_history(db: Executes) -> None:
         db.execute(statement)
 
 
+def _reminders(db: Executes) -> None:
+    db.execute(PLAN_SCHEMA_REMINDERS)
+    db.execute(PLAN_SCHEMA_REMINDERS_SENT)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
@@ -130,6 +137,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "each workspace's paper history: shares, unfurls, saves and list entries (from today's saves and lists)",
         _paper_history,
     ),
+    Migration(7, "conference-day reminders: who opted in, and each reminder claimed or sent", _reminders),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.state.repository import Repository, sql_limit
+from bot.state.repository import Repository, marks, sql_limit
+
+USERS_PER_QUERY = 500  # user ids per IN (…) when reading a channel's members' saves
 
 
 @dataclass(frozen=True)
@@ -69,3 +71,16 @@ class Saves(Repository):
         """Every paper id the user saved (one indexed query)."""
         rows = self._db.execute('SELECT paper_id FROM team_saves WHERE team = ? AND "user" = ?', [team, user])
         return frozenset(row[0] for row in rows)
+
+    def of_users(self, team: str, users: list[str]) -> list[tuple[str, str]]:
+        """(user, paper id) of every save these users made in the workspace (a channel's members, for its plan)."""
+        found: list[tuple[str, str]] = []
+        wanted = list(dict.fromkeys(users))
+        for at in range(0, len(wanted), USERS_PER_QUERY):
+            chunk = wanted[at : at + USERS_PER_QUERY]
+            rows = self._db.execute(
+                f'SELECT "user", paper_id FROM team_saves WHERE team = ? AND "user" IN ({marks(chunk)})',
+                [team, *chunk],
+            )
+            found.extend((row[0], row[1]) for row in rows)
+        return found

@@ -188,3 +188,29 @@ TEAM_HISTORY_FROM_LISTS = (
     'INSERT INTO paper_history (team, paper_id, kind, channel, "user", ts, at) '
     "SELECT team, paper_id, 'listed', channel, added_by, '', added_at FROM channel_list"
 )
+
+# ---- conference-day reminders (migration 7): who asked for a DM before each saved paper's session, and one row per
+# reminder claimed, keyed by the session's start and name, so that no process and no restart sends it twice.
+PLAN_SCHEMA_REMINDERS = """
+CREATE TABLE IF NOT EXISTS plan_reminders (
+    team TEXT NOT NULL,
+    "user" TEXT NOT NULL,
+    minutes INTEGER NOT NULL,           -- how long before a session starts
+    tz TEXT NOT NULL DEFAULT '',        -- the person's Slack time zone when they opted in (the DM's times)
+    created_at REAL NOT NULL,
+    PRIMARY KEY (team, "user")
+)"""
+PLAN_SCHEMA_REMINDERS_SENT = """
+CREATE TABLE IF NOT EXISTS plan_reminders_sent (
+    team TEXT NOT NULL,
+    "user" TEXT NOT NULL,
+    session TEXT NOT NULL,              -- the session's start (UTC) and name: a moved session is another reminder
+    due_at REAL NOT NULL,
+    status TEXT NOT NULL,               -- claimed | sent | uncertain (maybe sent: never sent again)
+    owner TEXT NOT NULL DEFAULT '',
+    claimed_at REAL NOT NULL,
+    channel TEXT,
+    ts TEXT,
+    error TEXT,
+    PRIMARY KEY (team, "user", session)
+)"""

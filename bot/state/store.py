@@ -26,6 +26,7 @@ from bot.state.feedback import Feedback
 from bot.state.history import History
 from bot.state.leases import Leases
 from bot.state.lists import Lists
+from bot.state.reminders import Reminders
 from bot.state.saves import Saves
 from bot.state.sqlite import path_problem
 
@@ -66,6 +67,7 @@ class State:
         self.lists = Lists(self._backend)
         self.feedback = Feedback(self._backend)
         self.history = History(self._backend)
+        self.reminders = Reminders(self._backend)
         if isinstance(self.path, Path):
             self._open_file(self.path)
             return

@@ -53,6 +53,9 @@ def test_manifest_is_socket_mode_with_exactly_the_scopes_needed(manifest: dict[s
             "im:write",
             "links:read",
             "links:write",
+            "users:read",
+            "channels:read",
+            "groups:read",
         ]
     )
     # Every scope carries its reason in a comment right above it.

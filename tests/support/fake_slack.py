@@ -31,6 +31,7 @@ from tests.support.slack_calls import Call, CallLog
 from tests.support.slack_faults import FaultPlan
 from tests.support.slack_files import SharedFile, TeamSurfaces
 from tests.support.slack_oauth import OAuth
+from tests.support.slack_people import People
 from tests.support.slack_response_url import ResponseUrls
 from tests.support.slack_socket_mode import SocketMode
 from tests.support.slack_web_api import DEFAULT_SCOPES, WebApi
@@ -86,6 +87,9 @@ class FakeSlack:
         for method in TeamSurfaces.METHODS:
             self.web.more[method] = self.surfaces.answer
         self.shared_files, self.home, self.modals = self.surfaces.shared, self.surfaces.home, self.surfaces.modals
+        self.people = People(self._cond)  # users.info (time zones) and conversations.members
+        for method in People.METHODS:
+            self.web.more[method] = self.people.answer
         self.home_publishes = self.surfaces.home_publishes
         self.oauth = OAuth(self._cond, self.web.tokens, self.web.token_teams, app_id, scopes)
         # Short names for the parts' methods: fake.wait_for() is fake.log.wait_for(), fake.socket_send() is
@@ -141,7 +145,7 @@ class FakeSlack:
 
     def reset(self) -> None:
         """Forget recorded calls, pending faults/delays, stored messages and socket traffic (servers keep running)."""
-        for part in (self.log, self.faults, self.response_urls, self.web, self.socket, self.surfaces):
+        for part in (self.log, self.faults, self.response_urls, self.web, self.socket, self.surfaces, self.people):
             part.clear()
 
     # ------------------------------------------------------------------ addresses

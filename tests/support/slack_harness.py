@@ -150,6 +150,7 @@ class SlackHttp(SignedClient):
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
         parts = wiring.build(config, client)
+        self.parts = parts  # (its digests' clock and its reminders, for tests that pass the time in)
         self.state = parts.state
         self.publisher = HomePublisher()
         self.app: App = build_app(config, parts.services, client=client, publisher=self.publisher)

@@ -18,6 +18,8 @@ STATE_TABLES = (  # the tables of what users make (the installation tables are s
     "channel_list",
     "digest_feedback",
     "paper_history",
+    "plan_reminders",
+    "plan_reminders_sent",
 )
 
 
