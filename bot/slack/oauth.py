@@ -101,16 +101,20 @@ class Lifecycle:
         self.deps = deps
 
     def forget_history(self, team: str | None, logger: logging.Logger) -> None:
-        """Delete the workspace's paper history (bot/team/history.py); its saves and lists stay with their owners."""
+        """Delete the workspace's paper history (bot/team/history.py) and its reminder opt-ins (the bot can no longer
+        DM there); its saves and lists stay with their owners."""
         state = self.deps.state
         if state is None or not team:
             return
         try:
             gone = history.forget_workspace(state, team)
+            reminders = state.reminders.forget(team)
         except ERRORS as exc:
             logger.error("the paper history of workspace %s could not be deleted: %s", team, exc)
             return
-        logger.info("deleted the paper history of workspace %s (%d events)", team, gone)
+        logger.info(
+            "deleted the paper history (%d events) and %d reminder opt-ins of workspace %s", gone, reminders, team
+        )
 
     def _single_uninstalled(self, context: BoltContext, logger: logging.Logger) -> None:
         logger.warning("the app was uninstalled from workspace %s: SLACK_BOT_TOKEN no longer works", context.team_id)

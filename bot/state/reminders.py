@@ -56,6 +56,10 @@ class Reminders(Repository):
         cursor = self._db.execute('DELETE FROM plan_reminders WHERE team = ? AND "user" = ?', [team, user])
         return cursor.rowcount == 1
 
+    def forget(self, team: str) -> int:
+        """Every opt-in of a workspace that uninstalled the app (its claims stay: none is sent twice)."""
+        return int(self._db.execute("DELETE FROM plan_reminders WHERE team = ?", [team]).rowcount)
+
     def of(self, team: str, user: str) -> OptIn | None:
         """A person's opt-in, or None."""
         row = self._one(

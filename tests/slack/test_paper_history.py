@@ -157,14 +157,20 @@ def test_the_history_stays_in_its_workspace_and_goes_with_an_uninstall(
     assert "Saved here by <@U2>" in t2
     assert "<@U3>" not in t2
 
+    many.state.reminders.opt_in("T2", "U2", 15, "UTC", 1773014400.0)
+    many.state.reminders.opt_in("T3", "U3", 15, "UTC", 1773014400.0)
     fake.oauth.revoke("T2")  # Slack revokes the tokens, then tells the app
     uninstalled = {"type": "app_uninstalled", "event_ts": "1773014400.000300"}
     assert many.post(json.dumps(event_body(uninstalled, team_id="T2")).encode(), "application/json").status == 200
     deadline = time.monotonic() + 10  # the listener runs right after the ack, in Bolt's listener thread
-    while many.state.history.of_papers("T2", [pid]) and time.monotonic() < deadline:
+    while (many.state.history.of_papers("T2", [pid]) or many.state.reminders.of("T2", "U2")) and (
+        time.monotonic() < deadline
+    ):
         time.sleep(0.05)
     assert many.state.history.of_papers("T2", [pid]) == []
     assert len(many.state.history.of_papers("T3", [pid])) == 2  # the other workspace keeps its own
+    assert many.state.reminders.of("T2", "U2") is None  # no DM is tried where the app is gone
+    assert many.state.reminders.of("T3", "U3") is not None
     install(many, fake, "T2")  # installed again: the workspace starts with no history
     assert "Nobody in this workspace has shared, saved or listed it yet." in texts(
         command(many, f"paper {pid}", "T2", SHARED)
