@@ -35,6 +35,9 @@ BOT_SCOPES = (
     "im:write",
     "links:read",
     "links:write",
+    "users:read",
+    "channels:read",
+    "groups:read",
 )
 
 log = logging.getLogger(__name__)
