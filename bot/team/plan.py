@@ -329,12 +329,14 @@ def of_user(state: Any, papers: Any, team: str, user: str) -> list[Wanted]:
     return wanted_from(papers, ((row.paper_id, (user,), False) for row in rows))
 
 
-def of_channel(state: Any, papers: Any, team: str, channel: str, members: Iterable[str]) -> list[Wanted]:
-    """A channel's reading list and what its members saved, counted in one workspace (`team`: saves are kept per
-    workspace, so in a Slack Connect channel the other workspace's members count nothing here)."""
+def of_channel(state: Any, papers: Any, team: str, channel: str, members: Iterable[str] | None) -> list[Wanted]:
+    """A channel's reading list and what its members saved (`members` None: everyone in the workspace, as a channel's
+    "today" digest counts them), counted in one workspace (`team`: saves are kept per workspace, so in a Slack
+    Connect channel the other workspace's members count nothing here)."""
     listed, _ = state.lists.page(team, channel, None, 0)
     savers: dict[str, list[str]] = {}
-    for user, paper_id in state.saves.of_users(team, list(members)):
+    saves = state.saves.of_team(team) if members is None else state.saves.of_users(team, list(members))
+    for user, paper_id in saves:
         savers.setdefault(paper_id, []).append(user)
     on_list = {row.paper_id for row in listed}
     ids = dict.fromkeys([*(row.paper_id for row in listed), *savers])

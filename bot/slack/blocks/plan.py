@@ -52,7 +52,9 @@ def _item(p: Presentation, team: bool) -> str:
     return f"• {board}{_title(p.wanted, p)}{_who(p.wanted, team)}"
 
 
-def _session_text(s: Session, tz: tzinfo, team: bool) -> str:
+def session_text(s: Session, tz: tzinfo, team: bool) -> str:
+    """A session in `tz` (the venue's time beside when it differs), its room, and its papers with poster numbers;
+    `team`: how many saved each and whether the channel's list holds it."""
     head = f"*{plans.hours(s, tz)}* {escape(s.name)}"
     rooms = ", ".join(s.rooms)
     if rooms:
@@ -122,7 +124,7 @@ def plan_message(
     noun = "of the team's" if team else "saved"
     shown_days = 0
     for d in plan.days:
-        text = f"*{plans.day_label(d.date)}*\n" + "\n".join(_session_text(s, tz, team) for s in d.sessions)
+        text = f"*{plans.day_label(d.date)}*\n" + "\n".join(session_text(s, tz, team) for s in d.sessions)
         day_blocks = [section(piece) for piece in split_text(text)]
         if d.clashes:
             day_blocks.append(context(*(clash_line(c, tz, noun) for c in d.clashes)))
