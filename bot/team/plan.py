@@ -282,6 +282,27 @@ def wanted_from(papers: Any, rows: Iterable[tuple[str, tuple[str, ...], bool]]) 
     return [Wanted(pid, papers.get(pid), savers, listed) for pid, savers, listed in rows]
 
 
+def around(wanted: Sequence[Wanted], now: datetime, margin: timedelta = timedelta(days=1)) -> bool:
+    """Whether `now` is within `margin` of the span of some venue's sessions of these papers (then some time zone's
+    date is one of its days: worth reading the person's zone)."""
+    for venue in sorted({v for w in wanted if (v := venue_of(w))}):
+        sessions = build(wanted, ZoneInfo("UTC"), venue).sessions
+        if sessions and sessions[0].start - margin <= now <= max(s.end for s in sessions) + margin:
+            return True
+    return False
+
+
+def today(wanted: Sequence[Wanted], tz: tzinfo, now: datetime) -> tuple[Plan, date] | None:
+    """The plan of the venue whose days (in `tz`, from the first to the last day of these papers' sessions) hold
+    `now`'s date, and that date; None outside every venue's days."""
+    day = now.astimezone(tz).date()
+    for venue in sorted({v for w in wanted if (v := venue_of(w))}):
+        made = build(wanted, tz, venue)
+        if made.days and made.days[0].date <= day <= made.days[-1].date:
+            return made, day
+    return None
+
+
 # ------------------------------------------------------------------ times in words (Slack, the DM reminders, the CLI)
 
 

@@ -135,7 +135,7 @@ def today_message(digest: Digest, today: Today) -> Message:
     if today.more:
         sections.append(f"…and {today.more} more of the team's papers today: `/icml plan channel` lists them all.")
     if today.orals:
-        sections.append(f"*Today's orals {on}*")
+        sections.append(f"*Today's orals* {on}")
         sections.extend(session_text(s, tz, False) for s in today.orals)
     for text in sections:
         out.extend(blocks.section(piece) for piece in blocks.split_text(text))

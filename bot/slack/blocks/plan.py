@@ -4,7 +4,7 @@ with the venue's time beside it, rooms and poster numbers, clashes flagged, pape
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta, tzinfo
+from datetime import date, timedelta, tzinfo
 
 from bot.papers.venues import venue_label
 from bot.slack.blocks.kit import (
@@ -12,6 +12,7 @@ from bot.slack.blocks.kit import (
     Block,
     Message,
     context,
+    divider,
     escape,
     header,
     link,
@@ -186,3 +187,32 @@ def reminder_message(session: Session, minutes_left: int, tz: tzinfo) -> Message
     items = "\n".join(_item(p, False) for p in session.items)
     text = f"{session.name} starts in {minutes_left} minutes ({local}{', ' + room if room else ''})"
     return message(escape(text), [section(f"{head}\n{items}"), context("`/icml remind off` stops these reminders.")])
+
+
+def today_blocks(plan: Plan, day: date, tz_note: str = "") -> list[Block]:
+    """The Home tab's plan for today: the person's saved papers' sessions on `day` in their zone, with rooms and
+    poster numbers and the day's clashes; the next session when none is today."""
+    tz = plan.tz
+    zone_name = getattr(tz, "key", str(tz))
+    out: list[Block] = [
+        section(f"*Today at {escape(plan.venue_label)}* · {plans.day_label(day)}"),
+        context(f"Your saved papers in today's sessions. Times in {escape(zone_name)}{escape(tz_note)}."),
+    ]
+    found = next((d for d in plan.days if d.date == day), None)
+    if found is None:
+        later = [s for s in plan.sessions if s.start.astimezone(tz).date() > day]
+        nxt = (
+            f" Next: {plans.day_label(later[0].start.astimezone(tz).date())} {later[0].start.astimezone(tz):%H:%M} "
+            f"{escape(later[0].name)}."
+            if later
+            else ""
+        )
+        out.append(context(f"None of your saved papers is presented today.{nxt}"))
+    else:
+        text = "\n".join(session_text(s, tz, False) for s in found.sessions)
+        out.extend(section(piece) for piece in split_text(text))
+        if found.clashes:
+            out.append(context(*(clash_line(c, tz) for c in found.clashes)))
+    out.append(context("`/icml plan` has your whole plan; `/icml plan ics` puts it in your calendar."))
+    out.append(divider())
+    return out
