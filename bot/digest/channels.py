@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from bot.config import Config
+from bot.digest import today as todays
 from bot.digest.model import (
     ALL_TOPICS,
     Digest,
@@ -49,6 +50,7 @@ from bot.search.reader import Papers
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
 from bot.team import feedback
+from bot.team import plan as plans
 
 log = logging.getLogger(__name__)
 
@@ -197,6 +199,17 @@ class ChannelDigests:
             self.state.digests.save_subscription(replace(sub, active=False, updated_at=now.timestamp()).to_row())
         return True
 
+    def set_today(self, channel: str, on: bool, now: datetime, team: str = "") -> Subscription | None:
+        """Switch workspace `team`'s digest in a channel to "today at <venue>" on a venue's days (or back); None when
+        the channel has no active digest."""
+        with self.state.immediate():
+            sub = self.subscription(channel, team)
+            if sub is None or not sub.active:
+                return None
+            sub = replace(sub, today=on, updated_at=now.timestamp())
+            self.state.digests.save_subscription(sub.to_row())
+        return sub
+
     def ensure_config_subscription(self, now: datetime) -> Subscription | None:
         """Make ICML_DIGEST_CHANNEL a subscription; Slack's changes to it and an unsubscribe there win over config."""
         if self.config is None:
@@ -247,8 +260,13 @@ class ChannelDigests:
     # ------------------------------------------------------------------ selection
 
     def plan(self, channel: str, day: date, team: str = "") -> Digest:
-        """The digest `channel` would get on `day`: the next papers of its round that it has not seen."""
+        """The digest `channel` would get on `day`: "today at <venue>" when the channel asked for it and the day has
+        some, else the next papers of its round that it has not seen."""
         sub = self.subscription(channel, team) or self.defaults(channel, team)
+        if sub.today:
+            found = self.today(sub, day)
+            if found is not None:
+                return found
         order, matched = self.paper_order(sub.topics)
         round_ = self.state.digests.current_round(channel, team)
         shown = self._current_ids(self.state.digests.posted_ids(channel, round_, team))
@@ -275,6 +293,24 @@ class ChannelDigests:
             round_done=len(picks) == len(remaining),
             matched=matched,
         )
+
+    def today(self, sub: Subscription, day: date, only: list[str] | None = None, venue: str = "") -> Digest | None:
+        """The channel's "today at <venue>" digest for `day` (in its zone), or None when the day has none of the
+        team's papers and no oral on its topics. `only`/`venue`: rebuild a claimed one with its own papers."""
+        team = plans.of_channel(self.state, self.papers, sub.team, sub.channel, None)
+        orals = todays.orals_on(self.papers_db, self.papers, day, sub.tz)
+        on_topics = set(self.paper_order(sub.topics)[1]) if sub.topics else None
+        if only is not None:
+            kept = set(only)
+            team = [w for w in team if w.paper_id in kept]
+            orals = [w for w in orals if w.paper_id in kept]
+            on_topics = None
+        found = todays.build(team, orals, day, sub.tz, on_topics, sub.size, venue or None)
+        if found is None:
+            return None
+        ids = todays.paper_ids(found)
+        digest = self._digest(sub, day, ids, 0, 0, self.state.digests.current_round(sub.channel, sub.team), False, {})
+        return replace(digest, today=found, topic_ids=frozenset(), named={})
 
     def _digest(
         self,
@@ -311,6 +347,10 @@ class ChannelDigests:
 
     def _from_run(self, row: RunRow) -> Digest:
         sub = self.subscription(row.channel, row.team) or self.defaults(row.channel, row.team)
+        if row.venue:  # a "today" digest: the same kind, with the papers it claimed
+            found = self.today(sub, date.fromisoformat(row.day), only=row.papers, venue=row.venue)
+            if found is not None:
+                return found
         return self._digest(
             sub,
             date.fromisoformat(row.day),
@@ -369,6 +409,7 @@ class ChannelDigests:
                     total=digest.total,
                     owner=self.owner,
                     attempts=1 if row is None else row.attempts + 1,
+                    venue=digest.today.venue if digest.today else "",
                 )
                 if row is None:
                     self.state.digests.claim(claim)
@@ -488,9 +529,10 @@ class ChannelDigests:
                 error=None,
                 permanent=False,
             )
-            self.state.digests.record_papers(
-                digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
-            )
+            if digest.today is None:  # a "today" digest is not part of the round: the round goes on after it
+                self.state.digests.record_papers(
+                    digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
+                )
             self.state.digests.set_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
         outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
         log.info("%s", outcome.describe())

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from datetime import date, datetime, time
+from datetime import date, datetime, time, tzinfo
 from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
 from bot.papers.row import PaperRow
 from bot.state.digests import SubscriptionRow
+from bot.team.plan import Session
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
 MARKER = "icml_digest"  # metadata event_type and block_id prefix that identify a posted digest
@@ -65,6 +66,7 @@ class Subscription:
     last_error_at: float | None = None
     team: str = ""  # the Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
     enterprise: str = ""  # its Enterprise Grid org, if any (an org-wide install holds the bot token)
+    today: bool = False  # during a venue's dates: "today at <venue>" instead of the round (/icml digest today on)
 
     @classmethod
     def from_row(cls, row: SubscriptionRow) -> Subscription:
@@ -83,6 +85,28 @@ class Subscription:
 
 
 @dataclass(frozen=True)
+class Today:
+    """What a "today at <venue>" digest holds: the team's saved and listed papers in the day's sessions, then the day's
+    orals on the channel's topics, each part in time order (times read in the channel's zone `tz`)."""
+
+    venue: str
+    tz: tzinfo
+    sessions: tuple[Session, ...]  # the team's papers, by session
+    orals: tuple[Session, ...]  # oral sessions with talks on the topics that are not the team's already
+    more: int = 0  # the team's papers today beyond what one message holds
+
+    @property
+    def team_papers(self) -> int:
+        """How many distinct papers of the team are shown."""
+        return len({p.paper_id for s in self.sessions for p in s.items})
+
+    @property
+    def oral_papers(self) -> int:
+        """How many distinct orals on the topics are shown."""
+        return len({p.paper_id for s in self.orals for p in s.items})
+
+
+@dataclass(frozen=True)
 class Digest:
     """One day's digest for one channel: the papers and where they stand in the channel's round."""
 
@@ -98,6 +122,7 @@ class Digest:
     next_at: datetime | None = None  # the channel's next digest, for the footer
     named: dict[str, list[str]] = field(default_factory=dict)  # by paper: authors the topics named (author:, a person)
     team: str = ""  # the workspace it is for (a shared channel gets one digest per workspace that subscribed)
+    today: Today | None = None  # set for a "today at <venue>" digest (papers: its papers, in the order shown)
 
     @property
     def paper_ids(self) -> list[str]:

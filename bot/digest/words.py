@@ -6,6 +6,7 @@ import re
 from datetime import date, datetime
 
 from bot.digest.model import Digest
+from bot.papers.venues import venue_label
 from bot.search.scope import split_topics
 from bot.text.marked import Marked, Strong, marked
 
@@ -25,12 +26,20 @@ def when_label(at: datetime) -> str:
 
 
 def heading(digest: Digest) -> str:
-    """`ICML 2026 digest · Mon 9 Mar 2026`."""
+    """`ICML 2026 digest · Mon 9 Mar 2026`, or `Today at ICML 2026 · Tue 14 Jul 2026`."""
+    if digest.today is not None:
+        return f"Today at {venue_label(digest.today.venue)} · {day_label(digest.day)}"
     return f"{HEADER_PREFIX} · {day_label(digest.day)}"
 
 
 def footer(digest: Digest) -> str:
-    """`Papers 7-9 of 19 · next digest Tue 09:00 KST`."""
+    """`Papers 7-9 of 19 · next digest Tue 09:00 KST` (a "today" digest: how many of the team's and orals)."""
+    if digest.today is not None:
+        t = digest.today
+        parts = [f"{t.team_papers + t.more} of the team's papers today", f"{t.oral_papers} orals on the topics"]
+        if digest.next_at is not None:
+            parts.append(f"next digest {when_label(digest.next_at)}")
+        return " · ".join(parts)
     if len(digest.papers) == 1:
         where = f"Paper {digest.first} of {digest.total}"
     else:

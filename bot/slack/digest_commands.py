@@ -66,6 +66,11 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("preview", "the next digest, only for you"),
     ("now", "post today's digest here if it was not posted yet"),
     ("adopt", "make this channel's digest from before workspaces were recorded this workspace's"),
+    (
+        "today on|off",
+        "on a venue's days, “today at the venue” instead: the team's saved and listed papers in the day's sessions, "
+        "then the day's orals on the topics",
+    ),
 )
 
 
@@ -319,6 +324,24 @@ def now_message(outcome: Outcome) -> Message:
     return blocks.notice(text)
 
 
+def today(desk: DigestService, asker: Asker, words: str) -> Message:
+    """Switch this channel's digest to "today at <venue>" on a venue's days (`on`), or back to the round (`off`)."""
+    word = words.strip().lower()
+    if word not in ("on", "off"):
+        return blocks.notice(f"Usage: `/icml digest {escape(USAGE[-1][0])}`: {escape(USAGE[-1][1])}.")
+    sub = desk.digests.set_today(asker.channel, word == "on", desk.clock(), asker.team)
+    if sub is None:
+        return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
+    log.info("%s turned the today digest %s in %s (workspace %s)", asker.user, word, asker.channel, asker.team or "-")
+    if sub.today:
+        return blocks.notice(
+            "On a day of a venue's sessions, this channel's digest is now “today at the venue”: the team's saved and "
+            "listed papers in that day's sessions in time order, with rooms and poster numbers, then the day's orals "
+            "on the channel's topics. Other days bring the daily papers as before; `/icml digest today off` stops it."
+        )
+    return blocks.notice("This channel's digest brings the daily papers every day again, also on a venue's days.")
+
+
 HANDLERS: dict[str, Callable[[DigestService, Asker, str], Message]] = {
     "subscribe": subscribe,
     "unsubscribe": unsubscribe,
@@ -326,6 +349,7 @@ HANDLERS: dict[str, Callable[[DigestService, Asker, str], Message]] = {
     "preview": preview,
     "now": post_now,
     "adopt": adopt,
+    "today": today,
 }
-SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now|adopt"
+SUBCOMMAND_USAGE = "subscribe|unsubscribe|status|preview|now|adopt|today"
 SUBCOMMAND_HELP = "the daily digest in this channel (`/icml digest` for details)"

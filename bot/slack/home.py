@@ -6,6 +6,7 @@ Listeners only hand the view to the HomePublisher (bot/slack/home_publisher.py),
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from slack_bolt import App
@@ -13,13 +14,17 @@ from slack_sdk import WebClient
 
 from bot.digest.words import day_label, when_label
 from bot.slack import commands
+from bot.slack.blocks import Block
 from bot.slack.blocks import digest as digest_blocks
 from bot.slack.blocks import history as history_blocks
+from bot.slack.blocks import plan as plan_blocks
 from bot.slack.blocks import team as team_blocks
 from bot.slack.home_publisher import HomePublisher
+from bot.slack.plan_command import person_zone
 from bot.slack.services import Services
 from bot.state import State
 from bot.team import history, saves
+from bot.team import plan as plans
 from bot.team.listing import Page, lookup_all
 from bot.team.saves import SavedPaper
 
@@ -53,8 +58,23 @@ def help_lines() -> list[tuple[str, str]]:
     return [(f"{commands.COMMAND} {usage}", text) for usage, text in entries]
 
 
-def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dict[str, Any]:
-    """The Home view for one user: their newest saves, the digests, help; papers similar to `similar_to` on top."""
+def today_blocks(deps: Services, state: State, team: str, user: str, client: WebClient | None) -> list[Block]:
+    """During a venue's days, the person's plan for today in their Slack time zone (the date from the services'
+    clock, as the digests'); nothing otherwise, and then no users.info call."""
+    now = deps.digests.clock() if deps.digests is not None else datetime.now(UTC)
+    wanted = plans.of_user(state, deps.papers, team, user)
+    if not plans.around(wanted, now):
+        return []
+    tz, note = person_zone(client, user)
+    found = plans.today(wanted, tz, now)
+    return plan_blocks.today_blocks(*found, tz_note=note) if found else []
+
+
+def home_view(
+    deps: Services, team: str, user: str, similar_to: str = "", client: WebClient | None = None
+) -> dict[str, Any]:
+    """The Home view for one user: their plan for today during a venue's days, their newest saves, the digests,
+    help; papers similar to `similar_to` on top. `client`: reads the person's time zone for today's plan."""
     state = deps.state
     if state is None:
         raise RuntimeError("the Home tab needs the state database")
@@ -70,6 +90,7 @@ def home_view(deps: Services, team: str, user: str, similar_to: str = "") -> dic
         similar,
         saves.saved_ids(state, team, user),
         *home_history(deps, state, team, user, page),
+        today_blocks(deps, state, team, user, client),
     )
 
 
@@ -95,7 +116,7 @@ def publish(
     publisher: HomePublisher, client: WebClient, deps: Services, team: str, user: str, similar_to: str = ""
 ) -> None:
     """Have the user's Home view published soon (with their state then), without waiting for Slack here."""
-    publisher.submit(team, user, client, lambda: home_view(deps, team, user, similar_to))
+    publisher.submit(team, user, client, lambda: home_view(deps, team, user, similar_to, client))
 
 
 class Home:

@@ -12,6 +12,7 @@ import time
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.slack import blocks
@@ -38,13 +39,18 @@ _VENUE = re.compile(r"^[a-z]+\d{4}$")
 
 def user_zone(inv: Invocation) -> tuple[ZoneInfo, str]:
     """The person's time zone from Slack (users.info `tz`), and a note when it could not be read (UTC then)."""
-    if inv.client is None or not inv.user_id:
+    return person_zone(inv.client, inv.user_id)
+
+
+def person_zone(client: WebClient | None, user_id: str) -> tuple[ZoneInfo, str]:
+    """A person's time zone from Slack (users.info `tz`), and a note when it could not be read (UTC then)."""
+    if client is None or not user_id:
         return ZoneInfo("UTC"), ""
     try:
-        user = inv.client.users_info(user=inv.user_id)["user"] or {}
+        user = client.users_info(user=user_id)["user"] or {}
     except SlackApiError as exc:
         error = str(exc.response.get("error") or exc.response.status_code)
-        log.warning("users.info for %s failed: %s", inv.user_id, error)
+        log.warning("users.info for %s failed: %s", user_id, error)
         return ZoneInfo("UTC"), f" (I couldn't read your Slack time zone: {error})"
     name = str(user.get("tz") or "")
     found = plans.zone(name)

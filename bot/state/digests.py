@@ -43,6 +43,7 @@ class SubscriptionRow:
     schedule_from: float
     last_error: str | None
     last_error_at: float | None
+    today: bool = False  # during a venue's dates, "today at <venue>" instead of the round (migration 8)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class RunRow:
     posted_at: float | None = None
     error: str | None = None
     permanent: bool = False
+    venue: str = ""  # a "today at <venue>" digest's venue; "" for the round's digest (migration 8)
 
 
 _SUBSCRIPTION_COLUMNS = tuple(f.name for f in fields(SubscriptionRow))
@@ -74,7 +76,13 @@ _RUN_KEY = ("team", "channel", "day")
 
 def _subscription(row: dict[str, Any]) -> SubscriptionRow:
     return SubscriptionRow(
-        **{**row, "topics": row["topics"] or "", "created_by": row["created_by"] or "", "active": bool(row["active"])}
+        **{
+            **row,
+            "topics": row["topics"] or "",
+            "created_by": row["created_by"] or "",
+            "active": bool(row["active"]),
+            "today": bool(row["today"]),
+        }
     )
 
 

@@ -18,11 +18,13 @@ from bot.state.schema import (
     DIGEST_KEYED_RUNS,
     DIGEST_KEYED_SUBSCRIPTIONS,
     DIGEST_KEYED_TABLES,
+    DIGEST_RUN_VENUE,
     DIGEST_SCHEMA_LEASES,
     DIGEST_SCHEMA_PAPERS,
     DIGEST_SCHEMA_RUNS,
     DIGEST_SCHEMA_SUBSCRIPTIONS,
     DIGEST_SUBSCRIPTION_TEAM,
+    DIGEST_SUBSCRIPTION_TODAY,
     PLAN_SCHEMA_REMINDERS,
     PLAN_SCHEMA_REMINDERS_SENT,
     TEAM_HISTORY_FROM_LISTS,
@@ -122,6 +124,11 @@ def _reminders(db: Executes) -> None:
     db.execute(PLAN_SCHEMA_REMINDERS_SENT)
 
 
+def _today(db: Executes) -> None:
+    db.execute(DIGEST_SUBSCRIPTION_TODAY)
+    db.execute(DIGEST_RUN_VENUE)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "seen events, digest subscriptions, runs, papers, leases", _first),
     Migration(2, "saved papers, channel reading lists, digest feedback (per Slack workspace)", _team),
@@ -138,6 +145,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         _paper_history,
     ),
     Migration(7, "conference-day reminders: who opted in, and each reminder claimed or sent", _reminders),
+    Migration(8, "a channel's \"today at <venue>\" digest switch, and the venue of each day's digest", _today),
 )
 LATEST = MIGRATIONS[-1].version
 

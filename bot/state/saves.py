@@ -84,3 +84,8 @@ class Saves(Repository):
             )
             found.extend((row[0], row[1]) for row in rows)
         return found
+
+    def of_team(self, team: str) -> list[tuple[str, str]]:
+        """(user, paper id) of every save made in the workspace (a channel's "today at <venue>" digest counts them)."""
+        rows = self._db.execute('SELECT "user", paper_id FROM team_saves WHERE team = ?', [team])
+        return [(row[0], row[1]) for row in rows]

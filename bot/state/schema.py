@@ -214,3 +214,8 @@ CREATE TABLE IF NOT EXISTS plan_reminders_sent (
     error TEXT,
     PRIMARY KEY (team, "user", session)
 )"""
+
+# ---- "today at <venue>" digests (migration 8): a channel's switch, and which venue a day's digest was about ('' for
+# the round's digest), so a digest resumed after a crash is rebuilt as the same kind.
+DIGEST_SUBSCRIPTION_TODAY = "ALTER TABLE digest_subscriptions ADD COLUMN today INTEGER NOT NULL DEFAULT 0"
+DIGEST_RUN_VENUE = "ALTER TABLE digest_runs ADD COLUMN venue TEXT NOT NULL DEFAULT ''"

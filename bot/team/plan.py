@@ -282,6 +282,27 @@ def wanted_from(papers: Any, rows: Iterable[tuple[str, tuple[str, ...], bool]]) 
     return [Wanted(pid, papers.get(pid), savers, listed) for pid, savers, listed in rows]
 
 
+def around(wanted: Sequence[Wanted], now: datetime, margin: timedelta = timedelta(days=1)) -> bool:
+    """Whether `now` is within `margin` of the span of some venue's sessions of these papers (then some time zone's
+    date is one of its days: worth reading the person's zone)."""
+    for venue in sorted({v for w in wanted if (v := venue_of(w))}):
+        sessions = build(wanted, ZoneInfo("UTC"), venue).sessions
+        if sessions and sessions[0].start - margin <= now <= max(s.end for s in sessions) + margin:
+            return True
+    return False
+
+
+def today(wanted: Sequence[Wanted], tz: tzinfo, now: datetime) -> tuple[Plan, date] | None:
+    """The plan of the venue whose days (in `tz`, from the first to the last day of these papers' sessions) hold
+    `now`'s date, and that date; None outside every venue's days."""
+    day = now.astimezone(tz).date()
+    for venue in sorted({v for w in wanted if (v := venue_of(w))}):
+        made = build(wanted, tz, venue)
+        if made.days and made.days[0].date <= day <= made.days[-1].date:
+            return made, day
+    return None
+
+
 # ------------------------------------------------------------------ times in words (Slack, the DM reminders, the CLI)
 
 
@@ -329,12 +350,14 @@ def of_user(state: Any, papers: Any, team: str, user: str) -> list[Wanted]:
     return wanted_from(papers, ((row.paper_id, (user,), False) for row in rows))
 
 
-def of_channel(state: Any, papers: Any, team: str, channel: str, members: Iterable[str]) -> list[Wanted]:
-    """A channel's reading list and what its members saved, counted in one workspace (`team`: saves are kept per
-    workspace, so in a Slack Connect channel the other workspace's members count nothing here)."""
+def of_channel(state: Any, papers: Any, team: str, channel: str, members: Iterable[str] | None) -> list[Wanted]:
+    """A channel's reading list and what its members saved (`members` None: everyone in the workspace, as a channel's
+    "today" digest counts them), counted in one workspace (`team`: saves are kept per workspace, so in a Slack
+    Connect channel the other workspace's members count nothing here)."""
     listed, _ = state.lists.page(team, channel, None, 0)
     savers: dict[str, list[str]] = {}
-    for user, paper_id in state.saves.of_users(team, list(members)):
+    saves = state.saves.of_team(team) if members is None else state.saves.of_users(team, list(members))
+    for user, paper_id in saves:
         savers.setdefault(paper_id, []).append(user)
     on_list = {row.paper_id for row in listed}
     ids = dict.fromkeys([*(row.paper_id for row in listed), *savers])

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.digest.channels import DigestStatus
-from bot.digest.model import MARKER, Digest, Subscription
+from bot.digest.model import MARKER, Digest, Subscription, Today
 from bot.digest.words import (
     HEADER_PREFIX,
     OPENING_CHARS,
@@ -25,10 +25,12 @@ from bot.digest.words import (
     when_label,
 )
 from bot.papers.row import PaperRow
+from bot.papers.venues import venue_label
 from bot.search.scope import split_topics
 from bot.slack import blocks
 from bot.slack.blocks import Block, Message, bold, escape, one_line, truncate
 from bot.slack.blocks.abstracts import abstract_mrkdwn
+from bot.slack.blocks.plan import session_text
 from bot.slack.blocks.team_buttons import feedback_buttons
 
 LIKED_SHOWN = 5  # liked papers named in /icml digest status
@@ -90,7 +92,10 @@ def paper_blocks(
 
 
 def digest_message(digest: Digest) -> Message:
-    """The whole digest: header with the date, one row per paper, the round position and the next run."""
+    """The whole digest: header with the date, one row per paper, the round position and the next run (a "today"
+    digest: the day's sessions instead, today_message)."""
+    if digest.today is not None:
+        return today_message(digest, digest.today)
     header = {
         **blocks.header(heading(digest)),
         "block_id": marker_block_id(digest.channel, digest.day),
@@ -111,6 +116,40 @@ def digest_message(digest: Digest) -> Message:
     return blocks.message(f"{HEADER_PREFIX}, {day_label(digest.day)}: {escape(titles)}", out)
 
 
+def today_message(digest: Digest, today: Today) -> Message:
+    """ "Today at <venue>": the team's saved and listed papers in the day's sessions in time order (times in the
+    channel's zone, rooms, poster numbers, how many saved each), then the day's orals on the channel's topics."""
+    tz = today.tz
+    zone = getattr(tz, "key", str(tz))
+    words = split_topics(digest.topics)[0]
+    on = f"on {bold(words)}" if words else "(this channel has no topics: all of them)"
+    out: list[Block] = [
+        {**blocks.header(heading(digest)), "block_id": marker_block_id(digest.channel, digest.day)},
+        blocks.context(
+            f"The team's saved and listed papers in today's sessions, then today's orals {on}. Times in {escape(zone)}."
+        ),
+    ]
+    sections = [session_text(s, tz, True) for s in today.sessions]
+    if not sections:
+        out.append(blocks.context("None of the team's saved or listed papers is in today's sessions."))
+    if today.more:
+        sections.append(f"…and {today.more} more of the team's papers today: `/icml plan channel` lists them all.")
+    if today.orals:
+        sections.append(f"*Today's orals* {on}")
+        sections.extend(session_text(s, tz, False) for s in today.orals)
+    for text in sections:
+        out.extend(blocks.section(piece) for piece in blocks.split_text(text))
+    out.append(blocks.context(f"{escape(footer(digest))} · `/icml digest today off` brings back the daily papers"))
+    if len(out) > blocks.MAX_BLOCKS:
+        out = [*out[: blocks.MAX_BLOCKS - 2], blocks.context("_…more than Slack can show in one message._"), out[-1]]
+    team, orals = today.team_papers + today.more, today.oral_papers
+    fallback = (
+        f"{heading(digest)}: {team} of the team's paper{'s' * (team != 1)} in today's sessions, {orals} "
+        f"oral{'s' * (orals != 1)} on the topics"
+    )
+    return blocks.message(escape(fallback), out)
+
+
 # ------------------------------------------------------------------ /icml digest replies
 
 
@@ -119,9 +158,8 @@ def schedule_text(sub: Subscription) -> str:
     days = {"mon-fri": "Mon-Fri", "mon-sun": "every day"}.get(sub.days, sub.days)
     text = f"{escape(days)} at {sub.at:%H:%M} {escape(sub.tz.key)}, {sub.size} paper{'s' if sub.size != 1 else ''}"
     words, venues = split_topics(sub.topics)
-    return (
-        text + (f", topics {bold(words)}" if words else ", all topics") + (f", from {escape(venues)}" if venues else "")
-    )
+    text += (f", topics {bold(words)}" if words else ", all topics") + (f", from {escape(venues)}" if venues else "")
+    return text + (", today at the venue on its days" if sub.today else "")
 
 
 def subscribed_message(sub: Subscription, next_at: datetime | None, changed: bool) -> Message:
@@ -159,7 +197,10 @@ def status_message(
         last = status.last
         count = len(last.papers)
         span = f"paper {last.first}" if count == 1 else f"papers {last.first}-{last.first + count - 1}"
-        lines.append(f"*Last:* {day_label(date.fromisoformat(last.day))}, {span} of {last.total}")
+        what = f"{span} of {last.total}"
+        if last.venue:  # a "today at <venue>" digest: not part of the round
+            what = f"today at {escape(venue_label(last.venue))}, {count} paper{'s' * (count != 1)}"
+        lines.append(f"*Last:* {day_label(date.fromisoformat(last.day))}, {what}")
     else:
         lines.append("*Last:* none yet")
     if status.left or not status.total:

@@ -4,7 +4,7 @@ with the venue's time beside it, rooms and poster numbers, clashes flagged, pape
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta, tzinfo
+from datetime import date, timedelta, tzinfo
 
 from bot.papers.venues import venue_label
 from bot.slack.blocks.kit import (
@@ -12,6 +12,7 @@ from bot.slack.blocks.kit import (
     Block,
     Message,
     context,
+    divider,
     escape,
     header,
     link,
@@ -52,7 +53,9 @@ def _item(p: Presentation, team: bool) -> str:
     return f"• {board}{_title(p.wanted, p)}{_who(p.wanted, team)}"
 
 
-def _session_text(s: Session, tz: tzinfo, team: bool) -> str:
+def session_text(s: Session, tz: tzinfo, team: bool) -> str:
+    """A session in `tz` (the venue's time beside when it differs), its room, and its papers with poster numbers;
+    `team`: how many saved each and whether the channel's list holds it."""
     head = f"*{plans.hours(s, tz)}* {escape(s.name)}"
     rooms = ", ".join(s.rooms)
     if rooms:
@@ -122,7 +125,7 @@ def plan_message(
     noun = "of the team's" if team else "saved"
     shown_days = 0
     for d in plan.days:
-        text = f"*{plans.day_label(d.date)}*\n" + "\n".join(_session_text(s, tz, team) for s in d.sessions)
+        text = f"*{plans.day_label(d.date)}*\n" + "\n".join(session_text(s, tz, team) for s in d.sessions)
         day_blocks = [section(piece) for piece in split_text(text)]
         if d.clashes:
             day_blocks.append(context(*(clash_line(c, tz, noun) for c in d.clashes)))
@@ -184,3 +187,32 @@ def reminder_message(session: Session, minutes_left: int, tz: tzinfo) -> Message
     items = "\n".join(_item(p, False) for p in session.items)
     text = f"{session.name} starts in {minutes_left} minutes ({local}{', ' + room if room else ''})"
     return message(escape(text), [section(f"{head}\n{items}"), context("`/icml remind off` stops these reminders.")])
+
+
+def today_blocks(plan: Plan, day: date, tz_note: str = "") -> list[Block]:
+    """The Home tab's plan for today: the person's saved papers' sessions on `day` in their zone, with rooms and
+    poster numbers and the day's clashes; the next session when none is today."""
+    tz = plan.tz
+    zone_name = getattr(tz, "key", str(tz))
+    out: list[Block] = [
+        section(f"*Today at {escape(plan.venue_label)}* · {plans.day_label(day)}"),
+        context(f"Your saved papers in today's sessions. Times in {escape(zone_name)}{escape(tz_note)}."),
+    ]
+    found = next((d for d in plan.days if d.date == day), None)
+    if found is None:
+        later = [s for s in plan.sessions if s.start.astimezone(tz).date() > day]
+        nxt = (
+            f" Next: {plans.day_label(later[0].start.astimezone(tz).date())} {later[0].start.astimezone(tz):%H:%M} "
+            f"{escape(later[0].name)}."
+            if later
+            else ""
+        )
+        out.append(context(f"None of your saved papers is presented today.{nxt}"))
+    else:
+        text = "\n".join(session_text(s, tz, False) for s in found.sessions)
+        out.extend(section(piece) for piece in split_text(text))
+        if found.clashes:
+            out.append(context(*(clash_line(c, tz) for c in found.clashes)))
+    out.append(context("`/icml plan` has your whole plan; `/icml plan ics` puts it in your calendar."))
+    out.append(divider())
+    return out

@@ -265,10 +265,12 @@ def home_view(
     saved_ids: Collection[str] = (),
     memories: Mapping[str, str] | None = None,
     discussed: Sequence[Discussed] = (),
+    today: Sequence[Block] = (),
 ) -> dict[str, Any]:
-    """The Home tab: papers similar to one you asked about, your newest saves (with who else saved them and where
-    they were shared: `memories`, by paper id), what the workspace shared lately, its digests, /icml help."""
-    out: list[Block] = [header("ICML 2026 papers")]
+    """The Home tab: during a venue's days your plan for today (`today`, blocks/plan.py), papers similar to one you
+    asked about, your newest saves (with who else saved them and where they were shared: `memories`, by paper id),
+    what the workspace shared lately, its digests, /icml help."""
+    out: list[Block] = [header("ICML 2026 papers"), *today]
     if similar is not None:
         out.extend(_home_similar(*similar, saved_ids=saved_ids))
     out.append(section(f"*Your saved papers* ({saved.total})" + (", newest first" if saved.total else "")))
