@@ -33,6 +33,7 @@ QUERY_SHOWN = 200
 ELLIPSIS = "…"
 _LABEL_JUNK = re.compile(r"[|<>*]")
 _SPACES = re.compile(r"\s+")
+_NOT_SPACE = re.compile(r"\S")
 _SAFE_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.I)
 _USER_ID = re.compile(r"^[UW][A-Z0-9]+$")
 _ENTITY_TAIL = re.compile(r"&[a-z]{0,4}$")
@@ -119,21 +120,27 @@ def mention(user_id: str | None) -> str:
     return f"<@{user_id}>" if user_id and _USER_ID.match(user_id) else "someone"
 
 
-def split_text(text: str, limit: int = MAX_SECTION_TEXT) -> list[str]:
-    """Split escaped mrkdwn into pieces of at most `limit` characters at spaces (never inside an entity)."""
+def split_text(text: str, limit: int = MAX_SECTION_TEXT, most: int | None = None) -> list[str]:
+    """Split escaped mrkdwn into pieces of at most `limit` characters at spaces (never inside an entity), the first
+    `most` only when given: the work grows with the text once, never with its square (an abstract of megabytes)."""
     pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        cut = rest.rfind(" ", 0, limit)
-        if cut <= limit // 2:
-            cut = limit
-            amp = rest.rfind("&", cut - 5, cut)
-            if amp != -1 and ";" not in rest[amp:cut]:
+    end = len(text)
+    while end and text[end - 1].isspace():
+        end -= 1
+    start = _NOT_SPACE.search(text, 0, end)
+    pos = start.start() if start else end
+    while end - pos > limit and (most is None or len(pieces) < most):
+        cut = text.rfind(" ", pos, pos + limit)
+        if cut - pos <= limit // 2:
+            cut = pos + limit
+            amp = text.rfind("&", cut - 5, cut)
+            if amp > pos and ";" not in text[amp:cut]:
                 cut = amp
-        pieces.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    if rest:
-        pieces.append(rest)
+        pieces.append(text[pos:cut].rstrip())
+        after = _NOT_SPACE.search(text, cut, end)
+        pos = after.start() if after else end
+    if pos < end and (most is None or len(pieces) < most):
+        pieces.append(text[pos:end])
     return pieces
 
 

@@ -277,7 +277,7 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
         escape(one_line(value)) for value in (paper.get("status"), paper.get("session"), paper.get("area")) if value
     ]
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
-    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[:20])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)), most=20))
     elements = [
         button("Similar", ACTION_SIMILAR, str(paper["id"])),
         button("Share to channel", ACTION_SHARE, str(paper["id"])),
@@ -292,7 +292,7 @@ def paper_message(paper: PaperRow, note: str | None = None, another: bool = Fals
 def abstract_message(paper: PaperRow, saved: bool = False) -> Message:
     """The whole abstract of one paper (split over sections when longer than 3,000 characters), and Save."""
     blocks = [section(title_line(paper))]
-    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[: MAX_BLOCKS - 3])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)), most=MAX_BLOCKS - 3))
     blocks.append(actions(save_button(str(paper["id"]), saved, Origin("abstract", str(paper["id"])))))
     return message(f"Abstract of {escape(display_title(paper))}", blocks)
 
