@@ -166,7 +166,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         return print_blocks(query, config)
     results = search.search(db, query, limit=args.limit, scope=config.venues)
     if args.json:
-        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))  # (the shape of each --batch line)
+        print(shell.json_text(results.to_json()))  # (the shape of each --batch line)
         return 0
     print("\n".join(shell.results_lines(query, results)))
     return 0
@@ -185,9 +185,9 @@ def search_batch(db: Reader, args: argparse.Namespace, config: Config) -> int:
             query = line.rstrip("\r\n")
             response = search.search(db, query, limit=args.limit, scope=config.venues)
             if args.json:
-                print(json.dumps(response.to_json(), ensure_ascii=False))
+                print(shell.json_text(response.to_json(), indent=None))
             else:
-                print("\n".join([f"## {query}", *shell.results_lines(query, response), ""]))
+                print("\n".join([shell.batch_heading(query), *shell.results_lines(query, response), ""]))
     finally:
         if fh is not sys.stdin:
             fh.close()
@@ -252,10 +252,12 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_paper(args: argparse.Namespace, config: Config) -> int:
     """Print one paper by id or name."""
+    from bot import shell
+
     paper = index.get_paper(open_index(config), args.ref)
     if paper is None:
         raise UserError(f"no paper with id or name {args.ref!r}; try `icml-bot search {args.ref}`")
-    print(json.dumps(paper, ensure_ascii=False, indent=2))
+    print(shell.json_text(paper))
     return 0
 
 
