@@ -77,6 +77,55 @@ def test_links_only_http_and_labels_cannot_break_out(url: str | None, label: str
     assert blocks.link(url, label) == expected
 
 
+@pytest.mark.parametrize(
+    ("url", "label", "expected"),
+    [
+        ("https://openreview.net@evil.example/x", "paper", "paper"),  # the host is evil.example
+        ("https://user:secret@openreview.net/x", "paper", "paper"),
+        ("https://openreview.net/\u202egnp.exe", "pdf", "pdf"),  # shows as …/exe.png
+        ("https://git\u200bhub.com/a/b", "code", "code"),
+        ("https://a.org/\x1b[2J", "x", "x"),
+        (
+            "https://evil.example/p",
+            "https://openreview.net/forum?id=1",
+            "https://openreview.net/forum?id=1 (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://evil.example/p",
+            "See openreview.net/forum",
+            "See openreview.net/forum (<https://evil.example/p|evil.example>)",
+        ),
+        ("https://evil.example/p", "openreview.net", "openreview.net (<https://evil.example/p|evil.example>)"),
+        (
+            "https://evil.example/p",
+            "ｏｐｅｎｒｅｖｉｅｗ．ｎｅｔ",
+            "ｏｐｅｎｒｅｖｉｅｗ．ｎｅｔ (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://evil.example/p",
+            "www.\u202eten.weivernepo",
+            "www.ten.weivernepo (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://openreview.net/f?id=1",
+            "https://openreview.net/f?id=1",
+            "<https://openreview.net/f?id=1|https://openreview.net/f?id=1>",
+        ),
+        ("https://www.openreview.net/f", "openreview.net", "<https://www.openreview.net/f|openreview.net>"),
+        ("https://a.org/p", "Scaling GPT-4.5 with jax.numpy", "<https://a.org/p|Scaling GPT-4.5 with jax.numpy>"),
+    ],
+)
+def test_links_that_disguise_their_target_are_not_made(url: str, label: str, expected: str) -> None:
+    assert blocks.link(url, label) == expected
+
+
+def test_control_and_bidi_characters_never_reach_a_payload() -> None:
+    assert blocks.escape("a\x1b[2Jb\u202ec\x07 <d>") == "a[2Jbc &lt;d&gt;"
+    assert blocks.plain_text("Title\x1b]0;x\x07 \u2066here\u2069")["text"] == "Title]0;x here"
+    msg = blocks.paper_message({**PAPER, "title": "T\x9b31m", "abstract": "A\x00b \u202ec.", "authors": ["Ada\u200e"]})
+    assert not {ch for ch in json.dumps(msg, ensure_ascii=False) if ch in "\x00\x9b\u202e\u200e"}
+
+
 def test_mention_only_for_real_user_ids() -> None:
     assert blocks.mention("U012AB3CD") == "<@U012AB3CD>"
     assert blocks.mention("!channel") == "someone"

@@ -9,7 +9,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.text.controls import drop_controls
 from bot.text.marked import Marked
+from bot.text.urls import host_of, hosts_named, is_plain_link
 
 Message = dict[str, Any]
 Block = dict[str, Any]
@@ -45,8 +47,9 @@ _ANGLES = str.maketrans({"<": "‹", ">": "›"})
 
 
 def escape(text: str | None) -> str:
-    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link."""
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link, and drop
+    control and bidi characters (bot.text.controls), which would reorder what a reader sees."""
+    return drop_controls(text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def one_line(text: str | None) -> str:
@@ -99,19 +102,27 @@ def as_mrkdwn(text: Marked) -> str:
 
 
 def safe_url(url: str | None) -> str | None:
-    """An http(s) URL made safe inside `<url|label>`, or None for anything else (javascript:, mailto:, junk)."""
+    """An http(s) URL made safe inside `<url|label>`, or None for anything else (javascript:, mailto:, junk, and links
+    that disguise where they go: `user:pass@`, control or bidi characters; bot.text.urls.is_plain_link)."""
     url = (url or "").strip()
-    if not url or len(url) > MAX_URL or not _SAFE_URL.match(url):
+    if not url or len(url) > MAX_URL or not _SAFE_URL.match(url) or not is_plain_link(url):
         return None
     return url.replace("&", "&amp;").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
 
 
 def link(url: str | None, label: str | None) -> str:
-    """`<url|label>` with `|`, `<`, `>` (and bold markers) stripped from the label; just the label without a URL."""
-    text = escape(one_line(_LABEL_JUNK.sub("", label or "")))
+    """`<url|label>` with `|`, `<`, `>` (and bold markers) stripped from the label; just the label without a URL.
+
+    A label that reads as a link to another host (a title such as `https://openreview.net/forum?id=…` on a link to
+    elsewhere) is not made the link's face: it stays plain text, and the link beside it shows its own host."""
+    shown = one_line(_LABEL_JUNK.sub("", label or ""))
+    text = escape(shown)
     target = safe_url(url)
     if target is None:
         return text
+    host = host_of(url or "")
+    if any(named != host for named in hosts_named(drop_controls(shown))):
+        return f"{text} (<{target}|{escape(host)}>)" if text else f"<{target}>"
     return f"<{target}|{text}>" if text else f"<{target}>"
 
 
@@ -154,7 +165,8 @@ def mrkdwn(text: str) -> dict[str, Any]:
 
 def plain_text(text: str, limit: int = MAX_TEXT_OBJECT) -> dict[str, Any]:
     """A plain_text object cut to `limit`; `<`/`>` become ‹/› so no client can read a mention into it."""
-    return {"type": "plain_text", "text": plain_truncate(text.translate(_ANGLES), limit) or " ", "emoji": True}
+    shown = plain_truncate(drop_controls(text).translate(_ANGLES), limit)
+    return {"type": "plain_text", "text": shown or " ", "emoji": True}
 
 
 def section(text: str, accessory: dict[str, Any] | None = None) -> Block:
