@@ -126,8 +126,9 @@ def timed(work: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def answers(db: Path, runs: int) -> dict[str, float]:
-    """Milliseconds per answer on one index (the reader warmed by one search first, as a serving bot is)."""
+def answers(db: Path) -> tuple[dict[str, Callable[[], object]], int]:
+    """The answers to time on one index, and the big abstract's length there (the reader warmed by one search first,
+    as a serving bot's is)."""
     papers = Papers(db)
     papers.search("warm up")
     big = papers.get(BIG_ID)
@@ -138,9 +139,13 @@ def answers(db: Path, runs: int) -> dict[str, float]:
         "Similar": functools.partial(papers.similar, str(big["id"])),
         **{f"search {query!r}": functools.partial(papers.search, query) for query in (ONLY_BIG, *EVERYWHERE)},
     }
-    out = {f"{name} (ms)": 1000 * timed(call, runs) for name, call in work.items()}
-    out["abstract stored (characters)"] = float(len(big["abstract"]))
-    return out
+    return work, len(big["abstract"])
+
+
+def show(name: str, was: float, now: float, width: int = 34) -> None:
+    """One row of the table, printed at once (the uncapped answers take minutes at 40 MB)."""
+    ratio = f"{was / now:,.1f}x" if now else "-"
+    print(f"{name:{width}}  {was:18,.1f}  {now:15,.1f}  {ratio:>9}", flush=True)
 
 
 def main() -> int:
@@ -158,19 +163,17 @@ def main() -> int:
         print(f"{args.papers:,} generated papers, the 19 seeds and one abstract of {big.stat().st_size / 2**20:.1f} MB")
         built = {kind: build(kind, folder / f"{kind}.db", sources) for kind in ("before", "after")}
         print(f"after: {'; '.join(built['after']['notes'])}")
-        rows: list[tuple[str, float, float]] = [
-            ("index (s)", built["before"]["seconds"], built["after"]["seconds"]),
-            ("index peak memory (MB)", built["before"]["peak_mb"], built["after"]["peak_mb"]),
-        ]
-        with as_before():
-            before = answers(folder / "before.db", 1)
-        after = answers(folder / "after.db", args.repeat)
-        rows += [(name, before[name], after[name]) for name in after]
-        width = max(len(name) for name, *_ in rows)
-        print(f"{'':{width}}  {'before (uncapped)':>18}  {'after (capped)':>15}  {'ratio':>9}")
-        for name, was, now in rows:
-            ratio = f"{was / now:,.1f}x" if now else "-"
-            print(f"{name:{width}}  {was:18,.1f}  {now:15,.1f}  {ratio:>9}")
+        print(f"{'':34}  {'before (uncapped)':>18}  {'after (capped)':>15}  {'ratio':>9}")
+        show("index (s)", built["before"]["seconds"], built["after"]["seconds"])
+        show("index peak memory (MB)", built["before"]["peak_mb"], built["after"]["peak_mb"])
+        after, after_chars = answers(folder / "after.db")
+        before, before_chars = answers(folder / "before.db")
+        show("abstract stored (characters)", before_chars, after_chars)
+        for name, call in after.items():
+            now = 1000 * timed(call, args.repeat)
+            with as_before():
+                was = 1000 * timed(before[name], 1)
+            show(f"{name} (ms)", was, now)
     return 0
 
 
