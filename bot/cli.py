@@ -4,7 +4,6 @@ the modules (the same plain functions `/icml` calls), prints."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sqlite3
@@ -23,6 +22,7 @@ from bot.papers.reading import Reader, ReadOnly, read_only
 from bot.papers.row import shown_title
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
+from bot.text.controls import escape_controls
 
 if TYPE_CHECKING:
     from bot.search import Result
@@ -174,7 +174,7 @@ def cmd_search(args: argparse.Namespace, config: Config) -> int:
         return print_blocks(query, config)
     results = search.search(db, query, limit=args.limit, scope=config.venues)
     if args.json:
-        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))  # (the shape of each --batch line)
+        print(shell.json_text(results.to_json()))  # (the shape of each --batch line)
         return 0
     print("\n".join(shell.results_lines(query, results)))
     return 0
@@ -193,9 +193,9 @@ def search_batch(db: Reader, args: argparse.Namespace, config: Config) -> int:
             query = line.rstrip("\r\n")
             response = search.search(db, query, limit=args.limit, scope=config.venues)
             if args.json:
-                print(json.dumps(response.to_json(), ensure_ascii=False))
+                print(shell.json_text(response.to_json(), indent=None))
             else:
-                print("\n".join([f"## {query}", *shell.results_lines(query, response), ""]))
+                print("\n".join([shell.batch_heading(query), *shell.results_lines(query, response), ""]))
     finally:
         if fh is not sys.stdin:
             fh.close()
@@ -237,7 +237,7 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
     stats = wiring.papers(config).stats()
     if args.json:
-        print(json.dumps(stats, ensure_ascii=False, indent=2))
+        print(_json(stats))
         return 0
     built = summary.age(stats["last_indexed"], datetime.now(UTC))
     print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {built}")
@@ -266,7 +266,7 @@ def cmd_paper(args: argparse.Namespace, config: Config) -> int:
     if paper is None:
         raise UserError(f"no paper with id or name {args.ref!r}; try `icml-bot search {args.ref}`")
     if args.json:
-        print(json.dumps(paper, ensure_ascii=False, indent=2))
+        print(shell.json_text(paper))
     else:
         print("\n".join(shell.paper_text(paper)))
     return 0
@@ -283,10 +283,15 @@ def _papers(config: Config) -> Papers:
     return wiring.papers(config)
 
 
+def _json(value: object) -> str:
+    """JSON as the shell prints it: control and bidi characters escaped, never obeyed by the terminal."""
+    from bot import shell
+
+    return shell.json_text(value)
+
+
 def _results_json(query: str, results: Sequence[Result], **extra: Any) -> str:
-    return json.dumps(
-        {"query": query, **extra, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=2
-    )
+    return _json({"query": query, **extra, "results": [r.to_json() for r in results]})
 
 
 def cmd_similar(args: argparse.Namespace, config: Config) -> int:
@@ -298,7 +303,7 @@ def cmd_similar(args: argparse.Namespace, config: Config) -> int:
     if paper is None:
         response = papers.search(args.ref, limit=args.limit)
         if args.json:
-            print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+            print(_json(response.to_json()))
             return 0
         print(f"No paper has the id or name {args.ref!r}; here is what a search finds.")
         print("\n".join(shell.results_lines(args.ref, response)))
@@ -325,10 +330,10 @@ def cmd_author(args: argparse.Namespace, config: Config) -> int:
     if args.json:
         card = found.card
         person = {"name": card.name, "papers": card.papers, "coauthors": card.coauthors} if card else None
-        print(json.dumps({"author": person, **response.to_json()}, ensure_ascii=False, indent=2))
+        print(_json({"author": person, **response.to_json()}))
         return 0
     if found.card is not None:
-        print(found.coauthors)
+        print(escape_controls(found.coauthors))
     elif not found.common:
         print(f"No author is called {name!r}; here is what a search for {found.query!r} finds.")
     print("\n".join(shell.results_lines(found.query, response)))
@@ -351,13 +356,11 @@ def cmd_trend(args: argparse.Namespace, config: Config) -> int:
     if found.matches:
         out.write_bytes(charts.draw(found))
     if args.json:
-        print(
-            json.dumps({**found.to_json(), "chart": str(out) if found.matches else None}, ensure_ascii=False, indent=2)
-        )
+        print(_json({**found.to_json(), "chart": str(out) if found.matches else None}))
         return 0
     if found.corrected:
         print(f"Counting {found.corrected!r} (you typed {found.topic!r})")
-    print("\n".join(table_lines(found)))
+    print(escape_controls("\n".join(table_lines(found))))
     if found.unplaced:
         print(f"{found.unplaced:,} papers of no venue are left out.")
     print(f"Chart: {out}" if found.matches else f"No papers on {topic!r} in any venue here: no chart drawn.")
@@ -373,7 +376,7 @@ def cmd_related(args: argparse.Namespace, config: Config) -> int:
         raise UserError("no text to find related papers for: give a FILE, or pipe the text in")
     response = _papers(config).search(text, limit=args.limit)
     if args.json:
-        print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+        print(_json(response.to_json()))
         return 0
     print("\n".join(shell.results_lines(textwrap.shorten(text, 60, placeholder="…"), response)))
     return 0
@@ -453,7 +456,9 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     made = plans.build(wanted, tz, args.venue)
     if not made.days and not made.unplaced:
         raise UserError(f"nothing to plan{f' for {args.venue}' if args.venue else ''}: no such papers")
-    text = ics.calendar(made, datetime.now(UTC)) if args.ics else "\n".join(plans.text_lines(made)) + "\n"
+    text = (
+        ics.calendar(made, datetime.now(UTC)) if args.ics else escape_controls("\n".join(plans.text_lines(made))) + "\n"
+    )
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"Wrote {len(made.sessions)} sessions to {args.out}", file=sys.stderr)
@@ -467,7 +472,7 @@ def print_blocks(text: str, config: Config) -> int:
     from bot import wiring
     from bot.slack import commands
 
-    print(json.dumps(commands.preview(wiring.papers(config), text), ensure_ascii=False, indent=2))
+    print(_json(commands.preview(wiring.papers(config), text)))
     return 0
 
 
@@ -516,7 +521,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
         if args.json:
             msg = digest_blocks.digest_message(digest)
             body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
-            print(json.dumps(body, ensure_ascii=False, indent=2))
+            print(_json(body))
         else:
             print(f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n")
             print("\n".join(shell.digest_lines(digest)))
@@ -576,7 +581,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        print(_json(report.to_json()))
     else:
         print("\n".join(report.lines()))
     if report.index is None:

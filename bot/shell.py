@@ -1,8 +1,9 @@
 """Search results and digests as terminal text: plain in a pipe or a file, the stressed words in ANSI bold on a
-terminal; never Slack's markup."""
+terminal; never Slack's markup, and never a control character from a paper or a query (written as `\x1b`)."""
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from collections.abc import Collection, Sequence
@@ -12,6 +13,7 @@ from bot.digest.words import OPENING_CHARS, footer, heading, opening, round_done
 from bot.papers.row import PaperRow, shown_title
 from bot.search.results import Result, SearchResponse
 from bot.search.scope import venue_of
+from bot.text.controls import escape_controls, json_escape_controls
 from bot.text.marked import Marked, Strong, marked
 from bot.text.person_names import shown_authors
 
@@ -21,17 +23,31 @@ AUTHORS_SHOWN = 4  # authors on a paper's line before "et al." (the named ones a
 
 def shell_text(text: Marked) -> str:
     """Marked text for the shell: its Strong pieces in ANSI bold on a terminal, plain text in a pipe or a file."""
-    return text.render(lambda piece: f"{ANSI_BOLD}{piece}{ANSI_RESET}") if sys.stdout.isatty() else text.text
+    if not sys.stdout.isatty():
+        return escape_controls(text.text)
+    return text.render(lambda piece: f"{ANSI_BOLD}{escape_controls(piece)}{ANSI_RESET}", escape_controls)
+
+
+def json_text(value: object, indent: int | None = 2) -> str:
+    """`--json` output and `icml-bot paper`: JSON as written (not ASCII-escaped), but control, bidi and tag characters
+    as JSON escapes, so the terminal shows them instead of obeying them."""
+    return json_escape_controls(json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+def batch_heading(query: str) -> str:
+    """`## query`: the line before each answer of `icml-bot search --batch`."""
+    return f"## {escape_controls(query)}"
 
 
 def results_lines(query: str, results: SearchResponse) -> list[str]:
     """`icml-bot search`: the correction and notes, then number, id, title, authors, snippet, links per paper."""
-    lines = [f"Showing results for {results.corrected} (you typed {query})"] if results.corrected else []
+    corrected, typed = escape_controls(results.corrected or ""), escape_controls(query)
+    lines = [f"Showing results for {corrected} (you typed {typed})"] if results.corrected else []
     lines += [shell_text(note) for note in results.notes]
     if not results.results:
-        hint = f" Try: {', '.join(results.suggestions)}" if results.suggestions else ""
+        hint = f" Try: {escape_controls(', '.join(results.suggestions))}" if results.suggestions else ""
         if results.searched:  # (else the notes said what to type instead)
-            lines.append(f"No papers match {query!r}.{hint}")
+            lines.append(f"No papers match {query!r}.{hint}")  # (repr writes controls as escapes too)
         return lines
     for n, r in enumerate(results.results, 1):
         lines += paper_lines(n, r.paper, [shell_text(r.snippet)], results.venues > 1, r.named)
@@ -40,7 +56,7 @@ def results_lines(query: str, results: SearchResponse) -> list[str]:
 
 def digest_lines(digest: Digest) -> list[str]:
     """`icml-bot digest --dry-run`: the date, what the topics did, each paper numbered in its round, the position."""
-    title = heading(digest)
+    title = escape_controls(heading(digest))
     lines = [title, "=" * len(title)]
     note = topics_note(digest)
     if note is not None:
@@ -49,19 +65,22 @@ def digest_lines(digest: Digest) -> list[str]:
     for n, paper in enumerate(digest.papers, digest.first):
         headline = " ".join((paper.get("headline") or "").split())
         text = opening(" ".join((paper.get("abstract") or "").split()), headline)
-        said = [line for line in (headline, textwrap.shorten(text, OPENING_CHARS, placeholder="…")) if line]
+        said = [
+            escape_controls(line) for line in (headline, textwrap.shorten(text, OPENING_CHARS, placeholder="…")) if line
+        ]
         lines += ["", *paper_lines(n, paper, said, several, digest.named.get(str(paper["id"]), ()))]
     lines.append("")
     if digest.round_done:
-        lines.append(round_done(digest))
-    lines.append(footer(digest))
+        lines.append(escape_controls(round_done(digest)))
+    lines.append(escape_controls(footer(digest)))
     return lines
 
 
 def paper_lines(n: int, paper: PaperRow, said: list[str], venue: bool, named: Collection[str]) -> list[str]:
     """One paper: `n. [id] title (venue)`, its authors (those `named` stressed, after "…" when listed later), the
     lines `said` about it, its links."""
-    lines = [f"{n}. [{paper['id']}] {shown_title(paper)}{f' ({venue_of(paper)})' if venue else ''}"]
+    where = f" ({venue_of(paper)})" if venue else ""
+    lines = [escape_controls(f"{n}. [{paper['id']}] {shown_title(paper)}{where}")]
     if paper.get("authors"):
         line, more = shown_authors(paper["authors"], AUTHORS_SHOWN, named)
         names = [
@@ -73,7 +92,7 @@ def paper_lines(n: int, paper: PaperRow, said: list[str], venue: bool, named: Co
         )
     lines += [f"   {text}" for text in said]
     links = "  ".join(x for x in (paper.get("url"), paper.get("code_url"), paper.get("dataset_url")) if x)
-    return lines + ([f"   {links}"] if links else [])
+    return lines + ([f"   {escape_controls(links)}"] if links else [])
 
 
 PAPER_WIDTH = 100  # columns an abstract wraps at in `icml-bot paper`
@@ -97,7 +116,7 @@ def paper_text(paper: PaperRow) -> list[str]:
         if paper.get(key):
             lines.append(f"{label}: {paper.get(key)}")
     abstract = " ".join((paper.get("abstract") or "").split())
-    return [*lines, "", *textwrap.wrap(abstract, PAPER_WIDTH)]
+    return [escape_controls(line) for line in [*lines, "", *textwrap.wrap(abstract, PAPER_WIDTH)]]
 
 
 def papers_lines(heading: str, results: Sequence[Result]) -> list[str]:

@@ -52,13 +52,15 @@ def read(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     companions: tuple[Path, ...] = (),
+    official: bool = False,
 ) -> Generator[Record, None, None]:
     """Papers and skips from one source file, chosen by its suffix; raises SourceError on malformed input.
 
     With workers > 1, large files are cleaned in that many processes, a bounded batch at a time, so memory stays
     flat however long the file is. `companions` are raw downloads read together with `path` (see `plan`).
+    `official`: the file is an official list `icml-bot fetch` wrote, whose records win a merge (Raw.official).
     """
-    raw = _read_raw(path, progress, companions)
+    raw = _read_raw(path, progress, companions, official)
     if workers > 1 and path.stat().st_size > PARALLEL_MIN_BYTES:
         yield from _parallel(raw, workers, path)
     else:
@@ -66,10 +68,10 @@ def read(
 
 
 def _finish(record: Raw | Skip) -> Record:
-    return (
-        make_paper(record.fields, record.source, record.line, record.conference, record.year, record.more_sources)
-        if isinstance(record, Raw)
-        else record
+    if isinstance(record, Skip):
+        return record
+    return make_paper(
+        record.fields, record.source, record.line, record.conference, record.year, record.more_sources, record.official
     )
 
 
@@ -125,6 +127,17 @@ def plan(files: list[Path]) -> list[tuple[Path, tuple[Path, ...]]]:
 
 
 def _read_raw(
+    path: Path, progress: Callable[[int], None] | None, companions: tuple[Path, ...] = (), official: bool = False
+) -> Iterator[Raw | Skip]:
+    """The records of one file, each record cut to bot.papers.limits preceded by a note per field cut."""
+    for record in _read_format(path, progress, companions):
+        if isinstance(record, Raw):
+            record.official = record.official or official
+            yield from (Notice(record.source, record.line, reason) for reason in record.cut)
+        yield record
+
+
+def _read_format(
     path: Path, progress: Callable[[int], None] | None, companions: tuple[Path, ...] = ()
 ) -> Iterator[Raw | Skip]:
     suffix = path.suffix.lower()

@@ -212,7 +212,7 @@ def fetch_venues(
         with index.removed_if_failed(db_path, fresh=not db_path.exists()):
             db = index.connect(db_path)
             try:
-                report.index = index.load(db, files, workers=settings.workers)
+                report.index = index.load(db, files, workers=settings.workers, official=True)
             finally:
                 db.conn.close()
         for cache in finished:

@@ -8,8 +8,20 @@ from typing import Any
 
 from bot import text
 from bot.papers import venues
+from bot.text.controls import drop_controls
 
 _STATUS = re.compile(r"\b(oral|spotlight|poster)\b", re.IGNORECASE)
+
+
+def without_controls(value: Any) -> Any:
+    """A field value (text, a list, a session) with every text in it free of control, bidi and tag characters."""
+    if isinstance(value, str):
+        return drop_controls(value)
+    if isinstance(value, list):
+        return [without_controls(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: without_controls(v) for k, v in value.items()}
+    return value
 
 
 def names_or_words(value: Any, split: str = "authors") -> list[str]:

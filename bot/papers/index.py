@@ -347,10 +347,12 @@ def load(
     paths: Iterable[str | Path],
     progress: Callable[[str, int, int], None] | None = None,
     workers: int | None = None,
+    official: bool = False,
 ) -> Report:
     """Load sources into the index in one transaction: readers see the old index or the new one, never half.
 
-    A malformed source raises SourceError and leaves the index exactly as it was.
+    A malformed source raises SourceError and leaves the index exactly as it was. `official`: the paths are the
+    official lists `icml-bot fetch` wrote, whose records win a merge (any other list only fills gaps).
     """
     from bot.papers import corpus, related, vectors
     from bot.papers.corpus import Notice, Skip
@@ -375,7 +377,7 @@ def load(
             records = 0
             # closing(): an error here stops the cleaning workers at once, not when the generator is collected
             cores = workers or os.cpu_count() or 1
-            with closing(corpus.read(path, tick, workers=cores, companions=companions)) as read:
+            with closing(corpus.read(path, tick, cores, companions, official)) as read:
                 for record in read:
                     records += 1
                     if isinstance(record, Notice):
@@ -458,13 +460,13 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
         [query, paper["id"]],
     )
     mine_text = " ".join(mine)
-    name = text.normalize_title(paper["name"]) if paper["name"] else None
+    name = text.normalize_title(paper["name"] or "")
     best, best_score = None, 0.0
     for other in candidates:
         if not same_venue(paper, other):
             continue  # a workshop version, or another year's paper, is another paper
         score = fuzz.token_sort_ratio(mine_text, " ".join(text.tokenize(other["abstract"])))
-        named = name is not None and name in text.normalize_title(other["title"])
+        named = bool(name) and name in text.normalize_title(other["title"])  # (a name of no word names nothing)
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
     return best

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import text
 from bot.papers import field_values, venues
+from bot.papers.limits import LINK_FIELDS
 
 
 class SourceError(ValueError):
@@ -55,7 +56,7 @@ class Paper:
     more_sources: tuple[str, ...] = ()  # the other files of raw downloads its record was merged from
     source_id: str | None = None
     line: int = 0
-    preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads): its fields win in a merge
+    preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads; Raw.official): its fields win
 
     keys: list[str] = field(default_factory=list)  # identity_keys(), computed where the text is cleaned
 
@@ -65,15 +66,18 @@ def identity_keys(paper: Paper) -> list[str]:
 
     Title and abstract keys hold the conference and track, so a workshop paper never merges with the main-track
     paper of the same title (or abstract). ICML main-track keys are as they were before, so ids and indexes built
-    before stay the same."""
+    before stay the same. A title with no word in it (emoji, bidi or zero-width characters only) is no identity, and
+    an abstract with no word is known by its whole text and title: unrelated records never share a key."""
     keys = []
     if paper.source_id:
         keys.append(f"id:{paper.source_id}")
     where = _where(paper)
-    if not paper.title_derived:
-        keys.append(f"title:{paper.year or ''}:{where}{text.normalize_title(paper.title)}")
-    digest = hashlib.sha1(" ".join(text.tokenize(paper.abstract)[:80]).encode()).hexdigest()[:16]
-    keys.append(f"abs:{where}{digest}")
+    folded = text.normalize_title(paper.title)
+    if not paper.title_derived and folded:
+        keys.append(f"title:{paper.year or ''}:{where}{folded}")
+    words = text.tokenize(paper.abstract)[:80]
+    basis = " ".join(words) if words else f"no words:{paper.title}\n{paper.abstract}"
+    keys.append(f"abs:{where}{hashlib.sha1(basis.encode()).hexdigest()[:16]}")
     return keys
 
 
@@ -114,6 +118,10 @@ class Raw:
     conference: str | None
     year: int | None
     more_sources: tuple[str, ...] = ()
+    cut: tuple[str, ...] = ()  # why fields were cut to bot.papers.limits (said as notes, the record still indexed)
+    # From an official source (raw downloads of the site or OpenReview, or what `icml-bot fetch` wrote and indexes):
+    # its fields win in a merge. Set by whoever reads the file, never by a field in it, so no list can claim it.
+    official: bool = False
 
 
 def make_paper(
@@ -123,16 +131,22 @@ def make_paper(
     conference: str | None = None,
     year: int | None = None,
     more_sources: tuple[str, ...] = (),
+    official: bool = False,
 ) -> Paper:
-    """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none."""
+    """One Paper from raw fields: clean text, find code links, and derive a name and title where a source has none.
+
+    Links are read as written, so one holding control or bidi characters is refused (bot.text.urls.is_plain_link),
+    not quietly mended; all other text loses those characters. `official`: read from an official source (see Raw)."""
+    links = {name: field_values.first_url(fields.get(name)) for name in LINK_FIELDS}
+    code_url = links["code_url"] or text.code_url(str(fields["abstract"]))
+    fields = {name: field_values.without_controls(value) for name, value in fields.items()}
     raw_abstract = str(fields["abstract"])
     abstract, emphasis = text.to_marked_text(raw_abstract)
     raw_title = str(fields.get("title") or "").strip()
-    code_url = field_values.first_url(fields.get("code_url")) or text.code_url(raw_abstract)
     title = text.to_plain_text(raw_title) if raw_title else ""
     name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
     year_value = str(fields.get("year") or "").strip()
-    if year_value.isdigit():
+    if year_value.isascii() and year_value.isdigit() and len(year_value) == 4:  # (sources check it: SourceError)
         year = int(year_value)
     if fields.get("conference"):
         conference = str(fields["conference"]).strip().upper()
@@ -145,10 +159,10 @@ def make_paper(
         headline=text.headline(raw_abstract),
         title_derived=not title,
         authors=field_values.names_or_words(fields.get("authors")),
-        url=field_values.first_url(fields.get("url")),
-        pdf_url=field_values.first_url(fields.get("pdf_url")),
+        url=links["url"],
+        pdf_url=links["pdf_url"],
         code_url=code_url,
-        dataset_url=field_values.first_url(fields.get("dataset_url")),
+        dataset_url=links["dataset_url"],
         status=field_values.status(fields.get("status")),
         session=str(fields["session"]).strip() if fields.get("session") else None,
         area=str(fields["area"]).strip() if fields.get("area") else None,
@@ -158,7 +172,7 @@ def make_paper(
         track=str(fields["track"]).strip() if fields.get("track") else None,
         venue=venues.venue_key(conference, year),
         institutions=field_values.aligned_list(fields.get("institutions")),
-        site_url=field_values.first_url(fields.get("site_url")),
+        site_url=links["site_url"],
         tldr=text.to_plain_text(tldr) if tldr else None,
         bibtex=field_values.optional_text(fields.get("bibtex")),
         license=field_values.optional_text(fields.get("license")),
@@ -169,7 +183,7 @@ def make_paper(
         more_sources=more_sources,
         source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
-        preferred=fields.get("preferred") is True,
+        preferred=official,
     )
     paper.keys = identity_keys(paper)  # (by the track the source gives: ids of papers indexed before stay)
     paper.track = venues.track_from_title(conference, year, paper.track, paper.title)

@@ -12,10 +12,13 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.papers import limits
 from bot.papers.fetch import raw as raw_downloads
 from bot.papers.records import Notice, Raw, Skip, SourceError
 
 MIN_ABSTRACT_CHARS = 80
+MAX_NUMBER_DIGITS = 4300  # Python's own limit on reading an int (sys.get_int_max_str_digits), said with a line
+_YEAR = re.compile(r"[12][0-9]{3}")  # a year a conference may have: four ASCII digits (not "²", "①" or "٢٠٢٦")
 
 # Field names teams' exports use, mapped onto ours; anything else is ignored.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -42,7 +45,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "schedule": ("schedule",),
     "room": ("room", "room_name"),
     "poster_position": ("poster_position", "board"),
-    "preferred": ("preferred",),
 }
 TEXT_FIELDS = (
     "title",
@@ -115,7 +117,9 @@ def read_seed(path: Path) -> Iterator[Raw | Skip]:
             yield Skip(path.name, at, f"too short for an abstract ({len(para)} characters)")
             continue
         found += 1
-        yield Raw({"abstract": para}, path.name, at, conference, year)
+        fields = {"abstract": para}
+        cut = limits.cap(fields)
+        yield Raw(fields, path.name, at, conference, year, cut=tuple(cut))
     if not found:
         raise SourceError(
             path,
@@ -142,11 +146,7 @@ def read_jsonl(path: Path, progress: Callable[[int], None] | None = None) -> Ite
             line = raw.decode("utf-8-sig" if number == 1 else "utf-8", errors="strict").strip()
             if not line:
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SourceError(path, f"{number}", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-            yield _structured(obj, path, number)
+            yield _structured(_loads(path, f"{number}", line), path, number)
 
 
 def read_json(
@@ -157,7 +157,7 @@ def read_json(
     Raw downloads (the site's orals-posters and abstracts files, OpenReview notes) are recognised by their shape.
     """
     content = _decode(path)
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=_int)
     pos = _skip_ws(content, 0)
     line_of = _LineCounter(content)
     if companions or raw_downloads.sniff(path):
@@ -185,6 +185,8 @@ def read_json(
             obj, end = decoder.raw_decode(content, pos)
         except json.JSONDecodeError as exc:
             raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg})") from None
+        except (RecursionError, _NumberTooLong) as exc:
+            raise SourceError(path, f"{line_of(pos)}", _unreadable(exc)) from None
         if progress:
             progress(end - pos)
         yield _structured(obj, path, line_of(pos))
@@ -198,10 +200,35 @@ def read_json(
 
 
 def _parse(path: Path, content: str) -> Any:
+    return _loads(path, "", content)
+
+
+class _NumberTooLong(ValueError):
+    """A JSON number with more digits than Python turns into an int (sys.get_int_max_str_digits)."""
+
+
+def _int(digits: str) -> int:
+    """A JSON integer, or _NumberTooLong where int() would raise a ValueError that names no line."""
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise _NumberTooLong(digits[:20])
+    return int(digits)
+
+
+def _loads(path: Path, line: str, text: str) -> Any:
+    """One JSON document; SourceError naming the line (`line`, or the line in `text` when "") when it is not one."""
     try:
-        return json.loads(content)
+        return json.loads(text, parse_int=_int)
     except json.JSONDecodeError as exc:
-        raise SourceError(path, f"{exc.lineno}", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        where = line or f"{exc.lineno}"
+        raise SourceError(path, where, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except (RecursionError, _NumberTooLong) as exc:
+        raise SourceError(path, line, _unreadable(exc)) from None
+
+
+def _unreadable(exc: RecursionError | _NumberTooLong) -> str:
+    if isinstance(exc, RecursionError):
+        return "JSON nested too deeply to read (lists or objects hundreds deep); a paper is one object of fields"
+    return f"a number of more than {MAX_NUMBER_DIGITS:,} digits ({exc}…); no field of a paper holds one"
 
 
 def _read_downloads(path: Path, obj: Any, companions: tuple[Path, ...]) -> Iterator[Raw | Skip]:
@@ -237,8 +264,10 @@ def _read_downloads(path: Path, obj: Any, companions: tuple[Path, ...]) -> Itera
         yield (Skip if remark.left_out else Notice)(file or path.name, 0, remark.reason)
     for number, (record, files) in enumerate(read.records, 1):
         made = _structured(record, path, number)
-        if isinstance(made, Raw) and files:
-            made.source, made.more_sources = files[0], tuple(files[1:])
+        if isinstance(made, Raw):
+            made.official = True  # (the site's and OpenReview's own downloads, recognised by their shape)
+            if files:
+                made.source, made.more_sources = files[0], tuple(files[1:])
         yield made
 
 
@@ -319,6 +348,17 @@ def _skip_ws(content: str, pos: int) -> int:
     return pos
 
 
+def _year(value: Any, path: Path, line: int) -> int:
+    """A record's year as an int, or SourceError: `²` or `①` pass str.isdigit, and 20 digits overflow SQLite."""
+    written = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if isinstance(value, float) and value.is_integer():
+        written = str(int(value))
+    if not _YEAR.fullmatch(written):
+        shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:40]}…"
+        raise SourceError(path, f"{line}", f"field `year` should be a year such as 2026, not {shown}")
+    return int(written)
+
+
 def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
     if not isinstance(obj, Mapping):
         raise SourceError(path, f"{line}", f"expected an object with title, abstract, … but found {type(obj).__name__}")
@@ -334,10 +374,23 @@ def _structured(obj: Any, path: Path, line: int) -> Raw | Skip:
         value = fields.get(key)
         if value is not None and not isinstance(value, str | int | float):
             raise SourceError(path, f"{line}", f"field `{key}` should be text, not {type(value).__name__}")
+    for key in limits.LIST_FIELDS:
+        value = fields.get(key)
+        if isinstance(value, list) and not all(v is None or isinstance(v, str | int | float) for v in value):
+            raise SourceError(path, f"{line}", f"field `{key}` should be a list of names, each one text")
     schedule = fields.get("schedule")
-    if schedule is not None and not (isinstance(schedule, list) and all(isinstance(s, Mapping) for s in schedule)):
+    if schedule is not None and not (
+        isinstance(schedule, list)
+        and all(
+            isinstance(s, Mapping) and all(v is None or isinstance(v, str | int | float) for v in s.values())
+            for s in schedule
+        )
+    ):
         raise SourceError(path, f"{line}", "field `schedule` should be a list of sessions (objects with a name)")
+    if "year" in fields:
+        fields["year"] = _year(fields["year"], path, line)
     if not str(fields.get("abstract") or "").strip():
         return Skip(path.name, line, "no abstract")
     conference, year = conference_of(path.name)
-    return Raw(fields, path.name, line, conference, year)
+    cut = limits.cap(fields)
+    return Raw(fields, path.name, line, conference, year, cut=tuple(cut))

@@ -14,6 +14,8 @@ from bot.text.marked import Marked, Strong
 from bot.text.words import stem
 
 SNIPPET_CHARS = 300
+SCANNED_CHARS = 20_000  # of an abstract, where a snippet may come from (indexing caps abstracts there; older indexes
+# may hold longer ones, and finding every query word in megabytes took seconds)
 # Markdown emphasis around words: runs of *_`~ after a non-word character or before one. Written to start with
 # the character class, so the regex engine skips to those characters instead of trying every position (7x faster
 # than the plain `(?<!\w)[*_`~]+|[*_`~]+(?!\w)`, which removes the same runs).
@@ -110,8 +112,9 @@ def display(text: str | None) -> str:
 
 
 def make_snippet(abstract: str, fallback: str, highlighter: Highlighter, limit: int = SNIPPET_CHARS) -> Marked:
-    """Up to `limit` characters of the abstract around the most query words, with the matched words Strong."""
-    text = display(abstract)
+    """Up to `limit` characters of the abstract around the most query words (within its first SCANNED_CHARS), with
+    the matched words Strong."""
+    text = display(abstract[:SCANNED_CHARS])
     spans = highlighter.spans(text)
     if not spans:
         text = display(fallback) or text

@@ -11,6 +11,7 @@ from bot.text.words import word_set
 
 _TITLE_MAX = 90
 _HEADLINE_MAX = 200
+SCANNED_CHARS = 20_000  # a headline comes from the first sentences: longer text is read this far (as indexing caps it)
 # Openers that frame a sentence rather than say what the paper does; dropped from titles and headlines.
 _LEADING_FRAME_RE = re.compile(
     r"^(?:(?:In|Within) (?:this|the present|our) (?:paper|work|study|article|note),?\s*|"
@@ -133,7 +134,7 @@ def _fallback_sentence(sentences: tuple[str, ...]) -> str:
 
 def derive_title(abstract: str, name: str | None) -> str:
     """Build a short headline-style title (≤ 90 chars) from the contribution sentence, for papers without titles."""
-    text = to_plain_text(abstract or "")
+    text = to_plain_text((abstract or "")[:SCANNED_CHARS])
     if not text.strip():
         return _shorten(name, _TITLE_MAX) if name else "Untitled paper"
     sentences = split_sentences(text)
@@ -174,7 +175,7 @@ def derive_title(abstract: str, name: str | None) -> str:
 
 def headline(abstract: str) -> str:
     """One line (≤ 200 chars) saying what the paper does: its contribution sentence, else its first sentence."""
-    text = to_plain_text(abstract or "")
+    text = to_plain_text((abstract or "")[:SCANNED_CHARS])
     if not text.strip():
         return ""
     sentences = split_sentences(text)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
+from bot.text.controls import CONTROL_RE
 from bot.text.markers import URL_BASE, URL_PLACEHOLDER_RE, drop_private_use
 from bot.text.markup import unescape_html
 
@@ -24,6 +26,10 @@ _TEX_URL_RE = re.compile(r"(?<!\\)\\+(?:url|path)\s*\{([^{}]*)\}")  # (from a ru
 _TEX_HREF_RE = re.compile(r"(?<!\\)\\+(?:href|hyperlink)\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MD_LINK_RE = re.compile(r"\[([^\[\]\n]{1,300})\]\(\s*(https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\s*\)")
 _ANGLE_URL_RE = re.compile(r"<(https?://[^\s<>]+)>")
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\\s]")  # (whitespace too: never in a link)
+# What makes a text read as a link (a title written as one): a scheme, `www.`, a domain with a path, or a lone domain.
+_LINKISH_RE = re.compile(r"[a-z][a-z0-9+.-]*://\S+|www\.\S+|(?:[\w-]+\.)+[a-z]{2,}/\S*", re.I)
+_DOMAIN_RE = re.compile(r"(?:[\w-]+\.)+[a-z]{2,}\.?", re.I)
 
 
 def _strip_url(url: str) -> str:
@@ -121,8 +127,40 @@ def stash_urls(text: str, stash: UrlStash) -> str:
     return text
 
 
+def is_plain_link(url: str) -> bool:
+    """Whether a link shows where it goes: http(s) to a host, no `user:pass@` before the host (which `https://
+    openreview.net@evil.example` uses to look like another), no control, bidi or invisible character (which reorder
+    or hide parts of it)."""
+    if CONTROL_RE.search(url) or _INVISIBLE_RE.search(url):
+        return False
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(host) and "@" not in parts.netloc
+
+
+def host_of(url: str) -> str | None:
+    """A link's host, lowercase and without `www.`; None when it has none."""
+    try:
+        host = urlsplit(url if "://" in url else f"http://{url}").hostname
+    except ValueError:
+        return None
+    return host.rstrip(".").removeprefix("www.") if host else None
+
+
+def hosts_named(text: str) -> list[str | None]:
+    """The hosts a text (a link label) reads as naming, as a reader would take them: one per link written in it, or
+    the text itself when it is a domain (`openreview.net`); empty for ordinary words. None: a link without a host."""
+    seen = unicodedata.normalize("NFKC", text).strip()  # (full-width ｈｔｔｐｓ：／／ reads as a link too)
+    found = [host_of(m.group().rstrip(_URL_TRAIL)) for m in _LINKISH_RE.finditer(seen)]
+    return found or ([host_of(seen)] if _DOMAIN_RE.fullmatch(seen) else [])
+
+
 def urls(text: str) -> list[str]:
-    """Return the URLs in a raw text, in order and deduplicated, without trailing punctuation (for link buttons)."""
+    """Return the URLs in a raw text, in order and deduplicated, without trailing punctuation (for link buttons);
+    links that disguise where they go (is_plain_link) are left out."""
     if not text:
         return []
     stash = UrlStash()
@@ -133,7 +171,7 @@ def urls(text: str) -> list[str]:
         u = stash.items[ord(ph) - URL_BASE]
         if not u.lower().startswith(("http://", "https://")):
             u = "https://" + u
-        if u not in out:
+        if u not in out and is_plain_link(u):
             out.append(u)
     return out
 

@@ -462,6 +462,35 @@ def test_ids_already_in_use_stay_and_the_official_record_wins(
     assert oral["sources"] == ["icml2026.fetched.jsonl", "icml2026.jsonl"]
 
 
+def test_a_list_that_says_it_is_preferred_only_fills_the_gaps_of_the_official_record(
+    tmp_path: Path, site: FakeSite, conference: Conference, capsys: pytest.CaptureFixture[str], waits: list[float]
+) -> None:
+    assert fetch(capsys, "--site-url", site.url)[0] == 0
+    title = conference.paper(0).title
+    official = papers(tmp_path)[title]
+    claim = {  # "preferred" is what `icml-bot fetch` once wrote into its own lists: anyone can write it into theirs
+        "title": title,
+        "abstract": "A rewritten abstract that sends readers elsewhere. " * 3,
+        "authors": ["Mallory Mallet"],
+        "url": "https://evil.example/forum",
+        "code_url": "https://evil.example/code",
+        "pdf_url": "https://evil.example/paper.pdf",
+        "conference": "ICML",
+        "year": 2026,
+        "track": "main",
+        "preferred": True,
+    }
+    listed = tmp_path / "mine.jsonl"
+    listed.write_text(json.dumps(claim) + "\n", encoding="utf-8")
+    assert main(["index", str(listed)]) == 0
+    after = papers(tmp_path)[title]
+    assert after["sources"] == ["icml2026.site.jsonl", "mine.jsonl"]
+    for field in ("abstract", "authors", "url", "code_url", "institutions", "status"):
+        assert after[field] == official[field], field
+    assert official["pdf_url"] is None
+    assert after["pdf_url"] == "https://evil.example/paper.pdf"  # (what the official list lacks, a list may add)
+
+
 def test_a_later_fetch_without_openreview_keeps_what_openreview_brought(
     tmp_path: Path,
     site: FakeSite,

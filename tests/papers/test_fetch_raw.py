@@ -89,6 +89,24 @@ def test_downloaded_files_index_like_a_fetch(
     assert found["OpenReview Only Paper 0"]["sources"] == ["notes.json"]
 
 
+def test_downloads_win_over_a_list_loaded_before_them_whatever_it_claims(
+    tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = conference.paper(0).title
+    mine = {"title": title, "abstract": "My own words. " * 8, "authors": ["Mallory Mallet"], "preferred": True}
+    listed = tmp_path / "icml2026.jsonl"
+    listed.write_text(json.dumps({**mine, "conference": "ICML", "year": 2026, "track": "main"}) + "\n")
+    assert index_cli(capsys, listed)[0] == 0
+    download(conference, tmp_path / "downloads")
+    code, out, _ = index_cli(capsys, tmp_path / "downloads")
+    assert code == 0
+    assert "34 added, 1 merged" in out
+    paper = papers(tmp_path)[title]
+    assert paper["authors"][0] == "O'Neil 0"  # the downloads' record, recognised by its shape, wins
+    assert SITE_MARK not in paper["abstract"]
+    assert "My own words" not in paper["abstract"]
+
+
 def test_a_list_of_papers_given_with_downloads_is_read_as_a_list(
     tmp_path: Path, conference: Conference, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -67,3 +67,13 @@ def test_replica_bench_short_answers_everything_once_on_two_replicas() -> None:
         assert (errors, slow, not_once, digests) == ("0", "0", "0", "1"), out
         assert int(mentions) > 0, out
     assert "target: no errors, no ack over 3 s, every mention answered once, one digest: met" in out
+
+
+def test_oversized_bench_short_stores_the_capped_abstract_beside_the_whole_one() -> None:
+    out = bench("bench/oversized_bench.py", "--mb", "1", "--papers", "100", "--repeat", "1", timeout=110)
+    stored = re.search(r"^abstract stored \(characters\)\s+([\d,.]+)\s+([\d,.]+)", out, re.MULTILINE)
+    assert stored, out
+    before, after = (float(n.replace(",", "")) for n in stored.groups())
+    assert before > 1_000_000
+    assert after <= 20_000
+    assert "after: `abstract` longer than 20,000 characters: cut there" in out

@@ -654,6 +654,16 @@ def test_snippet_drops_markdown_from_the_abstract() -> None:
     assert starred(search.make_snippet("We _evict_ the *KV* cache.", "", highlighter)) == "We evict the KV *cache*."
 
 
+def test_a_snippet_of_an_abstract_of_megabytes_comes_from_its_start() -> None:
+    """Indexing caps abstracts (bot.papers.limits); one left longer by an older index is read only as far as that:
+    finding every query word in 40 MB took seconds per search."""
+    highlighter = search.Highlighter([TermGroup("x", [Alternative(("cache",))])])
+    huge = "Sparse attention keeps the cache small. " + "Filler words about nothing. " * 1_500_000 + "cache " * 50
+    snippet = search.make_snippet(huge, "A headline.", highlighter)
+    assert starred(snippet).startswith("Sparse attention keeps the *cache* small. Filler words")
+    assert len(snippet.text) <= search.SNIPPET_CHARS
+
+
 @given(st.text(alphabet="ab_*~` é1.\n-", max_size=16))
 def test_markdown_runs_removed_are_those_of_the_plain_rule(text: str) -> None:
     """The fast markup regex removes exactly the runs the readable rule names (after or before a non-word char)."""

@@ -77,6 +77,55 @@ def test_links_only_http_and_labels_cannot_break_out(url: str | None, label: str
     assert blocks.link(url, label) == expected
 
 
+@pytest.mark.parametrize(
+    ("url", "label", "expected"),
+    [
+        ("https://openreview.net@evil.example/x", "paper", "paper"),  # the host is evil.example
+        ("https://user:secret@openreview.net/x", "paper", "paper"),
+        ("https://openreview.net/\u202egnp.exe", "pdf", "pdf"),  # shows as …/exe.png
+        ("https://git\u200bhub.com/a/b", "code", "code"),
+        ("https://a.org/\x1b[2J", "x", "x"),
+        (
+            "https://evil.example/p",
+            "https://openreview.net/forum?id=1",
+            "https://openreview.net/forum?id=1 (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://evil.example/p",
+            "See openreview.net/forum",
+            "See openreview.net/forum (<https://evil.example/p|evil.example>)",
+        ),
+        ("https://evil.example/p", "openreview.net", "openreview.net (<https://evil.example/p|evil.example>)"),
+        (
+            "https://evil.example/p",
+            "ｏｐｅｎｒｅｖｉｅｗ．ｎｅｔ",
+            "ｏｐｅｎｒｅｖｉｅｗ．ｎｅｔ (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://evil.example/p",
+            "www.\u202eten.weivernepo",
+            "www.ten.weivernepo (<https://evil.example/p|evil.example>)",
+        ),
+        (
+            "https://openreview.net/f?id=1",
+            "https://openreview.net/f?id=1",
+            "<https://openreview.net/f?id=1|https://openreview.net/f?id=1>",
+        ),
+        ("https://www.openreview.net/f", "openreview.net", "<https://www.openreview.net/f|openreview.net>"),
+        ("https://a.org/p", "Scaling GPT-4.5 with jax.numpy", "<https://a.org/p|Scaling GPT-4.5 with jax.numpy>"),
+    ],
+)
+def test_links_that_disguise_their_target_are_not_made(url: str, label: str, expected: str) -> None:
+    assert blocks.link(url, label) == expected
+
+
+def test_control_and_bidi_characters_never_reach_a_payload() -> None:
+    assert blocks.escape("a\x1b[2Jb\u202ec\x07 <d>") == "a[2Jbc &lt;d&gt;"
+    assert blocks.plain_text("Title\x1b]0;x\x07 \u2066here\u2069")["text"] == "Title]0;x here"
+    msg = blocks.paper_message({**PAPER, "title": "T\x9b31m", "abstract": "A\x00b \u202ec.", "authors": ["Ada\u200e"]})
+    assert not {ch for ch in json.dumps(msg, ensure_ascii=False) if ch in "\x00\x9b\u202e\u200e"}
+
+
 def test_mention_only_for_real_user_ids() -> None:
     assert blocks.mention("U012AB3CD") == "<@U012AB3CD>"
     assert blocks.mention("!channel") == "someone"
@@ -99,6 +148,63 @@ def test_split_text_keeps_every_piece_under_the_limit() -> None:
     pieces = blocks.split_text(text, 3000)
     assert all(len(p) <= 3000 for p in pieces)
     assert "".join(pieces).replace(" ", "") == text.replace(" ", "")
+
+
+def _split_by_slicing(text: str, limit: int) -> list[str]:
+    """split_text as it was written first (cutting the rest off the text each time): the rules it must keep."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        cut = rest.rfind(" ", 0, limit)
+        if cut <= limit // 2:
+            cut = limit
+            amp = rest.rfind("&", cut - 5, cut)
+            if amp != -1 and ";" not in rest[amp:cut]:
+                cut = amp
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["word", "&amp;", "&lt;!here&gt;", " ", "  ", "\n", "x" * 37, "ü"]), max_size=120),
+    st.integers(min_value=12, max_value=60),
+)
+def test_split_text_cuts_where_it_always_did(parts: list[str], limit: int) -> None:
+    text = "".join(parts)
+    assert blocks.split_text(text, limit) == _split_by_slicing(text, limit)
+
+
+def test_split_text_of_megabytes_keeps_every_word_and_entity_whole() -> None:
+    words = [f"w{n}&amp;x" if n % 7 == 0 else f"word{n}" for n in range(1_200_000)]  # ~10 MB of escaped mrkdwn
+    text = " ".join(words)
+    pieces = blocks.split_text(text)
+    assert all(0 < len(p) <= blocks.MAX_SECTION_TEXT for p in pieces)
+    assert " ".join(pieces).split(" ") == words  # cut only at spaces: no word or entity split
+    assert len(pieces) == pytest.approx(len(text) / blocks.MAX_SECTION_TEXT, rel=0.01)
+
+
+def test_split_text_gives_only_the_pieces_a_message_can_show() -> None:
+    text = " ".join(f"word{n}" for n in range(2_000_000))  # ~20 MB: only the first 47 pieces fit a message
+    shown = blocks.split_text(text, most=blocks.MAX_BLOCKS - 3)
+    assert len(shown) == blocks.MAX_BLOCKS - 3
+    assert shown[0].startswith("word0 word1 ")
+    assert " ".join(shown).split(" ") == [f"word{n}" for n in range(len(" ".join(shown).split(" ")))]
+    assert blocks.split_text("a b c", 3, most=0) == []
+    assert blocks.split_text("  short  ", most=1) == ["short"]
+
+
+def test_abstract_of_megabytes_shows_what_a_message_holds() -> None:
+    paper: PaperRow = {**PAPER, "abstract": "Large language models compress caches. " * 1_000_000}  # ~39 MB
+    for msg in (blocks.paper_message(paper), blocks.abstract_message(paper)):
+        assert len(msg["blocks"]) <= blocks.MAX_BLOCKS
+        assert block_checks.problems(msg) == []
+    shown = [b["text"]["text"] for b in blocks.abstract_message(paper)["blocks"] if b["type"] == "section"][1:]
+    assert len(shown) == blocks.MAX_BLOCKS - 3
+    assert shown[0].startswith("Large language models compress caches. Large")
 
 
 def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons() -> None:

@@ -104,7 +104,6 @@ class Fetched:
             "bibtex": self.bibtex,
             "license": self.license,
             "origins": self.origins,
-            "preferred": True,
         }
 
 

@@ -9,7 +9,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.text.controls import drop_controls
 from bot.text.marked import Marked
+from bot.text.urls import host_of, hosts_named, is_plain_link
 
 Message = dict[str, Any]
 Block = dict[str, Any]
@@ -33,6 +35,7 @@ QUERY_SHOWN = 200
 ELLIPSIS = "…"
 _LABEL_JUNK = re.compile(r"[|<>*]")
 _SPACES = re.compile(r"\s+")
+_NOT_SPACE = re.compile(r"\S")
 _SAFE_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.I)
 _USER_ID = re.compile(r"^[UW][A-Z0-9]+$")
 _ENTITY_TAIL = re.compile(r"&[a-z]{0,4}$")
@@ -46,10 +49,11 @@ _ANGLES = str.maketrans({"<": "‹", ">": "›"})
 
 
 def escape(text: str | None) -> str:
-    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link, and put
-    a word joiner after the `@` of a typed `@channel`, `@here` or `@everyone`, which reads the same and names nobody
-    in whatever Slack parses it (the fallback `text` has no `verbatim`)."""
-    escaped = (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape Slack's three control characters so paper or user text can never ping (`<!channel>`) or link, drop
+    control and bidi characters (bot.text.controls), which would reorder what a reader sees, and put a word joiner
+    after the `@` of a typed `@channel`, `@here` or `@everyone`, which reads the same and names nobody in whatever
+    Slack parses it (the fallback `text` has no `verbatim`)."""
+    escaped = drop_controls(text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _SPECIAL_MENTION.sub("@\u2060", escaped) if "@" in escaped else escaped
 
 
@@ -103,19 +107,27 @@ def as_mrkdwn(text: Marked) -> str:
 
 
 def safe_url(url: str | None) -> str | None:
-    """An http(s) URL made safe inside `<url|label>`, or None for anything else (javascript:, mailto:, junk)."""
+    """An http(s) URL made safe inside `<url|label>`, or None for anything else (javascript:, mailto:, junk, and links
+    that disguise where they go: `user:pass@`, control or bidi characters; bot.text.urls.is_plain_link)."""
     url = (url or "").strip()
-    if not url or len(url) > MAX_URL or not _SAFE_URL.match(url):
+    if not url or len(url) > MAX_URL or not _SAFE_URL.match(url) or not is_plain_link(url):
         return None
     return url.replace("&", "&amp;").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
 
 
 def link(url: str | None, label: str | None) -> str:
-    """`<url|label>` with `|`, `<`, `>` (and bold markers) stripped from the label; just the label without a URL."""
-    text = escape(one_line(_LABEL_JUNK.sub("", label or "")))
+    """`<url|label>` with `|`, `<`, `>` (and bold markers) stripped from the label; just the label without a URL.
+
+    A label that reads as a link to another host (a title such as `https://openreview.net/forum?id=…` on a link to
+    elsewhere) is not made the link's face: it stays plain text, and the link beside it shows its own host."""
+    shown = one_line(_LABEL_JUNK.sub("", label or ""))
+    text = escape(shown)
     target = safe_url(url)
     if target is None:
         return text
+    host = host_of(url or "")
+    if any(named != host for named in hosts_named(drop_controls(shown))):
+        return f"{text} (<{target}|{escape(host)}>)" if text else f"<{target}>"
     return f"<{target}|{text}>" if text else f"<{target}>"
 
 
@@ -124,21 +136,27 @@ def mention(user_id: str | None) -> str:
     return f"<@{user_id}>" if user_id and _USER_ID.match(user_id) else "someone"
 
 
-def split_text(text: str, limit: int = MAX_SECTION_TEXT) -> list[str]:
-    """Split escaped mrkdwn into pieces of at most `limit` characters at spaces (never inside an entity)."""
+def split_text(text: str, limit: int = MAX_SECTION_TEXT, most: int | None = None) -> list[str]:
+    """Split escaped mrkdwn into pieces of at most `limit` characters at spaces (never inside an entity), the first
+    `most` only when given: the work grows with the text once, never with its square (an abstract of megabytes)."""
     pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        cut = rest.rfind(" ", 0, limit)
-        if cut <= limit // 2:
-            cut = limit
-            amp = rest.rfind("&", cut - 5, cut)
-            if amp != -1 and ";" not in rest[amp:cut]:
+    end = len(text)
+    while end and text[end - 1].isspace():
+        end -= 1
+    start = _NOT_SPACE.search(text, 0, end)
+    pos = start.start() if start else end
+    while end - pos > limit and (most is None or len(pieces) < most):
+        cut = text.rfind(" ", pos, pos + limit)
+        if cut - pos <= limit // 2:
+            cut = pos + limit
+            amp = text.rfind("&", cut - 5, cut)
+            if amp > pos and ";" not in text[amp:cut]:
                 cut = amp
-        pieces.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    if rest:
-        pieces.append(rest)
+        pieces.append(text[pos:cut].rstrip())
+        after = _NOT_SPACE.search(text, cut, end)
+        pos = after.start() if after else end
+    if pos < end and (most is None or len(pieces) < most):
+        pieces.append(text[pos:end])
     return pieces
 
 
@@ -153,7 +171,8 @@ def mrkdwn(text: str) -> dict[str, Any]:
 
 def plain_text(text: str, limit: int = MAX_TEXT_OBJECT) -> dict[str, Any]:
     """A plain_text object cut to `limit`; `<`/`>` become ‹/› so no client can read a mention into it."""
-    return {"type": "plain_text", "text": plain_truncate(text.translate(_ANGLES), limit) or " ", "emoji": True}
+    shown = plain_truncate(drop_controls(text).translate(_ANGLES), limit)
+    return {"type": "plain_text", "text": shown or " ", "emoji": True}
 
 
 def section(text: str, accessory: dict[str, Any] | None = None) -> Block:

@@ -282,7 +282,7 @@ def paper_message(
     blocks.append(context(*facts, f"id `{escape(paper.get('id'))}`"))
     if memory:
         blocks.append(context(*memory))
-    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[:20])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)), most=20))
     elements = [
         button("Similar", ACTION_SIMILAR, str(paper["id"])),
         button("Share to channel", ACTION_SHARE, str(paper["id"])),
@@ -297,7 +297,7 @@ def paper_message(
 def abstract_message(paper: PaperRow, saved: bool = False) -> Message:
     """The whole abstract of one paper (split over sections when longer than 3,000 characters), and Save."""
     blocks = [section(title_line(paper))]
-    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)))[: MAX_BLOCKS - 3])
+    blocks.extend(section(piece) for piece in split_text(escape(abstract_mrkdwn(paper)), most=MAX_BLOCKS - 3))
     blocks.append(actions(save_button(str(paper["id"]), saved, Origin("abstract", str(paper["id"])))))
     return message(f"Abstract of {escape(display_title(paper))}", blocks)
 
