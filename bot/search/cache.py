@@ -1,11 +1,11 @@
 """What search keeps per index file and version between queries: vocabulary, paper names, filter sets, acronyms.
 
 This is a cache of the read-only paper index, rebuilt whenever the index changes; it holds nothing about users
-(that is bot.state). Look-ups that read the whole corpus (titles, name parts, vectors, acronym pairs; paper names
-in an index built before name keys) are kept from a process's second search of an index version on, or once warmed:
-a one-shot `icml-bot search` asks the index for what its query needs instead (indexed reads), which is what makes it
-start as fast as sqlite-utils' own CLI and answer its first query at 110,000 papers in about a tenth of a second. A
-server (keep_warm) reads them for each new version of its index in a thread, while its searches answer that way.
+(that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors, acronym pairs)
+are kept from a process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks
+the index for what its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils'
+own CLI and answer its first query at 110,000 papers in about a tenth of a second. A server (keep_warm) reads them
+for each new version of its index in a thread, while its searches answer that way.
 """
 
 from __future__ import annotations
@@ -87,18 +87,18 @@ class IndexCache:
             self.whole = True
 
     def load_whole(self, db: Reader) -> None:
-        """Read every whole-corpus look-up now (titles, paper names where the index keeps no name keys, name parts,
-        vectors, the acronym table), then keep them: ~1 s at 110,000 papers, spent by a server's warm-up thread,
+        """Read every whole-corpus look-up now (titles, paper names, name parts, vectors, the acronym table), then
+        keep them: ~1 s at 110,000 papers, spent by a server's warm-up thread,
         not by a search."""
         from bot.papers import vectors
 
-        names = None if self.name_keys(db) else _every_name(db)
+        names = _every_name(db)
         titles = {rowid: norm(title) for rowid, title in db.execute("SELECT rowid, title FROM papers")}
         parts = _name_parts(db) if has_people(db) else None
         read = vectors.read(db)
         acronyms = load_table(db)
         with self._lock:
-            self._names = self._names if names is None else names
+            self._names = names
             self._titles, self._name_parts, self._people_checked = titles, parts, True
             self._vectors, self._vectors_read = read, True
             self._acronyms = acronyms
@@ -111,11 +111,12 @@ class IndexCache:
 
     def named(self, db: Reader, key: str) -> list[tuple[int, str]]:
         """(rowid, name as written) of the papers whose name has this letters-only key (names.name_key), in rowid
-        order: one indexed read of the index's name keys, or of an index built before them, every name."""
-        if self.name_keys(db):
-            return [(rowid, name) for rowid, name in db.execute(_NAMED_SQL, [key])]
+        order: once kept, a look-up in memory (a search asks it of each word and phrase); until then one indexed read
+        of the index's name keys, or of an index built before them, every name."""
         if self.whole:
             return self._every_name(db).get(key, [])
+        if self.name_keys(db):
+            return [(rowid, name) for rowid, name in db.execute(_NAMED_SQL, [key])]
         return names_like(db, key)
 
     def name_keys(self, db: Reader) -> bool:
@@ -125,8 +126,7 @@ class IndexCache:
         return self._name_keys
 
     def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
-        """Paper names by their letters-only key → (rowid, name as written), loaded on first use (an index without
-        name keys)."""
+        """Paper names by their letters-only key → (rowid, name as written), loaded on first use once kept."""
         if self._names is None:
             with self._lock:
                 if self._names is None:
