@@ -1,12 +1,19 @@
 """Search latency at 19, 5,863 and ~110,000 papers, beside a plain FTS5 bm25 OR query over the same index.
 
 Run: python bench/search_bench.py [--scale N] [--rounds R] [--build-only]
+     python bench/search_bench.py --cold [--runs N] [--before GIT-REF] [--index PATH]
 
 Measures the whole `bot.search.search` call (parsing, typo correction, acronyms, retrieval, ranking, snippets) for
 every query of tests/relevance/ (with the longer questions typo'd too, and 80 ICML 2026 authors typed as listed, by
 initial and with a typo) plus common-word, filter and junk queries, and the baseline (each word quoted,
 OR-joined, ORDER BY bm25 rank LIMIT 5) in the same process over the same index. Also the time to open the index
 and answer a first query in a fresh process (caches empty).
+
+`--cold` times, at ~110,000 papers, the first query of fresh processes per kind of query (one word, a typo, four
+words, an author), each process opening the index and answering one query as `icml-bot search` does (its venues
+scope, imports before the clock starts; the whole process's wall time beside), interleaved with the same query in
+plain FTS5 (bm25, every word OR'd) in a fresh process, and `--before REF`'s code (exported from git) in a fresh
+process; and beside them the same queries warm (one process, its look-ups kept: a server's steady state). Medians.
 
 The ~110,000-paper index is the ../shared/data lists repeated `--scale` times with distinct ids, titles and
 abstracts (bench/index_bench.py's make_large, plus a rotation of each copy's sentences so copies do not merge
@@ -19,7 +26,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -187,6 +196,156 @@ def first_query_ms(path: Path, query: str) -> float:
     return float(out.stdout.strip())
 
 
+COLD_QUERIES = {  # per kind of query: what a one-shot `icml-bot search` of it reads differs
+    "1 word": ("grokking", "diffusion", "transformers"),
+    "typo": ("federated lerning", "speculatve decodng", "test time scalling"),  # (issue 40: 1,415 ms)
+    "4 words": (
+        "sparse attention long context",
+        "reinforcement learning human feedback",
+        "graph neural network robustness",
+    ),
+    "author": ("Sergey Levine", "Yejin Choi", "S. Levine"),
+}
+COLD_TARGET_MS = 300.0  # issue 40: a fresh process's first query at ~110,000 papers
+_COLD_CODE = """
+import json, os, sys, time
+started = time.perf_counter()
+sys.path.insert(0, {code!r})
+from bot import search
+from bot.config import parse_venues
+from bot.papers.reading import ReadOnly, read_only
+imported = time.perf_counter()
+db = ReadOnly(read_only({path!r}))
+search.search(db, {query!r}, limit=5, scope=parse_venues(os.environ.get("ICML_BOT_VENUES", "")))
+print(json.dumps([(imported - started) * 1000, (time.perf_counter() - imported) * 1000]))
+"""
+_FTS5_CODE = """
+import json, sqlite3, sys, time
+sys.path.insert(0, {bench!r})
+from relevance import baseline_plain
+imported = time.perf_counter()
+db = sqlite3.connect({uri!r}, uri=True)
+baseline_plain(db, {query!r})
+print(json.dumps([0.0, (time.perf_counter() - imported) * 1000]))
+"""
+
+
+_PUBLISH_CODE = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, {code!r})
+from bot.papers.publish import publish
+from bot.search.reader import Papers
+publish(Path({old!r}), Path({live!r}))
+served = Papers({live!r})
+served.warm().join()
+publish(Path({new!r}), Path({live!r}))
+out = []
+for query in {queries!r}:
+    started = time.perf_counter()
+    served.search(query)
+    out.append((time.perf_counter() - started) * 1000)
+print(json.dumps(out))
+"""
+
+
+def _after_publish(codes: dict[str, Path], path: Path, folder: Path) -> dict[str, list[float]]:
+    """Per code: the first searches of a warmed server after a new index is renamed over its file (a copy of `path`
+    one load later), each query another kind."""
+    new, live = folder / "published.db", folder / "live" / "papers.db"
+    live.parent.mkdir()
+    source, conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True), sqlite3.connect(new)
+    source.backup(conn)
+    source.close()
+    conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")  # (a new version of the index)
+    conn.commit()
+    conn.close()
+    queries = [kind[0] for kind in COLD_QUERIES.values()]
+    out = {}
+    for name, code in codes.items():
+        command = _PUBLISH_CODE.format(code=str(code), old=str(path), new=str(new), live=str(live), queries=queries)
+        done = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+        out[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
+
+
+def _fresh(code: str) -> tuple[float, float, float]:
+    """(imports ms, open + first query ms, whole process ms) of one fresh interpreter running `code`."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    wall = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"a cold run failed: {done.stderr.strip()[-800:]}")
+    imports, first = json.loads(done.stdout.strip().splitlines()[-1])
+    return imports, first, wall
+
+
+def _warm_ms(path: Path, queries: tuple[str, ...], runs: int) -> list[float]:
+    """Each query's search times in one process whose whole-corpus look-ups are kept (a server after warming)."""
+    from bot.config import parse_venues
+    from bot.papers.reading import ReadOnly, read_only
+    from bot.search.cache import index_cache
+
+    scope = parse_venues(os.environ.get("ICML_BOT_VENUES", ""))
+    db = ReadOnly(read_only(path))
+    index_cache(db).load_whole(db)
+    out = []
+    for query in queries:
+        search.search(db, query, scope=scope)
+        for _ in range(runs):
+            started = time.perf_counter()
+            search.search(db, query, limit=5, scope=scope)
+            out.append((time.perf_counter() - started) * 1000)
+    db.conn.close()
+    return out
+
+
+def cold(path: Path, runs: int, before: str | None) -> None:
+    """The --cold table: per kind of query, fresh processes' first query now, before REF and in plain FTS5."""
+    with tempfile.TemporaryDirectory() as tmp:
+        codes = {"icml-bot": ROOT}
+        if before:
+            folder = Path(tmp) / "before"
+            folder.mkdir()
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", before, "bot"], check=True, capture_output=True
+            )
+            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+            codes["before"] = folder
+        for code in codes.values():  # (bytecode written first, as pip leaves an installed package)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(code / "bot")], check=True)
+        papers = index.connect(path, readonly=True)
+        n = papers.execute("SELECT count(*) FROM papers").fetchone()[0]
+        papers.conn.close()
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        print(f"First query of a fresh process at {n:,} papers, {runs} runs per query, medians in ms (open + search;")
+        print("the whole process, imports and start-up included, in brackets); warm: the same search, look-ups kept.")
+        header = f"  {'kind':8} {'icml-bot':>17}" + (f" {'before':>17}" if before else "")
+        print(header + f" {'plain FTS5':>11} {'warm':>6}  target <= {COLD_TARGET_MS:.0f} ms")
+        for kind, queries in COLD_QUERIES.items():
+            times: dict[str, list[tuple[float, float, float]]] = {name: [] for name in [*codes, "FTS5"]}
+            for run in range(runs):
+                for query in queries:
+                    commands = {
+                        name: _COLD_CODE.format(code=str(c), path=str(path), query=query) for name, c in codes.items()
+                    }
+                    commands["FTS5"] = _FTS5_CODE.format(bench=str(ROOT / "bench"), uri=uri, query=query)
+                    order = list(commands) if run % 2 == 0 else list(reversed(commands))
+                    for name in order:
+                        times[name].append(_fresh(commands[name]))
+            warm = statistics.median(_warm_ms(path, queries, runs))
+            med = {name: [statistics.median(t[i] for t in got) for i in range(3)] for name, got in times.items()}
+            cells = [f"{med[name][1]:7.0f} [{med[name][2]:5.0f}]" for name in codes]
+            ok = "ok" if med["icml-bot"][1] <= COLD_TARGET_MS else "MISSED"
+            print(f"  {kind:8} " + " ".join(f"{c:>17}" for c in cells) + f" {med['FTS5'][1]:11.1f} {warm:6.1f}  {ok}")
+            print(f"  {'':8} ({', '.join(queries)})")
+        published = _after_publish(codes, path, Path(tmp))
+        kinds = ", ".join(f"{kind} ({queries[0]})" for kind, queries in COLD_QUERIES.items())
+        print(f"A warmed server's searches right after a new index is published over its file, in turn: {kinds}, ms:")
+        for name, after in published.items():
+            print(f"  {name:8} " + " ".join(f"{t:7.0f}" for t in after))
+
+
 def measure(path: Path, rounds: int) -> dict[str, float]:
     """p50/p99 of search and of the baseline over all queries, each run `rounds` times, interleaved so machine load
     hits both alike: over every run, and over each query's best run (at 110,000 papers the baseline takes
@@ -238,11 +397,18 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=6, help="copies of the shared lists for the large index")
     parser.add_argument("--rounds", type=int, default=5, help="times each query runs")
     parser.add_argument("--build-only", action="store_true", help="build (or find) the cached large index and exit")
+    parser.add_argument("--cold", action="store_true", help="fresh processes' first query at ~110,000 papers")
+    parser.add_argument("--runs", type=int, default=5, help="--cold: fresh processes per query (default 5)")
+    parser.add_argument("--before", metavar="REF", help="--cold: also time the code of this commit (e.g. main)")
+    parser.add_argument("--index", type=Path, help="--cold: an index to time instead of the cached large one")
     args = parser.parse_args()
-    if not (DATA / "icml2026.jsonl").exists():
+    if args.index is None and not (DATA / "icml2026.jsonl").exists():
         sys.exit(f"needs {DATA}/icml2026.jsonl")
     if args.build_only:
         print(large_index(args.scale))
+        return
+    if args.cold:
+        cold(args.index or large_index(args.scale), args.runs, args.before)
         return
     with tempfile.TemporaryDirectory() as tmp:
         corpora = [

@@ -357,7 +357,7 @@ def test_the_command_line_imports_no_server_driver_or_fetcher(tmp_path: Path) ->
     assert _imported_by("import bot.cli", env) == []
 
 
-@pytest.mark.parametrize("query", ["TokSuite", "kv cache"])
+@pytest.mark.parametrize("query", ["TokSuite", "kv cache", "speculatve decodng"])  # (a typo asks the model's words)
 def test_a_short_search_imports_no_server_driver_fetcher_or_model(tmp_path: Path, query: str) -> None:
     env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "PYTHONPATH": str(ROOT)}
     assert main(["--db", str(tmp_path / "papers.db"), "index"]) == 0  # (building it would import the readers)

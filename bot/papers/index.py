@@ -499,10 +499,14 @@ def venue_counts(db: Reader) -> list[dict[str, Any]]:
     if not has_table(db, "papers"):
         return []
     venue = "venue" if any(c[1] == "venue" for c in db.execute("PRAGMA table_info(papers)")) else "NULL"
-    rows = db.execute(
-        f"SELECT {venue}, coalesce(track, 'main'), count(*) FROM papers GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
-    )
-    return [{"venue": v, "track": t, "papers": n} for v, t, n in rows]
+    # Grouped as the (venue, track) index orders them, then merged (no track is main): grouping by an expression
+    # sorted every paper in a temporary b-tree, a fifth of a second at 110,000 papers for the first query to wait.
+    counts: dict[tuple[str | None, str], int] = {}
+    for v, t, n in db.execute(f"SELECT {venue}, track, count(*) FROM papers GROUP BY {venue}, track"):
+        key = (v, "main" if t is None else t)
+        counts[key] = counts.get(key, 0) + n
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0] is not None, kv[0][0] or "", kv[0][1]))
+    return [{"venue": v, "track": t, "papers": n} for (v, t), n in ordered]
 
 
 def get_paper(db: Reader, ref: str) -> PaperRow | None:

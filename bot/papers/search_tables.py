@@ -1,5 +1,6 @@
 """What search reads beside the papers table, rebuilt from it after every load: the titles-only full-text table,
-word frequencies for typo correction, learned acronyms, the people table, and the b-tree indexes its filters use."""
+word frequencies for typo correction, learned acronyms, the people table, paper names by key, and the b-tree indexes
+its filters use."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from bot.text import acronyms
+from bot.text.names import name_key
 from bot.text.person_names import fold_name
 
 if TYPE_CHECKING:
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
 
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # papers_fts and titles_fts alike: one query fits both
 TITLES_FTS = "titles_fts"
+NAME_KEYS = "name_keys"
 
 
 def rebuild(db: sqlite_utils.Database) -> None:
@@ -23,6 +26,7 @@ def rebuild(db: sqlite_utils.Database) -> None:
     rebuild_vocab(db)
     rebuild_acronyms(db)
     rebuild_people(db)
+    rebuild_name_keys(db)
     ensure_search_indexes(db)
 
 
@@ -58,6 +62,19 @@ def rebuild_acronyms(db: sqlite_utils.Database) -> None:
     db.table("acronyms").insert_all(
         ({"key": k, "form": f, "long": lf, "papers": n} for k, f, lf, n in pairs), pk=("key", "long")
     )
+
+
+def rebuild_name_keys(db: sqlite_utils.Database) -> None:
+    """Every paper name by its letters-only key (names.name_key: `knapsack-rl` for Knapsack RL), so that finding the
+    papers a query word names is one indexed read; without it, a process's first search reads every name (~0.1 s a
+    word at 110,000 papers)."""
+    db.execute(
+        f"CREATE TABLE IF NOT EXISTS {NAME_KEYS} (key TEXT, paper INTEGER, PRIMARY KEY (key, paper)) WITHOUT ROWID"
+    )
+    db.execute(f"DELETE FROM {NAME_KEYS}")
+    rows = db.execute("SELECT rowid, name FROM papers WHERE name IS NOT NULL").fetchall()
+    keyed = {(key, rowid) for rowid, name in rows if (key := name_key(name))}
+    db.conn.executemany(f"INSERT INTO {NAME_KEYS} (key, paper) VALUES (?, ?)", sorted(keyed))
 
 
 def rebuild_people(db: sqlite_utils.Database) -> None:

@@ -1,30 +1,46 @@
 """What search keeps per index file and version between queries: vocabulary, paper names, filter sets, acronyms.
 
 This is a cache of the read-only paper index, rebuilt whenever the index changes; it holds nothing about users
-(that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors) are kept from a
-process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks the index for what
-its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils' own CLI.
+(that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors, acronym pairs)
+are kept from a process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks
+the index for what its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils'
+own CLI and answer its first query at 110,000 papers in about a tenth of a second. A server (keep_warm) reads them
+for each new version of its index in a thread, while its searches answer that way.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import weakref
 from collections.abc import Container
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.papers import index, search_tables
-from bot.papers.reading import Reader
+from bot.papers.reading import IndexUnavailable, Reader, ReadOnly, has_table, read_only
 from bot.search import typos
-from bot.search.acronyms import AcronymTable, load_table
-from bot.search.matching import name_key, norm
+from bot.search.acronyms import AcronymTable, load_table, rows_for
+from bot.search.matching import norm
+from bot.text.names import name_key
 
 if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
     from bot.papers.vectors import PaperVectors
 
+log = logging.getLogger(__name__)
 KEEP_FROM_SEARCH = 2  # a process's search of one index version from which whole-corpus look-ups are kept
 ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
+
+
+_NAMED_SQL = (
+    f"SELECT p.rowid, p.name FROM {search_tables.NAME_KEYS} AS k JOIN papers AS p ON p.rowid = k.paper "
+    "WHERE k.key = ? ORDER BY k.paper"
+)
+_SCOPE_SQL = (  # a venue's papers in one track; those of no track are main
+    "SELECT rowid FROM papers WHERE venue IS ?1 AND track = ?2 "
+    "UNION ALL SELECT rowid FROM papers WHERE ?2 = 'main' AND venue IS ?1 AND track IS NULL"
+)
 
 
 class IndexVersion(NamedTuple):
@@ -44,6 +60,7 @@ class IndexCache:
         self.version = version
         self.vocab = typos.Vocabulary()
         self._lock = threading.Lock()
+        self._local = threading.local()  # per thread: what its connection read for queries before keeping
         self._names: dict[str, list[tuple[int, str]]] | None = None
         self._acronyms: AcronymTable | None = None
         self._sets: dict[str, frozenset[int]] = {}
@@ -53,17 +70,38 @@ class IndexCache:
         self._abstracts: dict[int, tuple[bytes, bytes]] = {}  # filled as ranking reads them (abstracts())
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
+        self._name_keys: bool | None = None
         self._vectors: PaperVectors | None = None
         self._vectors_read = False
         self._people_checked = False
         self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
         self.searches = 0
         self.whole = False  # whether to keep the whole-corpus look-ups (a second search or warming says so)
+        self.warmed_apart = False  # whether a thread reads them (a server's new index): searches never wait for it
 
     def count_search(self) -> None:
-        """One more search of this version: from the KEEP_FROM_SEARCH-th on, whole-corpus look-ups are kept."""
+        """One more search of this version: from the KEEP_FROM_SEARCH-th on, whole-corpus look-ups are kept (unless a
+        thread is reading them: until it is done, searches go on reading what they need)."""
         self.searches += 1
-        if self.searches >= KEEP_FROM_SEARCH:
+        if self.searches >= KEEP_FROM_SEARCH and not self.warmed_apart:
+            self.whole = True
+
+    def load_whole(self, db: Reader) -> None:
+        """Read every whole-corpus look-up now (titles, paper names, name parts, vectors, the acronym table), then
+        keep them: ~1 s at 110,000 papers, spent by a server's warm-up thread,
+        not by a search."""
+        from bot.papers import vectors
+
+        names = _every_name(db)
+        titles = {rowid: norm(title) for rowid, title in db.execute("SELECT rowid, title FROM papers")}
+        parts = _name_parts(db) if has_people(db) else None
+        read = vectors.read(db)
+        acronyms = load_table(db)
+        with self._lock:
+            self._names = names
+            self._titles, self._name_parts, self._people_checked = titles, parts, True
+            self._vectors, self._vectors_read = read, True
+            self._acronyms = acronyms
             self.whole = True
 
     def index_file(self) -> IndexVersion | None:
@@ -72,24 +110,27 @@ class IndexCache:
         return None if version is None or version.path.startswith("memory:") else version
 
     def named(self, db: Reader, key: str) -> list[tuple[int, str]]:
-        """(rowid, name as written) of the papers whose name has this letters-only key (matching.name_key)."""
+        """(rowid, name as written) of the papers whose name has this letters-only key (names.name_key), in rowid
+        order: once kept, a look-up in memory (a search asks it of each word and phrase); until then one indexed read
+        of the index's name keys, or of an index built before them, every name."""
         if self.whole:
             return self._every_name(db).get(key, [])
+        if self.name_keys(db):
+            return [(rowid, name) for rowid, name in db.execute(_NAMED_SQL, [key])]
         return names_like(db, key)
 
-    def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
-        """Paper names by their letters-only key → (rowid, name as written), loaded on first use.
+    def name_keys(self, db: Reader) -> bool:
+        """Whether the index keeps its paper names by key (search_tables.NAME_KEYS)."""
+        if self._name_keys is None:
+            self._name_keys = has_table(db, search_tables.NAME_KEYS)
+        return self._name_keys
 
-        Plain pairs, not NamedTuples: a large index loads ~70,000 of them while its first query waits."""
+    def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
+        """Paper names by their letters-only key → (rowid, name as written), loaded on first use once kept."""
         if self._names is None:
             with self._lock:
                 if self._names is None:
-                    names: dict[str, list[tuple[int, str]]] = {}
-                    for rowid, name in db.execute("SELECT rowid, name FROM papers WHERE name IS NOT NULL"):
-                        key = name_key(name)
-                        if key:
-                            names.setdefault(key, []).append((rowid, name))
-                    self._names = names
+                    self._names = _every_name(db)
         return self._names
 
     def titles(self, db: Reader) -> dict[int, bytes] | None:
@@ -138,8 +179,7 @@ class IndexCache:
             with self._lock:
                 if not self._people_checked:
                     if has_people(db):
-                        rows = db.execute("SELECT last FROM people UNION SELECT first FROM people")
-                        self._name_parts = frozenset(part for (part,) in rows if part)
+                        self._name_parts = _name_parts(db)
                     self._people_checked = True
         return self._name_parts
 
@@ -174,16 +214,21 @@ class IndexCache:
         found = self._scopes.get(keys)
         if found is None:
             rows: set[int] = set()
-            for venue, track in keys:
-                sql = "SELECT rowid FROM papers WHERE venue IS ? AND coalesce(track, 'main') = ?"
-                rows.update(r[0] for r in db.execute(sql, [venue, track]))
+            for venue, track in keys:  # (both halves search the index: coalesce(track, ...) read every venue's row)
+                rows.update(r for (r,) in db.execute(_SCOPE_SQL, [venue, track]).fetchall())
             found = frozenset(rows)
             with self._lock:
                 self._scopes[keys] = found
         return found
 
     def acronyms(self, db: Reader) -> AcronymTable:
-        """Built-in plus learned acronym pairs, both directions, loaded on first use."""
+        """Built-in plus learned acronym pairs, both directions, loaded on first use once kept; until then read pair
+        by pair as the query asks (acronyms.rows_for), once per connection."""
+        if not self.whole:
+            asked: tuple[Reader, AcronymTable] | None = getattr(self._local, "acronyms", None)
+            if asked is None or asked[0] is not db:
+                asked = self._local.acronyms = (db, rows_for(db))
+            return asked[1]
         if self._acronyms is None:
             with self._lock:
                 if self._acronyms is None:
@@ -214,6 +259,23 @@ def names_like(db: Reader, key: str) -> list[tuple[int, str]]:
     return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
 
 
+def _every_name(db: Reader) -> dict[str, list[tuple[int, str]]]:
+    """Paper names by their letters-only key → (rowid, name as written), in rowid order. Plain pairs, not
+    NamedTuples: a large index holds ~70,000 of them."""
+    names: dict[str, list[tuple[int, str]]] = {}
+    for rowid, name in db.execute("SELECT rowid, name FROM papers WHERE name IS NOT NULL"):
+        key = name_key(name)
+        if key:
+            names.setdefault(key, []).append((rowid, name))
+    return names
+
+
+def _name_parts(db: Reader) -> frozenset[str]:
+    """Every author's given names and surnames (folded)."""
+    rows = db.execute("SELECT last FROM people UNION SELECT first FROM people")
+    return frozenset(part for (part,) in rows if part)
+
+
 def has_people(db: Reader) -> bool:
     """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
     try:
@@ -225,6 +287,7 @@ def has_people(db: Reader) -> bool:
 
 _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
+_SERVED: set[str] = set()  # index files this process serves (keep_warm): each new version is warmed in a thread
 
 
 _PATHS: weakref.WeakKeyDictionary[Reader, str] = weakref.WeakKeyDictionary()
@@ -237,7 +300,16 @@ _VERSION_SQL = (
 def index_cache(db: Reader) -> IndexCache:
     """The cache of this index file at its current version (older versions of the same file are dropped).
 
-    Every search asks, so it costs one statement: a connection's file path is looked up once."""
+    Every search asks, so it costs one statement: a connection's file path is looked up once. A new version of a file
+    this process serves (keep_warm) has its whole-corpus look-ups read in a thread; searches answer meanwhile."""
+    cache, new = _cache_of(db)
+    if new and cache.warmed_apart and cache.version is not None:
+        threading.Thread(target=_warm_apart, args=[cache.version], name="warm-index-version", daemon=True).start()
+    return cache
+
+
+def _cache_of(db: Reader) -> tuple[IndexCache, bool]:
+    """The cache of the index at its current version, and whether it is new (warmed_apart when the file is served)."""
     conn = db.conn
     path = _PATHS.get(db)
     if path is None:
@@ -257,4 +329,54 @@ def index_cache(db: Reader) -> IndexCache:
             while len(_CACHES) >= 16:
                 del _CACHES[next(iter(_CACHES))]
             cache = _CACHES[version] = IndexCache(seq, version)
+            cache.warmed_apart = path in _SERVED  # (searches answer as a first search does until it is read)
+            return cache, True
+    return cache, False
+
+
+def keep_warm(db: Reader) -> IndexCache:
+    """Say that this process serves the index `db` reads (a server, which searches it again and again): every new
+    version of its file (a publish renamed over it, a refresh loaded into it) has its whole-corpus look-ups read in a
+    thread of its own, while searches answer as a process's first search does. The current version's cache."""
+    cache = index_cache(db)
+    with _CACHES_LOCK:
+        _SERVED.add(cache.version.path if cache.version else "")
     return cache
+
+
+def warm_file(path: str | Path) -> None:
+    """Read the whole-corpus look-ups of the index now at `path`, if this process serves it (keep_warm), in the
+    caller's thread: the refresher calls it after loading, so no search has to."""
+    try:
+        conn = read_only(path)
+    except (IndexUnavailable, sqlite3.Error) as exc:
+        log.info("index not warmed: %s", exc)
+        return
+    try:
+        db = ReadOnly(conn)
+        conn.execute("BEGIN")  # (one version throughout)
+        cache, new = _cache_of(db)  # (read here, not in a thread of its own; a cache a search made has its thread)
+        if new and cache.warmed_apart:
+            cache.load_whole(db)
+    finally:
+        conn.close()
+
+
+def _warm_apart(version: IndexVersion) -> None:
+    """The warm-up thread of a new index version: its look-ups, if the file still holds that version."""
+    try:
+        conn = read_only(version.path)
+    except (IndexUnavailable, sqlite3.Error) as exc:
+        log.info("index not warmed: %s", exc)
+        return
+    try:
+        db = ReadOnly(conn)
+        conn.execute("BEGIN")
+        with _CACHES_LOCK:
+            cache = _CACHES.get(version)
+        if cache is not None and index_cache(db) is cache and not cache.whole:
+            cache.load_whole(db)
+    except Exception:  # (a broken or vanished file: searches still answer, reading what they need)
+        log.exception("index %s not warmed", version.path)
+    finally:
+        conn.close()

@@ -19,6 +19,7 @@ from bot.search import typos
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, camel_case
 from bot.search.wording import FREE_FORM_PAPERS
+from bot.text import model_words
 from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -203,9 +204,7 @@ class WordCorrector:
             return word
         if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
             return word
-        from bot.text import embedding  # (loaded for the first word the index has never seen)
-
-        if not name and embedding.model().knows(word):  # "suddenly generalize" is meant, not "sudden generalize"
+        if not name and model_words.knows(word):  # "suddenly generalize" is meant, not "sudden generalize"
             return word
         if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
             return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
@@ -268,9 +267,7 @@ class WordCorrector:
         """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining
         spiking networks: training). An English word (watching) is no slip on its own: only when papers write the
         query's other words with the common word and never with it (medial-oriented: medical)."""
-        from bot.text import embedding  # (as correct() loads it: for a rare word only)
-
-        if not embedding.model().knows(word):
+        if not model_words.knows(word):
             return True
         rest = self.context([word, common])
         return rest is not None and not self.together(word, rest) and self.together(common, rest) > 0

@@ -268,7 +268,7 @@ def _order(
         ranked = ranker.in_turn(ranked)
     if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
         clock.lap("rank")
-        ranked = _fused(db, cache, plan, retriever, ranked, fusion)
+        ranked = _fused(db, cache, (plan, ranker), retriever, ranked, fusion)
         clock.lap("fuse")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
@@ -354,17 +354,22 @@ def _notes(
 def _fused(
     db: Reader,
     cache: IndexCache,
-    plan: RetrievalPlan,
+    planned: tuple[RetrievalPlan, Ranker],
     retriever: CandidateRetriever,
     ranked: list[ScoredPaper],
     fusion: Fusion,
 ) -> list[ScoredPaper]:
-    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse)."""
+    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse), less the papers BM25
+    alone brought that hold no query word as ranking reads it (nothing would show why they are there)."""
+    plan, ranker = planned
     by_bm25 = retriever.by_bm25(fusion.depth if fusion.bm25 else 0, fusion.postings)
     said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
     among = [s.rowid for s in ranked[: fusion.depth]] + by_bm25
     near = meaning.closest(db, cache, said, among, fusion.floor) if fusion.meaning else []
-    return fuse(ranked, by_bm25, near, len(plan.groups), fusion)
+    fused = fuse(ranked, by_bm25, near, len(plan.groups), fusion)
+    joined = {s.rowid for s in fused if s.rowid not in retriever.found and s.close is None}  # (BM25's alone)
+    unheld = joined - ranker.holding(sorted(joined)) if joined else set()
+    return [s for s in fused if s.rowid not in unheld] if unheld else fused
 
 
 def _partial_note(full: int, unused: list[str], words: int) -> Marked | None:

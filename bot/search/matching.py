@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,11 +56,6 @@ def same_case(typed: str, word: str) -> str:
         if out[:1] == [typed[:1]]:
             return "".join(out)
     return word[:1].upper() + word[1:] if typed[:1].isupper() else word
-
-
-def name_key(name: str) -> str:
-    """Names compare by letters and digits only: `Knapsack RL`, `knapsack-rl` and `KnapsackRL` are one name."""
-    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalnum())
 
 
 @dataclass(frozen=True)

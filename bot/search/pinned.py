@@ -10,10 +10,11 @@ from bot.papers import fts, search_tables
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
-from bot.search.matching import coined, counter, found_alt, name_key, norm
+from bot.search.matching import coined, counter, found_alt, norm
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.questions import WANTED
 from bot.search.retrieve import read_columns
+from bot.text.names import name_key
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import normalize_title
 

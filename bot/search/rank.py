@@ -209,6 +209,18 @@ class Ranker:
         done.sort(key=lambda s: (-s.score, s.rowid))
         return done + unscored + rest
 
+    def holding(self, rowids: list[int]) -> set[int]:
+        """The papers among these whose title or abstract holds a group as ranking reads it: what a result shows as why
+        it is there. A paper BM25 brought for one word of a compound or long form (`not` of `AND:NOT`, `view` of
+        multi-view) may hold none."""
+        rows = read_columns(self.db, "CAST(title AS BLOB), CAST(abstract AS BLOB)", rowids) if rowids else {}
+        counters = [g.counters for g in self.plan.groups]
+        return {
+            rowid
+            for rowid, texts in rows.items()
+            if any(found_alt(c, text) >= 0 for text in map(norm, (t or b"" for t in texts)) for c in counters)
+        }
+
     def in_turn(self, ranked: list[ScoredPaper]) -> list[ScoredPaper]:
         """For a comparison of two ideas (DPO vs PPO): named papers and papers about both first, then each side's
         papers in turn, the side of the better paper first, so the side more papers write about does not hide the

@@ -19,7 +19,7 @@ from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, pasted, pinned, scope, topics, trends
 from bot.search import query as ql
-from bot.search.cache import index_cache
+from bot.search.cache import keep_warm
 from bot.search.people import People, PersonCard, person_card
 from bot.search.turns import Turns
 
@@ -110,8 +110,10 @@ class Papers:
 
     def _warm(self) -> None:
         try:
-            index_cache(self.db).whole = True  # (kept from the first search on: a server searches again and again)
-            self.search(WARM_QUERY)
+            papers = self.db
+            with index.snapshot(papers):  # (a server searches again and again: its new indexes are warmed too)
+                keep_warm(papers).load_whole(papers)
+            self.search(WARM_QUERY)  # (and what a search loads besides: the embedding model, the file's pages)
         except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
             log.info("index not warmed: %s", exc)
         finally:

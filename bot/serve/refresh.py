@@ -24,6 +24,7 @@ from bot.papers import fetching, index
 from bot.papers.corpus import SourceError
 from bot.papers.fetch.openreview import Credentials
 from bot.papers.venues import DEFAULT_VENUE, Scope, Venue, VenueError, parse_venue
+from bot.search.cache import warm_file
 
 log = logging.getLogger(__name__)
 CHECK_SECONDS = 60.0  # how often the refresher looks at the index's age
@@ -154,6 +155,7 @@ class Refresher:
             outcome = refresh_once(self.path, venues_to_fetch(self.path, self.scope), self.settings)
         (log.info if outcome.ok else log.warning)("%s", outcome.line)
         self.outcomes.append(outcome)
+        warm_file(self.path)  # (the index as loaded, read here: no search waits for it, nor for a rebuild)
         return outcome
 
     def start(self) -> Refresher:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 from bot.text.cleanup import to_plain_text
@@ -333,3 +334,8 @@ def name_from_title(title: str) -> str | None:
     if any(any(c.isdigit() for c in t) for t in tokens[1:]) and not tokens[0].lower().endswith("ing"):
         return head  # "NaturalSpeech 3", "Gemma 3"
     return None
+
+
+def name_key(name: str) -> str:
+    """Names compare by letters and digits only: `Knapsack RL`, `knapsack-rl` and `KnapsackRL` are one name."""
+    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalnum())

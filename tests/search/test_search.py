@@ -353,12 +353,40 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db: sqlite_utils.Database, text
 @example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
 @example(parts=["kv", " ", "status:", " ", ":", "title:", "NOT"])  # BM25 once asked "not" alone of `title:NOT`
 @example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])  # BM25 once OR'd "and": papers holding nothing
+@example(parts=["ANDAND", " ", "AND:NOT", " ", "kv"])  # BM25 once asked "not" alone of the compound `AND:NOT`
 def test_operator_soup_is_searched_as_text(seed_db: sqlite_utils.Database, parts: list[str]) -> None:
     for text in ("".join(parts), " ".join(parts)):
         response = search.search(seed_db, text)
         assert_a_sound_answer(response, text, 5)
         if any(not t.negated for t in ql.parse(text).terms):  # (exclusions alone list papers without a reason)
             assert all(r.matched for r in response.results)  # each result shows which of kv, cache, ... it holds
+
+
+@pytest.mark.parametrize("text", ["ANDAND AND:NOT kv", "ANDAND  AND:NOT  kv"])
+def test_a_compound_lists_no_paper_holding_only_a_word_of_it(seed_db: sqlite_utils.Database, text: str) -> None:
+    """`AND:NOT` is read whole ("and not"): a paper BM25 brought for "not" alone holds nothing the answer could show."""
+    response = search.search(seed_db, text)
+    assert ids(response) == [DEFENSIVE_KV, VEGAS]
+    assert all("abstract:kv" in r.matched for r in response.results)
+    assert starred_notes(response) == ["No paper here writes *andand*; showing papers with the other words."]
+
+
+@pytest.mark.parametrize(
+    ("query", "word_only"),
+    [
+        ("multi-view image generation discrete diffusion", RACO),  # writes "view", not multi-view
+        ("adversarial robustness of graph neural networks", SCM_GRPO),  # "graph", not graph neural networks
+    ],
+)
+def test_bm25_brings_no_paper_holding_only_a_word_of_a_compound_or_long_form(
+    seed_db: sqlite_utils.Database, query: str, word_only: str
+) -> None:
+    """BM25 asks a compound's or long form's words one by one, ranking reads them whole: a paper holding one word
+    alone once joined the page with nothing to show why."""
+    response = search.search(seed_db, query)
+    assert response.results
+    assert word_only not in ids(response)
+    assert all(r.matched for r in response.results)
 
 
 def test_a_compound_of_function_words_is_read_as_function_words(seed_db: sqlite_utils.Database) -> None:

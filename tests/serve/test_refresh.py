@@ -17,7 +17,9 @@ from bot.papers import fetching as run
 from bot.papers import index
 from bot.papers.fetch.http import JsonClient, RetryPolicy
 from bot.papers.venues import Scope, parse_scope, parse_venue
+from bot.search.reader import Papers
 from bot.serve import refresh
+from tests.search.test_reader_warm import WHOLE_TABLE_READS
 from tests.support.conference_fakes import FakeSite, Fault, make_conference, serve
 
 HOUR = 3600
@@ -91,6 +93,28 @@ def test_a_refresh_fetches_when_due_and_logs_one_line(
     assert "1 added" in outcome.line
     assert [r.getMessage() for r in caplog.records] == [outcome.line]
     assert len(titles(path) - first) == 1
+
+
+def _whole_reads(papers: Papers) -> list[str]:
+    """The statements of one search that read every paper, name part, vector or acronym pair."""
+    statements: list[str] = []
+    papers.db.conn.set_trace_callback(statements.append)
+    assert papers.search("generated paper").results
+    papers.db.conn.set_trace_callback(None)
+    return [s for s in statements if s in WHOLE_TABLE_READS]
+
+
+def test_a_refreshed_index_is_warmed_by_the_refresher_not_by_a_search(tmp_path: Path, site: FakeSite) -> None:
+    path = tmp_path / "papers.db"
+    run.fetch_venues(path, [parse_venue("icml2026")], settings(tmp_path, site))
+    served = Papers(path)
+    served.warm().join()
+    site.conference = make_conference(posters=31)
+    outcome = refresh.Refresher(path, 6 * HOUR, settings(tmp_path, site), clock=later(7)).tick()
+    assert outcome is not None
+    assert "1 added" in outcome.line
+    assert _whole_reads(served) == []  # (the refresher read them for the new version after loading it)
+    assert _whole_reads(served) == []
 
 
 def test_a_failed_refresh_keeps_the_index(tmp_path: Path, site: FakeSite, caplog: pytest.LogCaptureFixture) -> None:
