@@ -217,4 +217,4 @@ def tell(inv: Invocation, msg: Message) -> None:
     try:
         respond(inv.response_url, msg, response_type="ephemeral", replace_original=False)
     except DeliveryError as exc:
-        log.error("could not tell %s about a failed export: %s", inv.user_id, exc)
+        log.error("could not tell %s that a file or chart did not arrive: %s", inv.user_id, exc)

@@ -16,7 +16,6 @@ from bot.slack import blocks, team_commands
 from bot.slack.blocks import Message
 from bot.slack.blocks import trend as trend_blocks
 from bot.slack.invocation import Invocation
-from bot.slack.replies import DeliveryError, respond
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ def deliver(inv: Invocation, found: Trend) -> None:
         png = charts.draw(found)
     except Exception:
         log.exception("drawing the trend chart of %r failed", found.topic)
-        _tell(inv, blocks.notice("I couldn't draw the chart (the error is logged); the numbers stand."))
+        team_commands.tell(inv, blocks.notice("I couldn't draw the chart (the error is logged); the numbers stand."))
         return
     try:
         client.files_upload_v2(
@@ -62,23 +61,13 @@ def deliver(inv: Invocation, found: Trend) -> None:
     except SlackApiError as exc:
         error = str(exc.response.get("error") or exc.response.status_code)
         log.warning("trend chart upload for %s in %s failed: %s", inv.user_id, inv.channel_id, error)
-        _tell(inv, blocks.notice(team_commands.upload_failed(error, to_channel=True)))
+        team_commands.tell(inv, blocks.notice(team_commands.upload_failed(error, to_channel=True)))
     except OSError as exc:
         log.warning("trend chart upload for %s failed: %s", inv.user_id, exc)
-        _tell(inv, blocks.notice(team_commands.upload_failed(type(exc).__name__, to_channel=True)))
+        team_commands.tell(inv, blocks.notice(team_commands.upload_failed(type(exc).__name__, to_channel=True)))
 
 
 def _alt_text(found: Trend) -> str:
     """The chart for a screen reader: each venue's count and share."""
     parts = [f"{v.label}: {count_label(v)} papers ({share_label(v)})" for v in found.venues]
     return (f"Papers on {found.corrected or found.topic} per venue: " + "; ".join(parts))[:ALT_CHARS]
-
-
-def _tell(inv: Invocation, msg: Message) -> None:
-    """A follow-up only the user sees, through the command's response_url."""
-    if not inv.response_url:
-        return
-    try:
-        respond(inv.response_url, msg, response_type="ephemeral", replace_original=False)
-    except DeliveryError as exc:
-        log.error("could not tell %s that the trend chart did not arrive: %s", inv.user_id, exc)
