@@ -332,6 +332,11 @@ class ChannelDigests:
             return Outcome(
                 "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
             )
+        # What the paper index says (its whole order, a search for the topics: the costly part of choosing, shared
+        # by channels with the same topics) is read before taking the state's write lock, which every writer of
+        # every process waits for: a fan-out of many digests would otherwise hold it most of the time.
+        sub = self.subscription(channel, team)
+        self.paper_order(sub.topics if sub is not None else "")
         with self.state.immediate():
             row = self.state.digests.run(channel, key, team)
             action, outcome = self._decide(channel, day, row, ts, manual)
