@@ -4,6 +4,7 @@ database, and a cron job that fires and posts through the real WebClient to the 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
@@ -173,6 +174,28 @@ def test_a_tick_asks_the_state_the_same_few_questions_however_many_channels_have
     assert len(slack.posts()) == 35  # (the first 5 had theirs)
     assert few < 20, statements
     sched.shutdown()
+
+
+def test_one_digest_slack_is_slow_to_answer_does_not_hold_up_the_others_of_a_catch_up(
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+) -> None:
+    """After a take-over the rest of a morning's fan-out goes out through the catch-up: a post Slack holds (or
+    answers with a 5xx, which costs a look at the history) must not keep every other channel waiting behind it."""
+    channels = [f"C0WAIT{n:04d}" for n in range(4)]
+    for channel in channels:
+        digests.subscribe(channel, clock(), tz=SEOUL, at=time(8, 30))
+    clock.set(datetime(2026, 3, 9, 8, 31, tzinfo=SEOUL))
+    held = slack.hold_next("chat.postMessage", channel=channels[0])
+    ticking = threading.Thread(target=sched.tick)
+    ticking.start()
+    try:
+        slack.wait_arrived("chat.postMessage", channel=channels[0])
+        others = slack.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, count=3, timeout=20)
+        assert {c.params["channel"] for c in others} == set(channels[1:])  # while the first is still at Slack
+    finally:
+        held.set()
+        ticking.join(timeout=30)
+    assert sorted(p["channel"] for p in slack.posts()) == channels
 
 
 def test_a_long_outage_posts_one_digest_not_a_backlog(
