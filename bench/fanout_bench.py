@@ -514,8 +514,9 @@ def inject_faults(server: Any, outage: float) -> Any:
         total = run.expected
         n = wait_count(slack, max(1, total // 20), deadline)
         poster = next((r for r in replicas if r.schedules()), replicas[0])
+        pids = poster.pids()
         poster.kill9()
-        run.note(f"kill -9 of the replica that posts (pids {poster.pids() or poster.bot.pid}) after {n:,} digests")
+        run.note(f"kill -9 of the replica that posts (pids {', '.join(map(str, pids))}) after {n:,} digests")
         new = _restart_like(slack.api_url)
         replicas[replicas.index(poster)] = new
         run.note(f"a supervisor started it again (pid {new.bot.pid})")
