@@ -19,6 +19,7 @@ import contextlib
 import email.parser
 import email.policy
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -66,6 +67,7 @@ class FakeSlack:
         self._stopping = threading.Event()
         self._http: _HTTPServer | None = None
         self._port = 0  # kept while offline(), so online() listens where the clients still send
+        self._placeholder: socket.socket | None = None  # holds the port while offline()
         self._http_thread: threading.Thread | None = None
         self.log = CallLog(self._cond)
         self.faults = FaultPlan(self._cond, self._stopping)
@@ -135,11 +137,20 @@ class FakeSlack:
             self._http = None
 
     def offline(self) -> None:
-        """Slack unreachable: stop listening, so new connections to the Web API are refused (calls under way end)."""
+        """Slack unreachable: stop listening, so new connections to the Web API are refused (calls under way end).
+
+        The port stays bound (without listening), so that no client's outgoing connection takes it meanwhile."""
         self._close_http()
+        if self._port and self._placeholder is None:
+            self._placeholder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self._placeholder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self._placeholder.bind(("127.0.0.1", self._port))
 
     def online(self) -> None:
         """Reachable again, on the same port (after offline())."""
+        if self._placeholder is not None:
+            self._placeholder.close()
+            self._placeholder = None
         if self._http is None and self._port:
             self._listen(self._port)
 
@@ -149,6 +160,9 @@ class FakeSlack:
         self.faults.release_all()
         self.socket.stop()
         self._close_http()
+        if self._placeholder is not None:
+            self._placeholder.close()
+            self._placeholder = None
         self._port = 0
         with self._cond:
             self._cond.notify_all()
