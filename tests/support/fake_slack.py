@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import email.parser
 import email.policy
+import errno
 import json
 import socket
 import threading
@@ -119,8 +120,7 @@ class FakeSlack:
         return self
 
     def _listen(self, port: int) -> None:
-        server_class = _HTTPServer if not port else _RebindingHTTPServer
-        self._http = server_class(("127.0.0.1", port), _Handler)
+        self._http = _HTTPServer(("127.0.0.1", port), _Handler)
         self._http.fake = self
         self._port = int(self._http.server_address[1])
         self._http_thread = threading.Thread(
@@ -142,9 +142,10 @@ class FakeSlack:
         The port stays bound (without listening), so that no client's outgoing connection takes it meanwhile."""
         self._close_http()
         if self._port and self._placeholder is None:
-            self._placeholder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            self._placeholder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            self._placeholder.bind(("127.0.0.1", self._port))
+            placeholder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            placeholder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            _until_bound(lambda: placeholder.bind(("127.0.0.1", self._port)))
+            self._placeholder = placeholder
 
     def online(self) -> None:
         """Reachable again, on the same port (after offline())."""
@@ -152,7 +153,7 @@ class FakeSlack:
             self._placeholder.close()
             self._placeholder = None
         if self._http is None and self._port:
-            self._listen(self._port)
+            _until_bound(lambda: self._listen(self._port))
 
     def stop(self) -> None:
         """Close client connections, answer held calls, stop both servers and join their threads."""
@@ -327,12 +328,23 @@ class FakeSlack:
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
-    allow_reuse_address = False
+    # SO_REUSEADDR (the port itself is chosen free by the kernel): the connections it accepts inherit it, so after
+    # offline() their TIME_WAIT leftovers do not keep online() from binding the same port again.
+    allow_reuse_address = True
     fake: FakeSlack
 
 
-class _RebindingHTTPServer(_HTTPServer):
-    allow_reuse_address = True  # online() takes its old port back from the connections it closed (TIME_WAIT)
+def _until_bound(bind: Callable[[], object], seconds: float = 10.0) -> None:
+    """Bind the fake's port again, waiting for connections the closed server was still answering to end."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            bind()
+            return
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class _Handler(BaseHTTPRequestHandler):
