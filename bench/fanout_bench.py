@@ -329,11 +329,12 @@ def spread_load(
     interval = clients / rate
 
     def client(n: int) -> None:
-        port, team = replicas[n % len(replicas)].port, teams[(n * 7919) % len(teams)]
+        team = teams[(n * 7919) % len(teams)]
         due, sent = started + n * interval / clients, 0
         while (until is None and time.monotonic() - started < seconds) or (until is not None and not until.is_set()):
             time.sleep(max(0.0, due - time.monotonic()))
             due += interval
+            port = replicas[n % len(replicas)].port  # (a replica started again after a crash has a new port)
             body = form_body(slash_form(QUERIES[(n + sent) % len(QUERIES)], user_id=f"U{n:04d}", team_id=team))
             headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(SECRET, body)}
             began, error = time.perf_counter(), ""
@@ -385,6 +386,7 @@ class FanOut:
     refused: dict[str, int] = field(default_factory=dict)
     exits: list[int] = field(default_factory=list)
     idle_cpu: list[float] = field(default_factory=list)  # CPU seconds per minute of each replica, after the fan-out
+    gone: list[Replica] = field(default_factory=list)  # replicas killed during the run (their logs are kept too)
 
     def note(self, text: str) -> None:
         """A timed line (seconds after the due minute) in the run's log, printed as it happens."""
@@ -497,6 +499,11 @@ def run_fanout(
                 for replica, cpu in zip(replicas, before, strict=True)
             ]
         run.exits = [replica.bot.terminate(timeout=60) for replica in replicas]
+        if args.logs:  # each replica's log, to read what it did (takeover, retries) after the run
+            folder = Path(args.logs)
+            folder.mkdir(parents=True, exist_ok=True)
+            for n, replica in enumerate([*replicas, *run.gone]):
+                (folder / f"{name}-replica-{n + 1}-{replica.bot.pid}.log").write_text(replica.bot.log())
     finally:
         sampler.stopping.set()
         for replica in replicas:
@@ -518,7 +525,9 @@ def inject_faults(server: Any, outage: float) -> Any:
         poster.kill9()
         run.note(f"kill -9 of the replica that posts (pids {', '.join(map(str, pids))}) after {n:,} digests")
         new = _restart_like(slack.api_url)
+        new.idle_mb = new.rss_mb()
         replicas[replicas.index(poster)] = new
+        run.gone.append(poster)
         run.note(f"a supervisor started it again (pid {new.bot.pid})")
         n = wait_count(slack, max(n + 1, total * 3 // 10), deadline)
         run.note(f"PostgreSQL restarts after {n:,} digests")
@@ -602,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--takeover", type=int, default=90, help="ICML_DIGEST_TAKEOVER of the replicas (default 90)")
     parser.add_argument("--seeds-only", action="store_true", help="index only the 19 bundled abstracts")
     parser.add_argument("--no-faults", action="store_true", help="only the clean fan-out")
+    parser.add_argument("--logs", default="", help="a folder to write each replica's log to")
     parser.add_argument(
         "--idle-seconds", type=float, default=30.0, help="CPU of the replicas measured this long after a fan-out"
     )
