@@ -87,6 +87,7 @@ class ChannelDigests:
         self.sleep = sleep
         self.settle = settle
         self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
+        self._in_flight: set[tuple[str, str, str]] = set()  # (team, channel, date) this process is posting now
 
     @property
     def per_workspace(self) -> bool:
@@ -373,59 +374,83 @@ class ChannelDigests:
             return Outcome(
                 "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
             )
-        with self.state.immediate():
-            row = self.state.digests.run(channel, key, team)
-            action, outcome = self._decide(channel, day, row, ts, manual)
-            if outcome is not None:
-                return outcome
-            if action == "resolve":
-                assert row is not None
-                self.state.digests.update_run(
-                    channel,
-                    key,
-                    team,
-                    status=RunStatus.CLAIMED,
-                    owner=self.owner,
-                    claimed_at=ts,
-                    attempts=row.attempts + 1,
-                )
-                digest = self._from_run(row)
-                since = row.first_claimed_at
-            else:
-                digest = self.plan(channel, day, team)
-                if not digest.papers:
-                    return Outcome("empty", channel, day, acted=False)
-                since = ts if row is None else row.first_claimed_at
-                claim = RunRow(
-                    team,
-                    channel,
-                    key,
-                    RunStatus.CLAIMED,
-                    claimed_at=ts,
-                    first_claimed_at=since,
-                    papers=digest.paper_ids,
-                    round=digest.round,
-                    first=digest.first,
-                    total=digest.total,
-                    owner=self.owner,
-                    attempts=1 if row is None else row.attempts + 1,
-                    venue=digest.today.venue if digest.today else "",
-                )
-                if row is None:
-                    self.state.digests.claim(claim)
-                else:
-                    self.state.digests.replace_run(claim)  # a new attempt: what the failed or skipped one said goes
+        # What the paper index says (its whole order, a search for the topics: the costly part of choosing, shared
+        # by channels with the same topics) is read before taking the state's write lock, which every writer of
+        # every process waits for: a fan-out of many digests would otherwise hold it most of the time.
+        sub = self.subscription(channel, team)
+        self.paper_order(sub.topics if sub is not None else "")
+        flight, flying = (team, channel, key), False
         try:
-            if action == "resolve":
-                assert row is not None
-                return self._resolve(digest, row, ts, since, manual)
-            return self._send(digest, ts, since)
+            with self.state.immediate():
+                claimed = self._claim(channel, day, team, ts, manual)
+                if isinstance(claimed, Outcome):
+                    return claimed
+                self._in_flight.add(flight)  # (before the claim commits: this process's other threads wait for it)
+                flying = True
+        except BaseException:
+            if flying:
+                self._in_flight.discard(flight)
+            raise
+        digest = claimed.digest
+        try:
+            if claimed.row is not None and claimed.resolve:
+                return self._resolve(digest, claimed.row, ts, claimed.since, manual)
+            return self._send(digest, ts, claimed.since)
         except (Exception, KeyboardInterrupt, SystemExit) as exc:
             # This attempt is over (Ctrl-C, SIGTERM, a bug, a locked database) but the post may have reached Slack:
             # "uncertain" makes the next attempt look in the channel history first, without waiting for the claim
-            # to go stale. (A process that is killed outright leaves the claim, which goes stale in 10 minutes.)
+            # to go stale. (A process killed outright leaves its claim, which goes stale in 10 minutes; when the
+            # database itself failed, so that not even "uncertain" could be written, this process settles its claim
+            # at its next attempt.)
             self._abandon(digest, ts, exc)
             raise
+        finally:
+            self._in_flight.discard(flight)
+
+    def _claim(self, channel: str, day: date, team: str, ts: float, manual: bool) -> Outcome | _Claimed:
+        """Inside the write transaction: what to do about the date's run, and the claim (or the take-over of an
+        interrupted claim, to resolve it); an Outcome when there is nothing to post."""
+        key = day.isoformat()
+        row = self.state.digests.run(channel, key, team)
+        action, outcome = self._decide(channel, day, row, ts, manual)
+        if outcome is not None:
+            return outcome
+        if action == "resolve":
+            assert row is not None
+            self.state.digests.update_run(
+                channel,
+                key,
+                team,
+                status=RunStatus.CLAIMED,
+                owner=self.owner,
+                claimed_at=ts,
+                attempts=row.attempts + 1,
+            )
+            return _Claimed(self._from_run(row), row, row.first_claimed_at, resolve=True)
+        digest = self.plan(channel, day, team)
+        if not digest.papers:
+            return Outcome("empty", channel, day, acted=False)
+        since = ts if row is None else row.first_claimed_at
+        claim = RunRow(
+            team,
+            channel,
+            key,
+            RunStatus.CLAIMED,
+            claimed_at=ts,
+            first_claimed_at=since,
+            papers=digest.paper_ids,
+            round=digest.round,
+            first=digest.first,
+            total=digest.total,
+            owner=self.owner,
+            attempts=1 if row is None else row.attempts + 1,
+            venue=digest.today.venue if digest.today else "",
+        )
+        if row is None:
+            self.state.digests.claim(claim)
+        else:
+            self.state.digests.replace_run(claim)  # a new attempt: what the failed or skipped one said goes
+        return _Claimed(digest, row, since, resolve=False)
 
     def _resolve(self, digest: Digest, row: RunRow, ts: float, since: float, manual: bool) -> Outcome:
         """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
@@ -477,7 +502,10 @@ class ChannelDigests:
         if row.status is RunStatus.SKIPPED:
             return ("new", None) if manual else ("", replace(done, status="skipped"))
         if row.status is RunStatus.CLAIMED:
-            return ("resolve", None) if age >= CLAIM_STALE_SECONDS else ("", replace(done, status="busy"))
+            # Another process's claim may still be posting until it is stale; this process's own, when no thread of
+            # it is posting it, is an attempt that ended without a record (the database failed at that moment).
+            over = row.owner == self.owner and (row.team, row.channel, row.day) not in self._in_flight
+            return ("resolve", None) if over or age >= CLAIM_STALE_SECONDS else ("", replace(done, status="busy"))
         if row.status is RunStatus.UNCERTAIN:
             return (
                 ("resolve", None) if manual or age >= backoff(row.attempts) else ("", replace(done, status="uncertain"))
@@ -617,6 +645,17 @@ class ChannelDigests:
         if sub and sub.last_error:
             error = (sub.last_error, datetime.fromtimestamp(sub.last_error_at or 0, sub.tz))
         return DigestStatus(channel, sub, next_at, last, pending, left, total, round_, error)
+
+
+@dataclass(frozen=True)
+class _Claimed:
+    """A date claimed in the write transaction: the digest to post, the run row found before (None: a new one), since
+    when the date was first claimed, and whether it is an interrupted claim to resolve (history first)."""
+
+    digest: Digest
+    row: RunRow | None
+    since: float
+    resolve: bool
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@ then what the channel liked (More like this) pulls close papers forward and what
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from typing import Any
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -13,8 +14,12 @@ from bot import search
 from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search import scope
+from bot.search.cache import index_cache
 
 TOPIC_MATCHES = 200  # papers matching a channel's topics that go first, best match first
+KEPT_SCOPES = 8  # default orders kept (one per scope: ICML_BOT_VENUES, or venues a channel's topics name)
+KEPT_TOPICS = 512  # channels' topics whose matches are kept (~200 ids each)
+T = TypeVar("T")
 STATUS_RANK = {"oral": 0, "spotlight": 1}
 
 
@@ -32,6 +37,42 @@ def spread(rows: list[dict[str, Any]]) -> list[str]:
     return order
 
 
+class _Orders:
+    """What every channel's order is made of, per index version: the default order of each scope, and what each
+    channel's topics matched. Many channels due at one minute share them: a fan-out reads the whole index once per
+    scope and searches once per topic, not once per channel."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._spread: OrderedDict[tuple[Hashable, ...], list[str]] = OrderedDict()
+        self._matched: OrderedDict[tuple[Hashable, ...], dict[str, list[str]]] = OrderedDict()
+
+    def spread(self, key: tuple[Hashable, ...], make: Callable[[], list[str]]) -> list[str]:
+        """The default order of a scope (made once per index version)."""
+        return self._get(self._spread, key, make, KEPT_SCOPES)
+
+    def matched(self, key: tuple[Hashable, ...], make: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
+        """What some topics matched, best first (searched once per index version)."""
+        return self._get(self._matched, key, make, KEPT_TOPICS)
+
+    def _get(
+        self, table: OrderedDict[tuple[Hashable, ...], T], key: tuple[Hashable, ...], make: Callable[[], T], keep: int
+    ) -> T:
+        with self._lock:
+            if key in table:
+                table.move_to_end(key)
+                return table[key]
+        made = make()  # (outside the lock: two threads may both make it; the same answer either way)
+        with self._lock:
+            table[key] = made
+            while len(table) > keep:
+                table.popitem(last=False)
+        return made
+
+
+_ORDERS = _Orders()
+
+
 def paper_order(
     db: sqlite_utils.Database, topics: str = "", venues: Scope | None = None
 ) -> tuple[list[str], dict[str, list[str]]]:
@@ -41,19 +82,28 @@ def paper_order(
     The scope is the topics' venue:/year:/track: when they name one, else `venues` (ICML_BOT_VENUES)."""
     parsed = ql.parse(topics)
     venues = venues or Scope()
-    resolved = scope.resolve(db, parsed, venues)
-    rowids = scope.in_scope(db, resolved)
-    cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
-    cols = [c[0] for c in cursor.description]
-    rows = [dict(zip(cols, r, strict=True)) for r in cursor]
-    if rowids is not None:
-        rows = [r for r in rows if r["_rowid"] in rowids]
-    order = spread(rows)
+    cache = index_cache(db)
+    resolved = scope.resolve(db, parsed, venues, cache)
+    version = cache.version or id(db)  # (an index in memory has no version: kept per connection)
+
+    def default_order() -> list[str]:
+        rowids = scope.in_scope(db, resolved, cache)
+        cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
+        cols = [c[0] for c in cursor.description]
+        rows = [dict(zip(cols, r, strict=True)) for r in cursor]
+        if rowids is not None:
+            rows = [r for r in rows if r["_rowid"] in rowids]
+        return spread(rows)
+
+    def topic_matches() -> dict[str, list[str]]:
+        found = search.search(db, topics, limit=TOPIC_MATCHES, scope=venues).results
+        return {str(r.paper["id"]): r.named for r in found}
+
+    order = _ORDERS.spread((version, resolved.keys), default_order)
     matched: dict[str, list[str]] = {}
     if parsed.terms:  # words to match, not only venue filters
-        found = search.search(db, topics, limit=TOPIC_MATCHES, scope=venues).results
-        matched = {str(r.paper["id"]): r.named for r in found}
-    return list(dict.fromkeys([*matched, *order])), matched
+        matched = _ORDERS.matched((version, " ".join(topics.split()), venues), topic_matches)
+    return list(dict.fromkeys([*matched, *order])), dict(matched)
 
 
 NEIGHBOURS = 40  # papers close to each liked or disliked paper that move (the "similar" list, best first)

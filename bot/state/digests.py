@@ -196,6 +196,11 @@ class Digests(Repository):
         sql = "SELECT * FROM digest_runs" + (" WHERE " + " AND ".join(where) if where else "")
         return [_run(row) for row in self._all(sql + " ORDER BY day DESC, channel, team LIMIT ?", [*params, limit])]
 
+    def recorded_since(self, day: str) -> dict[tuple[str, str, str], RunStatus]:
+        """(team, channel, date) → status of every run from date `day` on, in one read (the scheduler's check)."""
+        rows = self._db.execute("SELECT team, channel, day, status FROM digest_runs WHERE day >= ?", [day])
+        return {(r[0], r[1], r[2]): RunStatus(r[3]) for r in rows}
+
     def claim(self, run: RunRow) -> bool:
         """Insert a run: True if this call created it, False if the workspace's channel and date had one."""
         cursor = self._db.execute(

@@ -268,6 +268,42 @@ def test_two_processes_on_one_state_database_post_once(
     assert other.post_digest(C1, MON, clock()).status == "already"
 
 
+def test_choosing_a_digest_from_the_index_leaves_the_state_free_for_other_writers(
+    digests: ChannelDigests,
+    slack: FakeSlack,
+    seed_index_path: Path,
+    state_path: Path | str,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading the index's order (the costly part of choosing, repeated for every digest of a fan-out) happens before
+    the state's write lock is taken: a subscribe from Slack in another process does not wait behind it."""
+    reading, go = threading.Event(), threading.Event()
+    real = digests.paper_order
+
+    def large_index(topics: str = "") -> tuple[list[str], dict[str, list[str]]]:
+        if not reading.is_set():  # the first read of the index takes as long as the test says
+            reading.set()
+            go.wait(10)
+        return real(topics)
+
+    monkeypatch.setattr(digests, "paper_order", large_index)
+    outcome: Queue[str] = Queue()
+    poster = threading.Thread(target=lambda: outcome.put(digests.post_digest(C1, MON, clock()).status))
+    poster.start()
+    other = make_digests(slack, seed_index_path, state_path)  # another process
+    try:
+        assert reading.wait(10)
+        with other.state.waiting_at_most(2):
+            other.subscribe(C2, clock(), user="U2")  # takes the write lock while the digest reads the index
+    finally:
+        go.set()
+        poster.join(timeout=10)
+    assert outcome.get(timeout=10) == "posted"
+    assert other.subscription(C2) is not None
+    assert len(slack.posts(C1)) == 1
+
+
 def test_crash_between_post_and_ts_gives_exactly_one_digest_after_restart(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:

@@ -21,6 +21,7 @@ from bot.digest.scheduler import DigestScheduler, last_run, next_run
 from tests.support.digest import Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import SEED_ORDER
+from tests.support.state_sql import state_sql
 
 C1, C2 = "C0SCHED001", "C0SCHED002"
 NY, BERLIN, SEOUL = ZoneInfo("America/New_York"), ZoneInfo("Europe/Berlin"), ZoneInfo("Asia/Seoul")
@@ -140,6 +141,61 @@ def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
     assert digest_ids(slack.posts(C1)[0]) == SEED_ORDER[:3]
     # `/icml digest now` can still post a skipped day by hand
     assert digests.post_digest(C1, date(2026, 3, 9), clock(), manual=True).status == "posted"
+
+
+def test_a_tick_asks_the_state_the_same_few_questions_however_many_channels_have_had_their_digest(
+    slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock
+) -> None:
+    """Every process ticks every 30 s over every subscription: with 10,000 channels, queries per channel (lease,
+    subscription, run) kept a replica busy all day. One read of the recent runs says which channels have nothing due."""
+    digests = make_digests(slack, seed_index_path, tmp_path / "state.db")
+    sched = DigestScheduler(digests, clock=clock, owner="one")
+    statements: list[str] = []
+
+    def statements_of_a_tick(channels: int) -> int:
+        made = clock.set(datetime(2026, 3, 9, 7, 0, tzinfo=SEOUL))
+        for n in range(channels):
+            digests.subscribe(f"C0MANY{n:04d}", made, tz=SEOUL, at=time(8))
+        clock.set(datetime(2026, 3, 9, 8, 1, tzinfo=SEOUL))
+        slack.reset()
+        sched.tick()  # posts every digest due at 08:00 that is not in its channel yet
+        clock.set(datetime(2026, 3, 9, 8, 5, tzinfo=SEOUL))
+        statements.clear()
+        state_sql(digests.state).conn.set_trace_callback(statements.append)
+        try:
+            sched.tick()  # nothing left to do
+        finally:
+            state_sql(digests.state).conn.set_trace_callback(None)
+        return len(statements)
+
+    few = statements_of_a_tick(5)
+    assert len(slack.posts()) == 5
+    assert statements_of_a_tick(40) == few  # the same 5 channels, and 35 more
+    assert len(slack.posts()) == 35  # (the first 5 had theirs)
+    assert few < 20, statements
+    sched.shutdown()
+
+
+def test_one_digest_slack_is_slow_to_answer_does_not_hold_up_the_others_of_a_catch_up(
+    digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
+) -> None:
+    """After a take-over the rest of a morning's fan-out goes out through the catch-up: a post Slack holds (or
+    answers with a 5xx, which costs a look at the history) must not keep every other channel waiting behind it."""
+    channels = [f"C0WAIT{n:04d}" for n in range(4)]
+    for channel in channels:
+        digests.subscribe(channel, clock(), tz=SEOUL, at=time(8, 30))
+    clock.set(datetime(2026, 3, 9, 8, 31, tzinfo=SEOUL))
+    held = slack.hold_next("chat.postMessage", channel=channels[0])
+    ticking = threading.Thread(target=sched.tick)
+    ticking.start()
+    try:
+        slack.wait_arrived("chat.postMessage", channel=channels[0])
+        others = slack.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, count=3, timeout=20)
+        assert {c.params["channel"] for c in others} == set(channels[1:])  # while the first is still at Slack
+    finally:
+        held.set()
+        ticking.join(timeout=30)
+    assert sorted(p["channel"] for p in slack.posts()) == channels
 
 
 def test_a_long_outage_posts_one_digest_not_a_backlog(

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.error import URLError
 
 import pytest
 from slack_bolt import App, BoltRequest
@@ -508,3 +509,91 @@ def test_bolt_socket_mode_reconnects_after_server_close(fake: FakeSlack) -> None
         assert fake.socket_connected(timeout=5, count=2)
         eid = fake.socket_send("slash_commands", slash_form("ping"))
         assert fake.socket_ack(eid, timeout=8)["payload"] == {"text": "pong"}
+
+
+# ---------------------------------------------------------------------- opt-in: rate limits, an unreachable Slack
+
+
+class _Seconds:
+    """A clock for the rate limits that a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_rate_limits_are_off_unless_enabled(fake: FakeSlack) -> None:
+    client = fake.web_client()
+    for n in range(12):
+        assert client.chat_postMessage(channel="C1", text=f"burst {n}")["ok"]
+    assert len(fake.posts("C1")) == 12
+
+
+def test_a_channel_takes_about_one_message_a_second_and_a_refused_one_is_not_posted(fake: FakeSlack) -> None:
+    clock = _Seconds()
+    fake.limits.enable(clock=clock)
+    client = fake.web_client()
+    assert client.chat_postMessage(channel="C1", text="one")["ok"]
+    assert client.chat_postMessage(channel="C1", text="two")["ok"]  # a short burst is tolerated
+    with pytest.raises(SlackApiError) as err:
+        client.chat_postMessage(channel="C1", text="three")
+    assert err.value.response.status_code == 429
+    assert err.value.response.headers["Retry-After"] == "1"
+    assert err.value.response["error"] == "ratelimited"
+    assert client.chat_postMessage(channel="C2", text="elsewhere")["ok"]  # another channel has its own second
+    clock.now += 1.0
+    assert client.chat_postMessage(channel="C1", text="three, later")["ok"]
+    assert [p["text"] for p in fake.posts("C1")] == ["one", "two", "three, later"]
+    assert fake.limits.refused == {"chat.postMessage": 1}
+
+
+def test_a_workspace_has_a_burst_limit_across_its_channels_and_each_workspace_its_own(fake: FakeSlack) -> None:
+    clock = _Seconds()
+    fake.limits.enable(clock=clock)
+    client = fake.web_client()
+    for n in range(10):
+        assert client.chat_postMessage(channel=f"C{n}", text="digest")["ok"]
+    with pytest.raises(SlackApiError) as err:
+        client.chat_postMessage(channel="C10", text="digest")
+    assert err.value.response.status_code == 429
+    other = fake.web_client(token=fake.oauth.installed("T2"))
+    assert other.chat_postMessage(channel="C11", text="digest")["ok"]  # another workspace's budget
+    clock.now += 0.2  # 300 a minute
+    assert client.chat_postMessage(channel="C10", text="digest")["ok"]
+
+
+def test_views_publish_is_limited_by_its_tier_per_workspace(fake: FakeSlack) -> None:
+    clock = _Seconds()
+    fake.limits.enable(clock=clock)
+    client = fake.web_client()
+    view = {"type": "home", "blocks": BLOCKS}
+    for n in range(20):
+        assert client.views_publish(user_id=f"U{n}", view=view)["ok"]
+    with pytest.raises(SlackApiError) as err:
+        client.views_publish(user_id="U99", view=view)
+    assert (err.value.response.status_code, err.value.response.headers["Retry-After"]) == (429, "1")
+    clock.now += 0.6  # Tier 4: 100 a minute
+    assert client.views_publish(user_id="U99", view=view)["ok"]
+
+
+def test_an_unreachable_slack_refuses_connections_until_it_is_back(fake: FakeSlack) -> None:
+    client = fake.web_client()
+    assert client.chat_postMessage(channel="C1", text="before")["ok"]  # (its connection's leftovers hold the port)
+    fake.offline()
+    with pytest.raises(URLError) as err:
+        client.chat_postMessage(channel="C1", text="lost?")
+    assert isinstance(err.value.reason, ConnectionRefusedError)
+    fake.online()
+    assert client.chat_postMessage(channel="C1", text="back")["ok"]  # the same URL
+    assert [p["text"] for p in fake.posts("C1")] == ["before", "back"]
+
+
+def test_a_5xx_may_come_after_slack_posted_the_message(fake: FakeSlack) -> None:
+    fake.fail_next("chat.postMessage", "internal_error", status=500, carried_out=True)
+    with pytest.raises(SlackApiError) as err:
+        fake.web_client().chat_postMessage(channel="C1", text="there anyway")
+    assert err.value.response.status_code == 500
+    assert fake.posts("C1") == []  # no successful call ...
+    assert [m["text"] for m in fake.history("C1")] == ["there anyway"]  # ... but the message is in the channel

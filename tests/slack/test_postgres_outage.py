@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.digest.channels import CLAIM_STALE_SECONDS
+from bot.digest.model import Digest, Poster
 from bot.digest.scheduler import DigestScheduler
 from bot.slack.digest_commands import UNREACHABLE
 from bot.state import is_unreachable
@@ -98,7 +100,8 @@ def test_postgresql_lost_while_a_digest_is_in_flight_leaves_it_posted_once(
 ) -> None:
     clock = Clock(datetime(2026, 3, 9, 9, 0, tzinfo=SEOUL))
     with FakeSlack(clock=clock.timestamp) as slack:
-        digests = make_digests(slack, seed_index_path, private_postgres.new_database())
+        url = private_postgres.new_database()
+        digests = make_digests(slack, seed_index_path, url)
         digests.subscribe(C1, clock(), tz=SEOUL)
         gate = slack.hold_next("chat.postMessage")
         raised: list[BaseException] = []
@@ -119,9 +122,53 @@ def test_postgresql_lost_while_a_digest_is_in_flight_leaves_it_posted_once(
         assert len(raised) == 1  # recording the ts failed: the database is gone
         assert is_unreachable(raised[0])
         private_postgres.start()
-        assert digests.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # the claim holds
-        clock.advance(seconds=CLAIM_STALE_SECONDS)
+        other = make_digests(slack, seed_index_path, url)  # another process: for all it knows, the post goes on
+        assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # the claim holds
+        # Its own process knows that attempt is over: it settles it at its next check, not 10 minutes later.
         [outcome] = digests.resolve_pending(clock())  # the history shows it: recorded, not posted again
         assert (outcome.status, outcome.recovered, outcome.ts) == ("posted", True, slack.history(C1)[0]["ts"])
-        assert digests.post_digest(C1, MON, clock()).status == "already"
+        assert other.post_digest(C1, MON, clock()).status == "already"
         assert len(slack.posts(C1)) == 1
+
+
+class Gone(BaseException):
+    """The process is killed (nothing after it runs)."""
+
+
+def test_a_claim_left_by_a_process_that_was_killed_is_settled_after_it_goes_stale(
+    seed_index_path: Path, private_postgres: PostgresServer
+) -> None:
+    clock = Clock(datetime(2026, 3, 9, 9, 0, tzinfo=SEOUL))
+    with FakeSlack(clock=clock.timestamp) as slack:
+        url = private_postgres.new_database()
+        killed = make_digests(slack, seed_index_path, url)
+        killed.subscribe(C1, clock(), tz=SEOUL)
+        dead = threading.Event()
+        assert killed.poster is not None
+        real: Poster = killed.poster
+
+        class PostThenDie:
+            def post(self, digest: Digest) -> str:
+                real.post(digest)
+                dead.wait(60)  # the process is gone: nothing after the post runs
+                raise Gone
+
+            def find(self, channel: str, day: date, since: float, team: str = "") -> str | None:
+                return real.find(channel, day, since, team)
+
+        def post() -> None:
+            with contextlib.suppress(Gone):
+                killed.post_digest(C1, MON, clock())
+
+        killed.poster = PostThenDie()
+        threading.Thread(target=post, daemon=True).start()
+        slack.wait_for("chat.postMessage")  # claimed and posted, never recorded
+        other = make_digests(slack, seed_index_path, url)  # another replica
+        try:
+            assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # it may still be posting
+            clock.advance(seconds=CLAIM_STALE_SECONDS)
+            [outcome] = other.resolve_pending(clock())
+            assert (outcome.status, outcome.recovered) == ("posted", True)
+            assert len(slack.posts(C1)) == 1
+        finally:
+            dead.set()

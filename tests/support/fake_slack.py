@@ -7,9 +7,10 @@ with ``WebClient(token="xoxb-test", base_url=fake.api_url)`` and assert on what 
 FakeSlack serves HTTP and composes the parts that do the work, each usable as an attribute:
 ``fake.web`` (slack_web_api: the workspace the Web API answers from), ``fake.response_urls`` (slack_response_url),
 ``fake.socket`` (slack_socket_mode), ``fake.log`` (slack_calls: what was received), ``fake.faults``
-(slack_faults: what to get wrong) and ``fake.oauth`` (slack_oauth: oauth.v2.access, workspaces that install the
-app). The methods below are the short names tests use. Requests to send the app are
-built with tests/support/slack_requests.py.
+(slack_faults: what to get wrong), ``fake.limits`` (slack_limits: Slack's rate limits, off unless enabled) and
+``fake.oauth`` (slack_oauth: oauth.v2.access, workspaces that install the app). ``fake.offline()`` makes Slack
+unreachable (connections refused) until ``fake.online()``. The methods below are the short names tests use.
+Requests to send the app are built with tests/support/slack_requests.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import email.parser
 import email.policy
+import errno
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +33,7 @@ from slack_sdk import WebClient
 from tests.support.slack_calls import Call, CallLog
 from tests.support.slack_faults import FaultPlan
 from tests.support.slack_files import SharedFile, TeamSurfaces
+from tests.support.slack_limits import RateLimiter
 from tests.support.slack_oauth import OAuth
 from tests.support.slack_people import People
 from tests.support.slack_response_url import ResponseUrls
@@ -64,9 +68,12 @@ class FakeSlack:
         self._cond = threading.Condition()
         self._stopping = threading.Event()
         self._http: _HTTPServer | None = None
+        self._port = 0  # kept while offline(), so online() listens where the clients still send
+        self._placeholder: socket.socket | None = None  # holds the port while offline()
         self._http_thread: threading.Thread | None = None
         self.log = CallLog(self._cond)
         self.faults = FaultPlan(self._cond, self._stopping)
+        self.limits = RateLimiter(self._cond)
         self.response_urls = ResponseUrls(self._cond, response_url_max_uses)
         self.socket = SocketMode(self._cond, app_id)
         self.web = WebApi(
@@ -112,26 +119,56 @@ class FakeSlack:
         if self._http is not None:
             return self
         self._stopping.clear()
-        self._http = _HTTPServer(("127.0.0.1", 0), _Handler)
+        self._listen(0)
+        self.socket.start()
+        return self
+
+    def _listen(self, port: int) -> None:
+        self._http = _HTTPServer(("127.0.0.1", port), _Handler)
         self._http.fake = self
+        self._port = int(self._http.server_address[1])
         self._http_thread = threading.Thread(
             target=self._http.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-slack-http", daemon=True
         )
         self._http_thread.start()
-        self.socket.start()
-        return self
 
-    def stop(self) -> None:
-        """Close client connections, answer held calls, stop both servers and join their threads."""
-        self._stopping.set()
-        self.faults.release_all()
-        self.socket.stop()
+    def _close_http(self) -> None:
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
             if self._http_thread is not None:
                 self._http_thread.join(timeout=5)
             self._http = None
+
+    def offline(self) -> None:
+        """Slack unreachable: stop listening, so new connections to the Web API are refused (calls under way end).
+
+        The port stays bound (without listening), so that no client's outgoing connection takes it meanwhile."""
+        self._close_http()
+        if self._port and self._placeholder is None:
+            placeholder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            placeholder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            _until_bound(lambda: placeholder.bind(("127.0.0.1", self._port)))
+            self._placeholder = placeholder
+
+    def online(self) -> None:
+        """Reachable again, on the same port (after offline())."""
+        if self._placeholder is not None:
+            self._placeholder.close()
+            self._placeholder = None
+        if self._http is None and self._port:
+            _until_bound(lambda: self._listen(self._port))
+
+    def stop(self) -> None:
+        """Close client connections, answer held calls, stop both servers and join their threads."""
+        self._stopping.set()
+        self.faults.release_all()
+        self.socket.stop()
+        self._close_http()
+        if self._placeholder is not None:
+            self._placeholder.close()
+            self._placeholder = None
+        self._port = 0
         with self._cond:
             self._cond.notify_all()
 
@@ -145,7 +182,16 @@ class FakeSlack:
 
     def reset(self) -> None:
         """Forget recorded calls, pending faults/delays, stored messages and socket traffic (servers keep running)."""
-        for part in (self.log, self.faults, self.response_urls, self.web, self.socket, self.surfaces, self.people):
+        for part in (
+            self.log,
+            self.faults,
+            self.limits,
+            self.response_urls,
+            self.web,
+            self.socket,
+            self.surfaces,
+            self.people,
+        ):
             part.clear()
 
     # ------------------------------------------------------------------ addresses
@@ -153,9 +199,9 @@ class FakeSlack:
     @property
     def port(self) -> int:
         """Port of the HTTP server (Web API and response_urls)."""
-        if self._http is None:
+        if not self._port:
             raise RuntimeError("FakeSlack is not started")
-        return int(self._http.server_address[1])
+        return self._port
 
     @property
     def url(self) -> str:
@@ -260,8 +306,14 @@ class FakeSlack:
                 self.log.record(call)
                 return extra, payload
             payload = self.web.refuse(call.method, token)
-            if payload is None and (fault := self.faults.take_fault(call.method)) is not None:
+            team = self.web.token_teams.get(token, self.web.team_id)
+            if payload is None and (wait := self.limits.check(call.method, team, channel)) is not None:
+                call.status, payload = 429, {"ok": False, "error": "ratelimited"}
+                extra["Retry-After"] = str(wait)
+            elif payload is None and (fault := self.faults.take_fault(call.method)) is not None:
                 call.injected = True
+                if fault.carried_out:  # Slack did it, then answered with an error all the same
+                    self.web.answer(call.method, call.params, token)
                 call.status, payload = fault.status, {"ok": False, "error": fault.error}
                 if fault.body is not None:
                     payload["_body"] = fault.body
@@ -289,8 +341,23 @@ class FakeSlack:
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
-    allow_reuse_address = False
+    # SO_REUSEADDR (the port itself is chosen free by the kernel): the connections it accepts inherit it, so after
+    # offline() their TIME_WAIT leftovers do not keep online() from binding the same port again.
+    allow_reuse_address = True
     fake: FakeSlack
+
+
+def _until_bound(bind: Callable[[], object], seconds: float = 10.0) -> None:
+    """Bind the fake's port again, waiting for connections the closed server was still answering to end."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            bind()
+            return
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class _Handler(BaseHTTPRequestHandler):

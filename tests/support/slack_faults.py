@@ -24,6 +24,7 @@ class Fault:
     retry_after: int | None
     body: str | None
     times: int
+    carried_out: bool = False  # the call was carried out (a message posted) before the error answer
 
 
 @dataclass
@@ -65,18 +66,20 @@ class FaultPlan:
         retry_after: int | None = None,
         times: int = 1,
         body: str | None = None,
+        carried_out: bool = False,
     ) -> None:
         """Make the next ``times`` calls of ``method`` ("*" = any) fail.
 
         ``ratelimited`` defaults to HTTP 429 with ``Retry-After: 1``; other errors default to HTTP 200 with
         ``{"ok": false, "error": error}``; pass ``status=500`` for a server error; ``body`` replaces the JSON body.
+        ``carried_out``: Slack did the call (posted the message) and answered the error all the same, as a 5xx may.
         """
         if status is None:
             status = 429 if error == "ratelimited" else 200
         if status == 429 and retry_after is None:
             retry_after = 1
         with self._cond:
-            self._faults.setdefault(method, []).append(Fault(error, status, retry_after, body, times))
+            self._faults.setdefault(method, []).append(Fault(error, status, retry_after, body, times, carried_out))
 
     def delay_next(self, method: str, seconds: float, times: int = 1, channel: str | None = None) -> None:
         """Make the next ``times`` calls of ``method`` ("*" = any, "response" = response_urls) answer late.

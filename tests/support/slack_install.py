@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Mapping
 from urllib.parse import parse_qs, quote, urlsplit
 
 import sqlalchemy
+from slack_sdk.oauth.installation_store import Installation
 
 from bot.config import Config
 from bot.slack import oauth
@@ -58,3 +61,26 @@ def state_rows(config: Config) -> dict[str, int]:
             return {t: int(conn.execute(count.select_from(sqlalchemy.table(t))).scalar_one()) for t in tables}
     finally:
         engine.dispose()
+
+
+def write_installations(config: Config, tokens: Mapping[str, str]) -> None:
+    """Workspace → bot token, written into the installation store as a finished "Add to Slack" leaves it (a thousand
+    workspaces need not click); give the fake the same tokens with `fake.oauth.installed(team)`."""
+    installations = oauth.open_installations(config)
+    try:
+        for team, token in tokens.items():
+            installations.store.save(
+                Installation(
+                    app_id="A1",
+                    enterprise_id=None,
+                    team_id=team,
+                    bot_token=token,
+                    bot_id=f"B{team}",
+                    bot_user_id=f"UBOT{team}",
+                    bot_scopes=list(oauth.BOT_SCOPES),
+                    user_id="UINSTALLER",
+                    installed_at=time.time(),
+                )
+            )
+    finally:
+        installations.engine.dispose()
