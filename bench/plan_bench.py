@@ -1,5 +1,6 @@
-"""`/icml plan`, `/icml plan channel` and `/icml remind` at ~110,000 papers, beside the plain `/icml <words>` answer
-in the same run, interleaved on one served app (HTTP mode, waitress on 127.0.0.1, the fake Slack of tests/support).
+"""`/icml plan`, `/icml plan channel`, `/icml remind`, a "today at the venue" digest preview and the Home tab with
+today's plan at ~110,000 papers, beside the plain `/icml <words>` answer in the same run, interleaved on one served
+app (HTTP mode, waitress on 127.0.0.1, the fake Slack of tests/support).
 
 Run: python bench/plan_bench.py [--rounds 100] [--scale 6]   (needs ../shared/data)
 
@@ -8,7 +9,11 @@ build takes minutes), copied, and ICML 2026's first SESSION_PAPERS papers given 
 carry only session names): four poster sessions and four oral blocks over two days, rooms and poster numbers, and
 one paper in ten left without a time. One person saved SAVED papers; a channel of MEMBERS people, each with
 MEMBER_SAVES saves, has LISTED papers on its reading list. Each command's time is request to ack (users.info and
-conversations.members included: the fake answers on 127.0.0.1). Target: within 1 s.
+conversations.members included: the fake answers on 127.0.0.1). The channel's digest has topics and `today on`, and
+the served app's digest clock (which the Home tab reads too) is set to a conference day, as tests/slack/
+test_conference_today.py sets it: `/icml digest preview` then shows "Today at ICML 2026", timed request to ack; the
+Home tab (app_home_opened) shows "Today at ICML 2026" above the saved papers, timed request to its views.publish at
+the fake Slack (the view is built and sent after the ack). Target: within 1 s.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -30,13 +37,16 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from search_bench import CACHE, DATA, large_index  # noqa: E402
 
+from tests.slack.test_home import home_opened  # noqa: E402
 from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.slack_harness import SlackHttp, slack_config  # noqa: E402
+from tests.support.slack_harness import SlackHttp, slack_config, texts  # noqa: E402
 
 SESSION_PAPERS = 4000
 SAVED, MEMBERS, MEMBER_SAVES, LISTED = 40, 60, 25, 30
 CHANNEL = "C0PLANBENCH"
 TARGET_SECONDS = 1.0
+TOPICS = "kv cache"  # the channel digest's topics
+CONFERENCE_DAY = datetime(2026, 7, 15, 7, 0, tzinfo=ZoneInfo("Asia/Seoul"))  # Wed; Tue 14 in New York, also a day
 QUERIES = ("kv cache", "speculative decoding", "diffusion models", "MoE", "graph neural networks", "grokking")
 SESSIONS = [
     ("Poster Session 1", "Poster", "2026-07-14T11:00:00+09:00", "2026-07-14T12:30:00+09:00", "Hall B"),
@@ -84,13 +94,36 @@ def percentile(values: list[float], q: float) -> float:
 def line(name: str, values: list[float]) -> str:
     ms = [v * 1000 for v in values]
     return (
-        f"{name:<46} p50 {statistics.median(ms):7.1f} ms   p99 {percentile(ms, 99):7.1f} ms   "
+        f"{name:<50} p50 {statistics.median(ms):7.1f} ms   p99 {percentile(ms, 99):7.1f} ms   "
         f"max {max(ms):7.1f} ms   over {TARGET_SECONDS:.0f} s: {sum(v > TARGET_SECONDS for v in values)}"
     )
 
 
+def timed_preview(app: SlackHttp) -> float:
+    """Seconds from `/icml digest preview` to its ack, which must show the channel's day at the venue."""
+    started = time.perf_counter()
+    reply = app.command("digest preview", user_id="U9999", channel_id=CHANNEL)
+    took = time.perf_counter() - started
+    assert reply.status == 200, reply.body[:200]
+    assert "Today at ICML 2026" in texts(reply.json()), reply.body[:500]
+    return took
+
+
+def timed_home(app: SlackHttp, fake: FakeSlack) -> float:
+    """Seconds from app_home_opened to the views.publish of a Home view holding today's plan."""
+    before = len(fake.calls("views.publish"))
+    started = time.perf_counter()
+    reply = app.event(home_opened("U9999"))
+    assert reply.status == 200, reply.body[:200]
+    [*_, call] = fake.wait_for("views.publish", count=before + 1, timeout=30)
+    took = time.perf_counter() - started
+    assert "Today at ICML 2026" in texts(call.params["view"]), texts(call.params["view"])[:500]
+    return took
+
+
 def run(rounds: int, scale: int) -> list[str]:
-    """Interleaved /icml <words>, /icml plan, /icml plan channel and /icml remind on one app; the figures."""
+    """Interleaved /icml <words>, /icml plan, /icml plan channel, /icml remind, /icml digest preview (today at the
+    venue) and the Home tab on one app; the figures."""
     random.seed(11)
     cached = sorted(CACHE.glob("large-*.db"))
     source = cached[0] if cached else large_index(scale)
@@ -113,9 +146,14 @@ def run(rounds: int, scale: int) -> list[str]:
                     app.state.saves.add("T1", user, pid, now)
             for pid in random.sample(ids, LISTED):
                 app.state.lists.add("T1", CHANNEL, members[0], pid, now)
+            moment = CONFERENCE_DAY.astimezone(UTC)
+            app.parts.digests.clock = lambda: moment  # the digests' clock, which the Home tab reads too
+            said = texts(app.command(f"digest subscribe {TOPICS} at 08:00 Asia/Seoul", channel_id=CHANNEL).json())
+            assert "Subscribed this channel" in said, said
+            assert "today at the venue" in texts(app.command("digest today on", channel_id=CHANNEL).json())
             for query in QUERIES:  # warm: the first searches load what ranking reads
                 app.command(query)
-            timings: dict[str, list[float]] = {k: [] for k in ("words", "plan", "channel", "remind")}
+            timings: dict[str, list[float]] = {k: [] for k in ("words", "plan", "channel", "remind", "preview", "home")}
             for n in range(rounds):
                 for key, text in (
                     ("words", QUERIES[n % len(QUERIES)]),
@@ -128,6 +166,10 @@ def run(rounds: int, scale: int) -> list[str]:
                     timings[key].append(time.perf_counter() - started)
                     assert reply.status == 200, reply.body[:200]
                     assert reply.json()["blocks"], reply.body[:200]
+                timings["preview"].append(timed_preview(app))
+                timings["home"].append(timed_home(app, fake))
+            preview = texts(app.command("digest preview", user_id="U9999", channel_id=CHANNEL).json())
+            assert "saved by" in preview, preview[:500]  # the team's saves, as well as the day's orals
             shown = json.dumps(app.command("plan channel", user_id="U9999", channel_id=CHANNEL).json())
             assert "of you saved" in shown, shown[:500]
         finally:
@@ -138,6 +180,8 @@ def run(rounds: int, scale: int) -> list[str]:
         line(f"/icml plan ({SAVED} saved papers)", timings["plan"]),
         line(f"/icml plan channel ({MEMBERS} members, {LISTED} listed)", timings["channel"]),
         line("/icml remind 15", timings["remind"]),
+        line("/icml digest preview (today at the venue)", timings["preview"]),
+        line("Home tab (today's plan): request to views.publish", timings["home"]),
     ]
 
 
