@@ -3,7 +3,9 @@ served by R `icml-bot serve --http` replicas on one PostgreSQL, against a fake S
 
 Run: python bench/fanout_bench.py [--workspaces 1000] [--channels 10] [--replicas 3] [--quick] [--outage 60]
      [--load-seconds 20] [--clients 4] [--rate 20] [--takeover 90] [--seeds-only] [--no-faults] [--idle-seconds 30]
-`--quick`: 100 workspaces x 5 channels on the 19 bundled abstracts, a 10 s outage, 10 s of load.
+`--quick`: 100 workspaces x 5 channels on the 19 bundled abstracts, a 10 s outage, 10 s of load. The run with faults
+lasts over 10 minutes whatever the size: the digests the killed replica was posting wait until their claims are 10
+minutes old (`--no-faults` skips that run).
 
 Setup: the 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl), a throwaway PostgreSQL
 (tests/support/postgres.py), the fake Slack in a process of its own with its rate limits on (tests/support/
