@@ -56,7 +56,11 @@ def test_search_writes_control_characters_as_escapes(
 def test_json_and_paper_write_them_as_json_escapes_that_read_back_the_same(
     older_index: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["paper", DEFENSIVE_KV, "--db", str(older_index)]) == 0
+    assert main(["paper", DEFENSIVE_KV, "--db", str(older_index)]) == 0  # (as text)
+    out = capsys.readouterr().out
+    assert OBEYED.findall(out) == []
+    assert "\\u202e" in out
+    assert main(["paper", DEFENSIVE_KV, "--json", "--db", str(older_index)]) == 0
     out = capsys.readouterr().out
     assert OBEYED.findall(out) == []
     assert "\\u202e" in out

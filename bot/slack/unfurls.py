@@ -32,6 +32,7 @@ EVENTS = ("link_shared",)
 MAX_LINKS = 10  # links read per message (Slack sends the message's links on the app's domains)
 SHARED_KNOWN_SECONDS = 600.0  # how long conversations.info's answer on a channel being shared is trusted
 SHARED_KNOWN_CHANNELS = 10_000  # channels remembered at most (then forgotten all at once, and asked again)
+ASK_WAIT_SECONDS = 2.0  # how long a link waits for another's conversations.info on its channel (then: no memory)
 COMPOSER = "composer"
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ class SharedChannels:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._known: dict[tuple[str, str], tuple[bool, float]] = {}
+        self._asking: dict[tuple[str, str], threading.Event] = {}  # channels conversations.info is being asked about
         self._lock = threading.Lock()
 
     def is_shared(self, team: str, channel: str, body: dict[str, Any], client: WebClient) -> bool:
@@ -61,10 +63,25 @@ class SharedChannels:
         if isinstance(said, bool):
             self._remember(team, channel, said)
             return said
+        key = (team, channel)
         with self._lock:
-            known = self._known.get((team, channel))
-        if known is not None and self._clock() - known[1] < SHARED_KNOWN_SECONDS:
-            return known[0]
+            known, asking = self._fresh(key), self._asking.get(key)
+            if known is None and asking is None:
+                self._asking[key] = threading.Event()
+        if known is not None:
+            return known
+        if asking is not None:  # another link of the channel is asking already: one question per channel
+            asking.wait(ASK_WAIT_SECONDS)
+            with self._lock:
+                known = self._fresh(key)
+            return True if known is None else known
+        try:
+            return self._ask(team, channel, client)
+        finally:
+            with self._lock:
+                self._asking.pop(key).set()
+
+    def _ask(self, team: str, channel: str, client: WebClient) -> bool:
         try:
             info = client.conversations_info(channel=channel).get("channel") or {}
         except (SlackApiError, OSError) as exc:
@@ -73,6 +90,11 @@ class SharedChannels:
         shared = bool(info.get("is_ext_shared") or info.get("is_shared"))
         self._remember(team, channel, shared)
         return shared
+
+    def _fresh(self, key: tuple[str, str]) -> bool | None:
+        """What is known of the channel and not stale (under the lock), else None."""
+        known = self._known.get(key)
+        return known[0] if known is not None and self._clock() - known[1] < SHARED_KNOWN_SECONDS else None
 
     def _remember(self, team: str, channel: str, shared: bool) -> None:
         with self._lock:
