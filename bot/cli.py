@@ -8,7 +8,6 @@ import os
 import signal
 import sqlite3
 import sys
-import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
@@ -16,30 +15,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import logs
+from bot.cli_common import UserError, json_out, not_a_folder, open_index, seeds_dir
 from bot.config import Config, ConfigError
 from bot.papers import index
-from bot.papers.reading import Reader, ReadOnly, read_only
-from bot.papers.row import shown_title
+from bot.papers.reading import Reader
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
-from bot.text.controls import escape_controls
+from bot.twins import cmd_author, cmd_export, cmd_plan, cmd_related, cmd_similar, cmd_trend
 
 if TYPE_CHECKING:
-    from bot.search import Result
-    from bot.search.reader import Papers
+    pass
 
 EXIT_USAGE = 2
-RELATED_CHARS = 40_000  # of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
-
-
-def seeds_dir() -> Path:
-    """The sample abstracts that ship with the bot: inside an installed wheel, or in the source checkout."""
-    packaged = Path(__file__).with_name("_seeds")
-    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "seeds"
-
-
-class UserError(Exception):
-    """Something the user can fix; printed as one line, exit status 2."""
 
 
 class _NeverRaised(Exception):
@@ -57,46 +44,10 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM as an exception, so a command stops the way Ctrl-C stops it: cleanly, with one line."""
 
 
-def _not_a_folder(path: Path) -> None:
-    """UserError when the index path names a folder (SQLite would only say "disk I/O error")."""
-    if path.is_dir():
-        raise UserError(
-            f"the index path {path} is a folder; set ICML_BOT_DB (or --db) to a file such as {path / 'papers.db'}"
-        )
-
-
-def open_index(config: Config) -> Reader:
-    """The index to read, built from the bundled seeds first if there is none yet; one clear error if it is unusable.
-    (Read without sqlite-utils, whose import, numpy with it, was a third of an `icml-bot search`.)"""
-    path = config.db_path
-    _not_a_folder(path)
-    try:
-        if not path.exists():
-            print(f"No index at {path} yet: building it from {seeds_dir()} …", file=sys.stderr)
-            built = index.connect(path)
-            index.load(built, [seeds_dir()])
-            built.conn.close()
-        db = ReadOnly(read_only(path))
-        db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
-        if index.stores_markup(db):
-            print(index.STORED_MARKUP.format(path=path), file=sys.stderr)
-        return db
-    except sqlite3.DatabaseError as exc:
-        raise index.IndexUnavailable(
-            f"the index at {path} cannot be used ({exc}); rebuild it with "
-            f"`icml-bot index` (or point ICML_BOT_DB at another file)"
-        ) from None
-    except OSError as exc:
-        raise UserError(
-            f"cannot create the index at {path} ({path_problem(path, exc)}); set ICML_BOT_DB (or --db) "
-            "to a path in a writable folder"
-        ) from None
-
-
 def cmd_index(args: argparse.Namespace, config: Config) -> int:
     """Load sources into the index and print what happened."""
     sources = args.sources or [seeds_dir()]
-    _not_a_folder(config.db_path)
+    not_a_folder(config.db_path)
     fresh = not config.db_path.exists()
     try:
         with index.removed_if_failed(config.db_path, fresh):
@@ -237,7 +188,7 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
     stats = wiring.papers(config).stats()
     if args.json:
-        print(_json(stats))
+        print(json_out(stats))
         return 0
     built = summary.age(stats["last_indexed"], datetime.now(UTC))
     print(f"{stats['papers']} papers, {stats['vocabulary']} words, last indexed {built}")
@@ -272,207 +223,12 @@ def cmd_paper(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-# ------------------------------------------------------------------ twins of /icml similar, author, trend, export
-
-
-def _papers(config: Config) -> Papers:
-    """The index as `/icml` reads it (built from the seeds first when there is none, or one clear error)."""
-    from bot import wiring
-
-    open_index(config).conn.close()
-    return wiring.papers(config)
-
-
-def _json(value: object) -> str:
-    """JSON as the shell prints it: control and bidi characters escaped, never obeyed by the terminal."""
-    from bot import shell
-
-    return shell.json_text(value)
-
-
-def _results_json(query: str, results: Sequence[Result], **extra: Any) -> str:
-    return _json({"query": query, **extra, "results": [r.to_json() for r in results]})
-
-
-def cmd_similar(args: argparse.Namespace, config: Config) -> int:
-    """Papers like one paper, as `/icml similar` lists them (a search for the words when no paper has that name)."""
-    from bot import shell
-
-    papers = _papers(config)
-    paper = papers.get(args.ref)
-    if paper is None:
-        response = papers.search(args.ref, limit=args.limit)
-        if args.json:
-            print(_json(response.to_json()))
-            return 0
-        print(f"No paper has the id or name {args.ref!r}; here is what a search finds.")
-        print("\n".join(shell.results_lines(args.ref, response)))
-        return 0
-    like = papers.similar(str(paper["id"]), k=args.limit)
-    if args.json:
-        print(_results_json(args.ref, like, paper=paper["id"]))
-        return 0
-    heading = (
-        f"Papers like [{paper['id']}] {shown_title(paper)}" if like else f"No papers like {shown_title(paper)} here."
-    )
-    print("\n".join(shell.papers_lines(heading, like)))
-    return 0
-
-
-def cmd_author(args: argparse.Namespace, config: Config) -> int:
-    """A person's papers with their co-authors, as `/icml author` lists them."""
-    from bot import shell
-
-    name = " ".join(args.name)
-    papers = _papers(config)
-    found = papers.author(name)
-    response = papers.search(found.query, limit=args.limit)
-    if args.json:
-        card = found.card
-        person = {"name": card.name, "papers": card.papers, "coauthors": card.coauthors} if card else None
-        print(_json({"author": person, **response.to_json()}))
-        return 0
-    if found.card is not None:
-        print(escape_controls(found.coauthors))
-    elif not found.common:
-        print(f"No author is called {name!r}; here is what a search for {found.query!r} finds.")
-    print("\n".join(shell.results_lines(found.query, response)))
-    return 0
-
-
-def cmd_trend(args: argparse.Namespace, config: Config) -> int:
-    """The topic's papers per venue and year, as `/icml trend` counts them: the table, and the chart as a PNG."""
-    from bot import charts
-    from bot.search.trends import TrendError, table_lines
-
-    topic = " ".join(args.topic)
-    try:
-        found = _papers(config).trend(topic)
-    except TrendError as exc:
-        raise UserError(str(exc).replace("`", "")) from None
-    out = Path(args.out or found.filename)
-    if not found.venues:
-        raise UserError("the index is empty: load papers with `icml-bot index`")
-    if found.matches:
-        out.write_bytes(charts.draw(found))
-    if args.json:
-        print(_json({**found.to_json(), "chart": str(out) if found.matches else None}))
-        return 0
-    if found.corrected:
-        print(f"Counting {found.corrected!r} (you typed {found.topic!r})")
-    print(escape_controls("\n".join(table_lines(found))))
-    if found.unplaced:
-        print(f"{found.unplaced:,} papers of no venue are left out.")
-    print(f"Chart: {out}" if found.matches else f"No papers on {topic!r} in any venue here: no chart drawn.")
-    return 0
-
-
-def cmd_related(args: argparse.Namespace, config: Config) -> int:
-    """Papers related to a text (a draft abstract, a review, a question), read from FILE or stdin."""
-    from bot import shell
-
-    text = _read_text(args.file)
-    if not text:
-        raise UserError("no text to find related papers for: give a FILE, or pipe the text in")
-    response = _papers(config).search(text, limit=args.limit)
-    if args.json:
-        print(_json(response.to_json()))
-        return 0
-    print("\n".join(shell.results_lines(textwrap.shorten(text, 60, placeholder="…"), response)))
-    return 0
-
-
-def _read_text(name: str) -> str:
-    """At most RELATED_CHARS of a file ('-' or none: stdin), on one line; undecodable bytes replaced."""
-    try:
-        if name == "-":
-            if sys.stdin.isatty():
-                print("Paste the text, then press Ctrl-D on a line of its own:", file=sys.stderr)
-            raw = sys.stdin.read(RELATED_CHARS)
-        else:
-            with open(name, encoding="utf-8", errors="replace") as fh:
-                raw = fh.read(RELATED_CHARS)
-    except OSError as exc:
-        raise UserError(f"cannot read {name}: {exc.strerror}") from None
-    return " ".join(raw.split())
-
-
-def cmd_export(args: argparse.Namespace, config: Config) -> int:
-    """Papers as BibTeX, CSV or Markdown, as `/icml export` writes them: by id or name, or a search's results."""
-    from bot.team import export
-
-    kind = export.Format.named(args.format)
-    if kind is None:
-        raise UserError(f"no export format {args.format!r}: use bibtex, csv or md")
-    if bool(args.refs) == bool(args.search):
-        raise UserError("give paper ids (or names), or --search QUERY, to export")
-    papers = _papers(config)
-    if args.search:
-        rows = [r.paper for r in papers.search(args.search, limit=args.limit).results]
-        heading = f"Papers for {args.search}"
-    else:
-        found = {ref: papers.get(ref) for ref in args.refs}
-        unknown = [ref for ref, paper in found.items() if paper is None]
-        if unknown:
-            raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing exported")
-        rows = list({p["id"]: p for p in found.values() if p is not None}.values())  # (a paper named twice: once)
-        heading = f"Papers ({len(rows)})"
-    done = export.render(kind, [export.Row(p) for p in rows], "icml-papers", heading)
-    if args.out:
-        Path(args.out).write_text(done.content, encoding="utf-8")
-        print(f"Exported {done.count} paper{'s' * (done.count != 1)} as {kind.value} to {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(done.content)
-    return 0
-
-
-def cmd_plan(args: argparse.Namespace, config: Config) -> int:
-    """A conference plan by day and session, as `/icml plan` shows it (or its calendar file, as `/icml plan ics`):
-    of a person's saved papers (--team, --user), of papers by id or name, or of a search's results."""
-    from bot import wiring
-    from bot.team import ics
-    from bot.team import plan as plans
-
-    tz = plans.zone(args.tz, "")
-    if args.tz and getattr(tz, "key", "") != args.tz:
-        raise UserError(f"no time zone {args.tz!r}: use an IANA name such as Asia/Seoul or America/New_York")
-    papers = _papers(config)
-    if args.user:
-        parts = wiring.build(config)  # (the state database, as `icml-bot digest` opens it)
-        try:
-            wanted = plans.of_user(parts.state, papers, args.team or "", args.user)
-        finally:
-            parts.close()
-    elif bool(args.refs) == bool(args.search):
-        raise UserError("give --user (with --team: their saved papers), paper ids or names, or --search QUERY")
-    elif args.search:
-        found = papers.search(args.search, limit=args.limit).results
-        wanted = [plans.Wanted(str(r.paper["id"]), r.paper) for r in found]
-    else:
-        wanted = [plans.Wanted(ref, papers.get(ref)) for ref in args.refs]
-        unknown = [w.paper_id for w in wanted if w.paper is None]
-        if unknown:
-            raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing planned")
-    made = plans.build(wanted, tz, args.venue)
-    if not made.days and not made.unplaced:
-        raise UserError(f"nothing to plan{f' for {args.venue}' if args.venue else ''}: no such papers")
-    text = (
-        ics.calendar(made, datetime.now(UTC)) if args.ics else escape_controls("\n".join(plans.text_lines(made))) + "\n"
-    )
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(f"Wrote {len(made.sessions)} sessions to {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
 def print_blocks(text: str, config: Config) -> int:
     """Print the exact JSON payload `/icml <text>` acknowledges with (blocks, fallback text, response_type)."""
     from bot import wiring
     from bot.slack import commands
 
-    print(_json(commands.preview(wiring.papers(config), text)))
+    print(json_out(commands.preview(wiring.papers(config), text)))
     return 0
 
 
@@ -521,7 +277,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
         if args.json:
             msg = digest_blocks.digest_message(digest)
             body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
-            print(_json(body))
+            print(json_out(body))
         else:
             print(f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n")
             print("\n".join(shell.digest_lines(digest)))
@@ -567,7 +323,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
         venues = list(dict.fromkeys(parse_venue(name) for name in args.venues or ["icml2026"]))
     except VenueError as exc:
         raise UserError(str(exc)) from None
-    _not_a_folder(config.db_path)
+    not_a_folder(config.db_path)
     user, password = config.openreview_username, config.openreview_password
     settings = fetching.Settings(
         cache_dir=Path(args.cache_dir).expanduser() if args.cache_dir else config.cache_dir,
@@ -581,7 +337,7 @@ def cmd_fetch(args: argparse.Namespace, config: Config) -> int:
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if args.json:
-        print(_json(report.to_json()))
+        print(json_out(report.to_json()))
     else:
         print("\n".join(report.lines()))
     if report.index is None:
