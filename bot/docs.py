@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.cli import build_parser
+from bot.cli_parser import build_parser
 from bot.config import SETTINGS
 from bot.slack import commands, digest_commands
 

@@ -1,5 +1,5 @@
-"""The shell twins of `/icml similar|author|trend|related|export|plan`: the same plain functions `/icml` calls, their
-answers printed as text (or JSON with --json)."""
+"""The shell twins of `/icml similar|author|trend|related|export|plan|digest`: the same plain functions `/icml`
+calls, their answers printed as text (or JSON with --json)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.cli_common import UserError, json_out, open_index
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.papers.row import shown_title
 from bot.text.controls import escape_controls
 
@@ -206,3 +206,57 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_digest(args: argparse.Namespace, config: Config) -> int:
+    """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
+    from bot import shell, wiring
+    from bot.digest.model import validate_channel
+    from bot.slack.blocks import digest as digest_blocks
+
+    open_index(config).conn.close()
+    if not (args.channel or config.digest_channel):
+        raise ConfigError("no channel: pass --channel C0123456789 or set ICML_DIGEST_CHANNEL")
+    channel = validate_channel(
+        args.channel or config.digest_channel, "--channel" if args.channel else "ICML_DIGEST_CHANNEL"
+    )
+    if not args.dry_run and not config.bot_token:
+        raise ConfigError("SLACK_BOT_TOKEN is not set: it is needed to post the digest (or use --dry-run to print it)")
+    parts = wiring.build(config)
+    service = parts.digests
+    try:
+        team = _digest_team(parts.state, channel, args.team)
+        now = service.clock()
+        day = args.date or service.today(service.digests.subscription(channel, team), now)
+        if not args.dry_run:
+            outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
+            ok = outcome.status in ("posted", "already")
+            print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
+            return 0 if ok else 1
+        digest = service.digests.plan(channel, day, team)
+        if not digest.papers:
+            print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
+            return 1
+        if args.json:
+            msg = digest_blocks.digest_message(digest)
+            body = {"channel": channel, **msg, "metadata": digest_blocks.metadata(digest)}
+            print(json_out(body))
+        else:
+            print(f"Digest for {channel} on {day.isoformat()} (dry run: nothing posted)\n")
+            print("\n".join(shell.digest_lines(digest)))
+        return 0
+    finally:
+        parts.close()
+
+
+def _digest_team(state: Any, channel: str, team: str | None) -> str:
+    """The workspace whose digest in `channel` is meant: --team, else the one workspace with a digest there."""
+    if team is not None:
+        return team
+    teams = sorted({r.team for r in state.digests.subscriptions(channel, active=False)})
+    if len(teams) > 1:
+        raise ConfigError(
+            f"{channel} is shared: workspaces {', '.join(t or '(none)' for t in teams)} each have a digest there; "
+            "pass --team with one of them"
+        )
+    return teams[0] if teams else ""

@@ -144,7 +144,7 @@ def test_python_dash_m_bot_runs_the_same_cli(tmp_path: Path) -> None:
 
 
 def test_serve_workers_is_a_count_or_auto(capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.cli import build_parser
+    from bot.cli_parser import build_parser
 
     parser = build_parser()
     assert parser.parse_args(["serve"]).workers == 1
