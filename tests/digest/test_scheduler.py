@@ -257,7 +257,7 @@ def test_one_channel_failing_does_not_stop_another(
 ) -> None:
     for channel in (C1, C2):
         digests.subscribe(channel, clock(), tz=SEOUL)
-    slack.fail_next("chat.postMessage", "channel_not_found")  # the first channel's post
+    slack.fail_next("chat.postMessage", "channel_not_found", channel=C1)  # due digests go out in parallel
     clock.set(datetime(2026, 3, 9, 9, 0, 5, tzinfo=SEOUL))
     sched.tick()
     assert [p["channel"] for p in slack.posts()] == [C2]

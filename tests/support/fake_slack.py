@@ -310,7 +310,7 @@ class FakeSlack:
             if payload is None and (wait := self.limits.check(call.method, team, channel)) is not None:
                 call.status, payload = 429, {"ok": False, "error": "ratelimited"}
                 extra["Retry-After"] = str(wait)
-            elif payload is None and (fault := self.faults.take_fault(call.method)) is not None:
+            elif payload is None and (fault := self.faults.take_fault(call.method, channel)) is not None:
                 call.injected = True
                 if fault.carried_out:  # Slack did it, then answered with an error all the same
                     self.web.answer(call.method, call.params, token)

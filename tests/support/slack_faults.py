@@ -25,6 +25,7 @@ class Fault:
     body: str | None
     times: int
     carried_out: bool = False  # the call was carried out (a message posted) before the error answer
+    channel: str | None = None  # only calls to this channel match (None = any)
 
 
 @dataclass
@@ -67,8 +68,9 @@ class FaultPlan:
         times: int = 1,
         body: str | None = None,
         carried_out: bool = False,
+        channel: str | None = None,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` ("*" = any) fail.
+        """Make the next ``times`` calls of ``method`` ("*" = any) fail; with ``channel``, only calls to that channel.
 
         ``ratelimited`` defaults to HTTP 429 with ``Retry-After: 1``; other errors default to HTTP 200 with
         ``{"ok": false, "error": error}``; pass ``status=500`` for a server error; ``body`` replaces the JSON body.
@@ -79,7 +81,9 @@ class FaultPlan:
         if status == 429 and retry_after is None:
             retry_after = 1
         with self._cond:
-            self._faults.setdefault(method, []).append(Fault(error, status, retry_after, body, times, carried_out))
+            self._faults.setdefault(method, []).append(
+                Fault(error, status, retry_after, body, times, carried_out, channel)
+            )
 
     def delay_next(self, method: str, seconds: float, times: int = 1, channel: str | None = None) -> None:
         """Make the next ``times`` calls of ``method`` ("*" = any, "response" = response_urls) answer late.
@@ -108,9 +112,9 @@ class FaultPlan:
         with self._cond:
             self._response_faults.setdefault(name, []).append(Fault(body, status, None, body, times))
 
-    def take_fault(self, method: str) -> Fault | None:
-        """The fault for this Web API call, if one is pending (used up by one)."""
-        return self._take(self._faults, method, "*")
+    def take_fault(self, method: str, channel: str | None = None) -> Fault | None:
+        """The fault for this Web API call (to ``channel``), if one is pending (used up by one)."""
+        return self._take(self._faults, method, "*", match=lambda f: f.channel in (None, channel))
 
     def take_response_fault(self, name: str) -> Fault | None:
         """The fault for this response_url POST, if one is pending."""
