@@ -56,6 +56,7 @@ QUERIES = relevance.SETS / "graded_queries.tsv"
 JUDGMENTS = relevance.SETS / "graded_judgments.tsv"
 ENCODER_RUNS = relevance.SETS / "graded_minilm.tsv"
 DEPTH = 10
+ABSTRACT_SHOWN = 700  # characters of an abstract a judge reads beside the title
 KINDS = ("topic", "question", "multi", "descriptive")
 HALVES = relevance.HALVES
 
@@ -165,8 +166,15 @@ def encoder_runs(db: Any, texts: list[str]) -> dict[str, list[str]] | None:
     return {q: [keys[rows[i][0]] for i in np.argsort(-(papers @ v))[:DEPTH]] for q, v in zip(texts, asked, strict=True)}
 
 
+def without_descriptions(db: Any, query: str) -> list[str]:
+    """icml-bot as it was before long queries were read as descriptions (bot.search.described off)."""
+    return [key(r.paper) for r in search.search(db, query, limit=DEPTH, weights=BEFORE_DESCRIPTIONS).results]
+
+
+BEFORE_DESCRIPTIONS = DEFAULT.with_values({"described.weight": "0"})
 SYSTEMS: dict[str, System] = {
     "icml-bot": ours,
+    "icml-bot before": without_descriptions,
     "FTS5 OR": fts_plain,
     "FTS5 title-weighted": fts_title,
     "static model alone": static_alone,
@@ -233,7 +241,7 @@ def pool(all_runs: dict[str, dict[str, list[str]]], qs: list[Query], out: Path, 
             parts.append(f"=== QUERY: {q.text}\n")
             for k in fresh:
                 p = papers[k]
-                abstract = " ".join((p.get("abstract") or "").split())[:900]
+                abstract = " ".join((p.get("abstract") or "").split())[:ABSTRACT_SHOWN]
                 parts.append(f"--- {k}\nTITLE: {p['title']}\nABSTRACT: {abstract}\n")
         (out / f"batch{n:02d}.txt").write_text("\n".join(parts), encoding="utf-8")
     return sum(len(f) for _, f in todo)

@@ -14,10 +14,10 @@ from bot.papers import index
 from bot.papers.reading import Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
-from bot.search import meaning
+from bot.search import described, meaning
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
-from bot.search.fuse import fuse
+from bot.search.fuse import blend, fuse
 from bot.search.matching import norm
 from bot.search.neighbours import similar
 from bot.search.people import (
@@ -42,6 +42,7 @@ from bot.search.retrieve import (
     Retrieval,
     exclusions,
     filter_only,
+    read_columns,
     read_papers,
 )
 from bot.search.scope import Key, Resolved, in_scope, resolve
@@ -270,6 +271,8 @@ def _order(
         clock.lap("rank")
         ranked = _fused(db, cache, (plan, ranker), retriever, ranked, fusion)
         clock.lap("fuse")
+        ranked = _described(db, cache, asked, retriever, ranked, weights)
+        clock.lap("described")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
     while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
@@ -370,6 +373,33 @@ def _fused(
     joined = {s.rowid for s in fused if s.rowid not in retriever.found and s.close is None}  # (BM25's alone)
     unheld = joined - ranker.holding(sorted(joined)) if joined else set()
     return [s for s in fused if s.rowid not in unheld] if unheld else fused
+
+
+def _described(
+    db: Reader,
+    cache: IndexCache,
+    asked: _Asked,
+    retriever: CandidateRetriever,
+    ranked: list[ScoredPaper],
+    weights: Weights,
+) -> list[ScoredPaper]:
+    """A long query read as the description of an idea (bot.search.described): its order of the fused head and
+    the papers holding its words or their synonyms, blended with the fused order."""
+    chosen = weights.described
+    words = described.content_words(asked.plan.sequence)
+    if not described.is_description(words, chosen) or any(s.looked_up for s in ranked[:1]):
+        return ranked  # (a title typed out is not a description: its paper leads)
+    df = asked.planner.df
+    expanded = described.expansions(words, df, chosen)
+    units: list[tuple[str, ...]] = [(s,) for w in words for s in expanded[w]]
+    widened = retriever.by_bm25_of(units, chosen.widened, weights.fusion.postings)
+    among = list(dict.fromkeys([s.rowid for s in ranked[: chosen.depth] if not s.pinned] + widened))
+    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in read_columns(db, "title, abstract", among).items()}
+    said = " ".join(asked.plan.sequence)
+    whole = dict(meaning.closest(db, cache, said, among, -1.0))
+    memory = described.memory_of(cache)
+    ordered = described.order(said, words, expanded, papers, memory, df(words), cache.papers, whole, chosen)
+    return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)
 
 
 def _partial_note(full: int, unused: list[str], words: int) -> Marked | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.search.rank import ScoredPaper
-from bot.search.weights import DEFAULT, Fusion
+from bot.search.weights import DEFAULT, Described, Fusion
 
 
 def fuse(
@@ -57,3 +57,27 @@ def _title_holds_all(paper: ScoredPaper) -> bool:
     """Whether the paper's title, as ranking read it, holds every query word (or an alternative of it). A title
     holding a word of each idea is not enough: on the graded set that lead cost 0.06 nDCG@10 (several concepts)."""
     return bool(paper.in_title) and min(paper.in_title) >= 0
+
+
+def blend(ranked: list[ScoredPaper], described: Sequence[tuple[int, float]], weights: Described) -> list[ScoredPaper]:
+    """The fused order and a description's order (bot.search.described) merged by weighted reciprocal rank, named
+    papers first and the rest of the fused order after; `described` holds (rowid, cosine of the whole paper)."""
+    if not described:
+        return ranked
+    pinned = [s for s in ranked if s.pinned or s.looked_up]
+    named = {s.rowid for s in pinned}
+    rest = [s for s in ranked if s.rowid not in named]
+    score: dict[int, float] = {}
+    lists = (
+        ([s.rowid for s in rest[: weights.depth]], 1.0),
+        ([r for r, _ in described[: weights.depth]], weights.weight),
+    )
+    for rowids, weight in lists:
+        for rank, rowid in enumerate(r for r in rowids if r not in named):
+            score[rowid] = score.get(rowid, 0.0) + weight / (weights.k + rank)
+    known = {s.rowid: s for s in rest}
+    cosine = dict(described)
+    blended = [
+        known.get(r) or ScoredPaper(r, 0.0, close=cosine[r]) for r in sorted(score, key=lambda r: (-score[r], r))
+    ]
+    return pinned + blended + [s for s in rest if s.rowid not in score]

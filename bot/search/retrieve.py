@@ -203,8 +203,13 @@ class CandidateRetriever:
         `postings` are asked (none when even the rarest is that common): bounded work however many papers there are.
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
+        units = list(dict.fromkeys(u for g in self.plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
+        return self.by_bm25_of(units, depth, postings)
+
+    def by_bm25_of(self, units: list[tuple[str, ...]], depth: int, postings: int) -> list[int]:
+        """by_bm25 over these words or phrases (a description's words with their synonyms), within the query's
+        phrases, title: terms, exclusions and filters."""
         plan = self.plan
-        units = list(dict.fromkeys(u for g in plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
         if depth <= 0 or not units:
             return []
         held = {u: self.db.execute(counting.COUNT_SQL, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}

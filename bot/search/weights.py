@@ -55,27 +55,45 @@ class Fusion:
 
 
 @dataclass(frozen=True)
+class Described:
+    """How a long query is read as a description of an idea (bot.search.described) and fused after the rest."""
+
+    weight: float = 1.0  # its order's credit beside the fused order's (0: off)
+    k: float = 60.0  # reciprocal rank's constant of that last fusion
+    from_words: int = 6  # content words from which a query reads as a description (tuned: 4, 5 cost questions)
+    depth: int = 50  # places of the fused order read as candidates (and of the described order fused)
+    widened: int = 60  # papers holding the words or their synonyms (BM25) added as candidates
+    synonyms: int = 4  # a word's nearest words in the model, at most
+    synonym_floor: float = 0.6  # and at least this close (cosine)
+    synonym_papers: int = 3  # a synonym counts only when at least this many papers hold it
+    meaning: float = 1.0  # a sentence's closeness in meaning to the query
+    words: float = 1.0  # the share of the query's weight a sentence's words (or synonyms) cover
+    paper: float = 0.5  # the whole paper's closeness in meaning
+
+
+@dataclass(frozen=True)
 class Weights:
     """Every weight of a search: what `search(..., weights=)` takes and a bench sweeps."""
 
     ranking: Ranking = field(default_factory=Ranking)
     fusion: Fusion = field(default_factory=Fusion)
+    described: Described = field(default_factory=Described)
 
     def with_values(self, settings: dict[str, str]) -> Weights:
         """A copy with `part.name` set from text ({"fusion.meaning": "2"}), each value read as its field's type;
         an unknown name is a ValueError naming the ones there are."""
-        every = [f"{part}.{f.name}" for part in ("ranking", "fusion") for f in dataclasses.fields(getattr(self, part))]
+        every = [f"{part}.{f.name}" for part in PARTS for f in dataclasses.fields(getattr(self, part))]
         unknown = [name for name in settings if name not in every]
         if unknown:
             raise ValueError(f"no weight {unknown[0]!r}; there are {', '.join(every)}")
         parts = {
-            part: {n.partition(".")[2]: v for n, v in settings.items() if n.startswith(part + ".")}
-            for part in ("ranking", "fusion")
+            part: {n.partition(".")[2]: v for n, v in settings.items() if n.startswith(part + ".")} for part in PARTS
         }
-        return Weights(_replaced(self.ranking, parts["ranking"]), _replaced(self.fusion, parts["fusion"]))
+        return Weights(*(_replaced(getattr(self, part), parts[part]) for part in PARTS))
 
 
-_Part = TypeVar("_Part", Ranking, Fusion)
+PARTS = ("ranking", "fusion", "described")  # Weights' fields, in order
+_Part = TypeVar("_Part", Ranking, Fusion, Described)
 
 
 def _replaced(part: _Part, values: dict[str, str]) -> _Part:
@@ -90,4 +108,5 @@ def _replaced(part: _Part, values: dict[str, str]) -> _Part:
 
 
 DEFAULT = Weights()
-LEXICAL_ONLY = Weights(fusion=Fusion(bm25=0.0, meaning=0.0))  # the order before meaning: for benches and tests
+# The order before meaning: for benches and tests.
+LEXICAL_ONLY = Weights(fusion=Fusion(bm25=0.0, meaning=0.0), described=Described(weight=0.0))
