@@ -98,6 +98,11 @@ def ndcg(ranked: list[str], grades: dict[str, int], depth: int = DEPTH) -> float
     return dcg / best if best else 0.0
 
 
+def precision(ranked: list[str], grades: dict[str, int], depth: int = 5) -> float:
+    """P@depth: the share of the first `depth` places holding a paper judged relevant (1 or 2; empty places miss)."""
+    return sum(grades.get(k, 0) >= 1 for k in ranked[:depth]) / depth
+
+
 def ours(db: Any, query: str) -> list[str]:
     """icml-bot's top 10."""
     return [key(r.paper) for r in search.search(db, query, limit=DEPTH).results]
@@ -198,15 +203,20 @@ def runs(
     return out
 
 
-def table(all_runs: dict[str, dict[str, list[str]]], qs: list[Query], grades: dict[str, dict[str, int]]) -> list[str]:
-    """nDCG@10 per system, per half and kind, and the share of each top 10 that was judged."""
+def table(
+    all_runs: dict[str, dict[str, list[str]]],
+    qs: list[Query],
+    grades: dict[str, dict[str, int]],
+    measure: Callable[[list[str], dict[str, int]], float] = ndcg,
+) -> list[str]:
+    """nDCG@10 (or another measure) per system, per half and kind, and the share of each top 10 that was judged."""
     lines = []
     head = f"{'system':22} {'half':9} {'all':>6} " + " ".join(f"{k:>11}" for k in KINDS) + f" {'judged':>7}"
     lines.append(head)
     for name, by_query in all_runs.items():
         for half in (*HALVES, "both"):
             chosen = [q for q in qs if half in ("both", q.half)]
-            scores = {q.text: ndcg(by_query.get(q.text, []), grades.get(q.text, {})) for q in chosen}
+            scores = {q.text: measure(by_query.get(q.text, []), grades.get(q.text, {})) for q in chosen}
             per_kind = [np.mean([scores[q.text] for q in chosen if q.kind == k]) for k in KINDS]
             top = [k for q in chosen for k in by_query.get(q.text, [])[:DEPTH]]
             judged = sum(k in grades.get(q.text, {}) for q in chosen for k in by_query.get(q.text, [])[:DEPTH])
@@ -275,7 +285,8 @@ def main() -> None:
         print(f"{pool(all_runs, qs, args.pool, args.per_file)} papers to judge, in {args.pool}")
         return
     grades = judgments()
-    print("\n".join(table(all_runs, qs, grades)))
+    print("nDCG@10\n" + "\n".join(table(all_runs, qs, grades)))
+    print("\nP@5 (judged 1 or 2)\n" + "\n".join(table(all_runs, qs, grades, precision)))
     if args.verbose:
         for q in qs:
             row = " ".join(f"{ndcg(r.get(q.text, []), grades.get(q.text, {})):.2f}" for r in all_runs.values())

@@ -1,6 +1,6 @@
 """Meaning vectors of every paper, rebuilt after each load: its title and abstract through the shipped static model
 (bot.text.embedding), stored as float16 in `paper_vectors`, so search reads them once per index version and finds
-papers about an idea whatever words they use."""
+papers about an idea whatever words they use; and of each of its sentences (bot.papers.sentence_vectors)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from bot.papers import sentence_vectors
 from bot.papers.reading import Reader, has_table
 from bot.text import embedding
 
@@ -30,9 +31,11 @@ def rebuild(db: sqlite_utils.Database) -> None:
     """Every paper's vector, from the papers as they are now (inside the caller's load transaction)."""
     db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
     db.execute(f"DELETE FROM {TABLE}")
+    sentence_vectors.create(db)
     model = embedding.model()
     cursor = db.execute("SELECT rowid, title, abstract FROM papers ORDER BY rowid")
     while rows := cursor.fetchmany(BATCH):
+        sentence_vectors.add(db, model, rows)
         vectors = model.encode([text_of(title, abstract) for _, title, abstract in rows]).astype(np.float16)
         db.conn.executemany(
             f"INSERT INTO {TABLE} (rowid, vector) VALUES (?, ?)",
@@ -51,6 +54,11 @@ def status(db: Reader) -> dict[str, object]:
     model = _made_by(db)
     papers = int(db.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0])
     return {"papers": papers, "model": model, "usable": bool(papers) and model == embedding.model().name}
+
+
+def usable(db: Reader) -> bool:
+    """Whether the index's vectors (of papers and of sentences) come from the shipped model."""
+    return has_table(db, TABLE) and has_table(db, "meta") and _made_by(db) == embedding.model().name
 
 
 def _made_by(db: Reader) -> str | None:

@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from bot.papers import sentence_vectors
+from bot.papers.reading import Reader
+from bot.papers.sentence_vectors import sentences_of
 from bot.search.weights import Described
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
@@ -97,18 +100,13 @@ def expansions(words: Sequence[str], held: Callable[[list[str]], dict[str, int]]
     return {w: {w: 1.0} | {s: c for s, c in near[w] if df.get(s, 0) >= weights.synonym_papers} for w in words}
 
 
-def sentences(title: str, abstract: str) -> list[str]:
-    """A paper's title and its abstract's sentences (long enough to say something; each cut at a bound)."""
-    parts = [title] + [s for s in SENTENCE_END.split(" ".join(abstract.split())) if len(s) > 20]
-    return [p[:400] for p in parts if p]
-
-
 def order(
     query: str,
     words: Sequence[str],
     expanded: Expansions,
     papers: dict[int, tuple[str, str]],
     memory: dict[int, Sentences],
+    stored: Callable[[list[int]], dict[int, Vectors]],
     df: dict[str, int],
     total: int,
     whole: dict[int, float],
@@ -123,7 +121,7 @@ def order(
     asked = model.encode_one(query)
     idf = {w: math.log((total - df.get(w, 0) + 0.5) / (df.get(w, 0) + 0.5) + 1) for w in words}
     weight = sum(idf.values()) or 1.0
-    read = remembered(papers, memory)
+    read = remembered(papers, memory, stored)
     scores = []
     for rowid, (paper, vectors) in read.items():
         close = vectors @ asked
@@ -135,7 +133,8 @@ def order(
     return sorted(scores, key=lambda pair: (-pair[1], pair[0]))
 
 
-Sentences = tuple[list[str], "npt.NDArray[np.float32]"]  # a paper's sentences and their unit vectors
+Vectors = npt.NDArray[np.float32]
+Sentences = tuple[list[str], Vectors]  # a paper's sentences and their unit vectors
 _LOCK = threading.Lock()  # searches of several threads share the memory
 _MEMORY: weakref.WeakKeyDictionary[object, dict[int, Sentences]] = weakref.WeakKeyDictionary()
 
@@ -145,24 +144,45 @@ def memory_of(index: object) -> dict[int, Sentences]:
     return _MEMORY.setdefault(index, {})
 
 
-def remembered(papers: dict[int, tuple[str, str]], memory: dict[int, Sentences]) -> dict[int, Sentences]:
-    """Each paper's sentences with their vectors, encoded once per process (tokenizing is most of the cost)."""
+def stored_in(db: Reader) -> Callable[[list[int]], dict[int, Vectors]]:
+    """How to read the sentence vectors the index stores (of the papers by rowid)."""
+    from bot.text import embedding
+
+    dims = embedding.model().dims
+    return lambda rowids: sentence_vectors.read(db, rowids, dims)
+
+
+def nothing_stored(rowids: list[int]) -> dict[int, Vectors]:
+    """An index whose vectors come from another model (or none): every sentence is encoded here."""
+    return {}
+
+
+def remembered(
+    papers: dict[int, tuple[str, str]], memory: dict[int, Sentences], stored: Callable[[list[int]], dict[int, Vectors]]
+) -> dict[int, Sentences]:
+    """Each paper's sentences with their vectors: kept from an earlier query, else as the index stores them, else
+    encoded here (an index built before sentence vectors: tokenizing is most of that cost), then kept."""
     from bot.text import embedding
 
     with _LOCK:
         known = {r: memory[r] for r in papers if r in memory}
     todo = [r for r in papers if r not in known]
-    if todo:
-        texts = [sentences(*papers[r]) for r in todo]
-        vectors = embedding.model().encode([s for paper in texts for s in paper])
+    if not todo:
+        return known
+    texts = {r: sentences_of(*papers[r]) for r in todo}
+    found = {r: v for r, v in stored(todo).items() if len(v) == len(texts[r])}
+    missing = [r for r in todo if r not in found]
+    if missing:
+        vectors = embedding.model().encode([s for r in missing for s in texts[r]])
         start = 0
-        for rowid, paper in zip(todo, texts, strict=True):
-            known[rowid] = (paper, vectors[start : start + len(paper)])
-            start += len(paper)
-        with _LOCK:
-            if len(memory) + len(todo) > REMEMBERED_PAPERS:
-                memory.clear()
-            memory.update((r, known[r]) for r in todo)
+        for rowid in missing:
+            found[rowid] = vectors[start : start + len(texts[rowid])]
+            start += len(texts[rowid])
+    with _LOCK:
+        if len(memory) + len(todo) > REMEMBERED_PAPERS:
+            memory.clear()
+        for rowid in todo:
+            known[rowid] = memory[rowid] = (texts[rowid], found[rowid])
     return {r: known[r] for r in papers}
 
 

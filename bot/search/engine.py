@@ -398,7 +398,8 @@ def _described(
     said = " ".join(asked.plan.sequence)
     whole = dict(meaning.closest(db, cache, said, among, -1.0))
     memory = described.memory_of(cache)
-    ordered = described.order(said, words, expanded, papers, memory, df(words), cache.papers, whole, chosen)
+    stored = described.stored_in(db) if whole else described.nothing_stored
+    ordered = described.order(said, words, expanded, papers, memory, stored, df(words), cache.papers, whole, chosen)
     return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)
 
 

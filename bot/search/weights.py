@@ -60,7 +60,7 @@ class Described:
 
     weight: float = 1.0  # its order's credit beside the fused order's (0: off)
     k: float = 60.0  # reciprocal rank's constant of that last fusion
-    from_words: int = 6  # content words from which a query reads as a description (tuned: 4, 5 cost questions)
+    from_words: int = 6  # content words from which a query reads as a description (tuned on the graded set)
     depth: int = 50  # places of the fused order read as candidates (and of the described order fused)
     widened: int = 60  # papers holding the words or their synonyms (BM25) added as candidates
     synonyms: int = 4  # a word's nearest words in the model, at most

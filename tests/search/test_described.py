@@ -49,7 +49,16 @@ def test_a_paper_is_read_by_its_best_sentence() -> None:
     words = ["big", "model", "guessing", "tokens", "checking"]
     expanded = described.expansions(words, lambda ws: dict.fromkeys(ws, 10), DEFAULT.described)
     ordered = described.order(
-        "big model guessing tokens ahead and checking them", words, expanded, papers, {}, {}, 100, {}, DEFAULT.described
+        "big model guessing tokens ahead and checking them",
+        words,
+        expanded,
+        papers,
+        {},
+        described.nothing_stored,
+        {},
+        100,
+        {},
+        DEFAULT.described,
     )
     assert [r for r, _ in ordered] == [1, 2]
 
@@ -59,9 +68,9 @@ def test_the_sentences_kept_for_an_index_are_bounded_and_shared_safely() -> None
     papers = {
         n: (f"title {n}", "One sentence here that is long enough. Another one, long enough too.") for n in range(5)
     }
-    first = described.remembered(papers, memory)
+    first = described.remembered(papers, memory, described.nothing_stored)
     assert set(first) == set(memory) == set(range(5))
-    assert described.remembered({0: papers[0]}, memory)[0] is first[0]  # encoded once
+    assert described.remembered({0: papers[0]}, memory, described.nothing_stored)[0] is first[0]  # encoded once
 
 
 @pytest.mark.parametrize(
@@ -84,3 +93,25 @@ def test_an_idea_in_plain_words_finds_the_papers_that_name_it(
 def test_a_title_typed_out_still_finds_its_paper_first(full_db: sqlite_utils.Database) -> None:
     title = "SelfJudge: Faster Speculative Decoding via Self-Supervised Judge Verification"
     assert search.search(full_db, title, limit=1).results[0].paper["title"] == title
+
+
+def test_the_index_stores_each_sentence_vector_as_a_query_would_encode_it(seed_db: sqlite_utils.Database) -> None:
+    from bot.papers import sentence_vectors
+    from bot.text import embedding
+
+    rows = seed_db.execute("SELECT rowid, title, abstract FROM papers ORDER BY rowid").fetchall()
+    stored = sentence_vectors.read(seed_db, [r for r, _, _ in rows], embedding.model().dims)
+    assert set(stored) == {r for r, _, _ in rows}
+    for rowid, title, abstract in rows:
+        texts = sentence_vectors.sentences_of(title, abstract)
+        fresh = embedding.model().encode(texts)
+        assert stored[rowid].shape == fresh.shape
+        assert (stored[rowid] * fresh).sum(axis=1).min() > 0.99  # int8 keeps the direction
+
+
+def test_an_index_built_before_sentence_vectors_encodes_them_at_query_time(seed_db: sqlite_utils.Database) -> None:
+    seed_db.execute("DROP TABLE sentence_vectors")
+    memory: dict[int, described.Sentences] = {}
+    rowid, title, abstract = seed_db.execute("SELECT rowid, title, abstract FROM papers LIMIT 1").fetchone()
+    read = described.remembered({rowid: (title, abstract)}, memory, described.stored_in(seed_db))
+    assert len(read[rowid][0]) == len(read[rowid][1]) > 1
