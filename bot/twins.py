@@ -227,13 +227,13 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     try:
         team = _digest_team(parts.state, channel, args.team)
         now = service.clock()
-        day = args.date or service.today(service.digests.subscription(channel, team), now)
+        day = args.date or service.today(service.subscriptions.subscription(channel, team), now)
         if not args.dry_run:
             outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
             ok = outcome.status in ("posted", "already")
             print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
             return 0 if ok else 1
-        digest = service.digests.plan(channel, day, team)
+        digest = service.builder.plan(channel, day, team)
         if not digest.papers:
             print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
             return 1

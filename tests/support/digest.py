@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import Any, cast
 from bot.config import Config
 from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
+from bot.digest.service import DigestService
+from bot.digest.subscriptions import Settings
 from bot.search.reader import Papers
 from bot.slack.digest_post import SlackPoster
 from bot.state import State
@@ -74,6 +77,11 @@ def make_digests(
     )
 
 
+def service(digests: ChannelDigests, clock: Callable[[], datetime]) -> DigestService:
+    """A DigestService over `digests` (their subscriptions, builder, state's leases) on `clock`, as wiring hands it."""
+    return DigestService(digests.subscriptions, digests.builder, digests, digests.state.leases, clock=clock)
+
+
 def digest_ids(post: dict[str, Any]) -> list[str]:
     """The paper ids of a posted digest, from its metadata."""
     return list(post["metadata"]["event_payload"]["papers"])
@@ -85,6 +93,8 @@ def due_now(state_path: Path | str, index_path: Path, channel: str) -> str:
     now = datetime.now(UTC)
     at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     state = State(state_path)
-    ChannelDigests(state, Papers(index_path)).subscribe(channel, now - timedelta(days=2), at=at, days="mon-sun")
+    ChannelDigests(state, Papers(index_path)).subscriptions.subscribe(
+        channel, now - timedelta(days=2), Settings(at=at, days="mon-sun")
+    )
     state.close()
     return (now - timedelta(minutes=1)).date().isoformat()
