@@ -171,7 +171,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     """A conference plan by day and session, as `/icml plan` shows it (or its calendar file, as `/icml plan ics`):
     of a person's saved papers (--team, --user), of papers by id or name, or of a search's results."""
     from bot import wiring
-    from bot.team import ics
+    from bot.team import ics, wants
     from bot.team import plan as plans
 
     tz = plans.zone(args.tz, "")
@@ -181,7 +181,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     if args.user:
         parts = wiring.build(config)  # (the state database, as `icml-bot digest` opens it)
         try:
-            wanted = plans.of_user(parts.state, papers, args.team or "", args.user)
+            wanted = wants.of_user(parts.state, papers, args.team or "", args.user)
         finally:
             parts.close()
     elif bool(args.refs) == bool(args.search):

@@ -20,8 +20,7 @@ from bot.papers import index
 from bot.search.reader import Papers
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
-from bot.team import feedback
-from bot.team import plan as plans
+from bot.team import feedback, wants
 
 
 class DigestBuilder:
@@ -98,7 +97,7 @@ class DigestBuilder:
     def today(self, sub: Subscription, day: date, only: list[str] | None = None, venue: str = "") -> Digest | None:
         """The channel's "today at <venue>" digest for `day` (in its zone), or None when the day has none of the
         team's papers and no oral on its topics. `only`/`venue`: rebuild a claimed one with its own papers."""
-        team = plans.of_channel(self.state, self.papers, sub.team, sub.channel, None)
+        team = wants.of_channel(self.state, self.papers, sub.team, sub.channel, None)
         orals = todays.orals_on(self.papers_db, self.papers, day, sub.tz)
         on_topics = set(self.paper_order(sub.topics)[1]) if sub.topics else None
         if only is not None:

@@ -23,7 +23,7 @@ from bot.slack.home_publisher import HomePublisher
 from bot.slack.plan_command import person_zone
 from bot.slack.services import Services
 from bot.state import State
-from bot.team import history, saves
+from bot.team import history, saves, wants
 from bot.team import plan as plans
 from bot.team.listing import Page, lookup_all
 from bot.team.saves import SavedPaper
@@ -62,7 +62,7 @@ def today_blocks(deps: Services, state: State, team: str, user: str, client: Web
     """During a venue's days, the person's plan for today in their Slack time zone (the date from the services'
     clock, as the digests'); nothing otherwise, and then no users.info call."""
     now = deps.digests.clock() if deps.digests is not None else datetime.now(UTC)
-    wanted = plans.of_user(state, deps.papers, team, user)
+    wanted = wants.of_user(state, deps.papers, team, user)
     if not plans.around(wanted, now):
         return []
     tz, note = person_zone(client, user)
