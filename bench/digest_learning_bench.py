@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         with_area = [pid for pid, a in area.items() if a]
         sample = random.Random(args.seed).sample(with_area, min(args.trials, len(with_area)))
         state = State(Path(tmp) / "state.db")
-        desk = ChannelDigests(state, papers)
+        desk = ChannelDigests.of(state, papers)
         trials = []
         for n, liked in enumerate(sample):
             share = sizes[area[liked]] / len(rows)

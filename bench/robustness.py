@@ -130,7 +130,9 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
-    desk = digest_service(ChannelDigests(state, Papers(index_path), None), lambda: datetime(2026, 3, 9, 8, tzinfo=UTC))
+    desk = digest_service(
+        ChannelDigests.of(state, Papers(index_path), None), lambda: datetime(2026, 3, 9, 8, tzinfo=UTC)
+    )
     deps = Services(papers=Papers(index_path), state=state, digests=desk)
 
     def slash(text: str) -> list[str]:
@@ -522,7 +524,7 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     slot = (now - timedelta(minutes=1)).replace(second=0, microsecond=0)
     day = slot.date().isoformat()
     state = State(state_path)
-    ChannelDigests(state, Papers(index_path)).subscriptions.subscribe(
+    ChannelDigests.of(state, Papers(index_path)).subscriptions.subscribe(
         SIGTERM_CHANNEL, now - timedelta(days=2), Settings(at=slot.time(), tz=ZoneInfo("UTC"), days="mon-sun")
     )
     state.close()

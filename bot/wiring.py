@@ -68,9 +68,7 @@ def digests(config: Config, reader: Papers, state: State, client: WebClient | No
         validate_channel(config.digest_channel)
     subscriptions = Subscriptions(state, config)
     builder = DigestBuilder(state, reader, subscriptions, next_run=scheduler.next_run)
-    posting = ChannelDigests(
-        state, reader, poster(config, state, client), config=config, subscriptions=subscriptions, builder=builder
-    )
+    posting = ChannelDigests(state, builder, poster(config, state, client), grace=config.digest_grace)
     return DigestService(subscriptions, builder, posting, state.leases, takeover=float(config.digest_takeover))
 
 

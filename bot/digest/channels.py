@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, cast
 
-from bot.config import Config
+from bot.config import DEFAULT_DIGEST_GRACE, Config
 from bot.digest.building import DigestBuilder
 from bot.digest.decisions import UNRESOLVED, Decision, decide
 from bot.digest.model import (
@@ -51,34 +51,47 @@ MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history chec
 class ChannelDigests:
     """Posts every channel's digests exactly once and keeps their log; safe to share between threads.
 
-    Given what it needs, as an httpx Client its transport: the subscriptions and the builder (made from the state,
-    the papers and the config when not given) and the poster."""
+    Handed what it needs, as an httpx Client its transport: the builder of each date's digest (with the
+    subscriptions it reads) and the poster; `of` makes the builder from the state, the papers and the config."""
 
     def __init__(
         self,
+        state: State,
+        builder: DigestBuilder,
+        poster: Poster | None = None,
+        *,
+        grace: float = DEFAULT_DIGEST_GRACE,
+        owner: str | None = None,
+        sleep: Callable[[float], None] = _time.sleep,
+        settle: float = SETTLE_SECONDS,
+    ) -> None:
+        self.state = state
+        self.builder = builder
+        self.subscriptions = builder.subscriptions
+        self.poster = poster
+        self.grace = float(grace)
+        self.owner = owner or f"{uuid.uuid4().hex[:8]}"
+        self.sleep = sleep
+        self.settle = settle
+        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
+        self._in_flight: set[tuple[str, str, str]] = set()  # (team, channel, date) this process is posting now
+
+    @classmethod
+    def of(
+        cls,
         state: State,
         papers: Papers,
         poster: Poster | None = None,
         *,
         config: Config | None = None,
         next_run: NextRun | None = None,
-        grace: float | None = None,
-        owner: str | None = None,
-        sleep: Callable[[float], None] = _time.sleep,
         settle: float = SETTLE_SECONDS,
-        subscriptions: Subscriptions | None = None,
-        builder: DigestBuilder | None = None,
-    ) -> None:
-        self.state = state
-        self.poster = poster
-        self.subscriptions = subscriptions or Subscriptions(state, config)
-        self.builder = builder or DigestBuilder(state, papers, self.subscriptions, next_run)
-        self.grace = float(grace if grace is not None else (config.digest_grace if config else 6 * 3600))
-        self.owner = owner or f"{uuid.uuid4().hex[:8]}"
-        self.sleep = sleep
-        self.settle = settle
-        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
-        self._in_flight: set[tuple[str, str, str]] = set()  # (team, channel, date) this process is posting now
+    ) -> ChannelDigests:
+        """Digests on `state` and `papers` with the subscriptions and builder made here (ICML_DIGEST_* from `config`,
+        the defaults without one): for tests, benches and tools; bot/wiring.py hands the parts in."""
+        builder = DigestBuilder(state, papers, Subscriptions(state, config), next_run)
+        grace = config.digest_grace if config else DEFAULT_DIGEST_GRACE
+        return cls(state, builder, poster, grace=grace, settle=settle)
 
     def recorded(self, channel: str, day: date, team: str = "") -> bool:
         """Whether workspace `team`'s digest in `channel` has a record for `day` (posted, claimed, failed, skipped)."""

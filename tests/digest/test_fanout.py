@@ -53,7 +53,7 @@ def test_a_morning_fan_out_posts_every_workspace_s_digests_once_through_a_burst_
     state = State(state_target)
     teams = [f"T0FAN{n:04d}" for n in range(WORKSPACES)]
     write_installations(settings, {team: slack.oauth.installed(team) for team in teams})
-    digests = ChannelDigests(
+    digests = ChannelDigests.of(
         state,
         wiring.papers(settings),
         wiring.poster(settings, state),  # each workspace's own token, from the installation store

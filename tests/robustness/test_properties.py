@@ -64,7 +64,7 @@ class MemoryPoster:
 def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
-    digests = ChannelDigests(state, Papers(slack_index_path), MemoryPoster(), settle=0.0)
+    digests = ChannelDigests.of(state, Papers(slack_index_path), MemoryPoster(), settle=0.0)
     desk = digest_service(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
     yield Services(papers=Papers(slack_index_path), state=state, digests=desk)
     desk.stop()

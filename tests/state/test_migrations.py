@@ -65,7 +65,7 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert _rows(path, columns) == before
     assert {t: db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
-    digests = ChannelDigests(state, Papers(seed_index_path))
+    digests = ChannelDigests.of(state, Papers(seed_index_path))
     sub = digests.subscriptions.subscription("C0123456789")
     assert sub is not None
     assert (sub.topics, sub.tz.key, sub.days, sub.size) == ("kv cache", "Asia/Seoul", "mon-fri", 3)

@@ -67,7 +67,7 @@ def make_digests(
     # WebClient hands the timeout to urllib, which takes fractions of a second (the benches use 0.5 s).
     poster = SlackPoster(fake.web_client(), timeout=cast(int, timeout)) if fake is not None else None
     settings = config(index_path, state_path, **overrides)
-    return ChannelDigests(
+    return ChannelDigests.of(
         State(state_path),
         Papers(index_path, settings.venues),
         poster,
@@ -93,7 +93,7 @@ def due_now(state_path: Path | str, index_path: Path, channel: str) -> str:
     now = datetime.now(UTC)
     at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     state = State(state_path)
-    ChannelDigests(state, Papers(index_path)).subscriptions.subscribe(
+    ChannelDigests.of(state, Papers(index_path)).subscriptions.subscribe(
         channel, now - timedelta(days=2), Settings(at=at, days="mon-sun")
     )
     state.close()
