@@ -6,7 +6,7 @@ Run: python bench/digest_learning_bench.py [--trials 60] [--seed 2026] [--index 
 Each trial is a fresh channel of the 5,863-paper list (../shared/data/icml2026.jsonl; the index is built first unless
 --index names one). A random paper that has an `area` was shown in the channel's digest (recorded as shown, as a
 posted digest records it), and the channel pressed More like this on it; then the next three digests are planned and
-marked shown, one after another, by the production code (bot.digest.channels.ChannelDigests.plan, dates passed in).
+marked shown, one after another, by the production code (bot.digest.building.DigestBuilder.plan, dates passed in).
 The baseline is the same channel without the vote, in the same run. The figure is the share of the 3 × size digest
 papers whose `area` is exactly the liked paper's, beside that area's share of the index (the goal: at least twice it).
 """
@@ -64,7 +64,7 @@ def next_digests(desk: ChannelDigests, channel: str, size: int, timings: list[fl
     for n in range(DIGESTS):
         day = START + timedelta(days=n + 1)
         started = time.perf_counter()
-        plan = desk.plan(channel, day)
+        plan = desk.builder.plan(channel, day)
         timings.append((time.perf_counter() - started) * 1000)
         assert len(plan.paper_ids) == size, plan
         desk.state.digests.record_papers(channel, plan.round, plan.paper_ids, day.isoformat(), 1_773_000_000.0 + n)
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         with_area = [pid for pid, a in area.items() if a]
         sample = random.Random(args.seed).sample(with_area, min(args.trials, len(with_area)))
         state = State(Path(tmp) / "state.db")
-        desk = ChannelDigests(state, papers)
+        desk = ChannelDigests.of(state, papers)
         trials = []
         for n, liked in enumerate(sample):
             share = sizes[area[liked]] / len(rows)

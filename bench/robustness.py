@@ -116,7 +116,6 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     """Generated input through every parser and message builder."""
     from bot.digest.channels import ChannelDigests
     from bot.digest.model import Digest
-    from bot.digest.service import DigestService
     from bot.papers import corpus
     from bot.papers.corpus import SourceError
     from bot.papers.row import PaperRow
@@ -127,11 +126,12 @@ def inputs(tally: Tally, index_path: Path, work: Path, examples: int) -> None:
     from bot.slack.services import Services
     from bot.state import State
     from bot.text.marked import marked
+    from tests.support.digest import service as digest_service
     from tests.support.robust import csv_files, jsonl_files, message_problems, papers, seed_files, slack_text
 
     state = State(work / "fuzz-state.db")
-    desk = DigestService(
-        ChannelDigests(state, Papers(index_path), None), clock=lambda: datetime(2026, 3, 9, 8, tzinfo=UTC)
+    desk = digest_service(
+        ChannelDigests.of(state, Papers(index_path), None), lambda: datetime(2026, 3, 9, 8, tzinfo=UTC)
     )
     deps = Services(papers=Papers(index_path), state=state, digests=desk)
 
@@ -229,13 +229,14 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
 
 def seed_state(fake: Any, index_path: Path, state_path: Path) -> None:
     """What a team built up: four subscriptions and a week of digests (posted through the fake Slack)."""
+    from bot.digest.subscriptions import Settings
     from tests.support.digest import make_digests
 
     digests = make_digests(fake, index_path, state_path)
     start = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
     for n, channel in enumerate(CHANNELS):
-        digests.subscribe(
-            channel, start, topics=("", "kv cache", "speculative decoding", "tokenizer")[n], days="mon-sun"
+        digests.subscriptions.subscribe(
+            channel, start, Settings(topics=("", "kv cache", "speculative decoding", "tokenizer")[n], days="mon-sun")
         )
     for day in range(7):
         when = start + timedelta(days=day, hours=1)
@@ -298,12 +299,13 @@ def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: i
 
 def digest_faults(tally: Tally, fake: Any, index_path: Path, state_path: Path) -> None:
     """`/icml digest now`-style posts while Slack answers 429, 500, late or invalid_auth: never twice."""
+    from bot.digest.subscriptions import Settings
     from tests.support.digest import make_digests
 
     # Slack's late answer (0.8 s) lands within `settle`: the history check finds it and nothing is posted twice.
     digests = make_digests(fake, index_path, state_path, timeout=0.5, settle=0.6)
     start = datetime(2026, 4, 6, 8, 0, tzinfo=UTC)
-    digests.subscribe(FAULT_CHANNEL, start, days="mon-sun")
+    digests.subscriptions.subscribe(FAULT_CHANNEL, start, Settings(days="mon-sun"))
     expected = {"429": "posted", "500": "posted", "timeout": "posted", "invalid_auth": "failed"}
     for n, fault in enumerate(expected):
         when = start + timedelta(days=n)
@@ -513,6 +515,7 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     from zoneinfo import ZoneInfo
 
     from bot.digest.channels import ChannelDigests
+    from bot.digest.subscriptions import Settings
     from bot.search.reader import Papers
     from bot.state import State
     from tests.support.robust import serve_http
@@ -521,8 +524,8 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     slot = (now - timedelta(minutes=1)).replace(second=0, microsecond=0)
     day = slot.date().isoformat()
     state = State(state_path)
-    ChannelDigests(state, Papers(index_path)).subscribe(
-        SIGTERM_CHANNEL, now - timedelta(days=2), days="mon-sun", at=slot.time(), tz=ZoneInfo("UTC")
+    ChannelDigests.of(state, Papers(index_path)).subscriptions.subscribe(
+        SIGTERM_CHANNEL, now - timedelta(days=2), Settings(at=slot.time(), tz=ZoneInfo("UTC"), days="mon-sun")
     )
     state.close()
     slack_answers = fake.hold_next("chat.postMessage", channel=SIGTERM_CHANNEL)

@@ -41,7 +41,7 @@ WAITRESS = (
     "import sys; from bot.config import Config; from bot import logs; "
     "from bot.serve.runtime import Runtime; from tests.support.http_server import HttpServer; "
     "c = Config.from_env(); logs.setup_logging(c); r = Runtime.start(c); "
-    "s = HttpServer(r.app, r.digests.digests.papers, host='127.0.0.1', port=0, signing_secret=c.signing_secret, "
+    "s = HttpServer(r.app, r.digests.builder.papers, host='127.0.0.1', port=0, signing_secret=c.signing_secret, "
     "state=r.state); "
     "print('serving HTTP on ' + s.url + '/slack/events', file=sys.stderr, flush=True); s.run()"
 )

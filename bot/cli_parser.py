@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 
 PUBLISH = """Put a built index in place of the served one (--db / ICML_BOT_DB): copy it beside it, then rename it
@@ -39,21 +41,8 @@ def _worker_count(value: str) -> int:
     return _positive(value)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line, one subcommand per job."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db",
-        default=argparse.SUPPRESS,
-        metavar="PATH",
-        help="paper index (default: $ICML_BOT_DB or ~/.local/share/icml-bot/papers.db)",
-    )
-    parser = argparse.ArgumentParser(
-        prog="icml-bot", parents=[common], description="Search ICML 2026 papers from the shell or from Slack."
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("index", parents=[common], help="build or extend the index from paper sources")
+def _index_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot index`'s arguments."""
     p.add_argument(
         "sources",
         nargs="*",
@@ -67,7 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that clean the text of large files (default: one per core; 1 = none)",
     )
 
-    p = sub.add_parser("search", parents=[common], help="search papers")
+
+def _search_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot search`'s arguments."""
     p.add_argument("query", nargs="*", help='words, "phrases", -exclude, author:name, has:code, status:oral')
     p.add_argument(
         "--batch",
@@ -80,36 +71,48 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--blocks", action="store_true", help="print the Slack payload `/icml QUERY` would answer with")
 
-    p = sub.add_parser("stats", parents=[common], help="what the index holds")
+
+def _stats_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot stats`'s arguments."""
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = sub.add_parser("paper", parents=[common], help="show one paper by id or name")
+
+def _paper_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot paper`'s arguments."""
     p.add_argument("ref", help="paper id, OpenReview id or name")
     p.add_argument("--json", action="store_true", help="print the paper as JSON (every field the index holds)")
 
-    p = sub.add_parser("similar", parents=[common], help="papers like one paper (as /icml similar)")
+
+def _similar_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot similar`'s arguments."""
     p.add_argument("ref", help="paper id, OpenReview id or name")
     p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
     p.add_argument("--json", action="store_true", help="print the papers as JSON, as search --json does")
 
-    p = sub.add_parser("author", parents=[common], help="a person's papers and co-authors (as /icml author)")
+
+def _author_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot author`'s arguments."""
     p.add_argument("name", nargs="+", help="the person's name, as listed, with initials or a typo")
     p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
     p.add_argument("--json", action="store_true", help="print the person and the papers as JSON")
 
-    p = sub.add_parser(
-        "trend", parents=[common], help="a topic's papers per venue and year: a table and a PNG chart (as /icml trend)"
-    )
+
+def _trend_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot trend`'s arguments."""
     p.add_argument("topic", nargs="+", help="words, as a search takes them (no venue: or year:)")
     p.add_argument("--out", metavar="FILE.png", help="where to write the chart (default: icml-trend-<topic>.png here)")
     p.add_argument("--json", action="store_true", help="print the counts as JSON (with the chart's path)")
 
-    p = sub.add_parser("related", parents=[common], help="papers related to a text: a draft, a review, a question")
+
+def _related_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot related`'s arguments."""
     p.add_argument("file", nargs="?", default="-", metavar="FILE", help="the text (default, or '-': stdin)")
     p.add_argument("--limit", type=_positive, default=5, help="how many papers (default 5)")
     p.add_argument("--json", action="store_true", help="print the answer as search --json does")
 
-    p = sub.add_parser("export", parents=[common], help="papers as BibTeX, CSV or Markdown (as /icml export)")
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot export`'s arguments."""
     p.add_argument("format", metavar="FORMAT", help="bibtex, csv or md")
     p.add_argument("refs", nargs="*", metavar="ID", help="paper ids, OpenReview ids or names")
     p.add_argument("--search", metavar="QUERY", help="export a search's results instead of named papers")
@@ -118,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
 
-    p = sub.add_parser("plan", parents=[common], help="a conference plan by day and session (as /icml plan)")
+
+def _plan_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot plan`'s arguments."""
     p.add_argument("refs", nargs="*", metavar="ID", help="paper ids, OpenReview ids or names")
     p.add_argument("--user", metavar="U", help="plan this Slack user's saved papers (from the state database)")
     p.add_argument("--team", metavar="T", help="with --user: their workspace (team id)")
@@ -131,15 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ics", action="store_true", help="write an iCalendar file (as /icml plan ics sends)")
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
 
-    p = sub.add_parser(
-        "publish",
-        parents=[common],
-        help="put a built index in place of the served one (copy, then an atomic rename)",
-        description=PUBLISH,
-    )
+
+def _publish_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot publish`'s arguments."""
     p.add_argument("source", help="the built index file (e.g. copied from the machine that ran `icml-bot fetch`)")
 
-    p = sub.add_parser("serve", parents=[common], help="run the Slack app (Socket Mode; --http for HTTP mode)")
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot serve`'s arguments."""
     p.add_argument("--http", action="store_true", help="serve Slack's HTTP requests (needs SLACK_SIGNING_SECRET)")
     p.add_argument("--host", default="0.0.0.0", help="HTTP address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
@@ -151,19 +155,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes serving Slack (default 1; auto: one per core); in Socket Mode each opens its own connection",
     )
 
-    p = sub.add_parser("digest", parents=[common], help="print or post one date's daily digest for a channel")
+
+def _digest_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot digest`'s arguments."""
     p.add_argument("--channel", metavar="C", help="channel id (default: $ICML_DIGEST_CHANNEL)")
     p.add_argument("--team", metavar="T", help="the workspace whose digest, in a channel shared by several")
     p.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD", help="digest date (default: today there)")
     p.add_argument("--dry-run", action="store_true", help="print the message instead of posting it")
     p.add_argument("--json", action="store_true", help="with --dry-run: print the Slack payload as JSON")
 
-    p = sub.add_parser(
-        "fetch",
-        parents=[common],
-        help="fetch and index the official paper lists (conference site, OpenReview)",
-        description=FETCH,
-    )
+
+def _fetch_arguments(p: argparse.ArgumentParser) -> None:
+    """`icml-bot fetch`'s arguments."""
     p.add_argument(
         "venues",
         nargs="*",
@@ -180,6 +183,61 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", metavar="PATH", help="downloaded pages and lists (default: $ICML_BOT_CACHE)")
     p.add_argument("--workers", type=_positive, metavar="N", help="text-cleaning processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One `icml-bot` subcommand: its name, its line in --help, what adds its arguments, its longer description."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    description: str | None = None
+
+
+SUBCOMMANDS = (
+    Subcommand("index", "build or extend the index from paper sources", _index_arguments),
+    Subcommand("search", "search papers", _search_arguments),
+    Subcommand("stats", "what the index holds", _stats_arguments),
+    Subcommand("paper", "show one paper by id or name", _paper_arguments),
+    Subcommand("similar", "papers like one paper (as /icml similar)", _similar_arguments),
+    Subcommand("author", "a person's papers and co-authors (as /icml author)", _author_arguments),
+    Subcommand(
+        "trend", "a topic's papers per venue and year: a table and a PNG chart (as /icml trend)", _trend_arguments
+    ),
+    Subcommand("related", "papers related to a text: a draft, a review, a question", _related_arguments),
+    Subcommand("export", "papers as BibTeX, CSV or Markdown (as /icml export)", _export_arguments),
+    Subcommand("plan", "a conference plan by day and session (as /icml plan)", _plan_arguments),
+    Subcommand(
+        "publish",
+        "put a built index in place of the served one (copy, then an atomic rename)",
+        _publish_arguments,
+        PUBLISH,
+    ),
+    Subcommand("serve", "run the Slack app (Socket Mode; --http for HTTP mode)", _serve_arguments),
+    Subcommand("digest", "print or post one date's daily digest for a channel", _digest_arguments),
+    Subcommand(
+        "fetch", "fetch and index the official paper lists (conference site, OpenReview)", _fetch_arguments, FETCH
+    ),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line, one subcommand per job (SUBCOMMANDS, in the order --help lists them)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        metavar="PATH",
+        help="paper index (default: $ICML_BOT_DB or ~/.local/share/icml-bot/papers.db)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="icml-bot", parents=[common], description="Search ICML 2026 papers from the shell or from Slack."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in SUBCOMMANDS:
+        p = sub.add_parser(command.name, parents=[common], help=command.help, description=command.description)
+        command.add_arguments(p)
     return parser
 
 

@@ -171,7 +171,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     """A conference plan by day and session, as `/icml plan` shows it (or its calendar file, as `/icml plan ics`):
     of a person's saved papers (--team, --user), of papers by id or name, or of a search's results."""
     from bot import wiring
-    from bot.team import ics
+    from bot.team import ics, wants
     from bot.team import plan as plans
 
     tz = plans.zone(args.tz, "")
@@ -181,7 +181,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
     if args.user:
         parts = wiring.build(config)  # (the state database, as `icml-bot digest` opens it)
         try:
-            wanted = plans.of_user(parts.state, papers, args.team or "", args.user)
+            wanted = wants.of_user(parts.state, papers, args.team or "", args.user)
         finally:
             parts.close()
     elif bool(args.refs) == bool(args.search):
@@ -227,13 +227,13 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     try:
         team = _digest_team(parts.state, channel, args.team)
         now = service.clock()
-        day = args.date or service.today(service.digests.subscription(channel, team), now)
+        day = args.date or service.today(service.subscriptions.subscription(channel, team), now)
         if not args.dry_run:
             outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
             ok = outcome.status in ("posted", "already")
             print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
             return 0 if ok else 1
-        digest = service.digests.plan(channel, day, team)
+        digest = service.builder.plan(channel, day, team)
         if not digest.papers:
             print("The paper index is empty: load papers with `icml-bot index`.", file=sys.stderr)
             return 1

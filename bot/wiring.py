@@ -11,9 +11,11 @@ from slack_sdk import WebClient
 
 from bot.config import Config
 from bot.digest import scheduler
+from bot.digest.building import DigestBuilder
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import validate_channel
 from bot.digest.service import DigestService
+from bot.digest.subscriptions import Subscriptions
 from bot.search.reader import Papers
 from bot.slack import oauth
 from bot.slack.digest_post import SlackPoster
@@ -64,9 +66,10 @@ def digests(config: Config, reader: Papers, state: State, client: WebClient | No
     """The digests of this process, posting with the bot token (with many workspaces, each workspace's own)."""
     if config.digest_channel:
         validate_channel(config.digest_channel)
-    return DigestService(
-        ChannelDigests(state, reader, poster(config, state, client), config=config, next_run=scheduler.next_run)
-    )
+    subscriptions = Subscriptions(state, config)
+    builder = DigestBuilder(state, reader, subscriptions, next_run=scheduler.next_run)
+    posting = ChannelDigests(state, builder, poster(config, state, client), grace=config.digest_grace)
+    return DigestService(subscriptions, builder, posting, state.leases, takeover=float(config.digest_takeover))
 
 
 def poster(config: Config, state: State, client: WebClient | None = None) -> SlackPoster:

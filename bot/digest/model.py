@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
 from bot.papers.row import PaperRow
-from bot.state.digests import SubscriptionRow
+from bot.state.digests import RunRow, SubscriptionRow
 from bot.team.plan import Session
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
@@ -133,6 +133,21 @@ class Digest:
     def last(self) -> int:
         """Number of the last paper within the round."""
         return self.first + len(self.papers) - 1
+
+
+@dataclass(frozen=True)
+class DigestStatus:
+    """A channel's digest at a glance, for `/icml digest status`."""
+
+    channel: str
+    subscription: Subscription | None
+    next_at: datetime | None
+    last: RunRow | None  # the latest posted run
+    pending: list[RunRow]  # runs that failed or are unresolved
+    left: int  # papers not yet shown in the current round
+    total: int
+    round: int
+    error: tuple[str, datetime] | None  # the last error, when nothing was posted since
 
 
 # What one post attempt did or found; a run's RunStatus (bot/state/digests.py) uses the same words where they meet.

@@ -199,7 +199,7 @@ class DigestScheduler:
                         "this process (%s) schedules the daily digests for %s (%d channels)",
                         self.owner,
                         self.state.path,
-                        len(self.digests.subscriptions()),
+                        len(self.digests.subscriptions.active()),
                     )
                 else:
                     lease = self.state.leases.holder(LEASE)
@@ -221,7 +221,7 @@ class DigestScheduler:
     def sync(self) -> None:
         """Make the cron jobs match the active subscriptions (none unless we hold the lease); nothing once stopping."""
         with self._lock:
-            subs = {JOB_PREFIX + job_key(s): s for s in self.digests.subscriptions()} if self.is_owner else {}
+            subs = {JOB_PREFIX + job_key(s): s for s in self.digests.subscriptions.active()} if self.is_owner else {}
             with self._jobs_lock:
                 if not self.stopping:
                     self._match_jobs(subs)
@@ -314,7 +314,7 @@ class DigestScheduler:
         recorded = self.state.digests.recorded_since((now_utc - LOOKBACK - timedelta(days=1)).date().isoformat())
         slots: dict[tuple[Any, ...], list[datetime]] = {}  # per schedule: its times in the look-back window
         due = []
-        for sub in self.digests.subscriptions():
+        for sub in self.digests.subscriptions.active():
             schedule = (sub.at, sub.tz.key, sub.days)
             if schedule not in slots:
                 slots[schedule] = list(runs_between(sub, now_utc - LOOKBACK, now_utc))
@@ -370,7 +370,7 @@ class DigestScheduler:
 
     def run_due(self, channel: str, now: datetime, team: str = "") -> Outcome | None:
         """Post the digest of the latest scheduled time within the grace window; record missed dates as skipped."""
-        sub = self.digests.subscription(channel, team)
+        sub = self.digests.subscriptions.subscription(channel, team)
         if sub is None or not sub.active:
             return None
         now = now.astimezone(UTC)  # arithmetic across a repeated local hour is only right in UTC

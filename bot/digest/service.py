@@ -9,29 +9,35 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from bot.digest import scheduler as sched
+from bot.digest.building import DigestBuilder
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
+from bot.digest.subscriptions import Subscriptions
+from bot.state.leases import Leases
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class DigestService:
-    """The digests of one process: every channel's digests, this process's scheduler (None if it has none), the clock,
-    and a small pool for posts started by a command."""
+    """The digests of one process, handed what it needs (as Bolt's OAuthFlow is handed its InstallationStore): the
+    subscriptions, the builder, the poster of every channel's digests, the scheduling lease; then this process's
+    scheduler (None if it has none), the clock, and a small pool for posts started by a command."""
 
-    digests: ChannelDigests
+    subscriptions: Subscriptions
+    builder: DigestBuilder
+    digests: ChannelDigests  # posting, exactly once
+    leases: Leases  # who schedules (the state database's lease rows)
+    takeover: float = sched.LEASE_TTL  # ICML_DIGEST_TAKEOVER: a crashed scheduler's lease runs out after this
     scheduler: sched.DigestScheduler | None = None
     clock: Callable[[], datetime] = sched.utcnow
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="digest-now"))
 
     def start_scheduler(self) -> sched.DigestScheduler:
         """Make ICML_DIGEST_CHANNEL a subscription and start scheduling (if no other process on this state db is)."""
-        self.digests.ensure_config_subscription(self.clock())
-        config = self.digests.config
-        takeover = float(config.digest_takeover) if config else sched.LEASE_TTL
+        self.subscriptions.ensure_config_subscription(self.clock())
         self.scheduler = sched.DigestScheduler(
-            self.digests, clock=self.clock, lease_ttl=takeover, tick_seconds=takeover / 3
+            self.digests, clock=self.clock, lease_ttl=self.takeover, tick_seconds=self.takeover / 3
         )
         self.scheduler.start()
         return self.scheduler
@@ -60,11 +66,7 @@ class DigestService:
         after = now
         for _ in range(14):
             at = sched.next_run(sub, after)
-            if (
-                at is None
-                or self.digests.state.digests.run(sub.channel, at.astimezone(sub.tz).date().isoformat(), sub.team)
-                is None
-            ):
+            if at is None or not self.digests.recorded(sub.channel, at.astimezone(sub.tz).date(), sub.team):
                 return at
             after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop
         return None
@@ -73,7 +75,7 @@ class DigestService:
         """Which process schedules the digests, in words users may see: which one it is (host, pid) only in the log."""
         if self.scheduler is not None and self.scheduler.is_owner:
             return "Scheduled by this icml-bot process."
-        lease = self.digests.state.leases.holder(sched.LEASE)
+        lease = self.leases.holder(sched.LEASE)
         if lease and lease.expires_at > now.timestamp():
             log.info("Scheduled by icml-bot process %s.", lease.owner)  # (for the operator)
             return "Scheduled by another icml-bot process."
@@ -81,5 +83,5 @@ class DigestService:
 
     def today(self, sub: Subscription | None, now: datetime) -> date:
         """The date in the channel's zone (the default zone when it has no subscription)."""
-        tz = sub.tz if sub is not None else self.digests.defaults("").tz
+        tz = sub.tz if sub is not None else self.subscriptions.defaults("").tz
         return now.astimezone(tz).date()

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from bot import text
 from bot.papers import field_values, venues
@@ -140,51 +140,101 @@ def make_paper(
     links = {name: field_values.first_url(fields.get(name)) for name in LINK_FIELDS}
     code_url = links["code_url"] or text.code_url(str(fields["abstract"]))
     fields = {name: field_values.without_controls(value) for name, value in fields.items()}
-    raw_abstract = str(fields["abstract"])
-    abstract, emphasis = text.to_marked_text(raw_abstract)
-    raw_title = str(fields.get("title") or "").strip()
-    title = text.to_plain_text(raw_title) if raw_title else ""
-    name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
     year_value = str(fields.get("year") or "").strip()
     if year_value.isascii() and year_value.isdigit() and len(year_value) == 4:  # (sources check it: SourceError)
         year = int(year_value)
     if fields.get("conference"):
         conference = str(fields["conference"]).strip().upper()
-    tldr = field_values.optional_text(fields.get("tldr"))
     paper = Paper(
-        title=title or text.derive_title(raw_abstract, name),
-        abstract=abstract,
-        abstract_emphasis=emphasis,
-        name=name,
-        headline=text.headline(raw_abstract),
-        title_derived=not title,
-        authors=field_values.names_or_words(fields.get("authors")),
+        **_cleaned_text(fields, code_url),
+        **_listing(fields),
         url=links["url"],
         pdf_url=links["pdf_url"],
         code_url=code_url,
         dataset_url=links["dataset_url"],
-        status=field_values.status(fields.get("status")),
-        session=str(fields["session"]).strip() if fields.get("session") else None,
-        area=str(fields["area"]).strip() if fields.get("area") else None,
-        keywords=field_values.names_or_words(fields.get("keywords"), split="keywords"),
+        site_url=links["site_url"],
         conference=conference,
         year=year,
-        track=str(fields["track"]).strip() if fields.get("track") else None,
         venue=venues.venue_key(conference, year),
-        institutions=field_values.aligned_list(fields.get("institutions")),
-        site_url=links["site_url"],
-        tldr=text.to_plain_text(tldr) if tldr else None,
-        bibtex=field_values.optional_text(fields.get("bibtex")),
-        license=field_values.optional_text(fields.get("license")),
-        schedule=field_values.schedule(fields.get("schedule")),
-        room=field_values.optional_text(fields.get("room")),
-        poster_position=field_values.optional_text(fields.get("poster_position")),
         source=source,
         more_sources=more_sources,
-        source_id=str(fields["source_id"]).strip() if fields.get("source_id") else None,
         line=line,
         preferred=official,
     )
     paper.keys = identity_keys(paper)  # (by the track the source gives: ids of papers indexed before stay)
     paper.track = venues.track_from_title(conference, year, paper.track, paper.title)
     return paper
+
+
+class _Text(TypedDict):
+    """The Paper fields made from text (typed, so Paper(**...) is checked)."""
+
+    title: str
+    abstract: str
+    abstract_emphasis: list[tuple[int, int, str]]
+    name: str | None
+    headline: str
+    title_derived: bool
+    tldr: str | None
+
+
+class _Listing(TypedDict):
+    """The Paper fields a listing gives as they are, tidied (typed, so Paper(**...) is checked)."""
+
+    authors: list[str]
+    status: str | None
+    session: str | None
+    area: str | None
+    keywords: list[str]
+    track: str | None
+    institutions: list[str]
+    bibtex: str | None
+    license: str | None
+    schedule: list[dict[str, str | None]]
+    room: str | None
+    poster_position: str | None
+    source_id: str | None
+
+
+def _cleaned_text(fields: Mapping[str, Any], code_url: str | None) -> _Text:
+    """Title (derived when the source has none), abstract and its emphasis, name, headline, TL;DR: cleaned text."""
+    raw_abstract = str(fields["abstract"])
+    abstract, emphasis = text.to_marked_text(raw_abstract)
+    raw_title = str(fields.get("title") or "").strip()
+    title = text.to_plain_text(raw_title) if raw_title else ""
+    name = (text.name_from_title(raw_title) if title else None) or text.derive_name(raw_abstract, code_url)
+    tldr = field_values.optional_text(fields.get("tldr"))
+    return _Text(
+        title=title or text.derive_title(raw_abstract, name),
+        abstract=abstract,
+        abstract_emphasis=emphasis,
+        name=name,
+        headline=text.headline(raw_abstract),
+        title_derived=not title,
+        tldr=text.to_plain_text(tldr) if tldr else None,
+    )
+
+
+def _listing(fields: Mapping[str, Any]) -> _Listing:
+    """Authors, status, session, area, keywords, track, institutions, BibTeX, license, schedule, room, poster
+    position and the source's id, as a listing gives them (tidied)."""
+
+    def stripped(name: str) -> str | None:
+        return str(fields[name]).strip() if fields.get(name) else None
+
+    optional = field_values.optional_text
+    return _Listing(
+        authors=field_values.names_or_words(fields.get("authors")),
+        status=field_values.status(fields.get("status")),
+        session=stripped("session"),
+        area=stripped("area"),
+        keywords=field_values.names_or_words(fields.get("keywords"), split="keywords"),
+        track=stripped("track"),
+        institutions=field_values.aligned_list(fields.get("institutions")),
+        bibtex=optional(fields.get("bibtex")),
+        license=optional(fields.get("license")),
+        schedule=field_values.schedule(fields.get("schedule")),
+        room=optional(fields.get("room")),
+        poster_position=optional(fields.get("poster_position")),
+        source_id=stripped("source_id"),
+    )

@@ -207,7 +207,7 @@ class HttpWorkers(BaseApplication):
         and Bolt app."""
         self.runtime = Runtime.start(self.config)
         return WsgiApp(
-            self.runtime.app, self.runtime.digests.digests.papers, self.config.signing_secret, self.runtime.state
+            self.runtime.app, self.runtime.digests.builder.papers, self.config.signing_secret, self.runtime.state
         )
 
     def post_worker_init(self, worker: Worker) -> None:

@@ -49,7 +49,7 @@ class Runtime:
     def start(cls, config: Config) -> Runtime:
         """Build it and start the digest scheduler (one process per state database schedules; the others log so)."""
         runtime = cls.build(config)
-        warming = runtime.digests.digests.papers.warm()
+        warming = runtime.digests.builder.papers.warm()
         threading.Thread(target=freeze_when_warm, args=(warming,), name="gc-freeze", daemon=True).start()
         runtime.digests.start_scheduler()
         if runtime.reminders is not None:

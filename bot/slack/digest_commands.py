@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from bot.config import ConfigError, parse_size, parse_time, parse_tz
 from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
 from bot.digest.service import DigestService
+from bot.digest.subscriptions import Settings
 from bot.digest.words import day_label
 from bot.search import request_without_topic
 from bot.slack import blocks
@@ -145,8 +146,8 @@ def run(inv: Any) -> Message:
     state, asker = desk.digests.state, Asker.of(inv)
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
-            if asker.team and not desk.digests.per_workspace:  # one workspace: a digest without one is its own
-                desk.digests.adopt(asker.channel, asker.team)  # (with many, only `/icml digest adopt` takes it)
+            if asker.team and not desk.subscriptions.per_workspace:  # one workspace: a digest without one is its own
+                desk.subscriptions.adopt(asker.channel, asker.team)  # (with many, only `/icml digest adopt` takes it)
             return handler(desk, asker, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):
@@ -192,20 +193,12 @@ def subscribe(desk: DigestService, asker: Asker, words: str) -> Message:
     if req.error:
         return blocks.notice(f"{escape(req.error)}.\nUsage: `/icml digest {escape(USAGE[0][0])}`")
     now, channel, team = desk.clock(), asker.channel, asker.team
-    changed = (old := desk.digests.subscription(channel, team)) is not None and old.active
+    changed = (old := desk.subscriptions.subscription(channel, team)) is not None and old.active
     try:
-        sub = desk.digests.subscribe(
-            channel,
-            now,
-            user=asker.user,
-            topics=req.topics,
-            at=req.at,
-            tz=req.tz,
-            days=req.days,
-            size=req.size,
-            team=team,
-            enterprise=asker.enterprise,
+        wanted = Settings(
+            topics=req.topics, at=req.at, tz=req.tz, days=req.days, size=req.size, enterprise=asker.enterprise
         )
+        sub = desk.subscriptions.subscribe(channel, now, wanted, user=asker.user, team=team)
     except ConfigError as exc:
         return blocks.notice(escape(str(exc)))
     desk.changed()
@@ -215,7 +208,7 @@ def subscribe(desk: DigestService, asker: Asker, words: str) -> Message:
 
 def unsubscribe(desk: DigestService, asker: Asker, words: str) -> Message:
     """Stop this channel's digest of the caller's workspace."""
-    was = desk.digests.unsubscribe(asker.channel, desk.clock(), asker.team)
+    was = desk.subscriptions.unsubscribe(asker.channel, desk.clock(), asker.team)
     if was:
         desk.changed()
         log.info("%s unsubscribed %s (workspace %s) from the digest", asker.user, asker.channel, asker.team or "-")
@@ -225,13 +218,15 @@ def unsubscribe(desk: DigestService, asker: Asker, words: str) -> Message:
 def status(desk: DigestService, asker: Asker, words: str) -> Message:
     """Where this channel's digest of the caller's workspace stands."""
     now = desk.clock()
-    info = desk.digests.status(asker.channel, now, asker.team)
+    info = desk.builder.status(asker.channel, now, asker.team)
     if info.subscription is not None and info.subscription.active:
         info = replace(info, next_at=desk.next_slot(info.subscription, now))
     said = feedback.votes_in_channel(desk.digests.state, asker.channel, asker.team)
-    liked = [p for p in (desk.digests.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
+    liked = [p for p in (desk.builder.papers.get(i) for i in said.liked[: digest_blocks.LIKED_SHOWN]) if p]
     msg = digest_blocks.status_message(info, desk.scheduling(now), liked, len(said.liked), len(said.disliked))
-    unowned = desk.digests.subscription(asker.channel) if asker.team and desk.digests.per_workspace else None
+    unowned = (
+        desk.subscriptions.subscription(asker.channel) if asker.team and desk.subscriptions.per_workspace else None
+    )
     if unowned is not None and unowned.active and (info.subscription is None or not info.subscription.active):
         msg["blocks"].insert(1, blocks.context(ADOPT_HINT.format(when=escape(unowned.when()))))
     return msg
@@ -246,13 +241,13 @@ ADOPT_HINT = (
 def adopt(desk: DigestService, asker: Asker, words: str) -> Message:
     """Take this channel's digest that belongs to no workspace (made before many workspaces, or by
     ICML_DIGEST_CHANNEL) for the caller's workspace: a deliberate act, never a side effect of another command."""
-    unowned = desk.digests.subscription(asker.channel)
+    unowned = desk.subscriptions.subscription(asker.channel)
     if not asker.team or unowned is None:
         return blocks.notice(
             "This channel has no digest from before workspaces were recorded: nothing to adopt. "
             "`/icml digest status` shows this workspace's."
         )
-    if desk.digests.subscription(asker.channel, asker.team) is not None or not desk.digests.adopt(
+    if desk.subscriptions.subscription(asker.channel, asker.team) is not None or not desk.subscriptions.adopt(
         asker.channel, asker.team
     ):
         return blocks.notice(
@@ -270,10 +265,10 @@ def adopt(desk: DigestService, asker: Asker, words: str) -> Message:
 def preview(desk: DigestService, asker: Asker, words: str) -> Message:
     """The digest this channel gets next, shown only to the one who asked."""
     now = desk.clock()
-    sub = desk.digests.subscription(asker.channel, asker.team)
+    sub = desk.subscriptions.subscription(asker.channel, asker.team)
     at = desk.next_slot(sub, now) if sub is not None and sub.active else None
     day = at.astimezone(sub.tz).date() if at is not None and sub is not None else desk.today(sub, now)
-    digest = desk.digests.plan(asker.channel, day, asker.team)
+    digest = desk.builder.plan(asker.channel, day, asker.team)
     if not digest.papers:
         return blocks.notice("The paper index is empty: load papers with `icml-bot index`.")
     msg = digest_blocks.preview_message(digest)
@@ -285,7 +280,7 @@ def preview(desk: DigestService, asker: Asker, words: str) -> Message:
 def post_now(desk: DigestService, asker: Asker, words: str) -> Message:
     """Post today's digest here (the caller's workspace's, with its token) unless it was posted already."""
     channel = asker.channel
-    sub = desk.digests.subscription(channel, asker.team)
+    sub = desk.subscriptions.subscription(channel, asker.team)
     if sub is None or not sub.active:
         return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
     now = desk.clock()
@@ -329,7 +324,7 @@ def today(desk: DigestService, asker: Asker, words: str) -> Message:
     word = words.strip().lower()
     if word not in ("on", "off"):
         return blocks.notice(f"Usage: `/icml digest {escape(USAGE[-1][0])}`: {escape(USAGE[-1][1])}.")
-    sub = desk.digests.set_today(asker.channel, word == "on", desk.clock(), asker.team)
+    sub = desk.subscriptions.set_today(asker.channel, word == "on", desk.clock(), asker.team)
     if sub is None:
         return blocks.notice("This channel has no daily digest. Start one with `/icml digest subscribe`.")
     log.info("%s turned the today digest %s in %s (workspace %s)", asker.user, word, asker.channel, asker.team or "-")

@@ -23,7 +23,7 @@ from bot.slack.home_publisher import HomePublisher
 from bot.slack.plan_command import person_zone
 from bot.slack.services import Services
 from bot.state import State
-from bot.team import history, saves
+from bot.team import history, saves, wants
 from bot.team import plan as plans
 from bot.team.listing import Page, lookup_all
 from bot.team.saves import SavedPaper
@@ -42,7 +42,7 @@ def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
         return []
     now = service.clock()
     lines = []
-    for sub in service.digests.subscriptions(team):  # (another workspace's channels are not this one's business)
+    for sub in service.subscriptions.active(team):  # (another workspace's channels are not this one's business)
         at = service.next_slot(sub, now)
         label = f"{when_label(at)} ({day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))
@@ -62,7 +62,7 @@ def today_blocks(deps: Services, state: State, team: str, user: str, client: Web
     """During a venue's days, the person's plan for today in their Slack time zone (the date from the services'
     clock, as the digests'); nothing otherwise, and then no users.info call."""
     now = deps.digests.clock() if deps.digests is not None else datetime.now(UTC)
-    wanted = plans.of_user(state, deps.papers, team, user)
+    wanted = wants.of_user(state, deps.papers, team, user)
     if not plans.around(wanted, now):
         return []
     tz, note = person_zone(client, user)

@@ -20,7 +20,7 @@ from bot.slack.blocks import Message, escape
 from bot.slack.blocks import plan as plan_blocks
 from bot.slack.invocation import Invocation
 from bot.slack.team_commands import NO_STATE, open_dm, tell, upload_failed
-from bot.team import ics, reminders
+from bot.team import ics, reminders, wants
 from bot.team import plan as plans
 
 log = logging.getLogger(__name__)
@@ -93,9 +93,9 @@ def plan(inv: Invocation) -> Message:
                 f"I can't see who is in this channel ({escape(members)}): invite me with `/invite @icml-bot`, or ask "
                 "an admin to reinstall the app (it needs channels:read and groups:read)."
             )
-        wanted = plans.of_channel(state, inv.deps.papers, inv.team_id, inv.channel_id, members)
+        wanted = wants.of_channel(state, inv.deps.papers, inv.team_id, inv.channel_id, members)
     else:
-        wanted = plans.of_user(state, inv.deps.papers, inv.team_id, inv.user_id)
+        wanted = wants.of_user(state, inv.deps.papers, inv.team_id, inv.user_id)
     tz, note = user_zone(inv)
     made = plans.build(wanted, tz, venue)
     if not made.days and not made.unplaced:

@@ -14,7 +14,7 @@ from bot.state.repository import Repository, marks
 
 
 class RunStatus(StrEnum):
-    """Where one digest run stands (digest_runs.status); bot/digest/channels.py holds the rules between them."""
+    """Where one digest run stands (digest_runs.status); bot/digest/decisions.py and channels.py hold the rules."""
 
     CLAIMED = "claimed"  # a process chose its papers and is posting it
     POSTED = "posted"  # in the channel, with its message ts

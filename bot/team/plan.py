@@ -1,9 +1,9 @@
 """Conference days: saved or listed papers placed in their sessions, by day in a person's time zone, with clashes.
 
 Plain functions over papers as the index gives them (their `schedule`: sessions with ISO times carrying the venue's
-UTC offset, rooms, pages) and the saves or list entries that want them; the time zone is passed in, never looked up,
-and nothing here reads the clock. The Slack blocks (bot/slack/blocks/plan.py), the calendar file (bot/team/ics.py)
-and the reminders (bot/team/reminders.py) all read the same Plan.
+UTC offset, rooms, pages) and the saves or list entries that want them (read by bot/team/wants.py); the time zone is
+passed in, never looked up, and nothing here reads the clock. The Slack blocks (bot/slack/blocks/plan.py), the
+calendar file (bot/team/ics.py) and the reminders (bot/team/reminders.py) all read the same Plan.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.papers.row import PaperRow
@@ -277,11 +276,6 @@ def _distinct_papers(a: Session, b: Session) -> bool:
     return bool(ids_a - ids_b or ids_b - ids_a) or len(ids_a) > 1
 
 
-def wanted_from(papers: Any, rows: Iterable[tuple[str, tuple[str, ...], bool]]) -> list[Wanted]:
-    """Wanted papers from (paper id, savers, listed) rows, each looked up in the index once (`papers.get`)."""
-    return [Wanted(pid, papers.get(pid), savers, listed) for pid, savers, listed in rows]
-
-
 def around(wanted: Sequence[Wanted], now: datetime, margin: timedelta = timedelta(days=1)) -> bool:
     """Whether `now` is within `margin` of the span of some venue's sessions of these papers (then some time zone's
     date is one of its days: worth reading the person's zone)."""
@@ -339,29 +333,6 @@ def where(session: Session, presentation: Presentation | None = None) -> str:
     room = (presentation.room if presentation else None) or (", ".join(session.rooms) or None)
     board = presentation.position if presentation else None
     return " ".join(part for part in (room, board) if part)
-
-
-# ------------------------------------------------------------------ what a person or a channel wants
-
-
-def of_user(state: Any, papers: Any, team: str, user: str) -> list[Wanted]:
-    """A person's saved papers (in their workspace), as wanted papers."""
-    rows, _ = state.saves.page(team, user, None, 0)
-    return wanted_from(papers, ((row.paper_id, (user,), False) for row in rows))
-
-
-def of_channel(state: Any, papers: Any, team: str, channel: str, members: Iterable[str] | None) -> list[Wanted]:
-    """A channel's reading list and what its members saved (`members` None: everyone in the workspace, as a channel's
-    "today" digest counts them), counted in one workspace (`team`: saves are kept per workspace, so in a Slack
-    Connect channel the other workspace's members count nothing here)."""
-    listed, _ = state.lists.page(team, channel, None, 0)
-    savers: dict[str, list[str]] = {}
-    saves = state.saves.of_team(team) if members is None else state.saves.of_users(team, list(members))
-    for user, paper_id in saves:
-        savers.setdefault(paper_id, []).append(user)
-    on_list = {row.paper_id for row in listed}
-    ids = dict.fromkeys([*(row.paper_id for row in listed), *savers])
-    return wanted_from(papers, ((pid, tuple(sorted(savers.get(pid, ()))), pid in on_list) for pid in ids))
 
 
 def most_wanted(plan: Plan, at_least: int = 2) -> list[tuple[Wanted, Session | None]]:

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from bot.state import State
 from bot.state.reminders import OptIn
 from bot.team import plan as plans
+from bot.team import wants
 from bot.team.listing import PaperLookup
 from bot.team.plan import Plan, Session
 
@@ -58,7 +59,7 @@ def minutes_from(word: str) -> int | None:
 
 def plans_of(state: State, papers: PaperLookup, team: str, user: str, tz: str) -> list[Plan]:
     """A person's plan for every venue they saved papers of."""
-    wanted = plans.of_user(state, papers, team, user)
+    wanted = wants.of_user(state, papers, team, user)
     venues = sorted({v for w in wanted if (v := plans.venue_of(w))})
     zone = plans.zone(tz)
     return [plans.build(wanted, zone, v) for v in venues]

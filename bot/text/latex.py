@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.text import latex_names as tex
 from bot.text.markers import (
     BOLD_CLOSE,
     BOLD_OPEN,
@@ -15,129 +16,8 @@ from bot.text.markers import (
     TILDE,
     UNDERSCORE,
 )
-from bot.text.words import word_set
 
-_GREEK = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "zeta": "ζ",
-    "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ", "varkappa": "ϰ", "lambda": "λ",
-    "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π", "varpi": "ϖ", "rho": "ρ", "varrho": "ρ",
-    "sigma": "σ", "varsigma": "ς", "tau": "τ", "upsilon": "υ", "phi": "φ", "varphi": "φ", "chi": "χ",
-    "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π",
-    "Sigma": "Σ", "Upsilon": "Υ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω", "varGamma": "Γ", "varDelta": "Δ",
-    "varTheta": "Θ", "varLambda": "Λ", "varXi": "Ξ", "varPi": "Π", "varSigma": "Σ", "varPhi": "Φ",
-    "varPsi": "Ψ", "varOmega": "Ω", "eps": "ε", "digamma": "ϝ",
-}  # fmt: skip
-_SYMBOLS = {
-    # operators
-    "times": "×", "cdot": "·", "div": "÷", "pm": "±", "mp": "∓", "ast": "∗", "star": "⋆", "circ": "∘",
-    "bullet": "•", "oplus": "⊕", "otimes": "⊗", "odot": "⊙", "oslash": "⊘", "ominus": "⊖", "cup": "∪",
-    "cap": "∩", "setminus": "∖", "wedge": "∧", "land": "∧", "vee": "∨", "lor": "∨", "neg": "¬", "lnot": "¬",
-    "rtimes": "⋊", "ltimes": "⋉", "sqcup": "⊔", "sqcap": "⊓", "uplus": "⊎", "amalg": "⨿", "diamond": "⋄",
-    # relations
-    "le": "≤", "leq": "≤", "leqslant": "≤", "ge": "≥", "geq": "≥", "geqslant": "≥", "ne": "≠", "neq": "≠",
-    "approx": "≈", "sim": "~", "simeq": "≃", "cong": "≅", "equiv": "≡", "propto": "∝", "ll": "≪", "gg": "≫",
-    "lesssim": "≲", "gtrsim": "≳", "asymp": "≍", "prec": "≺", "succ": "≻", "preceq": "⪯", "succeq": "⪰",
-    "subset": "⊂", "subseteq": "⊆", "subsetneq": "⊊", "supset": "⊃", "supseteq": "⊇", "in": "∈",
-    "notin": "∉", "ni": "∋", "perp": "⊥", "parallel": "∥", "mid": "|", "nmid": "∤", "triangleq": "≜",
-    "coloneqq": "≔", "coloneq": "≔", "doteq": "≐", "models": "⊨", "vdash": "⊢", "lt": "<", "gt": ">",
-    "approxeq": "≊", "nsim": "≁", "leftrightharpoons": "⇋", "sqsubseteq": "⊑",
-    # arrows
-    "to": "→", "rightarrow": "→", "leftarrow": "←", "gets": "←", "Rightarrow": "⇒", "Leftarrow": "⇐",
-    "Leftrightarrow": "⇔", "leftrightarrow": "↔", "implies": "⟹", "iff": "⟺", "mapsto": "↦",
-    "uparrow": "↑", "downarrow": "↓", "Uparrow": "⇑", "Downarrow": "⇓", "longrightarrow": "⟶",
-    "longleftarrow": "⟵", "Longrightarrow": "⟹", "longmapsto": "⟼", "hookrightarrow": "↪",
-    "rightsquigarrow": "⇝", "leadsto": "⇝", "nearrow": "↗", "searrow": "↘", "rightleftharpoons": "⇌",
-    # big operators
-    "sum": "∑", "prod": "∏", "coprod": "∐", "int": "∫", "iint": "∬", "oint": "∮", "bigcup": "⋃",
-    "bigcap": "⋂", "bigoplus": "⨁", "bigotimes": "⨂", "bigvee": "⋁", "bigwedge": "⋀",
-    # misc symbols
-    "infty": "∞", "partial": "∂", "nabla": "∇", "emptyset": "∅", "varnothing": "∅", "ell": "ℓ", "hbar": "ℏ",
-    "aleph": "ℵ", "wp": "℘", "Re": "ℜ", "Im": "ℑ", "top": "⊤", "bot": "⊥", "dagger": "†", "dag": "†",
-    "ddagger": "‡", "ddag": "‡", "prime": "′", "forall": "∀", "exists": "∃", "nexists": "∄",
-    "ldots": "…", "cdots": "⋯", "dots": "…", "dotsc": "…", "dotsb": "⋯", "vdots": "⋮", "ddots": "⋱",
-    "square": "□", "Box": "□", "blacksquare": "■", "triangle": "△", "angle": "∠", "sharp": "♯", "flat": "♭",
-    "natural": "♮", "checkmark": "✓", "cmark": "✓", "xmark": "✗", "surd": "√", "S": "§", "P": "¶",
-    "copyright": "©", "pounds": "£", "euro": "€", "degree": "°", "clubsuit": "♣", "spadesuit": "♠",
-    "heartsuit": "♡", "diamondsuit": "♢", "lozenge": "◊", "imath": "ı", "jmath": "ȷ",
-    # delimiters
-    "langle": "⟨", "rangle": "⟩", "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "lVert": "‖",
-    "rVert": "‖", "Vert": "‖", "vert": "|", "lvert": "|", "rvert": "|", "lbrace": LBRACE, "rbrace": RBRACE,
-    "lbrack": "[", "rbrack": "]", "backslash": "∖",
-    # text symbols and letters
-    "textemdash": "—", "textendash": "–", "textdegree": "°", "texttimes": "×", "textasciitilde": "~",
-    "textless": "<", "textgreater": ">", "textperthousand": "‰", "textbar": "|", "textbullet": "•",
-    "textquoteright": "’", "textquoteleft": "‘", "textquotedblleft": "“", "textquotedblright": "”",
-    "textregistered": "®", "texttrademark": "™", "textsection": "§", "textasciicircum": "^",
-    "textunderscore": "_", "textbackslash": "∖", "dollar": "USD",
-    "AA": "Å", "aa": "å", "L": "Ł", "l": "ł", "o": "ø", "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ",
-    "oe": "œ", "OE": "Œ", "i": "ı", "j": "ȷ",
-    "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX",
-    "eg": "e.g.", "ie": "i.e.", "etc": "etc.", "wrt": "w.r.t.", "aka": "a.k.a.", "vs": "vs.", "etal": "et al.",
-    "cf": "cf.", "iid": "i.i.d.", "Eg": "E.g.", "Ie": "I.e.",
-    # common user macros for blackboard letters
-    "R": "ℝ", "RR": "ℝ", "N": "N", "NN": "ℕ", "ZZ": "ℤ", "QQ": "ℚ", "CC": "ℂ", "E": "𝔼", "EE": "𝔼",
-    "Var": "Var", "Cov": "Cov", "Pr": "Pr",
-    # spacing
-    "quad": " ", "qquad": " ", "enspace": " ", "thinspace": " ", "medspace": " ", "thickspace": " ",
-    "newline": " ", "linebreak": " ", "par": "\n\n", "item": " • ", "hfill": " ", "space": " ", "break": " ",
-    # function names
-    "log": "log", "ln": "ln", "lg": "lg", "exp": "exp", "min": "min", "max": "max", "sup": "sup",
-    "inf": "inf", "lim": "lim", "limsup": "lim sup", "liminf": "lim inf", "arg": "arg", "argmin": "argmin",
-    "argmax": "argmax", "sin": "sin", "cos": "cos", "tan": "tan", "sinh": "sinh", "cosh": "cosh",
-    "tanh": "tanh", "arcsin": "arcsin", "arccos": "arccos", "arctan": "arctan", "det": "det", "dim": "dim",
-    "ker": "ker", "deg": "deg", "gcd": "gcd", "lcm": "lcm", "hom": "hom", "Tr": "Tr", "tr": "tr",
-    "rank": "rank", "diag": "diag", "sgn": "sgn", "sign": "sign", "softmax": "softmax", "poly": "poly",
-    "polylog": "polylog", "mod": " mod ", "bmod": " mod ", "choose": " choose ", "over": "/",
-}  # fmt: skip
-_DROP_CMDS = word_set(
-    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle displaystyle textstyle "
-    "scriptstyle scriptscriptstyle limits nolimits nonumber notag noindent centering raggedright raggedleft "
-    "selectfont small large Large LARGE huge Huge tiny scriptsize footnotesize normalsize relax xspace "
-    "maketitle hline toprule midrule bottomrule vfill smallskip medskip bigskip protect phantom "
-    "strut allowbreak nobreak mathstrut faGithub faCode faLink normalfont upshape mdseries rmfamily sffamily "
-    "ttfamily scshape footnotemark ignorespaces unskip not"
-)  # fmt: skip
-_BOLD_CMDS = frozenset({"textbf"})
-_ITALIC_CMDS = frozenset({"textit", "emph", "textsl", "textem"})
-_CONTENT_CMDS = word_set(
-    "text textrm textsf texttt textsc textnormal textup textmd mathrm mathsf mathtt mathcal mathscr mathfrak "
-    "mathbf boldsymbol bm symbf symbfit symbit symrm symsf symtt symcal mathit mathnormal mathord mathop "
-    "mathrel mathbin mbox hbox fbox framebox makebox underline uline ul textul overline smash ensuremath "
-    "operatorname operatornamewithlimits mathds mathbbm hl sout st textsuperscript textsubscript "
-    "boxed cancel underbrace overbrace lowercase uppercase MakeUppercase MakeLowercase textnumero"
-)  # fmt: skip
-_QUOTE_CMDS = frozenset({"say", "enquote", "textquote", "q", "qq"})
-_REMOVE_CMDS = word_set(
-    "cite citep citet citealp citealt citeauthor citeyear citenum nocite ref cref Cref eqref autoref pageref "
-    "label color begin end vspace hspace usepackage fontfamily fontsize fontseries fontshape pagestyle "
-    "thispagestyle bibliography bibliographystyle input include setlength addtolength footnotetext "
-    "includegraphics newcommand renewcommand def"
-)  # fmt: skip
-_BB = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "E": "𝔼", "P": "ℙ", "H": "ℍ", "1": "𝟙", "I": "𝕀"}
-_ACCENT_MARKS = {
-    "'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302", "~": "\u0303", "=": "\u0304", ".": "\u0307",
-    "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328", "r": "\u030a", "d": "\u0323",
-    "b": "\u0331",
-}  # fmt: skip
-_MATH_ACCENTS = {
-    "tilde": "\u0303", "widetilde": "\u0303", "hat": "\u0302", "widehat": "\u0302", "bar": "\u0304",
-    "vec": "\u20d7", "dot": "\u0307", "ddot": "\u0308", "check": "\u030c", "breve": "\u0306", "acute": "\u0301",
-    "grave": "\u0300", "mathring": "\u030a", "overrightarrow": "\u20d7",
-}  # fmt: skip
-
-_SUP = dict(
-    zip(
-        "0123456789+-−=()aAbBcdDeEfgGhHiIjJkKlLmMnNoOpPrRstTuUvVwWxyzαβγδεθφχ⊤ι",
-        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᴬᵇᴮᶜᵈᴰᵉᴱᶠᵍᴳʰᴴⁱᴵʲᴶᵏᴷˡᴸᵐᴹⁿᴺᵒᴼᵖᴾʳᴿˢᵗᵀᵘᵁᵛⱽʷᵂˣʸᶻᵅᵝᵞᵟᵋᶿᵠᵡᵀᶥ",
-        strict=True,
-    )
-)
-_SUB = dict(zip("0123456789+-−=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ", strict=True))
-# Characters that already read as superscripts: kept as they are after ^.
-_SUP_KEEP = frozenset("′″‴†‡∗⋆★°∘*'")
-_DINGS = {**{172 + i: chr(0x2460 + i) for i in range(10)}, **{182 + i: chr(0x2776 + i) for i in range(10)}}
-
-# Regexes
+# Regexes (what the names mean: bot/text/latex_names.py)
 _MULTI_BS_RE = re.compile(r"(?<!\\)\\{2,}(?=[A-Za-z%$&_#{}<>|])")  # (from a run's start only: linear)
 _LINEBREAK_RE = re.compile(r"\\\\(?:\[[^\]]*\])?")
 _ESC_DOLLAR_RE = re.compile(r"\\\$\s?(?=(\d)?)")
@@ -183,28 +63,6 @@ _OPERATOR_CHARS = frozenset(" +-−/·×=<>≤≥,|")
 _TIE_RE = re.compile(r"(?<=[A-Za-z.,;:)\]}])~(?=[A-Za-z(\[\\$])")
 
 
-def _sup(text: str) -> str:
-    """Render a superscript with Unicode when every character has one, else ``^(..)``."""
-    t = text.replace(" ", "")
-    if not t:
-        return ""
-    if all(c in _SUP_KEEP for c in t):
-        return t.replace("*", "∗").replace("'", "′")
-    if all(c in _SUP for c in t):
-        return "".join(_SUP[c] for c in t)
-    return f"{CARET}{t}" if len(t) == 1 else f"{CARET}({t})"
-
-
-def _sub(text: str) -> str:
-    """Render a subscript with Unicode when every character has one, else ``_(..)``."""
-    t = text.replace(" ", "")
-    if not t:
-        return ""
-    if all(c in _SUB for c in t):
-        return "".join(_SUB[c] for c in t)
-    return f"{UNDERSCORE}{t}" if len(t) == 1 else f"{UNDERSCORE}({t})"
-
-
 def _paren(s: str) -> str:
     """Parenthesise a fraction part with operators in it, so ``a+b/2`` keeps its meaning as ``(a+b)/2``."""
     s = s.strip()
@@ -222,10 +80,10 @@ def _accent(base: str, mark: str) -> str:
 def _symbol(m: re.Match[str]) -> str:
     """A bare command as its symbol (``\\alpha`` → α), nothing for layout commands, else left for later passes."""
     name = m.group(1)
-    sym = _GREEK.get(name) or _SYMBOLS.get(name)
+    sym = tex.GREEK.get(name) or tex.SYMBOLS.get(name)
     if sym is not None:
         return sym
-    if name in _DROP_CMDS:
+    if name in tex.DROP_CMDS:
         return ""
     return m.group(0)
 
@@ -233,26 +91,26 @@ def _symbol(m: re.Match[str]) -> str:
 def _one_arg(m: re.Match[str], math: bool) -> str:
     """A one-argument command as what a reader sees: emphasis markers, its content, a symbol, or nothing."""
     name, arg = m.group(1), m.group(2)
-    if name in _BOLD_CMDS:
+    if name in tex.BOLD_CMDS:
         return f"{BOLD_OPEN}{arg}{BOLD_CLOSE}" if arg.strip() else arg
-    if name in _ITALIC_CMDS:
+    if name in tex.ITALIC_CMDS:
         return f"{ITALIC_OPEN}{arg}{ITALIC_CLOSE}" if arg.strip() else arg
-    if name in _CONTENT_CMDS:
+    if name in tex.CONTENT_CMDS:
         return arg
     if name == "mathbb" or name == "mathbbm" or name == "mathds":
         a = arg.strip()
-        return _BB.get(a, a)
-    if name in _MATH_ACCENTS:
-        return _accent(arg, _MATH_ACCENTS[name])
-    if name in _REMOVE_CMDS:
+        return tex.BB.get(a, a)
+    if name in tex.MATH_ACCENTS:
+        return _accent(arg, tex.MATH_ACCENTS[name])
+    if name in tex.REMOVE_CMDS:
         return ""
-    if name in _QUOTE_CMDS:
+    if name in tex.QUOTE_CMDS:
         return f"“{arg}”"
     if name == "footnote":
         return f" ({arg.strip()})" if arg.strip() else ""
     if name == "ding":
         try:
-            return _DINGS.get(int(arg), "•")
+            return tex.DINGS.get(int(arg), "•")
         except ValueError:
             return "•"
     if name == "unicode":
@@ -263,9 +121,9 @@ def _one_arg(m: re.Match[str], math: bool) -> str:
             return ""
     if name == "pmod":
         return f" (mod {arg})"
-    if name in _GREEK or name in _SYMBOLS:
-        return (_GREEK.get(name) or _SYMBOLS[name]) + arg
-    if name in _DROP_CMDS:
+    if name in tex.GREEK or name in tex.SYMBOLS:
+        return (tex.GREEK.get(name) or tex.SYMBOLS[name]) + arg
+    if name in tex.DROP_CMDS:
         return arg
     # Unknown (usually a user macro such as \method{} or a formatting macro such as \b{Co}).
     return arg if arg.strip() else name
@@ -309,8 +167,8 @@ def _accents(s: str) -> str:
     """Text accents (``\\'{e}``, ``\\v{c}``) as combining characters, so names read as written."""
     if "\\" not in s:
         return s
-    s = _ACCENT_RE.sub(lambda m: (m.group(2) or m.group(3)) + _ACCENT_MARKS[m.group(1)], s)
-    return _ACCENT_LETTER_RE.sub(lambda m: m.group(2) + _ACCENT_MARKS[m.group(1)], s)
+    s = _ACCENT_RE.sub(lambda m: (m.group(2) or m.group(3)) + tex.ACCENT_MARKS[m.group(1)], s)
+    return _ACCENT_LETTER_RE.sub(lambda m: m.group(2) + tex.ACCENT_MARKS[m.group(1)], s)
 
 
 def _tex_pass(s: str, math: bool) -> str:
@@ -330,7 +188,7 @@ def _tex_pass(s: str, math: bool) -> str:
             s = _ONE_ARG_RE.sub(lambda m: _one_arg(m, math), s)
         s = _SWITCH_RE.sub(_switch, s)
         if math:
-            s = _SUPSUB_BRACE_RE.sub(lambda m: _sup(m.group(2)) if m.group(1) == "^" else _sub(m.group(2)), s)
+            s = _SUPSUB_BRACE_RE.sub(lambda m: tex.sup(m.group(2)) if m.group(1) == "^" else tex.sub(m.group(2)), s)
         if s == before:
             # Only when no command could take its argument: unwrap plain groups, innermost first.
             s = _GROUP_RE.sub(r"\1", s)
@@ -348,7 +206,7 @@ def _math(content: str) -> str:
     s = _LINEBREAK_RE.sub("; ", s)
     s = _tex_pass(s, math=True)
     if "^" in s or "_" in s:
-        s = _SUPSUB_ONE_RE.sub(lambda m: _sup(m.group(2)) if m.group(1) == "^" else _sub(m.group(2)), s)
+        s = _SUPSUB_ONE_RE.sub(lambda m: tex.sup(m.group(2)) if m.group(1) == "^" else tex.sub(m.group(2)), s)
         s = s.replace("^", CARET).replace("_", UNDERSCORE)
     s = s.replace("*", "∗").replace("~", TILDE)
     return _MATH_SPACE_RE.sub(" ", s).strip()
@@ -377,7 +235,7 @@ def latex_to_unicode(s: str) -> str:
         if "\\verb" in s:
             s = _VERB_RE.sub(lambda m: m.group(2), s)
         if "\\romannumeral" in s:
-            s = _ROMAN_RE.sub(lambda m: _roman(int(m.group(1))), s)
+            s = _ROMAN_RE.sub(lambda m: tex.roman(int(m.group(1))), s)
         s = _accents(s)
         s = _TEXT_LETTER_SPACE_RE.sub(r"\\\1{}", s)
         s = s.replace("\\{", LBRACE).replace("\\}", RBRACE).replace("\\*", "∗")
@@ -390,7 +248,7 @@ def latex_to_unicode(s: str) -> str:
         s = _ESCAPED_RE.sub(r"\1", s)
         s = _LINEBREAK_RE.sub(" ", s)
         s = _SPACING_RE.sub(" ", s)
-        s = _UNKNOWN_CMD_RE.sub(lambda m: _GREEK.get(m.group(1)) or _SYMBOLS.get(m.group(1)) or m.group(1), s)
+        s = _UNKNOWN_CMD_RE.sub(lambda m: tex.GREEK.get(m.group(1)) or tex.SYMBOLS.get(m.group(1)) or m.group(1), s)
         s = s.replace("\\", "")
     if "{" in s or "}" in s:
         s = s.replace("{", "").replace("}", "")
@@ -413,21 +271,6 @@ def drop_unbalanced_braces(s: str) -> str:
     if not drop:
         return s
     return "".join(c for i, c in enumerate(s) if i not in drop)
-
-
-def _roman(n: int) -> str:
-    """``\\romannumeral`` as lowercase Roman numerals."""
-    if not 0 < n < 4000:
-        return str(n)
-    out = []
-    for value, letters in (
-        (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-        (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
-    ):  # fmt: skip
-        while n >= value:
-            out.append(letters)
-            n -= value
-    return "".join(out)
 
 
 def ties_to_spaces(s: str) -> str:

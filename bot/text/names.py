@@ -232,9 +232,20 @@ def derive_name(abstract: str, code_url: str | None = None) -> str | None:
     if not abstract or not abstract.strip():
         return _repo_name(code_url)
     text = to_plain_text(abstract)
+    found = _claimed_name(text) or _called_name(text) or _our_name(text)
+    if found:
+        return found
+    # (e, strong) repository name that also appears in the abstract
+    repo = _repo_name(code_url) or _repo_name(next((u for u in urls(abstract) if is_code_url(u)), None))
+    if repo and repo in text and repo in _TOKEN_RE.findall(text):
+        return repo
+    # (d) a coined token repeated, else (e) the repository name alone
+    return _repeated_name(text) or repo
+
+
+def _claimed_name(text: str) -> str | None:
+    """(a)/(b): the name right after a contribution verb, in any sentence (strongest evidence first)."""
     sentences = split_sentences(text)
-    acronyms = _defined_acronyms(text)
-    # (a)/(b): right after a contribution verb, in any sentence (strongest evidence first)
     for wanted in (0, 1):  # "we propose/introduce X" before "we formulate ... as Y (ACR)"
         for sent in sentences:
             for rank, _verb, rest in claims(sent):
@@ -243,21 +254,49 @@ def derive_name(abstract: str, code_url: str | None = None) -> str | None:
                 name, _long = name_from_claim(rest)
                 if name:
                     return name
-    # Names given with "called/named/dubbed/termed NAME"
+    return None
+
+
+def _called_name(text: str) -> str | None:
+    """A name given with "called/named/dubbed/termed NAME"."""
     for m in _CALLED_RE.finditer(text):
         cand, _long = name_from_claim(text[m.end() : m.end() + 200].split(". ", 1)[0], loose=True)
         if cand and not _common(cand):
             return cand
-    # (c) "our NAME framework"
+    return None
+
+
+def _our_name(text: str) -> str | None:
+    """(c) "our NAME framework"."""
     for m in _OUR_NAME_RE.finditer(text):
         cand = m.group(1).strip(".")
         if _is_coined(cand) and _valid_name(cand) and not _common(cand):
             return cand
-    # (e, strong) repository name that also appears in the abstract
-    repo = _repo_name(code_url) or _repo_name(next((u for u in urls(abstract) if is_code_url(u)), None))
-    if repo and repo in text and repo in _TOKEN_RE.findall(text):
-        return repo
-    # (d) a coined token repeated at least twice that is not an acronym of something else
+    return None
+
+
+def _repeated_name(text: str) -> str | None:
+    """(d) a coined token repeated at least twice that is not an acronym of something else (camel case before all
+    capitals, then the most repeated, then the first)."""
+    acronyms = _defined_acronyms(text)
+    counts, first = _coined_tokens(text)
+    best: tuple[int, int, int, str] | None = None
+    for tok, n in counts.items():
+        if n < 2 or tok in acronyms or tok.rstrip("s") in acronyms:
+            continue
+        if len(tok) < 3 or (tok.isupper() and sum(c.isalpha() for c in tok) < 3):
+            continue
+        if tok.lower() in _GENERIC_NAME_WORDS:
+            continue
+        camel = 0 if any(c.islower() for c in tok) else 1  # prefer HiDe over an all-caps token
+        key = (camel, -n, first[tok], tok)
+        if best is None or key < best:
+            best = key
+    return best[3] if best else None
+
+
+def _coined_tokens(text: str) -> tuple[dict[str, int], dict[str, int]]:
+    """How often each coined token occurs (links left out), and the position of its first occurrence."""
     counts: dict[str, int] = {}
     first: dict[str, int] = {}
     bare = BARE_URL_RE.sub(" ", text) if "." in text else text
@@ -276,22 +315,7 @@ def derive_name(abstract: str, code_url: str | None = None) -> str | None:
             tok = tok[:-1]  # "InvGNNs" counts for "InvGNN"
         counts[tok] = counts.get(tok, 0) + 1
         first.setdefault(tok, i)
-    best: tuple[int, int, int, str] | None = None
-    for tok, n in counts.items():
-        if n < 2 or tok in acronyms or tok.rstrip("s") in acronyms:
-            continue
-        if len(tok) < 3 or (tok.isupper() and sum(c.isalpha() for c in tok) < 3):
-            continue
-        if tok.lower() in _GENERIC_NAME_WORDS:
-            continue
-        camel = 0 if any(c.islower() for c in tok) else 1  # prefer HiDe over an all-caps token
-        key = (camel, -n, first[tok], tok)
-        if best is None or key < best:
-            best = key
-    if best:
-        return best[3]
-    # (e) repository name alone
-    return repo
+    return counts, first
 
 
 _GENERIC_TITLE_PREFIX = word_set(

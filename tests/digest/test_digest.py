@@ -16,9 +16,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.config import ConfigError
-from bot.digest.channels import CLAIM_STALE_SECONDS, ChannelDigests
+from bot.digest.channels import ChannelDigests
+from bot.digest.decisions import CLAIM_STALE_SECONDS
 from bot.digest.model import Digest, Poster, validate_channel
 from bot.digest.select import spread
+from bot.digest.subscriptions import Settings
 from bot.state import State
 from tests.support.digest import MON, Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
@@ -41,7 +43,7 @@ def state_path(state_target: Path | str) -> Path | str:
 @pytest.fixture
 def digests(slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock) -> ChannelDigests:
     d = make_digests(slack, seed_index_path, state_path)
-    d.subscribe(C1, clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
+    d.subscriptions.subscribe(C1, clock(), Settings(tz=ZoneInfo("Asia/Seoul")), user="U1")
     return d
 
 
@@ -101,7 +103,7 @@ def test_config_channel_becomes_a_subscription_and_slack_changes_win(
         digest_days=frozenset({0, 2, 4}),
         digest_size=2,
     )
-    sub = d.ensure_config_subscription(clock())
+    sub = d.subscriptions.ensure_config_subscription(clock())
     assert sub is not None
     assert (sub.source, sub.at, sub.tz.key, sub.days, sub.size) == (
         "config",
@@ -110,25 +112,34 @@ def test_config_channel_becomes_a_subscription_and_slack_changes_win(
         "mon,wed,fri",
         2,
     )
-    d.subscribe(C1, clock(), user="U1", topics="kv cache")  # changed from Slack
-    again = make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock())
+    d.subscriptions.subscribe(C1, clock(), Settings(topics="kv cache"), user="U1")  # changed from Slack
+    again = make_digests(
+        slack, seed_index_path, state_path, digest_channel=C1
+    ).subscriptions.ensure_config_subscription(clock())
     assert again is not None
     assert (again.source, again.topics, again.at) == ("slack", "kv cache", time(8, 30))
-    d.unsubscribe(C1, clock())
+    d.subscriptions.unsubscribe(C1, clock())
     assert (
-        make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock()) is None
+        make_digests(slack, seed_index_path, state_path, digest_channel=C1).subscriptions.ensure_config_subscription(
+            clock()
+        )
+        is None
     )  # an unsubscribe from Slack survives restarts
     with pytest.raises(ConfigError, match="ICML_DIGEST_CHANNEL='#papers' is not a channel id"):
-        make_digests(slack, seed_index_path, state_path, digest_channel="#papers").ensure_config_subscription(clock())
+        make_digests(
+            slack, seed_index_path, state_path, digest_channel="#papers"
+        ).subscriptions.ensure_config_subscription(clock())
 
 
 def test_moving_the_config_channel_stops_the_old_one(
     slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    make_digests(slack, seed_index_path, state_path, digest_channel=C1).ensure_config_subscription(clock())
+    make_digests(slack, seed_index_path, state_path, digest_channel=C1).subscriptions.ensure_config_subscription(
+        clock()
+    )
     d = make_digests(slack, seed_index_path, state_path, digest_channel=C2)
-    d.ensure_config_subscription(clock())
-    assert [s.channel for s in d.subscriptions()] == [C2]
+    d.subscriptions.ensure_config_subscription(clock())
+    assert [s.channel for s in d.subscriptions.active()] == [C2]
 
 
 # --------------------------------------------------------------------------- selection and rounds
@@ -162,7 +173,7 @@ def test_footer_counts_and_names_the_next_digest_in_the_channel_zone(
     digests.post_digest(C1, MON + timedelta(days=1), clock.advance(days=1))
     assert slack.posts(C1)[0]["blocks"][-1]["elements"][0]["text"] == "Papers 1-3 of 19 · next digest Tue 09:00 KST"
     assert slack.posts(C1)[1]["blocks"][-1]["elements"][0]["text"] == "Papers 4-6 of 19 · next digest Wed 09:00 KST"
-    friday = digests.plan(C1, MON + timedelta(days=4))
+    friday = digests.builder.plan(C1, MON + timedelta(days=4))
     assert friday.next_at is not None
     assert friday.next_at.strftime("%a %d %H:%M %Z") == "Mon 16 09:00 KST"
 
@@ -174,7 +185,7 @@ def test_a_restart_between_dates_repeats_nothing(
     for n in range(4):
         d = make_digests(slack, seed_index_path, state_path)  # a new process every morning
         if n == 0:
-            d.subscribe(C1, clock(), tz=ZoneInfo("Asia/Seoul"))
+            d.subscriptions.subscribe(C1, clock(), Settings(tz=ZoneInfo("Asia/Seoul")))
         day = MON + timedelta(days=n)
         assert (
             d.post_digest(C1, day, clock.set(datetime.combine(day, time(9), ZoneInfo("Asia/Seoul")))).status == "posted"
@@ -185,7 +196,7 @@ def test_a_restart_between_dates_repeats_nothing(
 
 
 def test_topics_go_first_through_the_search_module(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
-    digests.subscribe(C1, clock(), topics="kv cache")
+    digests.subscriptions.subscribe(C1, clock(), Settings(topics="kv cache"))
     outcome = digests.post_digest(C1, MON, clock())
     assert outcome.digest is not None
     picked = outcome.digest.paper_ids
@@ -214,11 +225,11 @@ def test_spread_puts_orals_and_spotlights_first_and_alternates_areas() -> None:
 
 
 def test_preview_plan_does_not_use_up_papers(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
-    assert digests.plan(C1, MON).paper_ids == SEED_ORDER[:3]
-    assert digests.plan(C1, MON).paper_ids == SEED_ORDER[:3]
+    assert digests.builder.plan(C1, MON).paper_ids == SEED_ORDER[:3]
+    assert digests.builder.plan(C1, MON).paper_ids == SEED_ORDER[:3]
     assert slack.posts() == []
     digests.post_digest(C1, MON, clock())
-    assert digests.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[3:6]
+    assert digests.builder.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[3:6]
 
 
 # --------------------------------------------------------------------------- exactly once
@@ -279,7 +290,7 @@ def test_choosing_a_digest_from_the_index_leaves_the_state_free_for_other_writer
     """Reading the index's order (the costly part of choosing, repeated for every digest of a fan-out) happens before
     the state's write lock is taken: a subscribe from Slack in another process does not wait behind it."""
     reading, go = threading.Event(), threading.Event()
-    real = digests.paper_order
+    real = digests.builder.paper_order
 
     def large_index(topics: str = "") -> tuple[list[str], dict[str, list[str]]]:
         if not reading.is_set():  # the first read of the index takes as long as the test says
@@ -287,7 +298,7 @@ def test_choosing_a_digest_from_the_index_leaves_the_state_free_for_other_writer
             go.wait(10)
         return real(topics)
 
-    monkeypatch.setattr(digests, "paper_order", large_index)
+    monkeypatch.setattr(digests.builder, "paper_order", large_index)
     outcome: Queue[str] = Queue()
     poster = threading.Thread(target=lambda: outcome.put(digests.post_digest(C1, MON, clock()).status))
     poster.start()
@@ -295,12 +306,14 @@ def test_choosing_a_digest_from_the_index_leaves_the_state_free_for_other_writer
     try:
         assert reading.wait(10)
         with other.state.waiting_at_most(2):
-            other.subscribe(C2, clock(), user="U2")  # takes the write lock while the digest reads the index
+            other.subscriptions.subscribe(
+                C2, clock(), user="U2"
+            )  # takes the write lock while the digest reads the index
     finally:
         go.set()
         poster.join(timeout=10)
     assert outcome.get(timeout=10) == "posted"
-    assert other.subscription(C2) is not None
+    assert other.subscriptions.subscription(C2) is not None
     assert len(slack.posts(C1)) == 1
 
 
@@ -357,7 +370,7 @@ def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
     [outcome] = restarted.resolve_pending(clock.advance(hours=20))
     assert outcome.status == "skipped"
     assert slack.posts() == []
-    assert restarted.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[:3]  # nothing lost
+    assert restarted.builder.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[:3]  # nothing lost
 
 
 # --------------------------------------------------------------------------- Slack errors
@@ -375,7 +388,7 @@ def test_timeout_is_resolved_through_the_history_not_a_blind_retry(
     slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     d = make_digests(slack, seed_index_path, state_path, timeout=1)
-    d.subscribe(C1, clock())
+    d.subscriptions.subscribe(C1, clock())
 
     # Slack takes the message but answers after the client gave up; "settling" waits until it has stored it.
     def settle(seconds: float) -> None:
@@ -409,7 +422,7 @@ def test_unreadable_history_posts_nothing_more_and_says_so(
     assert outcome.status == "uncertain"
     assert "missing_scope" in (outcome.error or "")
     assert slack.posts() == []
-    status = digests.status(C1, clock())
+    status = digests.builder.status(C1, clock())
     assert status.error is not None
     assert "missing_scope" in status.error[0]
     assert [r.status for r in status.pending] == ["uncertain"]
@@ -426,12 +439,12 @@ def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
     outcome = digests.post_digest(C1, MON, clock())
     assert (outcome.status, outcome.error) == ("failed", "channel_not_found")
     assert digests.post_digest(C1, MON, clock.advance(hours=1)).acted is False  # not retried automatically
-    status = digests.status(C1, clock())
+    status = digests.builder.status(C1, clock())
     assert status.error is not None
     assert status.error[0] == "channel_not_found"
     assert digests.post_digest(C1, MON, clock(), manual=True).status == "posted"  # after someone fixed it
     assert len(slack.posts(C1)) == 1
-    assert digests.status(C1, clock()).error is None
+    assert digests.builder.status(C1, clock()).error is None
 
 
 def test_a_rate_limit_that_persists_is_retried_later_with_backoff(
@@ -451,9 +464,11 @@ def test_subscriptions_survive_restarts_and_reindexing(
     slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
     d = make_digests(slack, seed_index_path, state_path)
-    d.subscribe(C1, clock(), user="U1", topics="moe", at=time(7, 45), tz=ZoneInfo("Europe/Berlin"), days="mon,wed")
+    d.subscriptions.subscribe(
+        C1, clock(), Settings(topics="moe", at=time(7, 45), tz=ZoneInfo("Europe/Berlin"), days="mon,wed"), user="U1"
+    )
     d.state.close()
-    again = make_digests(slack, seed_index_path, state_path).subscription(C1)
+    again = make_digests(slack, seed_index_path, state_path).subscriptions.subscription(C1)
     assert again is not None
     assert (again.topics, again.at, again.tz.key, again.days, again.created_by) == (
         "moe",

@@ -16,6 +16,7 @@ from bot import wiring
 from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
 from bot.digest.scheduler import DigestScheduler
+from bot.digest.subscriptions import Settings
 from bot.state import State
 from tests.support.digest import Clock, config
 from tests.support.fake_slack import FakeSlack
@@ -52,7 +53,7 @@ def test_a_morning_fan_out_posts_every_workspace_s_digests_once_through_a_burst_
     state = State(state_target)
     teams = [f"T0FAN{n:04d}" for n in range(WORKSPACES)]
     write_installations(settings, {team: slack.oauth.installed(team) for team in teams})
-    digests = ChannelDigests(
+    digests = ChannelDigests.of(
         state,
         wiring.papers(settings),
         wiring.poster(settings, state),  # each workspace's own token, from the installation store
@@ -63,7 +64,9 @@ def test_a_morning_fan_out_posts_every_workspace_s_digests_once_through_a_burst_
     clock.set(datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
     channels = [(team, f"C0FAN{n:03d}{c}") for n, team in enumerate(teams) for c in "ABC"[:CHANNELS]]
     for team, channel in channels:
-        digests.subscribe(channel, clock(), team=team, at=time(9, 0), tz=ZoneInfo("UTC"), days="mon-sun")
+        digests.subscriptions.subscribe(
+            channel, clock(), Settings(at=time(9, 0), tz=ZoneInfo("UTC"), days="mon-sun"), team=team
+        )
     slack.limits.enable()  # Slack's published limits (tests/support/slack_limits.py)
     slack.fail_next("chat.postMessage", "internal_error", status=500, times=5, carried_out=True)
     slack.fail_next("chat.postMessage", "service_unavailable", status=503, times=5)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.digest.channels import ChannelDigests
 from bot.digest.select import learned_order
+from bot.digest.subscriptions import Settings
 from bot.team import feedback
 from bot.team.feedback import Vote
 from tests.support.digest import MON, Clock, digest_ids, make_digests
@@ -46,7 +47,7 @@ def clock() -> Clock:
 @pytest.fixture
 def digests(slack: FakeSlack, seed_index_path: Path, state_target: Path | str, clock: Clock) -> ChannelDigests:
     d = make_digests(slack, seed_index_path, state_target)
-    d.subscribe(C1, clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
+    d.subscriptions.subscribe(C1, clock(), Settings(tz=ZoneInfo("Asia/Seoul")), user="U1")
     return d
 
 
@@ -58,9 +59,9 @@ def test_more_like_this_brings_close_papers_first_and_the_round_still_shows_each
     assert first.digest.paper_ids == SEED_ORDER[:3]
     liked = SEED_ORDER[0]
     feedback.vote(digests.state, "T1", C1, "U1", liked, Vote.MORE, at=clock().timestamp())
-    close = [p for p in digests.neighbours(liked) if p not in SEED_ORDER[:3]]
+    close = [p for p in digests.builder.neighbours(liked) if p not in SEED_ORDER[:3]]
     assert close, "the seed index has papers similar to the liked one"
-    tomorrow = digests.plan(C1, MON + timedelta(days=1))
+    tomorrow = digests.builder.plan(C1, MON + timedelta(days=1))
     assert tomorrow.paper_ids == close[:3]  # the closest unseen papers, closest first
     shown = list(first.digest.paper_ids)
     for n in range(1, 7):
@@ -75,16 +76,16 @@ def test_more_like_this_brings_close_papers_first_and_the_round_still_shows_each
 def test_less_like_this_pushes_close_papers_to_the_end_of_the_round(digests: ChannelDigests, clock: Clock) -> None:
     disliked = SEED_ORDER[3]
     feedback.vote(digests.state, "T1", C1, "U1", disliked, Vote.LESS, at=clock().timestamp())
-    near = digests.neighbours(disliked)
-    order = learned_order(SEED_ORDER, [], [disliked], digests.neighbours)
+    near = digests.builder.neighbours(disliked)
+    order = learned_order(SEED_ORDER, [], [disliked], digests.builder.neighbours)
     assert order[-2:] == [near[0], disliked]  # the disliked paper, and before it its closest, come last
     far = [p for p in SEED_ORDER if p not in near and p != disliked]
     assert order[: len(far)] == far
-    assert digests.plan(C1, MON).paper_ids == order[:3]
+    assert digests.builder.plan(C1, MON).paper_ids == order[:3]
 
 
 def test_feedback_of_one_channel_leaves_another_as_it_was(digests: ChannelDigests, clock: Clock) -> None:
     feedback.vote(digests.state, "T1", C1, "U1", DEFENSIVE_KV, Vote.MORE, at=clock().timestamp())
-    digests.subscribe("C0LEARN002", clock(), user="U1", tz=ZoneInfo("Asia/Seoul"))
-    assert digests.plan("C0LEARN002", MON).paper_ids == SEED_ORDER[:3]
-    assert digests.plan(C1, MON).paper_ids[0] == DEFENSIVE_KV  # the liked paper itself, unseen, comes first
+    digests.subscriptions.subscribe("C0LEARN002", clock(), Settings(tz=ZoneInfo("Asia/Seoul")), user="U1")
+    assert digests.builder.plan("C0LEARN002", MON).paper_ids == SEED_ORDER[:3]
+    assert digests.builder.plan(C1, MON).paper_ids[0] == DEFENSIVE_KV  # the liked paper itself, unseen, comes first

@@ -18,6 +18,7 @@ from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
 from bot.digest.scheduler import DigestScheduler, last_run, next_run
+from bot.digest.subscriptions import Settings
 from tests.support.digest import Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import SEED_ORDER
@@ -110,7 +111,9 @@ def test_last_run_is_the_latest_slot_not_after_now() -> None:
 def test_a_missed_run_within_the_grace_window_is_posted_once(
     digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
-    digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST; the bot then is down from 08:55 to 11:00
+    digests.subscriptions.subscribe(
+        C1, clock(), Settings(tz=SEOUL)
+    )  # 08:00 KST; the bot then is down from 08:55 to 11:00
     clock.set(datetime(2026, 3, 9, 11, 0, tzinfo=SEOUL))
     sched.tick()
     assert len(slack.posts(C1)) == 1
@@ -124,7 +127,7 @@ def test_a_missed_run_within_the_grace_window_is_posted_once(
 def test_a_run_missed_beyond_the_grace_window_is_skipped_and_recorded(
     digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    digests.subscribe(C1, clock(), tz=SEOUL)
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
     clock.set(datetime(2026, 3, 9, 15, 30, tzinfo=SEOUL))  # 6 h 30 m late; grace is 6 h
     with caplog.at_level(logging.WARNING, logger="bot.digest"):
         sched.tick()
@@ -155,7 +158,7 @@ def test_a_tick_asks_the_state_the_same_few_questions_however_many_channels_have
     def statements_of_a_tick(channels: int) -> int:
         made = clock.set(datetime(2026, 3, 9, 7, 0, tzinfo=SEOUL))
         for n in range(channels):
-            digests.subscribe(f"C0MANY{n:04d}", made, tz=SEOUL, at=time(8))
+            digests.subscriptions.subscribe(f"C0MANY{n:04d}", made, Settings(at=time(8), tz=SEOUL))
         clock.set(datetime(2026, 3, 9, 8, 1, tzinfo=SEOUL))
         slack.reset()
         sched.tick()  # posts every digest due at 08:00 that is not in its channel yet
@@ -183,7 +186,7 @@ def test_one_digest_slack_is_slow_to_answer_does_not_hold_up_the_others_of_a_cat
     answers with a 5xx, which costs a look at the history) must not keep every other channel waiting behind it."""
     channels = [f"C0WAIT{n:04d}" for n in range(4)]
     for channel in channels:
-        digests.subscribe(channel, clock(), tz=SEOUL, at=time(8, 30))
+        digests.subscriptions.subscribe(channel, clock(), Settings(at=time(8, 30), tz=SEOUL))
     clock.set(datetime(2026, 3, 9, 8, 31, tzinfo=SEOUL))
     held = slack.hold_next("chat.postMessage", channel=channels[0])
     ticking = threading.Thread(target=sched.tick)
@@ -202,7 +205,7 @@ def test_a_long_outage_posts_one_digest_not_a_backlog(
     slack: FakeSlack, seed_index_path: Path, state_target: Path | str, clock: Clock
 ) -> None:
     digests = make_digests(slack, seed_index_path, state_target, digest_grace=30 * 3600)
-    digests.subscribe(C1, clock(), tz=SEOUL)  # Monday 08:00; down until Wednesday 10:00
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))  # Monday 08:00; down until Wednesday 10:00
     sched = DigestScheduler(digests, clock=clock, owner="one")
     clock.set(datetime(2026, 3, 11, 10, 0, tzinfo=SEOUL))
     sched.tick()
@@ -221,11 +224,11 @@ def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
     digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
     clock.set(datetime(2026, 10, 31, 12, 0, tzinfo=NY))
-    digests.subscribe(C1, clock(), at=time(1, 30), tz=NY, days="mon-sun")
+    digests.subscriptions.subscribe(C1, clock(), Settings(at=time(1, 30), tz=NY, days="mon-sun"))
     sched = DigestScheduler(digests, clock=clock, owner="one")
     first = clock.set(datetime(2026, 11, 1, 5, 31, tzinfo=UTC))  # 01:31 EDT
     second = clock.set(datetime(2026, 11, 1, 6, 31, tzinfo=UTC))  # 01:31 EST, an hour later: 01:30 came again
-    sub = digests.subscription(C1)
+    sub = digests.subscriptions.subscription(C1)
     assert sub is not None
     runs = [last_run(sub, t) for t in (first, second)]
     assert [run.utcoffset() if run else None for run in runs] == [
@@ -246,7 +249,9 @@ def test_no_catch_up_for_slots_before_the_subscription(
     digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
     clock.set(datetime(2026, 3, 9, 10, 0, tzinfo=SEOUL))
-    digests.subscribe(C1, clock(), tz=SEOUL)  # subscribed at 10:00: today's 09:00 was never owed
+    digests.subscriptions.subscribe(
+        C1, clock(), Settings(tz=SEOUL)
+    )  # subscribed at 10:00: today's 09:00 was never owed
     sched.tick()
     assert slack.posts() == []
     assert digests.state.digests.runs(C1) == []
@@ -256,15 +261,15 @@ def test_one_channel_failing_does_not_stop_another(
     digests: ChannelDigests, sched: DigestScheduler, slack: FakeSlack, clock: Clock
 ) -> None:
     for channel in (C1, C2):
-        digests.subscribe(channel, clock(), tz=SEOUL)
+        digests.subscriptions.subscribe(channel, clock(), Settings(tz=SEOUL))
     slack.fail_next("chat.postMessage", "channel_not_found", channel=C1)  # due digests go out in parallel
     clock.set(datetime(2026, 3, 9, 9, 0, 5, tzinfo=SEOUL))
     sched.tick()
     assert [p["channel"] for p in slack.posts()] == [C2]
-    status = digests.status(C1, clock())
+    status = digests.builder.status(C1, clock())
     assert status.error is not None
     assert status.error[0] == "channel_not_found"
-    assert digests.status(C2, clock()).error is None
+    assert digests.builder.status(C2, clock()).error is None
     sched.tick()  # a permanent error is not retried every tick
     assert len(slack.calls("chat.postMessage")) == 2
 
@@ -280,7 +285,7 @@ def test_a_second_process_schedules_nothing_until_the_lease_expires(
     clock: Clock,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    digests.subscribe(C1, clock(), tz=SEOUL)
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
     first = DigestScheduler(digests, clock=clock, owner="first")
     second = DigestScheduler(make_digests(slack, seed_index_path, state_target), clock=clock, owner="second")
     with caplog.at_level(logging.INFO, logger="bot.digest.scheduler"):
@@ -318,20 +323,20 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
 ) -> None:
     sched.take_lease(clock())
     assert sched.jobs() == {}
-    digests.subscribe(C1, clock(), tz=SEOUL)
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
     sched.sync()  # what /icml digest subscribe does in this process
     assert list(sched.jobs()) == [C1]
     job = sched.scheduler.get_job("digest:" + C1)
     assert str(job.trigger) == "cron[day_of_week='mon-fri', hour='9', minute='0']"
     # another process (the one that got the slash command) changes and adds subscriptions: the tick picks them up
     other = make_digests(slack, seed_index_path, state_target)
-    other.subscribe(C1, clock(), at=time(7, 30), tz=BERLIN)
-    other.subscribe(C2, clock(), tz=NY, days="mon-sun")
+    other.subscriptions.subscribe(C1, clock(), Settings(at=time(7, 30), tz=BERLIN))
+    other.subscriptions.subscribe(C2, clock(), Settings(tz=NY, days="mon-sun"))
     sched.tick()
     assert sorted(sched.jobs()) == [C1, C2]
     assert "hour='7', minute='30'" in str(sched.scheduler.get_job("digest:" + C1).trigger)
     assert str(sched.scheduler.get_job("digest:" + C1).trigger.timezone) == "Europe/Berlin"
-    other.unsubscribe(C2, clock())
+    other.subscriptions.unsubscribe(C2, clock())
     sched.tick()
     assert list(sched.jobs()) == [C1]
 
@@ -342,7 +347,7 @@ def test_subscriptions_from_slack_update_the_jobs_without_a_restart(
 def test_the_cron_job_fires_and_posts_through_the_web_client(
     digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
-    digests.subscribe(C1, clock(), tz=SEOUL)  # 08:00 KST: nothing due yet
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))  # 08:00 KST: nothing due yet
     sched = DigestScheduler(digests, clock=clock, owner="e2e", tick_seconds=3600)
     done: dict[str, Queue[JobExecutionEvent]] = {"digest-tick": Queue(), "digest:" + C1: Queue()}
     sched.scheduler.add_listener(lambda event: done[event.job_id].put(event), EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
@@ -378,7 +383,7 @@ def test_the_cron_job_fires_and_posts_through_the_web_client(
 def test_stopping_while_the_first_tick_runs_never_deadlocks(digests: ChannelDigests, clock: Clock) -> None:
     # `Runtime.start` then `stop` at once used to hang for good: APScheduler's shutdown(wait=True) holds its job
     # store's lock while it waits for running jobs, and the first tick, syncing the cron jobs, asked for that lock.
-    digests.subscribe(C1, clock(), tz=SEOUL)
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
     caller = threading.current_thread()
 
     def tick_clock() -> datetime:

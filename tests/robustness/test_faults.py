@@ -113,13 +113,13 @@ def test_a_digest_refused_with_invalid_auth_is_recorded_and_shown(
 ) -> None:
     digests = make_digests(fake, seed_index_path, tmp_path / "state.db")
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
-    digests.subscribe(CH, now)
+    digests.subscriptions.subscribe(CH, now)
     fake.fail_next("chat.postMessage", "invalid_auth")
     with caplog.at_level(logging.ERROR):
         outcome = digests.post_digest(CH, date(2026, 3, 9), now)
     assert (outcome.status, outcome.error) == ("failed", "invalid_auth")
     assert "not posted: invalid_auth" in caplog.text
-    error = digests.status(CH, now).error
+    error = digests.builder.status(CH, now).error
     assert error is not None
     assert error[0] == "invalid_auth"
     assert digests.post_digest(CH, date(2026, 3, 9), now).status == "failed"  # permanent: not retried by itself
@@ -219,7 +219,7 @@ def test_a_short_lock_only_delays_and_a_digest_claim_waits_for_it(
 ) -> None:
     digests = make_digests(fake, seed_index_path, tmp_path / "digest-state.db")
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
-    digests.subscribe(CH, now)
+    digests.subscriptions.subscribe(CH, now)
     locker = Locker(tmp_path / "digest-state.db", 1.0)
     assert digests.post_digest(CH, date(2026, 3, 9), now).status == "posted"
     assert locker.released.is_set()  # it waited for the lock instead of failing

@@ -18,9 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import search
-from bot.digest.channels import ChannelDigests, DigestStatus
-from bot.digest.model import Digest, Subscription
-from bot.digest.service import DigestService
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import Digest, DigestStatus, Subscription
 from bot.papers import corpus, index
 from bot.papers.corpus import Paper, Skip, SourceError
 from bot.papers.row import PaperRow
@@ -33,6 +32,7 @@ from bot.slack.services import Services
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
 from bot.text.marked import marked
+from tests.support.digest import service as digest_service
 from tests.support.robust import (
     csv_files,
     jsonl_files,
@@ -64,8 +64,8 @@ class MemoryPoster:
 def deps(slack_index_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     """The listeners' dependencies on the seed index (with the hostile paper) and a private state database."""
     state = State(tmp_path_factory.mktemp("prop-state") / "state.db")
-    digests = ChannelDigests(state, Papers(slack_index_path), MemoryPoster(), settle=0.0)
-    desk = DigestService(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
+    digests = ChannelDigests.of(state, Papers(slack_index_path), MemoryPoster(), settle=0.0)
+    desk = digest_service(digests, clock=lambda: datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
     yield Services(papers=Papers(slack_index_path), state=state, digests=desk)
     desk.stop()
 

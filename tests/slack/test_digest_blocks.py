@@ -8,6 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bot.digest.model import Digest
+from bot.digest.subscriptions import Settings
 from bot.digest.words import footer
 from bot.slack import blocks
 from bot.slack.blocks.digest import digest_message, is_digest, marker_block_id, metadata
@@ -22,8 +23,8 @@ PINGS = ("<!channel>", "<!here>", "<!everyone>", "<@U123>", "<@U999>", "<https:/
 
 def plan(index_path: Path, tmp_path: Path, size: int = 3, topics: str = "") -> Digest:
     d = make_digests(None, index_path, tmp_path / "state.db", digest_size=size)
-    d.subscribe("C0BLOCKS01", NOW, tz=ZoneInfo("Asia/Seoul"), topics=topics)
-    return d.plan("C0BLOCKS01", DAY)
+    d.subscriptions.subscribe("C0BLOCKS01", NOW, Settings(topics=topics, tz=ZoneInfo("Asia/Seoul")))
+    return d.builder.plan("C0BLOCKS01", DAY)
 
 
 def test_the_message_has_header_papers_buttons_and_footer(seed_index_path: Path, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from bot.search.reader import Papers
 from bot.slack import commands
 from bot.slack.digest_commands import parse_subscribe
 from bot.slack.services import Services
-from tests.support.digest import Clock, digest_ids, make_digests
+from tests.support.digest import Clock, digest_ids, make_digests, service
 from tests.support.fake_slack import FakeSlack
 from tests.support.seed_ids import DEFENSIVE_KV, SEED_ORDER, VEGAS
 from tests.support.slack_harness import SlackHttp, texts
@@ -32,7 +32,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def desk(slack: FakeSlack, seed_index_path: Path, tmp_path: Path, clock: Clock) -> Iterator[DigestService]:
-    d = DigestService(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock=clock)
+    d = service(make_digests(slack, seed_index_path, tmp_path / "state.db", digest_tz=SEOUL), clock)
     yield d
     d.stop()
 
@@ -142,7 +142,7 @@ def test_resubscribing_keeps_the_round_and_what_was_not_given(
     assert "Updated the daily ICML 2026 digest: mon,wed at 08:00 Asia/Seoul, 3 papers, all topics." in icml(
         deps, "digest subscribe all"
     )
-    assert desk.digests.plan(CH, datetime(2026, 3, 11).date()).paper_ids == SEED_ORDER[3:6]
+    assert desk.digests.builder.plan(CH, datetime(2026, 3, 11).date()).paper_ids == SEED_ORDER[3:6]
 
 
 def test_errors_show_in_status_with_what_to_do(deps: Services, slack: FakeSlack) -> None:

@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.digest.channels import CLAIM_STALE_SECONDS
+from bot.digest.decisions import CLAIM_STALE_SECONDS
 from bot.digest.model import Digest, Poster
 from bot.digest.scheduler import DigestScheduler
+from bot.digest.subscriptions import Settings
 from bot.slack.digest_commands import UNREACHABLE
 from bot.state import is_unreachable
 from tests.support.digest import MON, Clock, digest_ids, make_digests
@@ -73,7 +74,7 @@ def test_scheduled_digests_wait_for_postgresql_and_post_once(
     clock = Clock(datetime(2026, 3, 9, 8, 0, tzinfo=SEOUL))
     with FakeSlack(clock=clock.timestamp) as slack:
         digests = make_digests(slack, seed_index_path, private_postgres.new_database())
-        digests.subscribe(C1, clock(), tz=SEOUL)
+        digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
         sched = DigestScheduler(digests, clock=clock, owner="pg-outage")
         try:
             assert sched.take_lease(clock()) is True
@@ -102,7 +103,7 @@ def test_postgresql_lost_while_a_digest_is_in_flight_leaves_it_posted_once(
     with FakeSlack(clock=clock.timestamp) as slack:
         url = private_postgres.new_database()
         digests = make_digests(slack, seed_index_path, url)
-        digests.subscribe(C1, clock(), tz=SEOUL)
+        digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
         gate = slack.hold_next("chat.postMessage")
         raised: list[BaseException] = []
 
@@ -142,7 +143,7 @@ def test_a_claim_left_by_a_process_that_was_killed_is_settled_after_it_goes_stal
     with FakeSlack(clock=clock.timestamp) as slack:
         url = private_postgres.new_database()
         killed = make_digests(slack, seed_index_path, url)
-        killed.subscribe(C1, clock(), tz=SEOUL)
+        killed.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
         dead = threading.Event()
         assert killed.poster is not None
         real: Poster = killed.poster

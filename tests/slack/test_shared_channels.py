@@ -14,6 +14,7 @@ import pytest
 from slack_sdk.oauth.installation_store import Installation
 
 from bot import wiring
+from bot.digest.subscriptions import Settings
 from bot.slack import oauth
 from bot.team import feedback, reading_list, saves
 from tests.slack.test_home import home_opened
@@ -168,8 +169,8 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     service = wiring.digests(many.config, wiring.papers(many.config), many.state)
     try:
         start = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
-        service.digests.subscribe(SHARED, start, topics="kv cache", team="T4", enterprise="E1")
-        service.digests.subscribe(SHARED, start, topics="grokking", team="T2")
+        service.subscriptions.subscribe(SHARED, start, Settings(topics="kv cache", enterprise="E1"), team="T4")
+        service.subscriptions.subscribe(SHARED, start, Settings(topics="grokking"), team="T2")
         outcomes = [
             service.digests.post_digest(SHARED, day.date(), day, manual=True, team=team)
             for day in (start + timedelta(days=n) for n in range(3))
@@ -191,7 +192,7 @@ def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
     def start() -> None:  # what `serve` does with ICML_DIGEST_CHANNEL as its scheduler starts
         service = wiring.digests(config, wiring.papers(config), many.state)
         try:
-            service.digests.ensure_config_subscription(datetime.now(UTC))
+            service.subscriptions.ensure_config_subscription(datetime.now(UTC))
         finally:
             service.stop()
 

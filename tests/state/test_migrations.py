@@ -65,17 +65,17 @@ def test_a_release_0_1_database_opens_with_every_row_kept(tmp_path: Path, seed_i
     assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert _rows(path, columns) == before
     assert {t: db[t].count for t in TEAM_TABLES} == {"team_saves": 0, "channel_list": 0, "digest_feedback": 0}
-    digests = ChannelDigests(state, Papers(seed_index_path))
-    sub = digests.subscription("C0123456789")
+    digests = ChannelDigests.of(state, Papers(seed_index_path))
+    sub = digests.subscriptions.subscription("C0123456789")
     assert sub is not None
     assert (sub.topics, sub.tz.key, sub.days, sub.size) == ("kv cache", "Asia/Seoul", "mon-fri", 3)
     assert sub.team == ""  # rows made before many workspaces belong to the single workspace
-    stopped = digests.subscription("C0ABCDEFGHI")
+    stopped = digests.subscriptions.subscription("C0ABCDEFGHI")
     assert stopped is not None
     assert stopped.active is False
     # What 0.1.0 posted still counts: the next digest goes on with the round, without repeats.
     shown = {row[2] for row in before["digest_papers"] if row[0] == "C0123456789"}
-    planned = digests.plan("C0123456789", date(2026, 3, 12))
+    planned = digests.builder.plan("C0123456789", date(2026, 3, 12))
     assert planned.first == 7
     assert not shown & set(planned.paper_ids)
     assert state.events.first_time("Ev0001", now=datetime(2026, 3, 9, tzinfo=UTC).timestamp()) is False

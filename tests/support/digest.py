@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import Any, cast
 from bot.config import Config
 from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
+from bot.digest.service import DigestService
+from bot.digest.subscriptions import Settings
 from bot.search.reader import Papers
 from bot.slack.digest_post import SlackPoster
 from bot.state import State
@@ -64,7 +67,7 @@ def make_digests(
     # WebClient hands the timeout to urllib, which takes fractions of a second (the benches use 0.5 s).
     poster = SlackPoster(fake.web_client(), timeout=cast(int, timeout)) if fake is not None else None
     settings = config(index_path, state_path, **overrides)
-    return ChannelDigests(
+    return ChannelDigests.of(
         State(state_path),
         Papers(index_path, settings.venues),
         poster,
@@ -72,6 +75,11 @@ def make_digests(
         next_run=scheduler.next_run,
         settle=settle,
     )
+
+
+def service(digests: ChannelDigests, clock: Callable[[], datetime]) -> DigestService:
+    """A DigestService over `digests` (their subscriptions, builder, state's leases) on `clock`, as wiring hands it."""
+    return DigestService(digests.subscriptions, digests.builder, digests, digests.state.leases, clock=clock)
 
 
 def digest_ids(post: dict[str, Any]) -> list[str]:
@@ -85,6 +93,8 @@ def due_now(state_path: Path | str, index_path: Path, channel: str) -> str:
     now = datetime.now(UTC)
     at = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     state = State(state_path)
-    ChannelDigests(state, Papers(index_path)).subscribe(channel, now - timedelta(days=2), at=at, days="mon-sun")
+    ChannelDigests.of(state, Papers(index_path)).subscriptions.subscribe(
+        channel, now - timedelta(days=2), Settings(at=at, days="mon-sun")
+    )
     state.close()
     return (now - timedelta(minutes=1)).date().isoformat()

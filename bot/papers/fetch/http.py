@@ -177,74 +177,69 @@ class JsonClient:
     def _request(
         self, method: str, url: str, body: bytes | None, headers: Mapping[str, str], hints: Hints
     ) -> tuple[Json, bytes]:
+        for attempt in range(1, self.retry.attempts + 1):
+            got = self._attempt(method, url, body, headers, hints, attempt)
+            if got is not None:
+                return got
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _attempt(
+        self, method: str, url: str, body: bytes | None, headers: Mapping[str, str], hints: Hints, attempt: int
+    ) -> tuple[Json, bytes] | None:
+        """One try: the JSON and its bytes, or None after waiting to try again; raises a FetchError on the last
+        try, or when trying again cannot help."""
         policy = self.retry
-        for attempt in range(1, policy.attempts + 1):
-            last = attempt == policy.attempts
-            try:
-                status, reply_headers, data = self._once(method, url, body, headers)
-            except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-                if last:
-                    reason = getattr(exc, "reason", None) or exc
-                    raise UnreachableError(
-                        url,
-                        f"cannot reach {url} ({reason}) after {attempt} tries: check the network, a proxy "
-                        f"(HTTPS_PROXY) or the URL; {RESUME_HINT}",
-                    ) from None
-                policy.wait(policy.backoff_for(attempt))
-                continue
-            if status == 429:
-                wait = retry_after(reply_headers, _maybe_json(data), policy.clock())
-                if wait is not None and wait > policy.max_wait:
-                    raise RateLimitedError(
-                        url,
-                        f"{url} is rate limited (HTTP 429) and asks to wait {wait:.0f} s, more than "
-                        f"{policy.max_wait:.0f} s; {RESUME_HINT}",
-                    )
-                if last:
-                    raise RateLimitedError(
-                        url, f"{url} is still rate limited (HTTP 429) after {attempt} tries; {RESUME_HINT}"
-                    )
-                policy.wait(policy.backoff_for(attempt) if wait is None else max(wait, 0.0))
-                continue
-            if status >= 500:
-                if last:
-                    raise HttpStatusError(
-                        url, f"{url} answered HTTP {status} {_reason(status)} {attempt} times; {RESUME_HINT}", status
-                    )
-                policy.wait(policy.backoff_for(attempt))
-                continue
-            if status in (401, 403):
-                name = _error_name(data)
-                raise AuthError(
+        last = attempt == policy.attempts
+        try:
+            status, reply_headers, data = self._once(method, url, body, headers)
+        except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+            if last:
+                reason = getattr(exc, "reason", None) or exc
+                raise UnreachableError(
                     url,
-                    f"{url} answered HTTP {status} {name or _reason(status)}: {hints.auth}",
-                    status,
-                    _maybe_json(data),
-                )
-            if status >= 400:
-                detail = _error_name(data, message=True)
+                    f"cannot reach {url} ({reason}) after {attempt} tries: check the network, a proxy "
+                    f"(HTTPS_PROXY) or the URL; {RESUME_HINT}",
+                ) from None
+            policy.wait(policy.backoff_for(attempt))
+            return None
+        if status == 429 or status >= 500:
+            policy.wait(self._retry_wait(url, status, reply_headers, data, attempt))
+            return None
+        _refuse(url, status, reply_headers, data, hints)
+        try:
+            return json.loads(data), data
+        except ValueError as exc:
+            if last:
+                where = f" at byte {exc.pos} of {len(data)}" if isinstance(exc, json.JSONDecodeError) else ""
+                raise BadJsonError(
+                    url,
+                    f"{url} sent JSON that does not parse{where} ({getattr(exc, 'msg', exc)}; the page was "
+                    f"probably cut off on the way) {attempt} times; {RESUME_HINT}",
+                ) from None
+            policy.wait(policy.backoff_for(attempt))
+            return None
+
+    def _retry_wait(self, url: str, status: int, reply_headers: Mapping[str, str], data: bytes, attempt: int) -> float:
+        """How long to wait after a rate limit (429: what it asks) or a server error (5xx: the backoff); raises when
+        this was the last try or the wait asked for is too long."""
+        policy = self.retry
+        last = attempt == policy.attempts
+        if status >= 500:
+            if last:
                 raise HttpStatusError(
-                    url,
-                    f"{url} answered HTTP {status} {_reason(status)}{': ' + detail if detail else ''}: {hints.other}",
-                    status,
-                    _maybe_json(data),
+                    url, f"{url} answered HTTP {status} {_reason(status)} {attempt} times; {RESUME_HINT}", status
                 )
-            if _looks_like_html(reply_headers, data):
-                title = _TITLE.search(data[:65536])
-                seen = f' ("{" ".join(title[1].decode("utf-8", "replace").split())[:80]}")' if title else ""
-                raise NotJsonError(url, f"{url} answered with an HTML page{seen} where JSON was expected: {hints.html}")
-            try:
-                return json.loads(data), data
-            except ValueError as exc:
-                if last:
-                    where = f" at byte {exc.pos} of {len(data)}" if isinstance(exc, json.JSONDecodeError) else ""
-                    raise BadJsonError(
-                        url,
-                        f"{url} sent JSON that does not parse{where} ({getattr(exc, 'msg', exc)}; the page was "
-                        f"probably cut off on the way) {attempt} times; {RESUME_HINT}",
-                    ) from None
-                policy.wait(policy.backoff_for(attempt))
-        raise AssertionError("unreachable")  # the loop returns or raises on its last attempt
+            return policy.backoff_for(attempt)
+        wait = retry_after(reply_headers, _maybe_json(data), policy.clock())
+        if wait is not None and wait > policy.max_wait:
+            raise RateLimitedError(
+                url,
+                f"{url} is rate limited (HTTP 429) and asks to wait {wait:.0f} s, more than "
+                f"{policy.max_wait:.0f} s; {RESUME_HINT}",
+            )
+        if last:
+            raise RateLimitedError(url, f"{url} is still rate limited (HTTP 429) after {attempt} tries; {RESUME_HINT}")
+        return policy.backoff_for(attempt) if wait is None else max(wait, 0.0)
 
     def _once(
         self, method: str, url: str, body: bytes | None, headers: Mapping[str, str]
@@ -343,3 +338,27 @@ def _looks_like_html(headers: Mapping[str, str], data: bytes) -> bool:
 
 def _reason(status: int) -> str:
     return http.client.responses.get(status, "")
+
+
+def _refuse(url: str, status: int, reply_headers: Mapping[str, str], data: bytes, hints: Hints) -> None:
+    """Raise for an answer that no retry can mend: refused credentials, another 4xx, an HTML page for JSON."""
+    if status in (401, 403):
+        name = _error_name(data)
+        raise AuthError(
+            url,
+            f"{url} answered HTTP {status} {name or _reason(status)}: {hints.auth}",
+            status,
+            _maybe_json(data),
+        )
+    if status >= 400:
+        detail = _error_name(data, message=True)
+        raise HttpStatusError(
+            url,
+            f"{url} answered HTTP {status} {_reason(status)}{': ' + detail if detail else ''}: {hints.other}",
+            status,
+            _maybe_json(data),
+        )
+    if _looks_like_html(reply_headers, data):
+        title = _TITLE.search(data[:65536])
+        seen = f' ("{" ".join(title[1].decode("utf-8", "replace").split())[:80]}")' if title else ""
+        raise NotJsonError(url, f"{url} answered with an HTML page{seen} where JSON was expected: {hints.html}")

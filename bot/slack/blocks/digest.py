@@ -11,8 +11,7 @@ from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from bot.digest.channels import DigestStatus
-from bot.digest.model import MARKER, Digest, Subscription, Today
+from bot.digest.model import MARKER, Digest, DigestStatus, Subscription, Today
 from bot.digest.words import (
     HEADER_PREFIX,
     OPENING_CHARS,
