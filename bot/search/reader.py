@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import random
 import threading
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import search, text
 from bot.papers import index
+from bot.papers.connection import PerThread
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, pasted, pinned, scope, topics, trends
@@ -27,15 +27,6 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 log = logging.getLogger(__name__)
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    """Which file is at the path now (device, inode); None when there is none."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
 
 
 @dataclass(frozen=True)
@@ -68,27 +59,12 @@ class Papers:
     def __init__(self, path: str | Path, venues: Scope | None = None) -> None:
         self.path = Path(path)
         self.venues = venues or Scope()  # ICML_BOT_VENUES: what searches, similar papers and digests cover
-        self._local = threading.local()
+        self.connections = PerThread(self.path)  # (bot.papers owns the connections)
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """This thread's read-only connection (SQLite connections belong to one thread), to the file now at the path.
-
-        A new index renamed over the old one (build, copy, atomic rename) is a different file: the next query opens
-        it, so replicas pick it up without a restart, and a query never sees a half-copied file."""
-        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
-        if db is not None and (db.conn.in_transaction or self._local.file == _file_id(self.path)):
-            return db
-        while True:
-            before = _file_id(self.path)
-            fresh = index.connect(self.path, readonly=True)
-            if _file_id(self.path) == before:  # not renamed while we opened it
-                break
-            fresh.conn.close()
-        if db is not None:
-            db.conn.close()
-        self._local.db, self._local.file = fresh, before
-        return fresh
+        """This thread's read-only connection, to the file now at the path (bot.papers.connection.PerThread)."""
+        return self.connections.db
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[sqlite_utils.Database]:
@@ -117,9 +93,7 @@ class Papers:
         except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
             log.info("index not warmed: %s", exc)
         finally:
-            db = getattr(self._local, "db", None)
-            if db is not None:
-                db.conn.close()
+            self.connections.close()
 
     def person(self, name: str) -> PersonCard | None:
         """The author a name means, with their co-authors (for `/icml author`); of several people initials fit, the
