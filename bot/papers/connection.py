@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.papers import reading
 from bot.papers.reading import Reader
+from bot.papers.versions import IndexVersion
 
 if TYPE_CHECKING:
     import sqlite_utils  # (readers that need SQL only open reading.read_only, without it)
+    from sqlite_utils import Database as Database  # (what PerThread hands out, named for callers' annotations)
 
 
 def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
@@ -94,3 +96,29 @@ class PerThread:
         if db is not None:
             db.conn.close()
             self._local.db = None
+
+
+class KeptPerThread:
+    """Read-only connections a worker thread keeps to the index files it reads, each for one version of its file
+    (reopened when the file has changed), at most `kept` files per thread (the oldest closed first: tests open many).
+    Opened without the checks of reading.read_only: the caller has read the file already."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._local = threading.local()  # index path -> (index version, connection)
+
+    def connection(self, index_file: IndexVersion) -> sqlite3.Connection:
+        """This thread's connection to the file at that version; sqlite3.Error when it cannot be opened."""
+        path = index_file.path
+        conns: dict[str, tuple[IndexVersion, sqlite3.Connection]] = self._local.__dict__.setdefault("conns", {})
+        held = conns.get(path)
+        if held is None or held[0] != index_file:
+            if held is not None:
+                held[1].close()
+                del conns[path]
+            conn = sqlite3.connect(reading.read_only_uri(path), uri=True)
+            conn.execute(f"PRAGMA busy_timeout={reading.BUSY_TIMEOUT_MS}")
+            while len(conns) >= self.kept:
+                conns.pop(next(iter(conns)))[1].close()
+            held = conns[path] = (index_file, conn)
+        return held[1]

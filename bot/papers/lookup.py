@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from bot import text
@@ -74,3 +75,48 @@ def decode(row: dict[str, Any]) -> PaperRow:
             out[key] = [] if value == "[]" else json.loads(value)  # most lists are empty: no parser for them
     out["title_derived"] = bool(out.get("title_derived"))
     return cast(PaperRow, out)
+
+
+def paper_count(db: Reader) -> int:
+    """How many papers the index holds."""
+    return int(db.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+
+def id_at(db: Reader, rowid: int | None) -> str | None:
+    """The id of the paper at this rowid (None: none there)."""
+    row = db.execute("SELECT id FROM papers WHERE rowid = ?", [rowid]).fetchone()
+    return None if row is None else str(row[0])
+
+
+def random_id(db: Reader) -> str | None:
+    """The id of a paper picked at random (None: the index is empty)."""
+    row = db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
+def ids_with_status(db: Reader, status: str) -> list[str]:
+    """The ids of the papers with this status (`Oral`, ...), through the status index."""
+    return [str(pid) for (pid,) in db.execute("SELECT id FROM papers WHERE status = ?", [status]).fetchall()]
+
+
+def titles(db: Reader) -> Iterator[tuple[int, str]]:
+    """(rowid, title) of every paper, in rowid order."""
+    yield from db.execute("SELECT rowid, title FROM papers")
+
+
+def order_fields(db: Reader) -> list[dict[str, Any]]:
+    """What a digest orders every paper by: id, seq, status, area, and `_rowid`, in rowid order."""
+    cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
+    cols = [c[0] for c in cursor.description]
+    return [dict(zip(cols, r, strict=True)) for r in cursor]
+
+
+def last_indexed(db: Reader) -> str | None:
+    """When the index was last loaded (meta.last_indexed, `%Y-%m-%dT%H:%M:%SZ`), None when it has no stamp."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
+    return None if row is None else str(row[0])
+
+
+def source_names(db: Reader) -> list[str]:
+    """The file names of the sources loaded into the index (its sources table)."""
+    return [str(name) for (name,) in db.execute("SELECT name FROM sources")]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import search, text
-from bot.papers import index
+from bot.papers import index, lookup
 from bot.papers.connection import PerThread
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
@@ -24,7 +24,7 @@ from bot.search.people import People, PersonCard, person_card
 from bot.search.turns import Turns
 
 if TYPE_CHECKING:
-    import sqlite_utils
+    from bot.papers.connection import Database
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +62,12 @@ class Papers:
         self.connections = PerThread(self.path)  # (bot.papers owns the connections)
 
     @property
-    def db(self) -> sqlite_utils.Database:
+    def db(self) -> Database:
         """This thread's read-only connection, to the file now at the path (bot.papers.connection.PerThread)."""
         return self.connections.db
 
     @contextlib.contextmanager
-    def snapshot(self) -> Iterator[sqlite_utils.Database]:
+    def snapshot(self) -> Iterator[Database]:
         """One read transaction on this thread's connection (index.snapshot), in this search's turn."""
         with TURNS, index.snapshot(self.db) as db:
             yield db
@@ -129,8 +129,8 @@ class Papers:
             found = pinned.linked_papers(db, (text.valid_text(url).strip(),))
             if not found:
                 return None
-            row = db.execute("SELECT id FROM papers WHERE rowid = ?", [next(iter(found))]).fetchone()
-            return index.get_paper(db, row[0]) if row else None
+            paper_id = lookup.id_at(db, next(iter(found)))
+            return index.get_paper(db, paper_id) if paper_id else None
 
     def similar(self, paper_id: str, k: int = 5) -> list[Result]:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
@@ -160,11 +160,10 @@ class Papers:
         with self.snapshot() as db:
             rowids = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
             if rowids is None:
-                row = db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
+                paper_id = lookup.random_id(db)
             else:
-                pick = random.choice(sorted(rowids)) if rowids else None
-                row = db.execute("SELECT id FROM papers WHERE rowid = ?", [pick]).fetchone()
-            return index.get_paper(db, row[0]) if row else None
+                paper_id = lookup.id_at(db, random.choice(sorted(rowids)) if rowids else None)
+            return index.get_paper(db, paper_id) if paper_id else None
 
     def stats(self) -> dict[str, Any]:
         """What the index holds, and which of its venues a search covers unless it names its own."""
@@ -182,7 +181,7 @@ class Papers:
 
     def count(self) -> int:
         """How many papers the index holds (for /healthz)."""
-        return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
+        return lookup.paper_count(self.db)
 
     def topic_queries(self, message_text: str) -> list[str]:
         """Queries for what a message (plain text) is about, most specific first (search.topics)."""
