@@ -16,8 +16,8 @@ PARTS = {"Papers", "State", "ChannelDigests", "DigestService", "SlackPoster"}
 
 # The paper index's tables (bot.papers.schema, search_tables, related, vectors), named in SQL.
 INDEX_TABLES = "papers|paper_keys|aliases|vocab|sources|meta|people|acronyms|name_keys|neighbours|paper_vectors"
-INDEX_SQL = re.compile(
-    rf"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:{INDEX_TABLES})\b|\b(?:papers_fts|titles_fts)\b", re.IGNORECASE
+INDEX_SQL = re.compile(  # (keywords in capitals, as the code writes SQL: "papers from people" is prose)
+    rf"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:{INDEX_TABLES})\b|\b(?:papers_fts|titles_fts)\b"
 )
 # Modules whose SQL moves into bot/papers on other branches; the lead empties this list as they are merged.
 PENDING_INDEX_SQL = {
