@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -18,7 +17,8 @@ from bot.cli_common import UserError, json_out, not_a_folder, open_index, seeds_
 from bot.cli_parser import build_parser
 from bot.config import Config, ConfigError
 from bot.papers import index
-from bot.papers.reading import Reader
+from bot.papers.lookup import paper_count
+from bot.papers.reading import DatabaseError, OperationalError, Reader
 from bot.state import postgres
 from bot.state.sqlite import is_locked, path_problem
 from bot.twins import cmd_author, cmd_digest, cmd_export, cmd_plan, cmd_related, cmd_similar, cmd_trend
@@ -58,14 +58,14 @@ def cmd_index(args: argparse.Namespace, config: Config) -> int:
                 )
             finally:
                 db.conn.close()
-    except sqlite3.OperationalError as exc:
+    except OperationalError as exc:
         if is_locked(exc):
             raise UserError(
                 f"the index at {config.db_path} is being written by another process ({exc}); run "
                 "`icml-bot index` again when that has finished (nothing was changed)"
             ) from None
         raise index.IndexUnavailable(f"cannot write the index at {config.db_path} ({exc})") from None
-    except sqlite3.DatabaseError as exc:
+    except DatabaseError as exc:
         raise index.IndexUnavailable(
             f"{config.db_path} is not an icml-bot index or is damaged ({exc}); move it "
             "away (the index is rebuildable) and run `icml-bot index` again"
@@ -162,9 +162,9 @@ def cmd_publish(args: argparse.Namespace, config: Config) -> int:
         raise UserError(f"{source} is a folder; give the built index file, e.g. {source / 'papers.db'}")
     try:
         db = index.connect(source, readonly=True)
-        papers = int(db.execute("SELECT count(*) FROM papers").fetchone()[0])
+        papers = paper_count(db)
         db.conn.close()
-    except sqlite3.DatabaseError as exc:
+    except DatabaseError as exc:
         raise index.IndexUnavailable(f"{source} cannot be published ({exc}); build it with `icml-bot index`") from None
     if source.resolve() == config.db_path.resolve():
         raise UserError(f"{source} is the served index itself; publish a copy built elsewhere")
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:
         print(f"icml-bot: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except sqlite3.DatabaseError as exc:
+    except DatabaseError as exc:
         where = f"the index {config.db_path} or the state database {config.state_path}" if config else "a database"
         advice = (
             "another process is writing it; try again in a minute"

@@ -3,13 +3,13 @@ is none), and JSON as the shell prints it."""
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from pathlib import Path
 
 from bot.config import Config
 from bot.papers import index
-from bot.papers.reading import Reader, ReadOnly, read_only
+from bot.papers.lookup import paper_count
+from bot.papers.reading import DatabaseError, Reader, ReadOnly, read_only
 from bot.state.sqlite import path_problem
 
 
@@ -43,11 +43,11 @@ def open_index(config: Config) -> Reader:
             index.load(built, [seeds_dir()])
             built.conn.close()
         db = ReadOnly(read_only(path))
-        db.execute("SELECT count(*) FROM papers").fetchone()  # reads a page: a damaged file fails here, not later
+        paper_count(db)  # reads a page: a damaged file fails here, not later
         if index.stores_markup(db):
             print(index.STORED_MARKUP.format(path=path), file=sys.stderr)
         return db
-    except sqlite3.DatabaseError as exc:
+    except DatabaseError as exc:
         raise index.IndexUnavailable(
             f"the index at {path} cannot be used ({exc}); rebuild it with "
             f"`icml-bot index` (or point ICML_BOT_DB at another file)"

@@ -8,9 +8,9 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
-import sqlite_utils
-
 from bot import search
+from bot.papers.lookup import order_fields
+from bot.papers.reading import Reader
 from bot.papers.venues import Scope
 from bot.search import query as ql
 from bot.search import scope
@@ -73,9 +73,7 @@ class _Orders:
 _ORDERS = _Orders()
 
 
-def paper_order(
-    db: sqlite_utils.Database, topics: str = "", venues: Scope | None = None
-) -> tuple[list[str], dict[str, list[str]]]:
+def paper_order(db: Reader, topics: str = "", venues: Scope | None = None) -> tuple[list[str], dict[str, list[str]]]:
     """Every paper id in scope in the order a channel sees them (topic matches first), and the ids that matched,
     in order, each with the authors the topics named (a digest following a person shows where they are).
 
@@ -88,9 +86,7 @@ def paper_order(
 
     def default_order() -> list[str]:
         rowids = scope.in_scope(db, resolved, cache)
-        cursor = db.execute("SELECT id, seq, status, area, rowid AS _rowid FROM papers")
-        cols = [c[0] for c in cursor.description]
-        rows = [dict(zip(cols, r, strict=True)) for r in cursor]
+        rows = order_fields(db)
         if rowids is not None:
             rows = [r for r in rows if r["_rowid"] in rowids]
         return spread(rows)

@@ -13,9 +13,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import date, tzinfo
 
-import sqlite_utils
-
 from bot.digest.model import Today
+from bot.papers.lookup import ids_with_status
+from bot.papers.reading import Reader
 from bot.papers.venues import Status
 from bot.team import plan as plans
 from bot.team.listing import PaperLookup
@@ -30,11 +30,10 @@ def starts_on(session: Session, day: date, tz: tzinfo) -> bool:
     return session.start.astimezone(tz).date() == day
 
 
-def orals_on(db: sqlite_utils.Database, papers: PaperLookup, day: date, tz: tzinfo) -> list[Wanted]:
+def orals_on(db: Reader, papers: PaperLookup, day: date, tz: tzinfo) -> list[Wanted]:
     """Papers whose talk is on `day` in `tz`, as wanted papers nobody saved (from the status index: the orals)."""
-    rows = db.execute("SELECT id FROM papers WHERE status = ?", [ORAL]).fetchall()
     found = []
-    for (pid,) in rows:
+    for pid in ids_with_status(db, ORAL):
         paper = papers.get(pid)
         if paper is None:
             continue

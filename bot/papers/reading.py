@@ -56,3 +56,10 @@ def has_table(db: Reader | sqlite3.Connection, name: str) -> bool:
     """Whether the index has this table (an index built by an older version may lack it)."""
     sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
     return db.execute(sql, [name]).fetchone() is not None
+
+
+# What a failed statement raises, named here so that callers catch it without importing sqlite3 (bot.papers owns it).
+Connection = sqlite3.Connection
+Error = sqlite3.Error
+DatabaseError = sqlite3.DatabaseError
+OperationalError = sqlite3.OperationalError

@@ -7,11 +7,11 @@ index's job (bot.text.acronyms); this module only reads the table the index wrot
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from bot.papers import acronym_table
 from bot.papers.reading import Reader
 from bot.text.acronyms import AcronymPair, long_key, short_key
 
@@ -127,7 +127,7 @@ class AcronymTable:
 
 def load_table(db: Reader) -> AcronymTable:
     """Built-in plus learned pairs, both directions (an index without an acronyms table gets the built-in list)."""
-    return _table(_pairs(builtin_pairs(), _learned(db, "SELECT key, form, long, papers FROM acronyms")))
+    return _table(_pairs(builtin_pairs(), acronym_table.learned_pairs(db)))
 
 
 def rows_for(db: Reader) -> AcronymTable:
@@ -135,21 +135,17 @@ def rows_for(db: Reader) -> AcronymTable:
     query, a millisecond), for a process's first search: building the whole table, 16,000 entries at 110,000 papers,
     took it 0.1-0.3 s. Each side holds what the whole table's does for the keys asked (rows in the table's order)."""
     builtin = builtin_pairs()
-    sql = "SELECT key, form, long, papers FROM acronyms WHERE "
 
     def meanings(key: str) -> list[LongForm]:
         mine = [p for p in builtin if p[0] == key]
-        return _table(_pairs(mine, _learned(db, sql + "key = ? ORDER BY rowid", [key]))).by_short.get(key, [])
+        return _table(_pairs(mine, acronym_table.learned_for_acronym(db, key))).by_short.get(key, [])
 
     def shorts(long: str) -> list[ShortForm]:
         mine = [p for p in builtin if p[2] == long]
-        return _table(_pairs(mine, _learned(db, sql + "long = ? ORDER BY rowid", [long]))).by_long.get(long, [])
+        return _table(_pairs(mine, acronym_table.learned_for_long(db, long))).by_long.get(long, [])
 
     def first(word: str) -> int:
-        try:  # (the long forms holding the word, then split as the whole table splits them)
-            learned = [long for (long,) in db.execute("SELECT long FROM acronyms WHERE instr(long, ?)", [word])]
-        except sqlite3.OperationalError:
-            learned = []
+        learned = acronym_table.long_forms_holding(db, word)  # (then split as the whole table splits them)
         return max(
             (len(w) for long in [*(p[2] for p in builtin), *learned] if (w := long.split())[0] == word), default=0
         )
@@ -180,14 +176,6 @@ class _Asked(Lookup[str, _V]):
             return self[key]
         except KeyError:
             return default
-
-
-def _learned(db: Reader, sql: str, parameters: list[str] | None = None) -> list[AcronymPair]:
-    """Pairs the index learned, as a statement reads them ([]: an index built before acronyms were learned)."""
-    try:
-        return [AcronymPair(*row) for row in db.execute(sql, parameters)]
-    except sqlite3.OperationalError:
-        return []
 
 
 def _pairs(

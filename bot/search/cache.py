@@ -11,19 +11,20 @@ for each new version of its index in a thread, while its searches answer that wa
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
-import weakref
 from collections.abc import Container
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from bot.papers import index, search_tables
-from bot.papers.reading import IndexUnavailable, Reader, ReadOnly, has_table, read_only
+from bot.papers import filter_sets, index, lookup, paper_names, people_table, search_tables
+from bot.papers.connection import snapshot
+from bot.papers.people_table import has_people as has_people
+from bot.papers.reading import Error, IndexUnavailable, Reader, ReadOnly, has_table, read_only
+from bot.papers.versions import IndexVersion as IndexVersion
+from bot.papers.versions import version_of
 from bot.search import typos
 from bot.search.acronyms import AcronymTable, load_table, rows_for
 from bot.search.matching import norm
-from bot.text.names import name_key
 
 if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
     from bot.papers.vectors import PaperVectors
@@ -31,24 +32,6 @@ if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs
 log = logging.getLogger(__name__)
 KEEP_FROM_SEARCH = 2  # a process's search of one index version from which whole-corpus look-ups are kept
 ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
-
-
-_NAMED_SQL = (
-    f"SELECT p.rowid, p.name FROM {search_tables.NAME_KEYS} AS k JOIN papers AS p ON p.rowid = k.paper "
-    "WHERE k.key = ? ORDER BY k.paper"
-)
-_SCOPE_SQL = (  # a venue's papers in one track; those of no track are main
-    "SELECT rowid FROM papers WHERE venue IS ?1 AND track = ?2 "
-    "UNION ALL SELECT rowid FROM papers WHERE ?2 = 'main' AND venue IS ?1 AND track IS NULL"
-)
-
-
-class IndexVersion(NamedTuple):
-    """Which index a cache belongs to: a rebuild under a running bot changes the stamp or the sequence."""
-
-    path: str
-    stamp: str | None  # meta.last_indexed and meta.generation (how many loads the index has had)
-    seq: int  # highest paper sequence number
 
 
 class IndexCache:
@@ -92,9 +75,9 @@ class IndexCache:
         not by a search."""
         from bot.papers import vectors
 
-        names = _every_name(db)
-        titles = {rowid: norm(title) for rowid, title in db.execute("SELECT rowid, title FROM papers")}
-        parts = _name_parts(db) if has_people(db) else None
+        names = paper_names.every_name(db)
+        titles = {rowid: norm(title) for rowid, title in lookup.titles(db)}
+        parts = people_table.name_parts(db) if has_people(db) else None
         read = vectors.read(db)
         acronyms = load_table(db)
         with self._lock:
@@ -116,13 +99,13 @@ class IndexCache:
         if self.whole:
             return self._every_name(db).get(key, [])
         if self.name_keys(db):
-            return [(rowid, name) for rowid, name in db.execute(_NAMED_SQL, [key])]
-        return names_like(db, key)
+            return paper_names.named(db, key)
+        return paper_names.names_like(db, key)
 
     def name_keys(self, db: Reader) -> bool:
         """Whether the index keeps its paper names by key (search_tables.NAME_KEYS)."""
         if self._name_keys is None:
-            self._name_keys = has_table(db, search_tables.NAME_KEYS)
+            self._name_keys = paper_names.has_name_keys(db)
         return self._name_keys
 
     def _every_name(self, db: Reader) -> dict[str, list[tuple[int, str]]]:
@@ -130,7 +113,7 @@ class IndexCache:
         if self._names is None:
             with self._lock:
                 if self._names is None:
-                    self._names = _every_name(db)
+                    self._names = paper_names.every_name(db)
         return self._names
 
     def titles(self, db: Reader) -> dict[int, bytes] | None:
@@ -142,8 +125,7 @@ class IndexCache:
         if self._titles is None:
             with self._lock:
                 if self._titles is None:
-                    rows = db.execute("SELECT rowid, title FROM papers")
-                    self._titles = {rowid: norm(title) for rowid, title in rows}
+                    self._titles = {rowid: norm(title) for rowid, title in lookup.titles(db)}
         return self._titles
 
     def vectors(self, db: Reader, among: list[int] | None = None) -> PaperVectors | None:
@@ -179,26 +161,21 @@ class IndexCache:
             with self._lock:
                 if not self._people_checked:
                     if has_people(db):
-                        self._name_parts = _name_parts(db)
+                        self._name_parts = people_table.name_parts(db)
                     self._people_checked = True
         return self._name_parts
 
     def titles_table(self, db: Reader) -> bool:
         """Whether the index has its titles-only full-text table (an index built before it searches without)."""
         if self._titles_table is None:
-            sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
-            self._titles_table = db.execute(sql, [search_tables.TITLES_FTS]).fetchone() is not None
+            self._titles_table = has_table(db, search_tables.TITLES_FTS)
         return self._titles_table
 
     def rowids(self, db: Reader, what: str) -> frozenset[int]:
         """Rowids of papers with code (`code`) or with a status (`Oral`, ...), read once through their indexes."""
         found = self._sets.get(what)
         if found is None:
-            if what == "code":
-                rows = db.execute("SELECT rowid FROM papers WHERE code_url > ''")
-            else:
-                rows = db.execute("SELECT rowid FROM papers WHERE status = ?", [what])
-            found = frozenset(r[0] for r in rows)
+            found = filter_sets.with_code(db) if what == "code" else filter_sets.with_status(db, what)
             with self._lock:
                 self._sets[what] = found
         return found
@@ -214,8 +191,8 @@ class IndexCache:
         found = self._scopes.get(keys)
         if found is None:
             rows: set[int] = set()
-            for venue, track in keys:  # (both halves search the index: coalesce(track, ...) read every venue's row)
-                rows.update(r for (r,) in db.execute(_SCOPE_SQL, [venue, track]).fetchall())
+            for venue, track in keys:
+                rows.update(filter_sets.of_venue_track(db, venue, track))
             found = frozenset(rows)
             with self._lock:
                 self._scopes[keys] = found
@@ -239,62 +216,16 @@ class IndexCache:
 class NameParts:
     """Whether a folded word is some author's given name or surname, asked of the people table's indexes."""
 
-    _SQL = "SELECT EXISTS (SELECT 1 FROM people WHERE last = ?) OR EXISTS (SELECT 1 FROM people WHERE first = ?)"
-
     def __init__(self, db: Reader) -> None:
         self.db = db
 
     def __contains__(self, part: object) -> bool:
-        return isinstance(part, str) and bool(part) and bool(self.db.execute(self._SQL, [part, part]).fetchone()[0])
-
-
-def names_like(db: Reader, key: str) -> list[tuple[int, str]]:
-    """The papers named `key` (matching.name_key), without every name in memory: SQL keeps the names holding the key's
-    characters in order (LIKE folds ASCII case; a name with other characters, which NFKC may change, is always kept),
-    then the key decides."""
-    if not key:
-        return []
-    like = "%" + "%".join(key) + "%"  # (a key is letters and digits: nothing to escape)
-    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*'"  # (the name index: no table)
-    return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
-
-
-def _every_name(db: Reader) -> dict[str, list[tuple[int, str]]]:
-    """Paper names by their letters-only key → (rowid, name as written), in rowid order. Plain pairs, not
-    NamedTuples: a large index holds ~70,000 of them."""
-    names: dict[str, list[tuple[int, str]]] = {}
-    for rowid, name in db.execute("SELECT rowid, name FROM papers WHERE name IS NOT NULL"):
-        key = name_key(name)
-        if key:
-            names.setdefault(key, []).append((rowid, name))
-    return names
-
-
-def _name_parts(db: Reader) -> frozenset[str]:
-    """Every author's given names and surnames (folded)."""
-    rows = db.execute("SELECT last FROM people UNION SELECT first FROM people")
-    return frozenset(part for (part,) in rows if part)
-
-
-def has_people(db: Reader) -> bool:
-    """Whether the index keeps its people (one built before people search needs `icml-bot index` once)."""
-    try:
-        db.execute("SELECT 1 FROM people LIMIT 1")
-    except sqlite3.OperationalError:
-        return False
-    return True
+        return isinstance(part, str) and bool(part) and people_table.is_name_part(self.db, part)
 
 
 _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
 _SERVED: set[str] = set()  # index files this process serves (keep_warm): each new version is warmed in a thread
-
-
-_PATHS: weakref.WeakKeyDictionary[Reader, str] = weakref.WeakKeyDictionary()
-_VERSION_SQL = (
-    "SELECT (SELECT value FROM meta WHERE key = 'last_indexed') || ' #' || "
-    "coalesce((SELECT value FROM meta WHERE key = 'generation'), 0), (SELECT max(seq) FROM papers)"
-)
 
 
 def index_cache(db: Reader) -> IndexCache:
@@ -310,17 +241,8 @@ def index_cache(db: Reader) -> IndexCache:
 
 def _cache_of(db: Reader) -> tuple[IndexCache, bool]:
     """The cache of the index at its current version, and whether it is new (warmed_apart when the file is served)."""
-    conn = db.conn
-    path = _PATHS.get(db)
-    if path is None:
-        path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
-        path = _PATHS[db] = path or f"memory:{id(conn)}"
-    try:
-        stamp, seq = conn.execute(_VERSION_SQL).fetchone()
-    except sqlite3.OperationalError:  # an index from before the meta table
-        stamp, seq = None, conn.execute("SELECT max(seq) FROM papers").fetchone()[0]
-    seq = seq or 0
-    version = IndexVersion(path, stamp, seq)
+    version = version_of(db)
+    path, seq = version.path, version.seq
     with _CACHES_LOCK:
         cache = _CACHES.get(version)
         if cache is None:
@@ -349,15 +271,14 @@ def warm_file(path: str | Path) -> None:
     caller's thread: the refresher calls it after loading, so no search has to."""
     try:
         conn = read_only(path)
-    except (IndexUnavailable, sqlite3.Error) as exc:
+    except (IndexUnavailable, Error) as exc:
         log.info("index not warmed: %s", exc)
         return
     try:
-        db = ReadOnly(conn)
-        conn.execute("BEGIN")  # (one version throughout)
-        cache, new = _cache_of(db)  # (read here, not in a thread of its own; a cache a search made has its thread)
-        if new and cache.warmed_apart:
-            cache.load_whole(db)
+        with snapshot(ReadOnly(conn)) as db:  # (one version throughout)
+            cache, new = _cache_of(db)  # (read here, not in a thread of its own; a cache a search made has its thread)
+            if new and cache.warmed_apart:
+                cache.load_whole(db)
     finally:
         conn.close()
 
@@ -366,16 +287,15 @@ def _warm_apart(version: IndexVersion) -> None:
     """The warm-up thread of a new index version: its look-ups, if the file still holds that version."""
     try:
         conn = read_only(version.path)
-    except (IndexUnavailable, sqlite3.Error) as exc:
+    except (IndexUnavailable, Error) as exc:
         log.info("index not warmed: %s", exc)
         return
     try:
-        db = ReadOnly(conn)
-        conn.execute("BEGIN")
-        with _CACHES_LOCK:
-            cache = _CACHES.get(version)
-        if cache is not None and index_cache(db) is cache and not cache.whole:
-            cache.load_whole(db)
+        with snapshot(ReadOnly(conn)) as db:
+            with _CACHES_LOCK:
+                cache = _CACHES.get(version)
+            if cache is not None and index_cache(db) is cache and not cache.whole:
+                cache.load_whole(db)
     except Exception:  # (a broken or vanished file: searches still answer, reading what they need)
         log.exception("index %s not warmed", version.path)
     finally:

@@ -11,32 +11,33 @@ from __future__ import annotations
 
 import logging
 import os
-import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.papers.reading import read_only_uri
-from bot.search.cache import IndexVersion
+from bot.papers import fulltext
+from bot.papers.connection import KeptPerThread
+from bot.papers.reading import Connection, Error
+from bot.papers.versions import IndexVersion
 
 log = logging.getLogger(__name__)
 
-COUNT_SQL = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
+COUNT_SQL = fulltext.COUNT_SQL  # (bot.search.retrieve reads it until the engine's statements move to bot.papers)
 BESIDE_FROM = 8000  # seeks (the rarest word's papers x the other words) from which a count is started beside
 WORKERS = 2  # counts of concurrent searches, each on its worker's connection
 KEPT = 4  # index files a worker keeps a connection to
 
 _pool: tuple[int, ThreadPoolExecutor] | None = None  # with the pid that made it: threads do not cross a fork
 _pool_lock = threading.Lock()
-_local = threading.local()  # a worker's connections: index path -> (index version, connection)
+_kept = KeptPerThread(KEPT)  # a worker's connections, one per index file
 
 
-def count_matches(conn: sqlite3.Connection, expression: str, cap: int) -> int:
+def count_matches(conn: Connection, expression: str, cap: int) -> int:
     """Papers matching an FTS5 expression, counted up to `cap`."""
-    return int(conn.execute(COUNT_SQL, [expression, cap]).fetchone()[0])
+    return fulltext.count_matches(conn, expression, cap)
 
 
-def beside(conn: sqlite3.Connection, index_file: IndexVersion, expression: str, cap: int) -> Callable[[], int]:
+def beside(conn: Connection, index_file: IndexVersion, expression: str, cap: int) -> Callable[[], int]:
     """The count of `expression`'s matches up to `cap`, started on a worker's connection to the index file at that
     version, as a call that waits for it. The call counts on `conn` after all when the worker could not open
     the file."""
@@ -62,20 +63,9 @@ def _executor() -> ThreadPoolExecutor:
 def _count_in_worker(index_file: IndexVersion, expression: str, cap: int) -> int | None:
     """In a worker thread: the count on its own read-only connection to the index at that version (reopened when
     the index has changed), or None when the file cannot be opened."""
-    path = index_file.path
-    conns: dict[str, tuple[IndexVersion, sqlite3.Connection]] = _local.__dict__.setdefault("conns", {})
-    held = conns.get(path)
-    if held is None or held[0] != index_file:
-        if held is not None:
-            held[1].close()
-            del conns[path]
-        try:
-            conn = sqlite3.connect(read_only_uri(path), uri=True)
-        except sqlite3.Error as exc:
-            log.warning("counting beside search could not open %s: %s", path, exc)
-            return None
-        conn.execute("PRAGMA busy_timeout=5000")
-        while len(conns) >= KEPT:  # indexes no longer searched (tests open many) do not keep their files open
-            conns.pop(next(iter(conns)))[1].close()
-        held = conns[path] = (index_file, conn)
-    return count_matches(held[1], expression, cap)
+    try:
+        conn = _kept.connection(index_file)
+    except Error as exc:
+        log.warning("counting beside search could not open %s: %s", index_file.path, exc)
+        return None
+    return count_matches(conn, expression, cap)

@@ -19,7 +19,6 @@ meaning:0.81).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
@@ -28,8 +27,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from bot.papers import fts, index
+from bot.papers.fulltext import best_matches
 from bot.papers.reading import Reader
 from bot.papers.related import GENERIC
+from bot.papers.vocabulary import document_frequencies
 from bot.search import meaning
 from bot.search.cache import index_cache
 from bot.search.groups import TermGroup
@@ -135,8 +136,7 @@ def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
     tf = Counter(w for w in _words(text) if w)
     if not tf:
         return []
-    sql = "SELECT word, df FROM vocab WHERE word IN (SELECT value FROM json_each(?))"
-    df: dict[str, int] = dict(db.execute(sql, [json.dumps(list(tf))]).fetchall())
+    df = document_frequencies(db, tf)
     n = index_cache(db).papers
     most = max(2.0, settings.common * n)
     by_stem: dict[str, _Term] = {}
@@ -170,8 +170,7 @@ def _candidates(
     wanted = max(settings.candidates, k)
     limit = wanted if within is None else wanted * SCOPED_FETCH
     expr = " OR ".join(fts.phrase((t.word,)) for t in terms)
-    sql = "SELECT rowid, rank FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
-    rows = db.execute(sql, [expr, limit]).fetchall()
+    rows = best_matches(db, expr, limit)
     kept = [(rowid, -score) for rowid, score in rows if within is None or rowid in within]
     return dict(kept[:wanted])
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from bot.papers import fts, search_tables
+from bot.papers import fts, references
+from bot.papers.fulltext import title_matches
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
@@ -27,12 +28,6 @@ TITLE_CANDIDATES = 50  # titles holding them, shortest first, read to find the o
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
 _WORD_START = re.compile(r"(?<!\S)\S")
 _SAYS_WHICH = FUNCTION_WORDS | WANTED  # words beside a name that only say which paper ("the ... method")
-_LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.search_tables.ensure_search_indexes)
-_REFERENCE_SQL = (
-    "SELECT rowid FROM papers WHERE id = ? UNION ALL "
-    "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "
-    "SELECT papers.rowid FROM paper_keys JOIN papers ON papers.id = paper_keys.paper_id WHERE key = ?"
-)
 
 
 def pinned_papers(
@@ -45,9 +40,9 @@ def pinned_papers(
         return _obeying_filters(db, plan, out) if out and _narrowed(plan) else out
     if len(positive) == 1 and len(positive[0].text) >= 4:
         ref = positive[0].text.strip()
-        row = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchone()
-        if row:
-            out[row[0]] = f"id:{ref}"
+        rowid = references.rowid_named(db, ref)
+        if rowid is not None:
+            out[rowid] = f"id:{ref}"
 
     def named(text: str, most: int, among: bool = False) -> list[int]:
         """Papers called `text`: typed as the name is written (HiDe, REAL), or a name that is no common word
@@ -100,10 +95,9 @@ def _titled(db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -
     clues = " OR ".join(dict.fromkeys(filter(None, map(_clue, labels))))
     if not clues:
         return {}
-    table = search_tables.TITLES_FTS if cache.titles_table(db) else "papers_fts"  # (titles alone: fewer postings)
-    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rank LIMIT ?"  # (short titles first)
-    found = db.execute(sql, [fts.in_columns(("title",), f"({clues})"), TITLE_CANDIDATES]).fetchall()
-    titles = read_columns(db, "title", [r for (r,) in found])
+    expression = fts.in_columns(("title",), f"({clues})")  # (titles alone, when the index has them: fewer postings)
+    found = title_matches(db, expression, TITLE_CANDIDATES, titles_only=cache.titles_table(db))
+    titles = read_columns(db, "title", found)
     out: dict[int, str] = {}
     for rowid, (title,) in sorted(titles.items()):
         why = labels.get(normalize_title(title))
@@ -146,19 +140,15 @@ def linked_papers(db: Reader, links: tuple[str, ...]) -> dict[int, str]:
         openreview = _OPENREVIEW_ID.search(link)
         if openreview:
             ref = openreview["id"]
-            rows = db.execute(_REFERENCE_SQL, [ref.lower(), ref.lower(), f"id:{ref}"]).fetchall()
+            rows = references.rowids_named(db, ref)
         else:
             parts = urlsplit(link if "://" in link else f"https://{link}")
             host = parts.netloc.lower().removeprefix("www.")
             path = parts.path.rstrip("/")
             forms = [f"{scheme}{www}{host}{path}{slash}" for scheme in ("https://", "http://") for www in ("", "www.")
                      for slash in ("", "/")]  # fmt: skip
-            marks = ",".join("?" * len(forms))
-            rows = db.execute(
-                " UNION ".join(f"SELECT rowid FROM papers WHERE {column} IN ({marks})" for column in _LINK_COLUMNS),
-                forms * len(_LINK_COLUMNS),
-            ).fetchall()
-        for (rowid,) in rows[:MAX_PINNED]:
+            rows = references.rowids_linked(db, forms)
+        for rowid in rows[:MAX_PINNED]:
             out[rowid] = f"{out[rowid]} {link}" if rowid in out else f"link:{link}"  # (every link that found it)
     return out
 

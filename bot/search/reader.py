@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import random
 import threading
 from collections.abc import Iterator
@@ -14,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import search, text
-from bot.papers import index
+from bot.papers import index, lookup
+from bot.papers.connection import PerThread
 from bot.papers.row import PaperRow
 from bot.papers.venues import Scope
 from bot.search import Result, SearchResponse, pasted, pinned, scope, topics, trends
@@ -24,18 +24,9 @@ from bot.search.people import People, PersonCard, person_card
 from bot.search.turns import Turns
 
 if TYPE_CHECKING:
-    import sqlite_utils
+    from bot.papers.connection import Database
 
 log = logging.getLogger(__name__)
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    """Which file is at the path now (device, inode); None when there is none."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
 
 
 @dataclass(frozen=True)
@@ -68,30 +59,15 @@ class Papers:
     def __init__(self, path: str | Path, venues: Scope | None = None) -> None:
         self.path = Path(path)
         self.venues = venues or Scope()  # ICML_BOT_VENUES: what searches, similar papers and digests cover
-        self._local = threading.local()
+        self.connections = PerThread(self.path)  # (bot.papers owns the connections)
 
     @property
-    def db(self) -> sqlite_utils.Database:
-        """This thread's read-only connection (SQLite connections belong to one thread), to the file now at the path.
-
-        A new index renamed over the old one (build, copy, atomic rename) is a different file: the next query opens
-        it, so replicas pick it up without a restart, and a query never sees a half-copied file."""
-        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
-        if db is not None and (db.conn.in_transaction or self._local.file == _file_id(self.path)):
-            return db
-        while True:
-            before = _file_id(self.path)
-            fresh = index.connect(self.path, readonly=True)
-            if _file_id(self.path) == before:  # not renamed while we opened it
-                break
-            fresh.conn.close()
-        if db is not None:
-            db.conn.close()
-        self._local.db, self._local.file = fresh, before
-        return fresh
+    def db(self) -> Database:
+        """This thread's read-only connection, to the file now at the path (bot.papers.connection.PerThread)."""
+        return self.connections.db
 
     @contextlib.contextmanager
-    def snapshot(self) -> Iterator[sqlite_utils.Database]:
+    def snapshot(self) -> Iterator[Database]:
         """One read transaction on this thread's connection (index.snapshot), in this search's turn."""
         with TURNS, index.snapshot(self.db) as db:
             yield db
@@ -117,9 +93,7 @@ class Papers:
         except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
             log.info("index not warmed: %s", exc)
         finally:
-            db = getattr(self._local, "db", None)
-            if db is not None:
-                db.conn.close()
+            self.connections.close()
 
     def person(self, name: str) -> PersonCard | None:
         """The author a name means, with their co-authors (for `/icml author`); of several people initials fit, the
@@ -155,8 +129,8 @@ class Papers:
             found = pinned.linked_papers(db, (text.valid_text(url).strip(),))
             if not found:
                 return None
-            row = db.execute("SELECT id FROM papers WHERE rowid = ?", [next(iter(found))]).fetchone()
-            return index.get_paper(db, row[0]) if row else None
+            paper_id = lookup.id_at(db, next(iter(found)))
+            return index.get_paper(db, paper_id) if paper_id else None
 
     def similar(self, paper_id: str, k: int = 5) -> list[Result]:
         """Papers like this one: search.similar, or a search for the title's distinctive words when it finds none."""
@@ -186,11 +160,10 @@ class Papers:
         with self.snapshot() as db:
             rowids = scope.in_scope(db, scope.resolve(db, ql.parse(""), self.venues))
             if rowids is None:
-                row = db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()
+                paper_id = lookup.random_id(db)
             else:
-                pick = random.choice(sorted(rowids)) if rowids else None
-                row = db.execute("SELECT id FROM papers WHERE rowid = ?", [pick]).fetchone()
-            return index.get_paper(db, row[0]) if row else None
+                paper_id = lookup.id_at(db, random.choice(sorted(rowids)) if rowids else None)
+            return index.get_paper(db, paper_id) if paper_id else None
 
     def stats(self) -> dict[str, Any]:
         """What the index holds, and which of its venues a search covers unless it names its own."""
@@ -208,7 +181,7 @@ class Papers:
 
     def count(self) -> int:
         """How many papers the index holds (for /healthz)."""
-        return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
+        return lookup.paper_count(self.db)
 
     def topic_queries(self, message_text: str) -> list[str]:
         """Queries for what a message (plain text) is about, most specific first (search.topics)."""

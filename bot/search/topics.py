@@ -8,6 +8,7 @@ import re
 
 from bot import text
 from bot.papers.reading import Reader
+from bot.papers.vocabulary import document_frequencies
 from bot.text.stopwords import CHAT_WORDS, TOO_COMMON
 
 THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
@@ -39,8 +40,7 @@ def topic_queries(db: Reader, message_text: str, papers: int) -> list[str]:
     )
     if not candidates:
         return []
-    marks = ",".join("?" * len(candidates))
-    df = dict(db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", candidates).fetchall())
+    df = document_frequencies(db, candidates)
     n = max(papers, 1)
     low, high = max(1, n * RARE_FRACTION), max(n * COMMON_FRACTION, 2)
     # Plain log(N/df), not BM25's: a topic pair scores by the sum of its words' rarity, and this keeps that order.

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fcntl
 import logging
 import re
-import sqlite3
 import threading
 import time
 from collections import deque
@@ -23,6 +22,9 @@ from bot.config import Config
 from bot.papers import fetching, index
 from bot.papers.corpus import SourceError
 from bot.papers.fetch.openreview import Credentials
+from bot.papers.lookup import last_indexed as stamp_of
+from bot.papers.lookup import source_names
+from bot.papers.reading import Error
 from bot.papers.venues import DEFAULT_VENUE, Scope, Venue, VenueError, parse_venue
 from bot.search.cache import warm_file
 
@@ -39,9 +41,9 @@ def last_indexed(path: Path) -> datetime | None:
     except (index.IndexUnavailable, OSError):
         return None
     try:
-        row = db.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
-        return datetime.strptime(row[0], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) if row else None
-    except (ValueError, sqlite3.Error):
+        stamp = stamp_of(db)
+        return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) if stamp else None
+    except (ValueError, Error):
         return None
     finally:
         db.conn.close()
@@ -59,10 +61,10 @@ def venues_to_fetch(path: Path, scope: Scope) -> list[Venue]:
     try:
         db = index.connect(path, readonly=True)
         try:
-            names = [m["venue"] for (name,) in db.execute("SELECT name FROM sources") if (m := _FETCHED.match(name))]
+            names = [m["venue"] for name in source_names(db) if (m := _FETCHED.match(name))]
         finally:
             db.conn.close()
-    except (index.IndexUnavailable, OSError, sqlite3.Error):
+    except (index.IndexUnavailable, OSError, Error):
         pass
     if not names:
         names = [key if track is None else f"{key}-{track}" for key, track in scope.venues] or [DEFAULT_VENUE]
@@ -108,7 +110,7 @@ def refresh_once(path: Path, venues: Sequence[Venue], settings: fetching.Setting
     names = " ".join(v.name for v in venues)
     try:
         report = fetching.fetch_venues(path, venues, settings)
-    except (SourceError, OSError, sqlite3.Error) as exc:
+    except (SourceError, OSError, Error) as exc:
         return Outcome(False, f"refresh of {names} failed, the index is unchanged: {exc}")
     took = time.perf_counter() - started
     if report.index is None:

@@ -13,9 +13,10 @@ import sqlite_utils
 
 from bot import search
 from bot.papers import index
+from bot.papers.people_table import INITIALS_SQL
 from bot.papers.venues import Scope
 from bot.search import retrieve
-from bot.search.people import INITIALS_SQL, person_card
+from bot.search.people import person_card
 from tests.support.marks import starred_notes
 
 ML = "We study {t}. Experiments on standard benchmarks show consistent gains over strong baselines."

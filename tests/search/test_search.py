@@ -1086,7 +1086,7 @@ def test_a_paper_edited_by_a_reindex_in_the_same_second_is_ranked_as_edited(
 ) -> None:
     """Search keeps titles and abstracts in memory per index version: a second load within the same second (one
     stamp) that edits a paper in place (one seq) must still be read afresh."""
-    monkeypatch.setattr("bot.papers.index.time.strftime", lambda fmt, when=None: "2026-12-02T10:00:00Z")
+    monkeypatch.setattr("bot.papers.loading.time.strftime", lambda fmt, when=None: "2026-12-02T10:00:00Z")
     source = tmp_path / "list.jsonl"
     paper = {"id": "P1", "title": "Token Pruning for Vision Transformers", "abstract": "We prune tokens early. " * 4}
     source.write_text(json.dumps(paper) + "\n", encoding="utf-8")
