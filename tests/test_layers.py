@@ -26,7 +26,6 @@ PENDING_INDEX_SQL = {
     "bot/search/plan.py",  # wt-engine
     "bot/search/retrieve.py",  # wt-engine
     "bot/search/neighbours.py",  # wt-similar
-    "bot/digest/channels.py",  # wt-digest
 }
 
 

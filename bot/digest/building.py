@@ -9,14 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
-import sqlite_utils
-
 from bot.digest import today as todays
 from bot.digest.decisions import UNRESOLVED
 from bot.digest.model import Digest, DigestStatus, NextRun, Subscription
 from bot.digest.select import NEIGHBOURS, learned_order, paper_order
 from bot.digest.subscriptions import Subscriptions
-from bot.papers import index
+from bot.papers import index, references
+from bot.papers.reading import Reader
 from bot.search.reader import Papers
 from bot.state import State
 from bot.state.digests import RunRow, RunStatus
@@ -37,7 +36,7 @@ class DigestBuilder:
     # ------------------------------------------------------------------ the paper index
 
     @property
-    def papers_db(self) -> sqlite_utils.Database:
+    def papers_db(self) -> Reader:
         """This thread's read-only connection to the paper index (it may be rebuilt while we run)."""
         return self.papers.db
 
@@ -54,7 +53,7 @@ class DigestBuilder:
         """Ids as the index knows them now (a paper merged into another keeps being the same paper)."""
         if not ids:
             return ids
-        moved = dict(self.papers_db.execute("SELECT alias, paper_id FROM aliases").fetchall())  # a few per merge
+        moved = references.moved_ids(self.papers_db)
         return {moved.get(i, i) for i in ids}
 
     # ------------------------------------------------------------------ a date's digest

@@ -31,3 +31,8 @@ def rowids_linked(db: Reader, forms: Sequence[str]) -> list[int]:
     marks = ",".join("?" * len(forms))
     sql = " UNION ".join(f"SELECT rowid FROM papers WHERE {column} IN ({marks})" for column in LINK_COLUMNS)
     return [r for (r,) in db.execute(sql, list(forms) * len(LINK_COLUMNS)).fetchall()]
+
+
+def moved_ids(db: Reader) -> dict[str, str]:
+    """Every merged-away id with the id of the paper it became (a few per merge)."""
+    return {str(a): str(p) for a, p in db.execute("SELECT alias, paper_id FROM aliases").fetchall()}
