@@ -20,18 +20,22 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
-from bot.papers import sentence_vectors
 from bot.papers.reading import Reader
-from bot.papers.sentence_vectors import sentences_of
 from bot.search.weights import Described
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from bot.text.embedding import StaticEmbedding
+
+    Vectors = npt.NDArray[np.float32]
+    Sentences = tuple[list[str], Vectors]  # a paper's sentences and their unit vectors
+
+# numpy (with the model and the stored sentence vectors) is imported only when a query reads as a description:
+# a short search imports none of it (tests/test_cli.py).
 
 WORD = re.compile(r"[a-z][a-z0-9\-]+")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
@@ -56,6 +60,8 @@ class Synonyms:
     """The model's whole words (lowercase, alphabetic) and their unit vectors: a word's nearest are its synonyms."""
 
     def __init__(self, model: StaticEmbedding) -> None:
+        import numpy as np
+
         vocab = model.tokenizer.get_vocab()
         whole = sorted((w, i) for w, i in vocab.items() if len(w) >= 3 and w.isalpha() and w.islower())
         self.model = model
@@ -71,6 +77,8 @@ class Synonyms:
             self.known.clear()
         todo = [w for w in dict.fromkeys(words) if (w, count, floor) not in self.known]
         if todo and count > 0:
+            import numpy as np
+
             vectors = self.model.encode(todo)
             cosines = vectors @ self.table.T
             for word, vector, row in zip(todo, vectors, cosines, strict=True):
@@ -133,8 +141,6 @@ def order(
     return sorted(scores, key=lambda pair: (-pair[1], pair[0]))
 
 
-Vectors = npt.NDArray[np.float32]
-Sentences = tuple[list[str], Vectors]  # a paper's sentences and their unit vectors
 _LOCK = threading.Lock()  # searches of several threads share the memory
 _MEMORY: weakref.WeakKeyDictionary[object, dict[int, Sentences]] = weakref.WeakKeyDictionary()
 
@@ -146,6 +152,7 @@ def memory_of(index: object) -> dict[int, Sentences]:
 
 def stored_in(db: Reader) -> Callable[[list[int]], dict[int, Vectors]]:
     """How to read the sentence vectors the index stores (of the papers by rowid)."""
+    from bot.papers import sentence_vectors
     from bot.text import embedding
 
     dims = embedding.model().dims
@@ -162,6 +169,7 @@ def remembered(
 ) -> dict[int, Sentences]:
     """Each paper's sentences with their vectors: kept from an earlier query, else as the index stores them, else
     encoded here (an index built before sentence vectors: tokenizing is most of that cost), then kept."""
+    from bot.papers.sentence_vectors import sentences_of
     from bot.text import embedding
 
     with _LOCK:
