@@ -29,7 +29,7 @@ from bot.slack.services import Services
 
 LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
 
-# What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
+# What the app listens to; manifest.yml must declare exactly these (tests/slack/test_manifest.py checks).
 COMMANDS = commands.COMMANDS
 EVENTS = (*events.EVENTS, *home.EVENTS, *unfurls.EVENTS, *oauth.LIFECYCLE_EVENTS)
 ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS, *shortcuts.ACTION_IDS)
