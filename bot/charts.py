@@ -1,7 +1,8 @@
 """A topic's trend as a PNG chart: papers per venue and year (top) and their share of each venue's papers (below).
 
 matplotlib is imported inside draw(), with its Agg canvas and no pyplot: nothing that starts a search imports it
-(~0.5 s and numpy), and a server draws from several threads without pyplot's global figure state.
+(it is slow to import and brings numpy: docs/benchmarks.md), and a server draws from several threads without
+pyplot's global figure state.
 """
 
 from __future__ import annotations

@@ -326,8 +326,8 @@ def test_a_bad_state_url_is_one_line_naming_it_without_the_password(tmp_path: Pa
 
 
 # What a command that does not serve Slack, use PostgreSQL, fetch or weigh meaning must not import: each costs
-# start-up time (psycopg alone ~0.2 s) on every `icml-bot search`. Reading the index takes no sqlite-utils (~0.1 s with
-# the numpy it imports); importlib.metadata is what finding sqlite-utils plugins imports (~0.03 s).
+# start-up time on every `icml-bot search` (docs/benchmarks.md). Reading the index takes no sqlite-utils (nor the
+# numpy it imports); importlib.metadata is what finding sqlite-utils plugins imports.
 NOT_FOR_A_SEARCH = (
     "sqlite_utils",
     "numpy",

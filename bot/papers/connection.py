@@ -33,7 +33,8 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
         conn = sqlite3.connect(str(path), check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA busy_timeout={reading.BUSY_TIMEOUT_MS}")
-    return sqlite_utils.Database(conn, execute_plugins=False)  # (the index uses no plugin: finding them was ~0.03 s)
+    # The index uses no plugin, and looking for them costs start-up time (docs/benchmarks.md).
+    return sqlite_utils.Database(conn, execute_plugins=False)
 
 
 AnyReader = TypeVar("AnyReader", bound=Reader)

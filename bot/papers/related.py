@@ -58,9 +58,9 @@ class Settings:
 
 
 DEFAULT = Settings()
-# Up to this many papers the index stores neighbours (~1.7 ms of CPU and ~20 kB of memory per paper while indexing:
-# ~10 s for the 5,863 of ICML 2026). A larger index keeps no neighbours table, and `Similar` finds papers by their
-# words at query time, as before neighbours were stored: a full computation at 110,000 papers costs minutes and GBs.
+# Up to this many papers the index stores neighbours (their cost per paper while indexing: docs/benchmarks.md). A
+# larger index keeps no neighbours table, and `Similar` finds papers by their words at query time, as before
+# neighbours were stored: a full computation over a several-conference index costs minutes and gigabytes.
 MOST_PAPERS = 30_000
 
 

@@ -66,8 +66,8 @@ def rebuild_acronyms(db: sqlite_utils.Database) -> None:
 
 def rebuild_name_keys(db: sqlite_utils.Database) -> None:
     """Every paper name by its letters-only key (names.name_key: `knapsack-rl` for Knapsack RL), so that finding the
-    papers a query word names is one indexed read; without it, a process's first search reads every name (~0.1 s a
-    word at 110,000 papers)."""
+    papers a query word names is one indexed read; without it, a process's first search reads every name, once per
+    query word (docs/benchmarks.md)."""
     db.execute(
         f"CREATE TABLE IF NOT EXISTS {NAME_KEYS} (key TEXT, paper INTEGER, PRIMARY KEY (key, paper)) WITHOUT ROWID"
     )
@@ -121,8 +121,8 @@ def _cased_words(name: str) -> int:
 
 def rebuild_titles(db: sqlite_utils.Database) -> None:
     """A full-text index of titles alone (one segment), tokenized like papers_fts: search asks it what titles hold,
-    and a title word's postings there are a fraction of that word's postings in whole papers (title queries 3x
-    faster at 110,000 papers). An index without it still searches, through a {title} filter on papers_fts."""
+    and a title word's postings there are a fraction of that word's postings in whole papers (title queries are
+    faster: docs/benchmarks.md). An index without it still searches, through a {title} filter on papers_fts."""
     if not db[TITLES_FTS].exists():
         db.execute(
             f"CREATE VIRTUAL TABLE {TITLES_FTS} USING fts5(title, content='papers', content_rowid='rowid', "
@@ -133,14 +133,14 @@ def rebuild_titles(db: sqlite_utils.Database) -> None:
 
 
 def compact_fts(db: sqlite_utils.Database) -> None:
-    """The full-text index as one segment, not the several a rebuild leaves (7 at 5,863 papers): each query term is
-    then one b-tree to read, and searches at 110,000 papers take ~7% less CPU (bench/search_bench.py)."""
+    """The full-text index as one segment, not the several a rebuild leaves: each query term is then one b-tree to
+    read, and searches take less CPU (docs/benchmarks.md)."""
     db.execute("INSERT INTO papers_fts(papers_fts) VALUES('optimize')")
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:
     """Indexes for search's status: and has:code filters, so they never read whole paper rows, and for pasted links
-    (a scan of the links reads every row: 0.2 s at 110,000 papers)."""
+    (a scan of the links reads every row: docs/benchmarks.md)."""
     db.table("papers").create_index(["site_url"], if_not_exists=True)
     db.table("papers").create_index(["url"], if_not_exists=True)
     db.table("papers").create_index(["status"], if_not_exists=True)

@@ -20,7 +20,8 @@ from typing import Any, Generic, TypeVar
 
 CHUNK = 100  # items per task: small enough that little is lost to a stop, large enough to amortise the pickling
 AHEAD = 3  # chunks sent to each worker before its oldest is read back: it works while the parent writes the index
-STALL_SECONDS = 600.0  # a chunk unfinished this long after the parent asked for it hangs (a chunk takes ~0.1 s)
+# A chunk unfinished this long after the parent asked for it hangs: a healthy one takes a small fraction of this.
+STALL_SECONDS = 600.0
 PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 In = TypeVar("In")

@@ -2,7 +2,7 @@
 
 Adding a subcommand is one function `(Invocation) -> Message` and one `Subcommand(...)` entry in SUBCOMMANDS.
 The listener acks with the answer itself rather than acking "Searching…" and posting to the response_url: a
-search takes a few milliseconds, far inside Slack's 3 seconds, so one round trip replaces two, nothing flickers,
+search is far inside Slack's 3 seconds (docs/benchmarks.md), so one round trip replaces two, nothing flickers,
 and there is no second request that could fail after the user was told to wait.
 """
 

@@ -2,10 +2,10 @@
 
 Bolt runs every listener in its thread pool and has the request thread poll for the ack every 10 ms
 (slack_bolt/listener/thread_runner.py). For `/icml`, which searches and acks with the results in a few
-milliseconds, that poll was most of each request's time: a gunicorn worker answered ~70 commands a second with
-the CPU mostly idle. Bolt's own `process_before_response` mode runs a listener inline, but for the whole app, and
-button and mention listeners post to Slack after their ack, which must not hold the ack back. So the runner below
-picks the mode per listener: inline for the ones marked with `answers_in_ack`; for the ones marked with
+milliseconds, that poll was most of each request's time: a gunicorn worker answered few commands a second with the
+CPU mostly idle (docs/benchmarks.md). Bolt's own `process_before_response` mode runs a listener inline, but for the
+whole app, and button and mention listeners post to Slack after their ack, which must not hold the ack back. So the
+runner below picks the mode per listener: inline for the ones marked with `answers_in_ack`; for the ones marked with
 `acks_at_once` (buttons: an empty ack, then the answer through the response_url) the empty ack is given in the
 request's thread before the listener goes to the pool, so the request returns at once instead of after a poll;
 Bolt's thread pool and its polling for the rest (mentions, whose events Bolt acks itself before the pool).

@@ -2,7 +2,8 @@
 
 Typo correction asks it of a word the index has never seen ("suddenly" is meant, not a typo of "sudden"): reading
 the answer here costs a file read and a substring search, where loading the model (bot.text.embedding) imports numpy
-and the tokenizer library first, about 0.2 s of a one-shot `icml-bot search` at any size of index.
+and the tokenizer library first, a large part of a one-shot `icml-bot search` at any size of index
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -180,7 +180,8 @@ def test_the_full_text_index_is_one_segment(full_index_path: Path) -> None:
 
 
 @needs_shared_data()
-@pytest.mark.timeout(600)  # it indexes the full list four times: ~110 s on a loaded 2-core machine
+# It indexes the full list four times: a couple of minutes on a loaded 2-core machine.
+@pytest.mark.timeout(600)
 def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: Path, tmp_path: Path) -> None:
     path = tmp_path / "papers.db"
     path.write_bytes(full_index_path.read_bytes())

@@ -375,7 +375,8 @@ def test_a_40000_character_thread_is_read_only_as_far_as_needed(slack_http: Slac
 
 
 RAW_MARKUP = "<#C1|" * 8_000  # 40,000 characters posted through the API (unescaped): each "<" opens a channel link
-MARKUP_CPU_SECONDS = 0.3  # generous: parsing the whole text with `<[^>]*>` took 1.2-1.6 s of CPU
+# Generous, and still well below what parsing the whole text with `<[^>]*>` took (docs/benchmarks.md).
+MARKUP_CPU_SECONDS = 0.3
 
 
 def cpu_for_reply(slack_http: SlackHttp, fake: FakeSlack, event: dict[str, Any]) -> tuple[Call, float]:

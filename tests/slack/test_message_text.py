@@ -8,7 +8,8 @@ import pytest
 
 from bot.slack.message_text import opening, slack_to_plain
 
-CPU_SECONDS = 0.3  # generous: `<[^>]*>`-style patterns took 0.9-3.7 s of CPU on each of these
+# Generous, and still well below what `<[^>]*>`-style patterns took on each of these (docs/benchmarks.md).
+CPU_SECONDS = 0.3
 
 
 def test_markup_is_dropped_and_words_links_and_labels_stay() -> None:
