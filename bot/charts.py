@@ -41,7 +41,8 @@ def draw(trend: Trend) -> bytes:
     with _drawing, warnings.catch_warnings(), matplotlib.rc_context({"text.parse_math": False}):
         warnings.simplefilter("ignore")  # (a glyph the font lacks, in a topic in another script: a box, not a log line)
         figure = Figure(figsize=(WIDTH_INCHES, HEIGHT_INCHES), dpi=DPI)
-        figure.subplots_adjust(**MARGINS)  # (fixed: a constrained layout measures each text first, a third of the time)
+        # Fixed margins: a constrained layout measures each text first, which was much of a chart's time.
+        figure.subplots_adjust(**MARGINS)
         FigureCanvasAgg(figure)
         counts, shares = figure.subplots(2, 1, sharex=True)
         figure.suptitle(f"Papers on “{title}” per venue and year", fontsize=13)

@@ -33,8 +33,8 @@ def rebuild(db: sqlite_utils.Database) -> None:
 def rebuild_vocab(db: sqlite_utils.Database) -> None:
     """Document frequency of every raw (unstemmed) word in names, titles and abstracts, for typo correction.
 
-    SQLite's own tokenizer counts them (a throwaway unstemmed FTS5 table and its fts5vocab view): ten times faster
-    than tokenizing 100,000 abstracts in Python.
+    SQLite's own tokenizer counts them (a throwaway unstemmed FTS5 table and its fts5vocab view), much faster than
+    tokenizing every abstract in Python (docs/benchmarks.md).
     """
     db.execute("DROP TABLE IF EXISTS temp.vocab_words")
     db.execute(
