@@ -211,7 +211,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
     from bot import shell, wiring
-    from bot.digest.model import validate_channel
+    from bot.digest.model import OutcomeStatus, validate_channel
     from bot.slack.blocks import digest as digest_blocks
 
     open_index(config).conn.close()
@@ -230,7 +230,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
         day = args.date or service.today(service.subscriptions.subscription(channel, team), now)
         if not args.dry_run:
             outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
-            ok = outcome.status in ("posted", "already")
+            ok = outcome.status in (OutcomeStatus.POSTED, OutcomeStatus.ALREADY)
             print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
             return 0 if ok else 1
         digest = service.builder.plan(channel, day, team)

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, cast
+from typing import Any
 
 from bot.config import DEFAULT_DIGEST_GRACE, Config
 from bot.digest.building import DigestBuilder
@@ -107,7 +107,11 @@ class ChannelDigests:
         ts, key = now.timestamp(), day.isoformat()
         if self.stopping.is_set():
             return Outcome(
-                "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
+                OutcomeStatus.STOPPING,
+                channel,
+                day,
+                acted=False,
+                error="the bot is shutting down; try again when it is back",
             )
         # What the paper index says (its whole order, a search for the topics: the costly part of choosing, shared
         # by channels with the same topics) is read before taking the state's write lock, which every writer of
@@ -167,7 +171,7 @@ class ChannelDigests:
             return _Claimed(self.builder.from_run(row), row, row.first_claimed_at, resolve=True)
         digest = self.builder.plan(channel, day, team)
         if not digest.papers:
-            return Outcome("empty", channel, day, acted=False)
+            return Outcome(OutcomeStatus.EMPTY, channel, day, acted=False)
         since = ts if row is None else row.first_claimed_at
         claim = RunRow(
             team,
@@ -274,7 +278,9 @@ class ChannelDigests:
                     digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
                 )
             self.state.digests.set_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
-        outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
+        outcome = Outcome(
+            OutcomeStatus.POSTED, digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered
+        )
         log.info("%s", outcome.describe())
         return outcome
 
@@ -301,7 +307,7 @@ class ChannelDigests:
             )
             self.state.digests.set_error(digest.channel, error, ts, digest.team)
         kept = digest if status is not RunStatus.SKIPPED else None  # (a skipped outcome carries no digest)
-        return Outcome(cast(OutcomeStatus, status.value), digest.channel, digest.day, error=error, digest=kept)
+        return Outcome(OutcomeStatus(status.value), digest.channel, digest.day, error=error, digest=kept)
 
     def skip(self, channel: str, day: date, now: datetime, reason: str, team: str = "") -> bool:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import date
 from enum import Enum
-from typing import cast
 
 from bot.digest.model import Outcome, OutcomeStatus
 from bot.state.digests import RunRow, RunStatus
@@ -36,7 +35,7 @@ class Decision(Enum):
 
     def outcome(self, channel: str, day: date, row: RunRow) -> Outcome:
         """The outcome of stopping here: nothing changed, the run's ts and error as recorded."""
-        return Outcome(cast(OutcomeStatus, self.value), channel, day, acted=False, ts=row.ts, error=row.error)
+        return Outcome(OutcomeStatus(self.value), channel, day, acted=False, ts=row.ts, error=row.error)
 
 
 def decide(row: RunRow | None, ts: float, manual: bool, abandoned: bool) -> Decision:

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, tzinfo
-from typing import Literal, Protocol
+from enum import StrEnum
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
@@ -150,8 +151,18 @@ class DigestStatus:
     error: tuple[str, datetime] | None  # the last error, when nothing was posted since
 
 
-# What one post attempt did or found; a run's RunStatus (bot/state/digests.py) uses the same words where they meet.
-OutcomeStatus = Literal["posted", "already", "busy", "failed", "uncertain", "skipped", "empty", "stopping"]
+class OutcomeStatus(StrEnum):
+    """What one post attempt did or found; a run's RunStatus (bot/state/digests.py) and a Decision
+    (bot/digest/decisions.py) use the same words where they meet."""
+
+    POSTED = "posted"
+    ALREADY = "already"
+    BUSY = "busy"
+    FAILED = "failed"
+    UNCERTAIN = "uncertain"
+    SKIPPED = "skipped"
+    EMPTY = "empty"
+    STOPPING = "stopping"
 
 
 @dataclass(frozen=True)
@@ -170,17 +181,18 @@ class Outcome:
     def describe(self) -> str:
         """One line for logs and replies."""
         what = {
-            "posted": "found in the channel history (posted before a crash or timeout)"
+            OutcomeStatus.POSTED: "found in the channel history (posted before a crash or timeout)"
             if self.recovered
             else f"posted (ts {self.ts})",
-            "already": f"already posted (ts {self.ts})",
-            "busy": "being posted by another thread or process right now",
-            "failed": f"not posted: {self.error}",
-            "uncertain": f"may or may not have been posted: {self.error}; will check the channel history again",
-            "skipped": f"skipped: {self.error}",
-            "empty": "not posted: the paper index is empty",
-            "stopping": "not posted: the bot is shutting down",
-        }.get(self.status, self.status)
+            OutcomeStatus.ALREADY: f"already posted (ts {self.ts})",
+            OutcomeStatus.BUSY: "being posted by another thread or process right now",
+            OutcomeStatus.FAILED: f"not posted: {self.error}",
+            OutcomeStatus.UNCERTAIN: f"may or may not have been posted: {self.error}; will check the channel history "
+            "again",
+            OutcomeStatus.SKIPPED: f"skipped: {self.error}",
+            OutcomeStatus.EMPTY: "not posted: the paper index is empty",
+            OutcomeStatus.STOPPING: "not posted: the bot is shutting down",
+        }[self.status]
         return f"digest for {self.channel} on {self.day.isoformat()} {what}"
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.config import ConfigError, parse_size, parse_time, parse_tz
-from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
+from bot.digest.model import ALL_TOPICS, Outcome, OutcomeStatus, normalize_days
 from bot.digest.service import DigestService
 from bot.digest.subscriptions import Settings
 from bot.digest.words import day_label
@@ -306,12 +306,12 @@ def now_message(outcome: Outcome) -> Message:
     """The reply to `/icml digest now` for each outcome."""
     day = day_label(outcome.day)
     text = {
-        "posted": f"Posted the digest for {day}.",
-        "already": f"The digest for {day} is already in this channel: one a day, never twice.",
-        "busy": f"The digest for {day} is being posted right now.",
-        "empty": "The paper index is empty: load papers with `icml-bot index`.",
-        "uncertain": f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). I will look in "
-        "the channel history before trying again, so it never appears twice.",
+        OutcomeStatus.POSTED: f"Posted the digest for {day}.",
+        OutcomeStatus.ALREADY: f"The digest for {day} is already in this channel: one a day, never twice.",
+        OutcomeStatus.BUSY: f"The digest for {day} is being posted right now.",
+        OutcomeStatus.EMPTY: "The paper index is empty: load papers with `icml-bot index`.",
+        OutcomeStatus.UNCERTAIN: f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). "
+        "I will look in the channel history before trying again, so it never appears twice.",
     }.get(outcome.status)
     if text is None:
         error = outcome.error or outcome.status

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from bot.digest.decisions import CLAIM_STALE_SECONDS, MAX_AUTO_ATTEMPTS, Decision, backoff, decide
+from bot.digest.model import OutcomeStatus
 from bot.state.digests import RunRow, RunStatus
 
 T0 = 1_773_000_000.0
@@ -58,3 +59,21 @@ def test_stopping_returns_the_run_as_recorded_and_changes_nothing() -> None:
 
 def test_automatic_retries_wait_longer_each_time_up_to_an_hour() -> None:
     assert [backoff(n) for n in (0, 1, 2, 3, 10)] == [120.0, 120.0, 240.0, 480.0, 3600.0]
+
+
+def test_every_outcome_a_decision_or_a_run_stops_with_has_a_status() -> None:
+    """Decision.outcome and an unposted run name their OutcomeStatus by value: a word missing there would raise."""
+    stops = [d for d in Decision if not d.posts]
+    unposted = [RunStatus.FAILED, RunStatus.UNCERTAIN, RunStatus.SKIPPED]
+    assert [OutcomeStatus(d.value) for d in stops] == [
+        OutcomeStatus.ALREADY,
+        OutcomeStatus.SKIPPED,
+        OutcomeStatus.BUSY,
+        OutcomeStatus.UNCERTAIN,
+        OutcomeStatus.FAILED,
+    ]
+    assert [OutcomeStatus(s.value) for s in unposted] == [
+        OutcomeStatus.FAILED,
+        OutcomeStatus.UNCERTAIN,
+        OutcomeStatus.SKIPPED,
+    ]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.slack.reminders import ReminderDesk
 from bot.state.reminders import Sent
+from bot.team.reminders import Outcome
 from tests.slack.test_plan import NEW_YORK, SEOUL, days_index, ids, numbered, save  # noqa: F401  (fixtures)
 from tests.slack.test_team_saves import answer
 from tests.support.conference_days import days_conference, fetch_index
@@ -67,7 +68,7 @@ def test_reminders_go_out_once_across_two_instances_and_a_restart_move_with_a_re
 
         assert desk(first).send_due(at("2026-07-14 00:44")) == []  # not yet
         sent = desk(first).send_due(at("2026-07-14 00:45")) + desk(second).send_due(at("2026-07-14 00:45"))
-        assert [(d.user, d.session.name, d.outcome) for d in sent] == [("U1", "Oral 1A", "sent")]
+        assert [(d.user, d.session.name, d.outcome) for d in sent] == [("U1", "Oral 1A", Outcome.SENT)]
         assert desk(second).send_due(at("2026-07-14 00:50")) == []  # claimed: never again
         [oral] = dms(fake)
         assert "*Oral 1A* starts in 15 minutes (10:00–11:00, Hall A)" in oral
@@ -125,10 +126,10 @@ def test_a_dm_slack_refused_is_tried_again_and_one_that_may_have_arrived_is_not(
         save(app, fake, ids[0])
         app.command("remind 15")
         fake.fail_next("chat.postMessage", error="restricted_action")
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:45"))] == ["retry"]
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:46"))] == ["sent"]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:45"))] == [Outcome.RETRY]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:46"))] == [Outcome.SENT]
         fake.fail_next("chat.postMessage", error="internal_error", status=500)
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 01:45"))] == ["uncertain"]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 01:45"))] == [Outcome.UNCERTAIN]
         assert desk(app).send_due(at("2026-07-14 01:46")) == []  # maybe sent: never twice
         assert len(dms(fake)) == 1
     finally:
