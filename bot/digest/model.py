@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
 from bot.papers.row import PaperRow
-from bot.state.digests import RunRow, SubscriptionRow
+from bot.state.digests import RunRow, SubscriptionRow, SubscriptionSource
 from bot.team.plan import Session
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
@@ -57,7 +57,7 @@ class Subscription:
     days: str = default("ICML_DIGEST_DAYS")
     size: int = DEFAULT_DIGEST_SIZE
     topics: str = ""
-    source: str = "slack"  # "config" for ICML_DIGEST_CHANNEL
+    source: SubscriptionSource = SubscriptionSource.SLACK
     active: bool = True
     created_by: str = ""
     created_at: float = 0.0
@@ -71,14 +71,16 @@ class Subscription:
 
     @classmethod
     def from_row(cls, row: SubscriptionRow) -> Subscription:
-        """A subscription from its state-database row (time and zone parsed; every other field as stored)."""
+        """A subscription from its state-database row (time, zone and source parsed; every other field as stored)."""
         stored = {f.name: getattr(row, f.name) for f in fields(row)}
-        return cls(**{**stored, "at": parse_time(row.at, "at"), "tz": ZoneInfo(row.tz)})
+        parsed = {"at": parse_time(row.at, "at"), "tz": ZoneInfo(row.tz), "source": SubscriptionSource(row.source)}
+        return cls(**{**stored, **parsed})
 
     def to_row(self) -> SubscriptionRow:
-        """The state-database row (time and zone as text)."""
+        """The state-database row (time, zone and source as text)."""
         kept = {f.name: getattr(self, f.name) for f in fields(SubscriptionRow)}
-        return SubscriptionRow(**{**kept, "at": self.at.strftime("%H:%M"), "tz": self.tz.key})
+        as_text = {"at": self.at.strftime("%H:%M"), "tz": self.tz.key, "source": self.source.value}
+        return SubscriptionRow(**{**kept, **as_text})
 
     def when(self) -> str:
         """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""

@@ -13,6 +13,13 @@ from typing import Any
 from bot.state.repository import Repository, marks
 
 
+class SubscriptionSource(StrEnum):
+    """Who made a digest subscription (digest_subscriptions.source)."""
+
+    CONFIG = "config"  # ICML_DIGEST_CHANNEL: the settings own it, and a change of channel moves it
+    SLACK = "slack"  # /icml digest subscribe
+
+
 class RunStatus(StrEnum):
     """Where one digest run stands (digest_runs.status); bot/digest/decisions.py and channels.py hold the rules."""
 
@@ -35,7 +42,7 @@ class SubscriptionRow:
     tz: str  # IANA name
     days: str  # cron day-of-week, e.g. mon-fri
     size: int
-    source: str  # 'config' (ICML_DIGEST_CHANNEL) or 'slack' (/icml digest subscribe)
+    source: str  # a SubscriptionSource's value
     active: bool
     created_by: str
     created_at: float
