@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from bot.search import Result
     from bot.search.reader import Papers
 
-RELATED_CHARS = 40_000  # of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
+# Of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
+RELATED_CHARS = 40_000
 
 
 def _papers(config: Config) -> Papers:
@@ -156,7 +157,8 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
         unknown = [ref for ref, paper in found.items() if paper is None]
         if unknown:
             raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing exported")
-        rows = list({p["id"]: p for p in found.values() if p is not None}.values())  # (a paper named twice: once)
+        # A paper named twice: once
+        rows = list({p["id"]: p for p in found.values() if p is not None}.values())
         heading = f"Papers ({len(rows)})"
     done = export.render(kind, [export.Row(p) for p in rows], "icml-papers", heading)
     if args.out:

@@ -44,7 +44,8 @@ from bot.state.digests import RunRow, RunStatus
 
 log = logging.getLogger(__name__)
 
-SETTLE_SECONDS = 5.0  # after an uncertain post, give Slack this long before reading the channel history
+# After an uncertain post, give Slack this long before reading the channel history
+SETTLE_SECONDS = 5.0
 MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history check found nothing
 
 
@@ -73,8 +74,10 @@ class ChannelDigests:
         self.owner = owner or f"{uuid.uuid4().hex[:8]}"
         self.sleep = sleep
         self.settle = settle
-        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
-        self._in_flight: set[tuple[str, str, str]] = set()  # (team, channel, date) this process is posting now
+        # set at shutdown: no new claims, and an uncertain post is not retried
+        self.stopping = threading.Event()
+        # (team, channel, date) this process is posting now
+        self._in_flight: set[tuple[str, str, str]] = set()
 
     @classmethod
     def of(
@@ -124,7 +127,8 @@ class ChannelDigests:
                 claimed = self._claim(channel, day, team, ts, manual)
                 if isinstance(claimed, Outcome):
                     return claimed
-                self._in_flight.add(flight)  # (before the claim commits: this process's other threads wait for it)
+                # Before the claim commits: this process's other threads wait for it
+                self._in_flight.add(flight)
                 flying = True
         except BaseException:
             if flying:
@@ -191,14 +195,16 @@ class ChannelDigests:
         if row is None:
             self.state.digests.claim(claim)
         else:
-            self.state.digests.replace_run(claim)  # a new attempt: what the failed or skipped one said goes
+            # A new attempt: what the failed or skipped one said goes
+            self.state.digests.replace_run(claim)
         return _Claimed(digest, row, since, resolve=False)
 
     def _resolve(self, digest: Digest, row: RunRow, ts: float, since: float, manual: bool) -> Outcome:
         """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
         age = ts - row.claimed_at
         if row.status is RunStatus.UNCERTAIN and 0 <= age < self.settle:
-            self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
+            # A post abandoned a moment ago may still be on its way into the channel
+            self.sleep(self.settle - age)
         try:
             found = self.poster.find(digest.channel, digest.day, since, digest.team)  # type: ignore[union-attr]
         except HistoryUnavailable as exc:
@@ -222,7 +228,8 @@ class ChannelDigests:
             row = self.state.digests.run(digest.channel, digest.day.isoformat(), digest.team)
             if row is not None and row.status is RunStatus.CLAIMED and row.owner == self.owner:
                 self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
-        except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
+        # e.g. the state database is what failed: the claim goes stale in 10 minutes
+        except Exception as inner:
             log.error(
                 "could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
                 "history before posting it again",
@@ -241,7 +248,8 @@ class ChannelDigests:
                 return self._failed(digest, ts, exc.error, exc.permanent)
             except PostUncertain as exc:
                 error = exc.error
-                if self.stopping.is_set():  # shutting down: the next start checks the history, not this process
+                # Shutting down: the next start checks the history, not this process
+                if self.stopping.is_set():
                     return self._uncertain(digest, ts, error)
                 log.warning(
                     "posting the %s digest to %s may have failed (%s); checking the channel history before "
@@ -273,11 +281,13 @@ class ChannelDigests:
                 error=None,
                 permanent=False,
             )
-            if digest.today is None:  # a "today" digest is not part of the round: the round goes on after it
+            # A "today" digest is not part of the round: the round goes on after it
+            if digest.today is None:
                 self.state.digests.record_papers(
                     digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
                 )
-            self.state.digests.set_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
+            # What went wrong before is settled
+            self.state.digests.set_error(digest.channel, None, None, digest.team)
         outcome = Outcome(
             OutcomeStatus.POSTED, digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered
         )
@@ -306,7 +316,8 @@ class ChannelDigests:
                 digest.channel, digest.day.isoformat(), digest.team, status=status, error=error, **fields
             )
             self.state.digests.set_error(digest.channel, error, ts, digest.team)
-        kept = digest if status is not RunStatus.SKIPPED else None  # (a skipped outcome carries no digest)
+        # A skipped outcome carries no digest
+        kept = digest if status is not RunStatus.SKIPPED else None
         return Outcome(OutcomeStatus(status.value), digest.channel, digest.day, error=error, digest=kept)
 
     def skip(self, channel: str, day: date, now: datetime, reason: str, team: str = "") -> bool:

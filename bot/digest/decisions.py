@@ -11,8 +11,10 @@ from enum import Enum
 from bot.digest.model import Outcome, OutcomeStatus
 from bot.state.digests import RunRow, RunStatus
 
-CLAIM_STALE_SECONDS = 600  # a claim without a ts this old is a crashed post (a live one ends within ~4 min)
-MAX_AUTO_ATTEMPTS = 5  # automatic retries of a digest Slack rejected for a passing reason (rate limit)
+# A claim without a ts this old is a crashed post (a live one ends within ~4 min)
+CLAIM_STALE_SECONDS = 600
+# Automatic retries of a digest Slack rejected for a passing reason (rate limit)
+MAX_AUTO_ATTEMPTS = 5
 UNRESOLVED = (RunStatus.CLAIMED, RunStatus.UNCERTAIN)
 
 
@@ -20,8 +22,10 @@ class Decision(Enum):
     """What `post_digest` does about a date: claim and post, resolve an interrupted claim, or stop (the rest, each
     named as the outcome it returns)."""
 
-    NEW = "new"  # claim the date and post (no run yet, or another attempt at a skipped or refused one)
-    RESOLVE = "resolve"  # an interrupted claim: the channel history first, then post only if it is not there
+    # Claim the date and post (no run yet, or another attempt at a skipped or refused one)
+    NEW = "new"
+    # An interrupted claim: the channel history first, then post only if it is not there
+    RESOLVE = "resolve"
     ALREADY = "already"  # posted
     SKIPPED = "skipped"  # recorded as skipped, and this is not a manual post
     BUSY = "busy"  # another thread or process is posting it now

@@ -65,9 +65,12 @@ class Subscription:
     schedule_from: float = 0.0
     last_error: str | None = None
     last_error_at: float | None = None
-    team: str = ""  # the Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
-    enterprise: str = ""  # its Enterprise Grid org, if any (an org-wide install holds the bot token)
-    today: bool = False  # during a venue's dates: "today at <venue>" instead of the round (/icml digest today on)
+    # The Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
+    team: str = ""
+    # Its Enterprise Grid org, if any (an org-wide install holds the bot token)
+    enterprise: str = ""
+    # During a venue's dates: "today at <venue>" instead of the round (/icml digest today on)
+    today: bool = False
 
     @classmethod
     def from_row(cls, row: SubscriptionRow) -> Subscription:
@@ -95,7 +98,8 @@ class Today:
     venue: str
     tz: tzinfo
     sessions: tuple[Session, ...]  # the team's papers, by session
-    orals: tuple[Session, ...]  # oral sessions with talks on the topics that are not the team's already
+    # Oral sessions with talks on the topics that are not the team's already
+    orals: tuple[Session, ...]
     more: int = 0  # the team's papers today beyond what one message holds
 
     @property
@@ -123,9 +127,12 @@ class Digest:
     topics: str = ""
     topic_ids: frozenset[str] = frozenset()  # which of these papers matched the topics
     next_at: datetime | None = None  # the channel's next digest, for the footer
-    named: dict[str, list[str]] = field(default_factory=dict)  # by paper: authors the topics named (author:, a person)
-    team: str = ""  # the workspace it is for (a shared channel gets one digest per workspace that subscribed)
-    today: Today | None = None  # set for a "today at <venue>" digest (papers: its papers, in the order shown)
+    # By paper: authors the topics named (author:, a person)
+    named: dict[str, list[str]] = field(default_factory=dict)
+    # The workspace it is for (a shared channel gets one digest per workspace that subscribed)
+    team: str = ""
+    # set for a "today at <venue>" digest (papers: its papers, in the order shown)
+    today: Today | None = None
 
     @property
     def paper_ids(self) -> list[str]:
@@ -174,7 +181,8 @@ class Outcome:
     status: OutcomeStatus
     channel: str
     day: date
-    acted: bool = True  # False when the call changed nothing (already posted, another process busy, waiting)
+    # False when the call changed nothing (already posted, another process busy, waiting)
+    acted: bool = True
     ts: str | None = None
     error: str | None = None
     digest: Digest | None = None

@@ -18,7 +18,9 @@ from bot.papers.versions import IndexVersion
 
 if TYPE_CHECKING:
     import sqlite_utils  # (readers that need SQL only open reading.read_only, without it)
-    from sqlite_utils import Database as Database  # (what PerThread hands out, named for callers' annotations)
+
+    # What PerThread hands out, named for callers' annotations
+    from sqlite_utils import Database as Database
 
 
 def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
@@ -51,7 +53,8 @@ def snapshot(db: AnyReader) -> Iterator[AnyReader]:
     try:
         yield db
     finally:
-        db.conn.commit()  # nothing was written: this ends the read (and does nothing if it has ended)
+        # Nothing was written: this ends the read (and does nothing if it has ended)
+        db.conn.commit()
 
 
 def file_id(path: Path) -> tuple[int, int] | None:

@@ -72,7 +72,8 @@ def decode(row: dict[str, Any]) -> PaperRow:
     for key in JSON_COLUMNS:
         value = out.get(key)
         if isinstance(value, str):
-            out[key] = [] if value == "[]" else json.loads(value)  # most lists are empty: no parser for them
+            # Most lists are empty: no parser for them
+            out[key] = [] if value == "[]" else json.loads(value)
     out["title_derived"] = bool(out.get("title_derived"))
     return cast(PaperRow, out)
 

@@ -53,7 +53,8 @@ class Settings:
     rescore: int = 2  # candidates rescored by exact cosine, per nearest paper kept
     smoothing: float = 1.0  # weight of the neighbours' scores beside a paper's own
     walk: int = 20  # how many of its nearest papers pass their scores on to a paper
-    keep: int = 40  # neighbours stored per paper: the learning digest moves the 40 closest to a voted paper
+    # neighbours stored per paper: the learning digest moves the 40 closest to a voted paper
+    keep: int = 40
     common: float = 0.2  # a term in more than this share of papers is dropped
 
 

@@ -14,7 +14,8 @@ from bot.text.person_names import fold_name
 if TYPE_CHECKING:
     import sqlite_utils
 
-FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # papers_fts and titles_fts alike: one query fits both
+# papers_fts and titles_fts alike: one query fits both
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 TITLES_FTS = "titles_fts"
 NAME_KEYS = "name_keys"
 
@@ -86,7 +87,8 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             {"key": str, "name": str, "first": str, "last": str, "papers": int, "rowids": str}, pk="key"
         )
         db.table("people").create_index(["first"])
-    db.execute("DROP INDEX IF EXISTS idx_people_last")  # (indexes built before: the pair below covers it)
+    # Indexes built before: the pair below covers it
+    db.execute("DROP INDEX IF EXISTS idx_people_last")
     db.table("people").create_index(["last", "first"], if_not_exists=True)
     found: dict[str, tuple[str, tuple[str, ...], list[int]]] = {}
     for rowid, authors in db.execute("SELECT rowid, authors FROM papers ORDER BY rowid"):
@@ -101,7 +103,8 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
                 continue
             if entry[2][-1] != rowid:
                 entry[2].append(rowid)
-            if _cased_words(name) > _cased_words(entry[0]):  # Min Zhang, not the Min zhang or Min ZHANG seen first
+            # Min Zhang, not the Min zhang or Min ZHANG seen first
+            if _cased_words(name) > _cased_words(entry[0]):
                 found[key] = (name, entry[1], entry[2])
     db.execute("DELETE FROM people")
     db.conn.executemany(

@@ -33,7 +33,8 @@ from bot.team import history
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
-MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
+# Longer text is a paste, not a query (the query parser reads no more than this either)
+MAX_INPUT_CHARS = 500
 AFTER_ACK_THREADS = 2  # uploads of exports, after /icml has answered
 
 log = logging.getLogger(__name__)

@@ -47,8 +47,10 @@ ZONE_ABBREVIATIONS = {
     "SGT": "Asia/Singapore",
     "HKT": "Asia/Hong_Kong",
 }
-NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
-STATE_WAIT_SECONDS = 2.0  # how long a /icml digest command waits for a locked state database (Slack allows 3 s)
+# `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
+NOW_WAIT_SECONDS = 2.0
+# How long a /icml digest command waits for a locked state database (Slack allows 3 s)
+STATE_WAIT_SECONDS = 2.0
 MAX_TOPICS_CHARS = 200  # topics are a few words; the digest searches for them every day
 UNREACHABLE = (
     "The bot cannot reach its database right now, so nothing was changed; searches still work. Try again in a minute."
@@ -146,8 +148,10 @@ def run(inv: Any) -> Message:
     state, asker = desk.digests.state, Asker.of(inv)
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
-            if asker.team and not desk.subscriptions.per_workspace:  # one workspace: a digest without one is its own
-                desk.subscriptions.adopt(asker.channel, asker.team)  # (with many, only `/icml digest adopt` takes it)
+            # One workspace: a digest without one is its own
+            if asker.team and not desk.subscriptions.per_workspace:
+                # with many, only `/icml digest adopt` takes it
+                desk.subscriptions.adopt(asker.channel, asker.team)
             return handler(desk, asker, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):

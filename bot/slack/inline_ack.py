@@ -41,7 +41,8 @@ def acks_at_once(listener: F) -> F:
 class InlineAckRunner(ThreadListenerRunner):
     """Bolt's runner for every listener, except that marked ones answer without Bolt polling for their ack."""
 
-    def __init__(self, threaded: ThreadListenerRunner) -> None:  # shares the pool and handlers, no __init__ of its own
+    # Shares the pool and handlers, no __init__ of its own
+    def __init__(self, threaded: ThreadListenerRunner) -> None:
         self.__dict__.update(threaded.__dict__)
         self.inline = copy.copy(threaded)
         self.inline.process_before_response = True
@@ -61,12 +62,16 @@ class InlineAckRunner(ThreadListenerRunner):
             return self.inline.run(request, response, listener_name, listener, starting_time)
         if getattr(function, ACKS_FIRST, False):
             ack = request.context.ack
-            acked = ack()  # what the listener's own ack() says; Bolt's wait for an ack then ends before it sleeps
-            super().run(request, response, listener_name, listener, starting_time)  # the listener, in the pool
-            return acked  # (not ack.response: the listener's own ack(), or Bolt after it fails, sets that again)
+            # What the listener's own ack() says; Bolt's wait for an ack then ends before it sleeps
+            acked = ack()
+            # The listener, in the pool
+            super().run(request, response, listener_name, listener, starting_time)
+            # (not ack.response: the listener's own ack(), or Bolt after it fails, sets that again)
+            return acked
         return super().run(request, response, listener_name, listener, starting_time)
 
 
 def install(app: App) -> None:
     """Give `app` the runner above; call after app.error(...), whose handler the runner shares."""
-    app._listener_runner = InlineAckRunner(app.listener_runner)  # Bolt has no public way to pass a runner
+    # Bolt has no public way to pass a runner
+    app._listener_runner = InlineAckRunner(app.listener_runner)

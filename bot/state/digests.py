@@ -26,7 +26,8 @@ class RunStatus(StrEnum):
     CLAIMED = "claimed"  # a process chose its papers and is posting it
     POSTED = "posted"  # in the channel, with its message ts
     FAILED = "failed"  # Slack refused it: nothing was posted
-    UNCERTAIN = "uncertain"  # the post may or may not have reached Slack: the channel history decides
+    # The post may or may not have reached Slack: the channel history decides
+    UNCERTAIN = "uncertain"
     SKIPPED = "skipped"  # not posted on purpose (too late, unsubscribed)
 
 
@@ -50,7 +51,8 @@ class SubscriptionRow:
     schedule_from: float
     last_error: str | None
     last_error_at: float | None
-    today: bool = False  # during a venue's dates, "today at <venue>" instead of the round (migration 8)
+    # During a venue's dates, "today at <venue>" instead of the round (migration 8)
+    today: bool = False
 
 
 @dataclass(frozen=True)

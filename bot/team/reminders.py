@@ -55,7 +55,8 @@ class Delivery:
     outcome: Outcome
 
 
-Send = Callable[[OptIn, Session, int], tuple[str, str]]  # (opt-in, session, minutes left) → (channel, ts)
+# (opt-in, session, minutes left) → (channel, ts)
+Send = Callable[[OptIn, Session, int], tuple[str, str]]
 
 
 def minutes_from(word: str) -> int | None:

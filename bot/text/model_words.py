@@ -12,7 +12,8 @@ import functools
 from pathlib import Path
 
 MODEL_DIR = Path(__file__).with_name("embedding_model")
-WORD_FROM = 5  # shorter whole tokens include abbreviations and fragments: no evidence of an English word
+# Shorter whole tokens include abbreviations and fragments: no evidence of an English word
+WORD_FROM = 5
 _VOCAB = b'"vocab":{'
 
 
@@ -29,7 +30,8 @@ def knows(word: str, folder: Path = MODEL_DIR) -> bool:
     """Whether a lowercase word is one whole token of the model (what StaticEmbedding.knows answers with the
     tokenizer loaded): an English word its teacher learned from web text."""
     if len(word) < WORD_FROM or '"' in word or "\\" in word:
-        return False  # (such a key would be escaped in the file; no whole token of five letters holds one)
+        # Such a key would be escaped in the file; no whole token of five letters holds one
+        return False
     key = b'"' + word.encode("utf-8", "surrogatepass") + b'":'
     vocabulary = _vocabulary(folder)
     at = vocabulary.find(key)

@@ -26,15 +26,20 @@ def row(status: RunStatus, attempts: int = 1, permanent: bool = False) -> RunRow
         (row(RunStatus.POSTED), 0, True, Decision.ALREADY),  # never twice, even by hand
         (row(RunStatus.SKIPPED), 0, False, Decision.SKIPPED),
         (row(RunStatus.SKIPPED), 0, True, Decision.NEW),  # `/icml digest now` posts a skipped day
-        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS - 1, True, Decision.BUSY),  # another process may be posting
-        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS, False, Decision.RESOLVE),  # a crashed post: history first
+        # Another process may be posting
+        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS - 1, True, Decision.BUSY),
+        # A crashed post: history first
+        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS, False, Decision.RESOLVE),
         (row(RunStatus.UNCERTAIN, attempts=1), backoff(1) - 1, False, Decision.UNCERTAIN),
         (row(RunStatus.UNCERTAIN, attempts=1), backoff(1), False, Decision.RESOLVE),
         (row(RunStatus.UNCERTAIN, attempts=1), 0, True, Decision.RESOLVE),
         (row(RunStatus.FAILED, attempts=2), backoff(2) - 1, False, Decision.FAILED),
-        (row(RunStatus.FAILED, attempts=2), backoff(2), False, Decision.NEW),  # a passing refusal, retried
-        (row(RunStatus.FAILED, attempts=MAX_AUTO_ATTEMPTS), 3600, False, Decision.FAILED),  # retried enough
-        (row(RunStatus.FAILED, permanent=True), 3600, False, Decision.FAILED),  # retrying cannot help
+        # A passing refusal, retried
+        (row(RunStatus.FAILED, attempts=2), backoff(2), False, Decision.NEW),
+        # Retried enough
+        (row(RunStatus.FAILED, attempts=MAX_AUTO_ATTEMPTS), 3600, False, Decision.FAILED),
+        # Retrying cannot help
+        (row(RunStatus.FAILED, permanent=True), 3600, False, Decision.FAILED),
         (row(RunStatus.FAILED, permanent=True), 0, True, Decision.NEW),
     ],
 )

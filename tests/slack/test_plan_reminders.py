@@ -98,7 +98,8 @@ def test_reminders_go_out_once_across_two_instances_and_a_restart_move_with_a_re
 
         unsave(again, fake, ids[6])
         unsave(again, fake, ids[10])
-        assert desk(again).send_due(at("2026-07-15 01:45")) == []  # Poster Session 3: nothing saved there any more
+        # Poster Session 3: nothing saved there any more
+        assert desk(again).send_due(at("2026-07-15 01:45")) == []
 
         save(again, fake, ids[3], user="U2")  # Poster Session 4: Wed 07:30 UTC
         assert "10 minutes before" in texts(again.command("remind 10", user_id="U2").json())
@@ -151,6 +152,7 @@ def test_remind_input_errors_get_one_clear_line(
         assert "You had no reminders on" in texts(app.command("remind off").json())
         app.parts.digests.clock = lambda: at("2026-07-13 12:00")
         assert "None of your saved papers has a session ahead yet" in texts(app.command("remind 5").json())
-        assert "I'll DM you 5 minutes before" in texts(app.command("remind").json())  # on: what it does
+        # On: what it does
+        assert "I'll DM you 5 minutes before" in texts(app.command("remind").json())
     finally:
         app.stop()
