@@ -30,7 +30,7 @@ def png(trend: Trend) -> Image.Image:
     "topic",
     [
         "kv cache",
-        # Mathtext that does not parse: drawn as typed, never parsed (savefig raised)
+        # mathtext that does not parse: drawn as typed, never parsed (savefig raised)
         "cost $\\frac{1$ of $x^$",
         "注意力机制 attention",  # glyphs the bundled font lacks: boxes, no warnings to the log
         "long topic " * 50,

@@ -310,11 +310,11 @@ def test_json_results_carry_the_abstracts_emphasis_as_offsets_in_one_shape_with_
 
 # ICML_BOT_STATE URLs libpq cannot use, each with the parts of its password that must never be printed.
 BAD_STATE_URLS = {
-    # Libpq: invalid percent-encoded token: "Xy7%zQw9"
+    # libpq: invalid percent-encoded token: "Xy7%zQw9"
     "postgresql://bot:Xy7%zQw9@db/icml": ("Xy7%zQw9", "zQw9"),
-    # Libpq: unexpected spaces found in "my secret"
+    # libpq: unexpected spaces found in "my secret"
     "postgresql://bot:my secret@db/icml": ("my secret", "secret"),
-    # Libpq only fails when it connects
+    # libpq only fails when it connects
     "postgresql://bot:Xy7-zQw9@db:notaport/icml": ("Xy7-zQw9",),
     "postgresql://bot:Xy7-zQw9@[::1/icml": ("Xy7-zQw9",),  # urlsplit raised: a traceback
 }

@@ -168,7 +168,7 @@ def test_an_oversized_body_is_refused_before_anything_reads_it(slack_http: Slack
     try:
         status = slack_http.request("POST", "/slack/events", body, {"Content-Type": FORM, **sign(SECRET, body)}).status
     except (BrokenPipeError, ConnectionResetError):
-        # Waitress answered 413 and closed the connection while the client was still sending
+        # waitress answered 413 and closed the connection while the client was still sending
         status = 413
     assert status == 413
     slack_http.drain()

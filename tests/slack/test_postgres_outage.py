@@ -46,7 +46,7 @@ def test_while_postgresql_is_down_searches_answer_and_health_says_why(
     with caplog.at_level(logging.ERROR, logger="bot.serve.gate"):
         health = pg_http.request("GET", "/healthz")
     assert (health.status, health.json()) == (503, {"ok": False, "papers": 20, "index": "ok", "state": "failing"})
-    # Libpq names the socket: for the log only
+    # libpq names the socket: for the log only
     assert str(private_postgres.socket_dir) not in health.body.decode()
     assert "health check failed: {'state': " in caplog.text
     answer = pg_http.command("kv cache")
