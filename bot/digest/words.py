@@ -66,7 +66,7 @@ def topics_note(digest: Digest) -> Marked | None:
     topic words Strong; None without topics."""
     if not digest.topics:
         return None
-    # Venue:/year:/track: in the topics choose the venues
+    # venue:/year:/track: in the topics choose the venues
     words, venues = split_topics(digest.topics)
     rest = venues or "ICML 2026"
     if words and digest.topic_ids:
