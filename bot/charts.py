@@ -1,7 +1,8 @@
 """A topic's trend as a PNG chart: papers per venue and year (top) and their share of each venue's papers (below).
 
 matplotlib is imported inside draw(), with its Agg canvas and no pyplot: nothing that starts a search imports it
-(~0.5 s and numpy), and a server draws from several threads without pyplot's global figure state.
+(it is slow to import and brings numpy: docs/benchmarks.md), and a server draws from several threads without
+pyplot's global figure state.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from bot.search.trends import Trend, VenueCount, count_label, share_label
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-WIDTH_INCHES, HEIGHT_INCHES, DPI = 9.0, 6.0, 100  # 900 x 600 pixels: readable in Slack's preview and full size
-MARGINS = {"left": 0.08, "right": 0.98, "top": 0.91, "bottom": 0.09, "hspace": 0.1}  # of the figure, around the panels
-TITLE_CHARS = 50  # a topic longer than this is cut in the title (the numbers beside the chart give it whole)
+# 900 x 600 pixels: readable in Slack's preview and full size
+WIDTH_INCHES, HEIGHT_INCHES, DPI = 9.0, 6.0, 100
+# Of the figure, around the panels
+MARGINS = {"left": 0.08, "right": 0.98, "top": 0.91, "bottom": 0.09, "hspace": 0.1}
+# A topic longer than this is cut in the title (the numbers beside the chart give it whole)
+TITLE_CHARS = 50
 BAR_SPAN = 0.8  # of each year's slot, shared by the venues of its busiest year
 
 _drawing = threading.Lock()  # matplotlib's font and text caches are not made for concurrent drawing
@@ -38,9 +42,11 @@ def draw(trend: Trend) -> bytes:
     topic = trend.corrected or trend.topic
     title = topic if len(topic) <= TITLE_CHARS else topic[: TITLE_CHARS - 1] + "…"
     with _drawing, warnings.catch_warnings(), matplotlib.rc_context({"text.parse_math": False}):
-        warnings.simplefilter("ignore")  # (a glyph the font lacks, in a topic in another script: a box, not a log line)
+        # A glyph the font lacks, in a topic in another script: a box, not a log line
+        warnings.simplefilter("ignore")
         figure = Figure(figsize=(WIDTH_INCHES, HEIGHT_INCHES), dpi=DPI)
-        figure.subplots_adjust(**MARGINS)  # (fixed: a constrained layout measures each text first, a third of the time)
+        # Fixed margins: a constrained layout measures each text first, which was much of a chart's time.
+        figure.subplots_adjust(**MARGINS)
         FigureCanvasAgg(figure)
         counts, shares = figure.subplots(2, 1, sharex=True)
         figure.suptitle(f"Papers on “{title}” per venue and year", fontsize=13)

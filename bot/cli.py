@@ -181,7 +181,8 @@ def cmd_stats(args: argparse.Namespace, config: Config) -> int:
     from bot import wiring
     from bot.papers import summary
 
-    open_index(config).conn.close()  # builds it from the seeds when there is none, or says why it is unusable
+    # Builds it from the seeds when there is none, or says why it is unusable
+    open_index(config).conn.close()
     stats = wiring.papers(config).stats()
     if args.json:
         print(json_out(stats))
@@ -233,7 +234,8 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     from bot.serve.run import serve
     from bot.serve.tokens import check_tokens
 
-    check_tokens(config, http=args.http)  # before building an index: a missing token is the likelier mistake
+    # Before building an index: a missing token is the likelier mistake
+    check_tokens(config, http=args.http)
     open_index(config).conn.close()
     return serve(config, http=args.http, host=args.host, port=args.port, workers=args.workers)
 
@@ -293,10 +295,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     config: Config | None = None
-    previous = _catch_sigterm() if args.command != "serve" else None  # serve stops gracefully by itself
+    # serve stops gracefully by itself
+    previous = _catch_sigterm() if args.command != "serve" else None
     try:
         config = Config.from_env(db=getattr(args, "db", None))
-        logs.setup_logging(config)  # every command: `icml-bot digest` posts to Slack too, and its logs need redaction
+        # Every command: `icml-bot digest` posts to Slack too, and its logs need redaction
+        logs.setup_logging(config)
         status: int = COMMANDS[args.command](args, config)
         return status
     except (

@@ -33,7 +33,7 @@ def not_a_folder(path: Path) -> None:
 
 def open_index(config: Config) -> Reader:
     """The index to read, built from the bundled seeds first if there is none yet; one clear error if it is unusable.
-    (Read without sqlite-utils, whose import, numpy with it, was a third of an `icml-bot search`.)"""
+    (Read without sqlite-utils, whose import, numpy with it, was much of an `icml-bot search`: docs/benchmarks.md.)"""
     path = config.db_path
     not_a_folder(path)
     try:

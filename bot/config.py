@@ -202,7 +202,8 @@ def parse_size(value: str, var: str = "ICML_DIGEST_SIZE") -> int:
     return int(value)
 
 
-MIN_REFRESH = 3600  # the conference site and OpenReview are shared public services: at most one fetch an hour
+# The conference site and OpenReview are shared public services: at most one fetch an hour
+MIN_REFRESH = 3600
 
 
 def parse_refresh(value: str, var: str = "ICML_BOT_REFRESH") -> int | None:
@@ -269,7 +270,8 @@ class Config:
 
     db_path: Path
     state_path: Path
-    state_url: str = field(default="", repr=False)  # postgresql://… (holds a password): used instead of state_path
+    # postgresql://… (holds a password): used instead of state_path
+    state_url: str = field(default="", repr=False)
     bot_token: str = ""
     app_token: str = ""
     signing_secret: str = ""

@@ -17,7 +17,8 @@ class RedactSecrets(logging.Filter):
     """Replace Slack tokens and the configured secrets in every log line, whatever library logged it."""
 
     PATTERN = re.compile(r"\b(xox[a-z]|xapp)-[\w-]+")
-    URL_PASSWORD = re.compile(r"\b(postgres(?:ql)?(?:\+\w+)?://[^:@/\s]*:)[^@\s]*@")  # any length, in any URL
+    # any length, in any URL
+    URL_PASSWORD = re.compile(r"\b(postgres(?:ql)?(?:\+\w+)?://[^:@/\s]*:)[^@\s]*@")
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
@@ -93,7 +94,8 @@ def setup_logging(config: Config) -> None:
     )
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:
-            handler.removeFilter(old)  # set up again (tests, a second command in one process): the newest secrets
+            # Set up again (tests, a second command in one process): the newest secrets
+            handler.removeFilter(old)
         handler.addFilter(redact)
     # waitress warns once per queued request when every thread is busy: thousands of lines a minute under load.
     queue_log = logging.getLogger("waitress.queue")

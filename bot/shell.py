@@ -47,7 +47,8 @@ def results_lines(query: str, results: SearchResponse) -> list[str]:
     if not results.results:
         hint = f" Try: {escape_controls(', '.join(results.suggestions))}" if results.suggestions else ""
         if results.searched:  # (else the notes said what to type instead)
-            lines.append(f"No papers match {query!r}.{hint}")  # (repr writes controls as escapes too)
+            # repr() writes controls as escapes too
+            lines.append(f"No papers match {query!r}.{hint}")
         return lines
     for n, r in enumerate(results.results, 1):
         lines += paper_lines(n, r.paper, [shell_text(r.snippet)], results.venues > 1, r.named)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from bot.search import Result
     from bot.search.reader import Papers
 
-RELATED_CHARS = 40_000  # of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
+# Of the text `icml-bot related` reads: a Slack message's size (the search cuts it further)
+RELATED_CHARS = 40_000
 
 
 def _papers(config: Config) -> Papers:
@@ -156,7 +157,8 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
         unknown = [ref for ref, paper in found.items() if paper is None]
         if unknown:
             raise UserError(f"no paper with id or name {', '.join(map(repr, unknown))}; nothing exported")
-        rows = list({p["id"]: p for p in found.values() if p is not None}.values())  # (a paper named twice: once)
+        # A paper named twice: once
+        rows = list({p["id"]: p for p in found.values() if p is not None}.values())
         heading = f"Papers ({len(rows)})"
     done = export.render(kind, [export.Row(p) for p in rows], "icml-papers", heading)
     if args.out:
@@ -211,7 +213,7 @@ def cmd_plan(args: argparse.Namespace, config: Config) -> int:
 def cmd_digest(args: argparse.Namespace, config: Config) -> int:
     """Print (--dry-run) or post one date's digest for a channel; at most once per channel and date, like the bot."""
     from bot import shell, wiring
-    from bot.digest.model import validate_channel
+    from bot.digest.model import OutcomeStatus, validate_channel
     from bot.slack.blocks import digest as digest_blocks
 
     open_index(config).conn.close()
@@ -230,7 +232,7 @@ def cmd_digest(args: argparse.Namespace, config: Config) -> int:
         day = args.date or service.today(service.subscriptions.subscription(channel, team), now)
         if not args.dry_run:
             outcome = service.digests.post_digest(channel, day, now, manual=True, team=team)
-            ok = outcome.status in ("posted", "already")
+            ok = outcome.status in (OutcomeStatus.POSTED, OutcomeStatus.ALREADY)
             print(outcome.describe(), file=sys.stdout if ok else sys.stderr)
             return 0 if ok else 1
         digest = service.builder.plan(channel, day, team)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from slack_sdk import WebClient
 
 from bot.config import Config
-from bot.digest import scheduler
+from bot.digest import schedules
 from bot.digest.building import DigestBuilder
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import validate_channel
@@ -31,7 +31,8 @@ class Parts:
     papers: Papers
     state: State
     digests: DigestService
-    reminders: ReminderDesk | None = None  # conference-day DMs before saved papers' sessions (started by serve)
+    # conference-day DMs before saved papers' sessions (started by serve)
+    reminders: ReminderDesk | None = None
 
     @property
     def services(self) -> Services:
@@ -67,16 +68,18 @@ def digests(config: Config, reader: Papers, state: State, client: WebClient | No
     if config.digest_channel:
         validate_channel(config.digest_channel)
     subscriptions = Subscriptions(state, config)
-    builder = DigestBuilder(state, reader, subscriptions, next_run=scheduler.next_run)
+    builder = DigestBuilder(state, reader, subscriptions, next_run=schedules.next_run)
     posting = ChannelDigests(state, builder, poster(config, state, client), grace=config.digest_grace)
     return DigestService(subscriptions, builder, posting, state.leases, takeover=float(config.digest_takeover))
 
 
 def poster(config: Config, state: State, client: WebClient | None = None) -> SlackPoster:
     """The digests' Slack poster: the bot token, or with SLACK_CLIENT_ID each channel's workspace installation."""
-    if config.many_workspaces:  # each channel's digest posts with the bot token of the workspace it belongs to
+    # Each channel's digest posts with the bot token of the workspace it belongs to
+    if config.many_workspaces:
         installations = oauth.open_installations(config)
-        orgs: dict[str, str] = {}  # workspace → its Enterprise Grid org, once found (a workspace keeps its org)
+        # Workspace → its Enterprise Grid org, once found (a workspace keeps its org)
+        orgs: dict[str, str] = {}
 
         def token_for(team: str) -> str | None:
             """Its own installation's token, else its org's: the state database is asked for the org only when the

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, settings
 from bot.papers import index
 from tests.support.paths import ICML2026, SEEDS
 
-if TYPE_CHECKING:  # the Slack helpers are imported by the fixtures that need them, not by every test run
+# The Slack helpers are imported by the fixtures that need them, not by every test run
+if TYPE_CHECKING:
     from tests.support.digest import Clock
     from tests.support.fake_slack import FakeSlack
     from tests.support.postgres import PostgresServer

@@ -13,7 +13,8 @@ from bot.search.trends import Trend, VenueCount
 VENUES = [
     VenueCount("iclr2024", "ICLR 2024", "ICLR", 2024, 2261, 14),
     VenueCount("icml2024", "ICML 2024", "ICML", 2024, 2610, 21),
-    VenueCount("iclr2026", "ICLR 2026", "ICLR", 2026, 5358, 1000, exact=False),  # a lower bound: 1,000+
+    # A lower bound: 1,000+
+    VenueCount("iclr2026", "ICLR 2026", "ICLR", 2026, 5358, 1000, exact=False),
     VenueCount("icml2026", "ICML 2026", "ICML", 2026, 6341, 7, partial=True),
     VenueCount("mylist", "mylist", "mylist", None, 50, 3),  # a list of no year
 ]
@@ -29,7 +30,8 @@ def png(trend: Trend) -> Image.Image:
     "topic",
     [
         "kv cache",
-        "cost $\\frac{1$ of $x^$",  # mathtext that does not parse: drawn as typed, never parsed (savefig raised)
+        # mathtext that does not parse: drawn as typed, never parsed (savefig raised)
+        "cost $\\frac{1$ of $x^$",
         "注意力机制 attention",  # glyphs the bundled font lacks: boxes, no warnings to the log
         "long topic " * 50,
         "<!channel> & </b>",

@@ -29,7 +29,8 @@ def test_first_search_builds_the_index_from_seeds(tmp_path: Path, capsys: pytest
     out, err = capsys.readouterr()
     assert "building it from" in err
     results = json.loads(out)["results"]
-    assert [r["name"] for r in results] == ["DefensiveKV", "Vegas"]  # the two KV cache papers of the seeds
+    # The two KV cache papers of the seeds
+    assert [r["name"] for r in results] == ["DefensiveKV", "Vegas"]
     assert {"id", "name", "title", "abstract", "authors", "url", "code_url", "score"} <= set(results[0])
     assert db.exists()
 
@@ -51,7 +52,8 @@ def test_stats_say_whether_search_has_meaning_vectors(tmp_path: Path, capsys: py
     conn.close()
     assert main(["--db", str(db), "stats"]) == 0
     assert "run `icml-bot index` to add them" in capsys.readouterr().out
-    assert main(["search", "making decoding faster with a draft model", "--db", str(db)]) == 0  # (by words, still)
+    # By words, still
+    assert main(["search", "making decoding faster with a draft model", "--db", str(db)]) == 0
 
 
 def test_index_reports_and_is_idempotent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,9 +168,11 @@ def test_publish_puts_a_built_index_in_place_of_the_served_one(
     assert capsys.readouterr().out == f"published 19 papers from {built} to {served}\n"
     conn = sqlite3.connect(served)
     assert conn.execute("SELECT count(*) FROM papers").fetchone() == (19,)
-    assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # no -wal file to pair with the wrong file
+    # No -wal file to pair with the wrong file
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
     conn.close()
-    assert sorted(p.name for p in served.parent.iterdir()) == ["papers.db"]  # no temporary copy left behind
+    # No temporary copy left behind
+    assert sorted(p.name for p in served.parent.iterdir()) == ["papers.db"]
 
 
 @pytest.mark.parametrize("folder", ["what?", "notes #2", "100% done"])
@@ -206,7 +210,8 @@ def test_text_results_mark_the_author_a_search_named(
     assert main(["index", str(source), "--db", db]) == 0
     capsys.readouterr()
     assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
-    assert "   Ann One, Ben Two, Cy Three, Di Four, … Zoe Sixth et al.\n" in capsys.readouterr().out  # (a pipe: plain)
+    # A pipe: plain
+    assert "   Ann One, Ben Two, Cy Three, Di Four, … Zoe Sixth et al.\n" in capsys.readouterr().out
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(["search", 'author:"Zoe Sixth"', "--db", db]) == 0
     assert "   Ann One, Ben Two, Cy Three, Di Four, … \x1b[1mZoe Sixth\x1b[0m et al.\n" in capsys.readouterr().out
@@ -243,7 +248,8 @@ def test_an_index_that_stores_slack_markup_is_named_until_its_sources_are_loaded
     print: each command that reads it says so in one line, and loading the sources again ends it."""
     db = tmp_path / "papers.db"
     assert main(["index", "--db", str(db)]) == 0
-    with sqlite3.connect(db) as conn:  # as older versions left it: mrkdwn abstracts, no emphasis spans, no meta key
+    # as older versions left it: mrkdwn abstracts, no emphasis spans, no meta key
+    with sqlite3.connect(db) as conn:
         conn.execute("UPDATE papers SET abstract = replace(abstract, 'half', '_half_'), abstract_emphasis = NULL")
         conn.execute("DELETE FROM meta WHERE key = 'plain_abstracts'")
     conn.close()
@@ -304,9 +310,12 @@ def test_json_results_carry_the_abstracts_emphasis_as_offsets_in_one_shape_with_
 
 # ICML_BOT_STATE URLs libpq cannot use, each with the parts of its password that must never be printed.
 BAD_STATE_URLS = {
-    "postgresql://bot:Xy7%zQw9@db/icml": ("Xy7%zQw9", "zQw9"),  # libpq: invalid percent-encoded token: "Xy7%zQw9"
-    "postgresql://bot:my secret@db/icml": ("my secret", "secret"),  # libpq: unexpected spaces found in "my secret"
-    "postgresql://bot:Xy7-zQw9@db:notaport/icml": ("Xy7-zQw9",),  # libpq only fails when it connects
+    # libpq: invalid percent-encoded token: "Xy7%zQw9"
+    "postgresql://bot:Xy7%zQw9@db/icml": ("Xy7%zQw9", "zQw9"),
+    # libpq: unexpected spaces found in "my secret"
+    "postgresql://bot:my secret@db/icml": ("my secret", "secret"),
+    # libpq only fails when it connects
+    "postgresql://bot:Xy7-zQw9@db:notaport/icml": ("Xy7-zQw9",),
     "postgresql://bot:Xy7-zQw9@[::1/icml": ("Xy7-zQw9",),  # urlsplit raised: a traceback
 }
 
@@ -326,8 +335,8 @@ def test_a_bad_state_url_is_one_line_naming_it_without_the_password(tmp_path: Pa
 
 
 # What a command that does not serve Slack, use PostgreSQL, fetch or weigh meaning must not import: each costs
-# start-up time (psycopg alone ~0.2 s) on every `icml-bot search`. Reading the index takes no sqlite-utils (~0.1 s with
-# the numpy it imports); importlib.metadata is what finding sqlite-utils plugins imports (~0.03 s).
+# start-up time on every `icml-bot search` (docs/benchmarks.md). Reading the index takes no sqlite-utils (nor the
+# numpy it imports); importlib.metadata is what finding sqlite-utils plugins imports.
 NOT_FOR_A_SEARCH = (
     "sqlite_utils",
     "numpy",
@@ -357,8 +366,10 @@ def test_the_command_line_imports_no_server_driver_or_fetcher(tmp_path: Path) ->
     assert _imported_by("import bot.cli", env) == []
 
 
-@pytest.mark.parametrize("query", ["TokSuite", "kv cache", "speculatve decodng"])  # (a typo asks the model's words)
+# A typo asks the model's words
+@pytest.mark.parametrize("query", ["TokSuite", "kv cache", "speculatve decodng"])
 def test_a_short_search_imports_no_server_driver_fetcher_or_model(tmp_path: Path, query: str) -> None:
     env = {**os.environ, "ICML_BOT_DB": str(tmp_path / "papers.db"), "PYTHONPATH": str(ROOT)}
-    assert main(["--db", str(tmp_path / "papers.db"), "index"]) == 0  # (building it would import the readers)
+    # Building it would import the readers
+    assert main(["--db", str(tmp_path / "papers.db"), "index"]) == 0
     assert _imported_by(f"from bot.cli import main; assert main(['search', {query!r}]) == 0", env) == []

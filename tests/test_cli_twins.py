@@ -79,7 +79,8 @@ def test_similar_lists_the_papers_like_one_as_slack_does(tmp_path: Path, capsys:
     assert answer["paper"] == DEFENSIVE_KV
     assert answer["results"][0]["id"] == VEGAS
     assert DEFENSIVE_KV not in [r["id"] for r in answer["results"]]
-    status, out, _ = run(capsys, "similar", "TokSuit", "--db", db)  # no paper has that name: a search, as in Slack
+    # No paper has that name: a search, as in Slack
+    status, out, _ = run(capsys, "similar", "TokSuit", "--db", db)
     assert status == 0
     assert out.startswith("No paper has the id or name 'TokSuit'; here is what a search finds.\n")
     assert f"[{TOKSUITE}] TokSuite" in out
@@ -123,7 +124,8 @@ def test_trend_prints_the_search_totals_and_writes_the_chart(
     answer = json.loads(out)
     assert answer["chart"] == "kv.png"
     assert Image.open(tmp_path / "kv.png").size == (900, 600)
-    for row in answer["venues"]:  # each count is what `icml-bot search "kv cache venue:<v>"` reports
+    # Each count is what `icml-bot search "kv cache venue:<v>"` reports
+    for row in answer["venues"]:
         status, out, _ = run(capsys, "search", f"kv cache venue:{row['venue']}", "--db", str(four_venues), "--json")
         assert json.loads(out)["total"] == row["matches"]
     assert [(r["venue"], r["matches"], r["papers"]) for r in answer["venues"]] == [
@@ -221,6 +223,7 @@ def test_export_mistakes_are_one_line(
 ) -> None:
     status, out, err = run(capsys, *argv, "--db", str(tmp_path / "papers.db"))
     assert (status, out) == (2, "")
-    errors = [line for line in err.splitlines() if not line.startswith("No index at ")]  # (the first use builds it)
+    # The first use builds it
+    errors = [line for line in err.splitlines() if not line.startswith("No index at ")]
     assert len(errors) == 1
     assert errors[0].startswith(f"icml-bot: error: {expected}")

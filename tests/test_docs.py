@@ -12,7 +12,8 @@ from bot import docs
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-README_MAX_LINES = 150  # the bound: a pitch, the two commands, Slack setup in short and links to docs/
+# The bound: a pitch, the two commands, Slack setup in short and links to docs/
+README_MAX_LINES = 150
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 

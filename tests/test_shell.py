@@ -50,7 +50,8 @@ def test_search_writes_control_characters_as_escapes(
     assert "   Which KV\\x08 cache entries matter\\U000e0041 for long inputs.\n" in out.replace("\x1b[1m", "").replace(
         "\x1b[0m", ""
     )
-    assert OBEYED.findall(out.replace("\x1b[1m", "").replace("\x1b[0m", "")) == []  # only the shell's own bold
+    # Only the shell's own bold
+    assert OBEYED.findall(out.replace("\x1b[1m", "").replace("\x1b[0m", "")) == []
 
 
 def test_json_and_paper_write_them_as_json_escapes_that_read_back_the_same(

@@ -144,7 +144,8 @@ class DigestBuilder:
         if matched is None:
             matched = self.paper_order(sub.topics)[1] if sub.topics else {}
         next_at = None
-        if sub.active and sub.created_at and self.next_run is not None:  # a stored subscription, not defaults()
+        # A stored subscription, not defaults()
+        if sub.active and sub.created_at and self.next_run is not None:
             next_at = self.next_run(sub, datetime.combine(day + timedelta(days=1), time(0), sub.tz))
         return Digest(
             sub.channel,

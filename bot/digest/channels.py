@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, cast
+from typing import Any
 
 from bot.config import DEFAULT_DIGEST_GRACE, Config
 from bot.digest.building import DigestBuilder
@@ -44,7 +44,8 @@ from bot.state.digests import RunRow, RunStatus
 
 log = logging.getLogger(__name__)
 
-SETTLE_SECONDS = 5.0  # after an uncertain post, give Slack this long before reading the channel history
+# After an uncertain post, give Slack this long before reading the channel history
+SETTLE_SECONDS = 5.0
 MAX_POST_TRIES = 2  # posts of one digest in one call, each after a history check found nothing
 
 
@@ -73,8 +74,10 @@ class ChannelDigests:
         self.owner = owner or f"{uuid.uuid4().hex[:8]}"
         self.sleep = sleep
         self.settle = settle
-        self.stopping = threading.Event()  # set at shutdown: no new claims, and an uncertain post is not retried
-        self._in_flight: set[tuple[str, str, str]] = set()  # (team, channel, date) this process is posting now
+        # set at shutdown: no new claims, and an uncertain post is not retried
+        self.stopping = threading.Event()
+        # (team, channel, date) this process is posting now
+        self._in_flight: set[tuple[str, str, str]] = set()
 
     @classmethod
     def of(
@@ -107,7 +110,11 @@ class ChannelDigests:
         ts, key = now.timestamp(), day.isoformat()
         if self.stopping.is_set():
             return Outcome(
-                "stopping", channel, day, acted=False, error="the bot is shutting down; try again when it is back"
+                OutcomeStatus.STOPPING,
+                channel,
+                day,
+                acted=False,
+                error="the bot is shutting down; try again when it is back",
             )
         # What the paper index says (its whole order, a search for the topics: the costly part of choosing, shared
         # by channels with the same topics) is read before taking the state's write lock, which every writer of
@@ -120,7 +127,8 @@ class ChannelDigests:
                 claimed = self._claim(channel, day, team, ts, manual)
                 if isinstance(claimed, Outcome):
                     return claimed
-                self._in_flight.add(flight)  # (before the claim commits: this process's other threads wait for it)
+                # Before the claim commits: this process's other threads wait for it
+                self._in_flight.add(flight)
                 flying = True
         except BaseException:
             if flying:
@@ -167,7 +175,7 @@ class ChannelDigests:
             return _Claimed(self.builder.from_run(row), row, row.first_claimed_at, resolve=True)
         digest = self.builder.plan(channel, day, team)
         if not digest.papers:
-            return Outcome("empty", channel, day, acted=False)
+            return Outcome(OutcomeStatus.EMPTY, channel, day, acted=False)
         since = ts if row is None else row.first_claimed_at
         claim = RunRow(
             team,
@@ -187,14 +195,16 @@ class ChannelDigests:
         if row is None:
             self.state.digests.claim(claim)
         else:
-            self.state.digests.replace_run(claim)  # a new attempt: what the failed or skipped one said goes
+            # A new attempt: what the failed or skipped one said goes
+            self.state.digests.replace_run(claim)
         return _Claimed(digest, row, since, resolve=False)
 
     def _resolve(self, digest: Digest, row: RunRow, ts: float, since: float, manual: bool) -> Outcome:
         """A claim that never got a ts: the channel history says whether it was posted; post it if not."""
         age = ts - row.claimed_at
         if row.status is RunStatus.UNCERTAIN and 0 <= age < self.settle:
-            self.sleep(self.settle - age)  # a post abandoned a moment ago may still be on its way into the channel
+            # A post abandoned a moment ago may still be on its way into the channel
+            self.sleep(self.settle - age)
         try:
             found = self.poster.find(digest.channel, digest.day, since, digest.team)  # type: ignore[union-attr]
         except HistoryUnavailable as exc:
@@ -218,7 +228,8 @@ class ChannelDigests:
             row = self.state.digests.run(digest.channel, digest.day.isoformat(), digest.team)
             if row is not None and row.status is RunStatus.CLAIMED and row.owner == self.owner:
                 self._uncertain(digest, ts, f"interrupted while posting ({type(exc).__name__})")
-        except Exception as inner:  # e.g. the state database is what failed: the claim goes stale in 10 minutes
+        # e.g. the state database is what failed: the claim goes stale in 10 minutes
+        except Exception as inner:
             log.error(
                 "could not record that the %s digest for %s was interrupted (%s); the bot checks the channel "
                 "history before posting it again",
@@ -237,7 +248,8 @@ class ChannelDigests:
                 return self._failed(digest, ts, exc.error, exc.permanent)
             except PostUncertain as exc:
                 error = exc.error
-                if self.stopping.is_set():  # shutting down: the next start checks the history, not this process
+                # Shutting down: the next start checks the history, not this process
+                if self.stopping.is_set():
                     return self._uncertain(digest, ts, error)
                 log.warning(
                     "posting the %s digest to %s may have failed (%s); checking the channel history before "
@@ -269,12 +281,16 @@ class ChannelDigests:
                 error=None,
                 permanent=False,
             )
-            if digest.today is None:  # a "today" digest is not part of the round: the round goes on after it
+            # A "today" digest is not part of the round: the round goes on after it
+            if digest.today is None:
                 self.state.digests.record_papers(
                     digest.channel, digest.round, digest.paper_ids, digest.day.isoformat(), ts, digest.team
                 )
-            self.state.digests.set_error(digest.channel, None, None, digest.team)  # what went wrong before is settled
-        outcome = Outcome("posted", digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered)
+            # What went wrong before is settled
+            self.state.digests.set_error(digest.channel, None, None, digest.team)
+        outcome = Outcome(
+            OutcomeStatus.POSTED, digest.channel, digest.day, ts=message_ts, digest=digest, recovered=recovered
+        )
         log.info("%s", outcome.describe())
         return outcome
 
@@ -300,8 +316,9 @@ class ChannelDigests:
                 digest.channel, digest.day.isoformat(), digest.team, status=status, error=error, **fields
             )
             self.state.digests.set_error(digest.channel, error, ts, digest.team)
-        kept = digest if status is not RunStatus.SKIPPED else None  # (a skipped outcome carries no digest)
-        return Outcome(cast(OutcomeStatus, status.value), digest.channel, digest.day, error=error, digest=kept)
+        # A skipped outcome carries no digest
+        kept = digest if status is not RunStatus.SKIPPED else None
+        return Outcome(OutcomeStatus(status.value), digest.channel, digest.day, error=error, digest=kept)
 
     def skip(self, channel: str, day: date, now: datetime, reason: str, team: str = "") -> bool:
         """Record that `channel` gets no digest for `day` (e.g. the bot was down); False if the day has a record."""

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from datetime import date
 from enum import Enum
-from typing import cast
 
 from bot.digest.model import Outcome, OutcomeStatus
 from bot.state.digests import RunRow, RunStatus
 
-CLAIM_STALE_SECONDS = 600  # a claim without a ts this old is a crashed post (a live one ends within ~4 min)
-MAX_AUTO_ATTEMPTS = 5  # automatic retries of a digest Slack rejected for a passing reason (rate limit)
+# A claim without a ts this old is a crashed post (a live one ends within ~4 min)
+CLAIM_STALE_SECONDS = 600
+# Automatic retries of a digest Slack rejected for a passing reason (rate limit)
+MAX_AUTO_ATTEMPTS = 5
 UNRESOLVED = (RunStatus.CLAIMED, RunStatus.UNCERTAIN)
 
 
@@ -21,8 +22,10 @@ class Decision(Enum):
     """What `post_digest` does about a date: claim and post, resolve an interrupted claim, or stop (the rest, each
     named as the outcome it returns)."""
 
-    NEW = "new"  # claim the date and post (no run yet, or another attempt at a skipped or refused one)
-    RESOLVE = "resolve"  # an interrupted claim: the channel history first, then post only if it is not there
+    # Claim the date and post (no run yet, or another attempt at a skipped or refused one)
+    NEW = "new"
+    # An interrupted claim: the channel history first, then post only if it is not there
+    RESOLVE = "resolve"
     ALREADY = "already"  # posted
     SKIPPED = "skipped"  # recorded as skipped, and this is not a manual post
     BUSY = "busy"  # another thread or process is posting it now
@@ -36,7 +39,7 @@ class Decision(Enum):
 
     def outcome(self, channel: str, day: date, row: RunRow) -> Outcome:
         """The outcome of stopping here: nothing changed, the run's ts and error as recorded."""
-        return Outcome(cast(OutcomeStatus, self.value), channel, day, acted=False, ts=row.ts, error=row.error)
+        return Outcome(OutcomeStatus(self.value), channel, day, acted=False, ts=row.ts, error=row.error)
 
 
 def decide(row: RunRow | None, ts: float, manual: bool, abandoned: bool) -> Decision:

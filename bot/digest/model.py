@@ -6,12 +6,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, tzinfo
-from typing import Literal, Protocol
+from enum import StrEnum
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot.config import DAY_NAMES, DEFAULT_DIGEST_SIZE, DEFAULT_DIGEST_TIME, ConfigError, default, parse_days, parse_time
 from bot.papers.row import PaperRow
-from bot.state.digests import RunRow, SubscriptionRow
+from bot.state.digests import RunRow, SubscriptionRow, SubscriptionSource
 from bot.team.plan import Session
 
 CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,}$")
@@ -56,7 +57,7 @@ class Subscription:
     days: str = default("ICML_DIGEST_DAYS")
     size: int = DEFAULT_DIGEST_SIZE
     topics: str = ""
-    source: str = "slack"  # "config" for ICML_DIGEST_CHANNEL
+    source: SubscriptionSource = SubscriptionSource.SLACK
     active: bool = True
     created_by: str = ""
     created_at: float = 0.0
@@ -64,20 +65,25 @@ class Subscription:
     schedule_from: float = 0.0
     last_error: str | None = None
     last_error_at: float | None = None
-    team: str = ""  # the Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
-    enterprise: str = ""  # its Enterprise Grid org, if any (an org-wide install holds the bot token)
-    today: bool = False  # during a venue's dates: "today at <venue>" instead of the round (/icml digest today on)
+    # The Slack workspace (many-workspace mode: whose bot token posts it); "" for the single one
+    team: str = ""
+    # Its Enterprise Grid org, if any (an org-wide install holds the bot token)
+    enterprise: str = ""
+    # During a venue's dates: "today at <venue>" instead of the round (/icml digest today on)
+    today: bool = False
 
     @classmethod
     def from_row(cls, row: SubscriptionRow) -> Subscription:
-        """A subscription from its state-database row (time and zone parsed; every other field as stored)."""
+        """A subscription from its state-database row (time, zone and source parsed; every other field as stored)."""
         stored = {f.name: getattr(row, f.name) for f in fields(row)}
-        return cls(**{**stored, "at": parse_time(row.at, "at"), "tz": ZoneInfo(row.tz)})
+        parsed = {"at": parse_time(row.at, "at"), "tz": ZoneInfo(row.tz), "source": SubscriptionSource(row.source)}
+        return cls(**{**stored, **parsed})
 
     def to_row(self) -> SubscriptionRow:
-        """The state-database row (time and zone as text)."""
+        """The state-database row (time, zone and source as text)."""
         kept = {f.name: getattr(self, f.name) for f in fields(SubscriptionRow)}
-        return SubscriptionRow(**{**kept, "at": self.at.strftime("%H:%M"), "tz": self.tz.key})
+        as_text = {"at": self.at.strftime("%H:%M"), "tz": self.tz.key, "source": self.source.value}
+        return SubscriptionRow(**{**kept, **as_text})
 
     def when(self) -> str:
         """Its schedule in words: `mon-fri at 09:00 Asia/Seoul`."""
@@ -92,7 +98,8 @@ class Today:
     venue: str
     tz: tzinfo
     sessions: tuple[Session, ...]  # the team's papers, by session
-    orals: tuple[Session, ...]  # oral sessions with talks on the topics that are not the team's already
+    # Oral sessions with talks on the topics that are not the team's already
+    orals: tuple[Session, ...]
     more: int = 0  # the team's papers today beyond what one message holds
 
     @property
@@ -120,9 +127,12 @@ class Digest:
     topics: str = ""
     topic_ids: frozenset[str] = frozenset()  # which of these papers matched the topics
     next_at: datetime | None = None  # the channel's next digest, for the footer
-    named: dict[str, list[str]] = field(default_factory=dict)  # by paper: authors the topics named (author:, a person)
-    team: str = ""  # the workspace it is for (a shared channel gets one digest per workspace that subscribed)
-    today: Today | None = None  # set for a "today at <venue>" digest (papers: its papers, in the order shown)
+    # By paper: authors the topics named (author:, a person)
+    named: dict[str, list[str]] = field(default_factory=dict)
+    # The workspace it is for (a shared channel gets one digest per workspace that subscribed)
+    team: str = ""
+    # set for a "today at <venue>" digest (papers: its papers, in the order shown)
+    today: Today | None = None
 
     @property
     def paper_ids(self) -> list[str]:
@@ -150,8 +160,18 @@ class DigestStatus:
     error: tuple[str, datetime] | None  # the last error, when nothing was posted since
 
 
-# What one post attempt did or found; a run's RunStatus (bot/state/digests.py) uses the same words where they meet.
-OutcomeStatus = Literal["posted", "already", "busy", "failed", "uncertain", "skipped", "empty", "stopping"]
+class OutcomeStatus(StrEnum):
+    """What one post attempt did or found; a run's RunStatus (bot/state/digests.py) and a Decision
+    (bot/digest/decisions.py) use the same words where they meet."""
+
+    POSTED = "posted"
+    ALREADY = "already"
+    BUSY = "busy"
+    FAILED = "failed"
+    UNCERTAIN = "uncertain"
+    SKIPPED = "skipped"
+    EMPTY = "empty"
+    STOPPING = "stopping"
 
 
 @dataclass(frozen=True)
@@ -161,7 +181,8 @@ class Outcome:
     status: OutcomeStatus
     channel: str
     day: date
-    acted: bool = True  # False when the call changed nothing (already posted, another process busy, waiting)
+    # False when the call changed nothing (already posted, another process busy, waiting)
+    acted: bool = True
     ts: str | None = None
     error: str | None = None
     digest: Digest | None = None
@@ -170,17 +191,18 @@ class Outcome:
     def describe(self) -> str:
         """One line for logs and replies."""
         what = {
-            "posted": "found in the channel history (posted before a crash or timeout)"
+            OutcomeStatus.POSTED: "found in the channel history (posted before a crash or timeout)"
             if self.recovered
             else f"posted (ts {self.ts})",
-            "already": f"already posted (ts {self.ts})",
-            "busy": "being posted by another thread or process right now",
-            "failed": f"not posted: {self.error}",
-            "uncertain": f"may or may not have been posted: {self.error}; will check the channel history again",
-            "skipped": f"skipped: {self.error}",
-            "empty": "not posted: the paper index is empty",
-            "stopping": "not posted: the bot is shutting down",
-        }.get(self.status, self.status)
+            OutcomeStatus.ALREADY: f"already posted (ts {self.ts})",
+            OutcomeStatus.BUSY: "being posted by another thread or process right now",
+            OutcomeStatus.FAILED: f"not posted: {self.error}",
+            OutcomeStatus.UNCERTAIN: f"may or may not have been posted: {self.error}; will check the channel history "
+            "again",
+            OutcomeStatus.SKIPPED: f"skipped: {self.error}",
+            OutcomeStatus.EMPTY: "not posted: the paper index is empty",
+            OutcomeStatus.STOPPING: "not posted: the bot is shutting down",
+        }[self.status]
         return f"digest for {self.channel} on {self.day.isoformat()} {what}"
 
 

@@ -9,35 +9,34 @@ live in a MemoryJobStore: what was posted is in the state database, so nothing i
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from apscheduler.triggers.cron import CronTrigger
 
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Outcome, Subscription
+from bot.digest.schedules import LOOKBACK, runs_between, trigger
 from bot.state import ERRORS, is_locked, is_unreachable
 from bot.state.digests import RunStatus
 
 log = logging.getLogger(__name__)
 
 LEASE = "digest-scheduler"
-LEASE_TTL = 90.0  # a crashed owner's lease runs out after this; the tick renews it three times as often
+# A crashed owner's lease runs out after this; the tick renews it three times as often
+LEASE_TTL = 90.0
 TICK_SECONDS = 30.0
-LOOKBACK = timedelta(days=8)  # catch-up looks this far back for slots without a record
 JOB_PREFIX = "digest:"
-CATCH_UP_THREADS = 4  # due digests the catch-up posts at once (each waits mostly on Slack and the state database)
+# due digests the catch-up posts at once (each waits mostly on Slack and the state database)
+CATCH_UP_THREADS = 4
 
 
 def utcnow() -> datetime:
@@ -48,43 +47,6 @@ def utcnow() -> datetime:
 def job_key(sub: Subscription) -> str:
     """A digest's name among the jobs: its channel, and its workspace when it has one (a shared channel has two)."""
     return f"{sub.channel}@{sub.team}" if sub.team else sub.channel
-
-
-def trigger(sub: Subscription) -> CronTrigger:
-    """The cron trigger of a subscription: its days at its local time, in its own time zone (DST-safe)."""
-    return _trigger(sub.days, sub.at.hour, sub.at.minute, sub.tz)
-
-
-@functools.lru_cache(maxsize=1024)
-def _trigger(days: str, hour: int, minute: int, tz: ZoneInfo) -> CronTrigger:
-    """One trigger per schedule, shared by every subscription that has it (building one costs ~0.3 ms)."""
-    return CronTrigger(day_of_week=days, hour=hour, minute=minute, timezone=tz)
-
-
-def next_run(sub: Subscription, after: datetime) -> datetime | None:
-    """The first scheduled time at or after `after`, in the subscription's time zone."""
-    fire: datetime | None = trigger(sub).get_next_fire_time(None, after)
-    return fire
-
-
-def runs_between(sub: Subscription, start: datetime, end: datetime) -> Iterator[datetime]:
-    """Scheduled times in [start, end], oldest first."""
-    cron = trigger(sub)
-    fire = cron.get_next_fire_time(None, start)
-    while fire is not None and fire <= end:
-        yield fire
-        # Step in UTC: local wall-clock arithmetic would land before a repeated time (fold) and find it again.
-        after = fire.astimezone(UTC) + timedelta(seconds=1)
-        following = cron.get_next_fire_time(fire, after)
-        if following is not None and following.astimezone(UTC) <= fire.astimezone(UTC):
-            return  # (aware times in one zone compare by wall clock, ignoring fold: compare in UTC)
-        fire = following
-
-
-def last_run(sub: Subscription, now: datetime) -> datetime | None:
-    """The latest scheduled time at or before `now` (within a week), or None."""
-    fires = list(runs_between(sub, now - LOOKBACK, now))
-    return fires[-1] if fires else None
 
 
 def run_within(timeout: float, work: Callable[[], object]) -> bool:
@@ -166,7 +128,8 @@ class DigestScheduler:
         Returns False when a post was still running at the deadline: its claim stays in the state database, so no
         process posts that digest again before it has looked in the channel history.
         """
-        with self._jobs_lock:  # (waits for a sync under way, a moment: it only adds and removes jobs in memory)
+        # Waits for a sync under way, a moment: it only adds and removes jobs in memory
+        with self._jobs_lock:
             self.stopping = True
         finished = True
         if self.scheduler.running:
@@ -238,7 +201,8 @@ class DigestScheduler:
             existing = self.scheduler.get_job(job_id)
             if self._signatures.get(job_id) == signature and existing is not None:
                 continue
-            if existing is not None:  # (replace_existing does not replace jobs added before start())
+            # (replace_existing does not replace jobs added before start())
+            if existing is not None:
                 existing.remove()
             self.scheduler.add_job(
                 self.fire,
@@ -312,7 +276,8 @@ class DigestScheduler:
         and one post Slack answers slowly or with a 5xx (checked in the history first) must not hold up the others."""
         now_utc = now.astimezone(UTC)
         recorded = self.state.digests.recorded_since((now_utc - LOOKBACK - timedelta(days=1)).date().isoformat())
-        slots: dict[tuple[Any, ...], list[datetime]] = {}  # per schedule: its times in the look-back window
+        # Per schedule: its times in the look-back window
+        slots: dict[tuple[Any, ...], list[datetime]] = {}
         due = []
         for sub in self.digests.subscriptions.active():
             schedule = (sub.at, sub.tz.key, sub.days)
@@ -334,9 +299,11 @@ class DigestScheduler:
                     finished, running = wait(running, return_when=FIRST_COMPLETED)
                     outcomes += [o for f in finished if (o := f.result()) is not None and o.acted]
                 try:
-                    if time.monotonic() - renewed >= self.lease_ttl / 3:  # slow posts must not let the lease run out
+                    # Slow posts must not let the lease run out
+                    if time.monotonic() - renewed >= self.lease_ttl / 3:
                         if not self.state.leases.acquire(LEASE, self.owner, self.clock().timestamp(), self.lease_ttl):
-                            break  # it ran out all the same and another process took over: it carries on
+                            # It ran out all the same and another process took over: it carries on
+                            break
                         renewed = time.monotonic()
                 except Exception as exc:
                     _log_failure(f"the digest for {sub.channel} failed; the next check retries it", exc)
@@ -384,7 +351,8 @@ class DigestScheduler:
                 if row is not None and row.status in (RunStatus.POSTED, RunStatus.SKIPPED):
                     return None
                 return self.digests.post_digest(channel, day, now, team=team)
-            if row is None:  # missed: the bot was down, or a later digest is due now (one digest, not a backlog)
+            # Missed: the bot was down, or a later digest is due now (one digest, not a backlog)
+            if row is None:
                 local = slot.astimezone(sub.tz)
                 reason = (
                     f"the bot was not running at {local:%H:%M %Z} and came back {duration(late)} later, "

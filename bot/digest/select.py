@@ -17,7 +17,8 @@ from bot.search import scope
 from bot.search.cache import index_cache
 
 TOPIC_MATCHES = 200  # papers matching a channel's topics that go first, best match first
-KEPT_SCOPES = 8  # default orders kept (one per scope: ICML_BOT_VENUES, or venues a channel's topics name)
+# Default orders kept (one per scope: ICML_BOT_VENUES, or venues a channel's topics name)
+KEPT_SCOPES = 8
 KEPT_TOPICS = 512  # channels' topics whose matches are kept (~200 ids each)
 T = TypeVar("T")
 STATUS_RANK = {"oral": 0, "spotlight": 1}
@@ -62,7 +63,8 @@ class _Orders:
             if key in table:
                 table.move_to_end(key)
                 return table[key]
-        made = make()  # (outside the lock: two threads may both make it; the same answer either way)
+        # Outside the lock: two threads may both make it; the same answer either way
+        made = make()
         with self._lock:
             table[key] = made
             while len(table) > keep:
@@ -102,7 +104,8 @@ def paper_order(db: Reader, topics: str = "", venues: Scope | None = None) -> tu
     return list(dict.fromkeys([*matched, *order])), dict(matched)
 
 
-NEIGHBOURS = 40  # papers close to each liked or disliked paper that move (the "similar" list, best first)
+# papers close to each liked or disliked paper that move (the "similar" list, best first)
+NEIGHBOURS = 40
 VOTES_USED = 20  # a channel's newest likes and dislikes that steer its order
 
 

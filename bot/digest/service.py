@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from bot.digest import scheduler as sched
+from bot.digest import schedules
 from bot.digest.building import DigestBuilder
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
@@ -28,7 +29,8 @@ class DigestService:
     builder: DigestBuilder
     digests: ChannelDigests  # posting, exactly once
     leases: Leases  # who schedules (the state database's lease rows)
-    takeover: float = sched.LEASE_TTL  # ICML_DIGEST_TAKEOVER: a crashed scheduler's lease runs out after this
+    # ICML_DIGEST_TAKEOVER: a crashed scheduler's lease runs out after this
+    takeover: float = sched.LEASE_TTL
     scheduler: sched.DigestScheduler | None = None
     clock: Callable[[], datetime] = sched.utcnow
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="digest-now"))
@@ -65,10 +67,11 @@ class DigestService:
         """The next scheduled time whose date has no digest yet (`now` may have posted today's early)."""
         after = now
         for _ in range(14):
-            at = sched.next_run(sub, after)
+            at = schedules.next_run(sub, after)
             if at is None or not self.digests.recorded(sub.channel, at.astimezone(sub.tz).date(), sub.team):
                 return at
-            after = at.astimezone(UTC) + timedelta(seconds=1)  # UTC: a repeated local time must not loop
+            # UTC: a repeated local time must not loop
+            after = at.astimezone(UTC) + timedelta(seconds=1)
         return None
 
     def scheduling(self, now: datetime) -> str:

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Config
 from bot.digest.model import ALL_TOPICS, Subscription, days_to_cron, normalize_days, validate_channel
 from bot.state import State
+from bot.state.digests import SubscriptionSource
 
 log = logging.getLogger(__name__)
 
@@ -22,14 +23,14 @@ class Settings:
     """What a subscribe sets: each field None (or empty) keeps what the digest had, or the default when it is new.
 
     `topics` "all" (or "everything", "none", "-") clears them; `enterprise` is the workspace's Enterprise Grid org,
-    whose org-wide install may hold its token; `source` is "config" for ICML_DIGEST_CHANNEL."""
+    whose org-wide install may hold its token; `source` is CONFIG for ICML_DIGEST_CHANNEL."""
 
     topics: str | None = None
     at: time | None = None
     tz: ZoneInfo | None = None
     days: str | None = None
     size: int | None = None
-    source: str = "slack"
+    source: SubscriptionSource = SubscriptionSource.SLACK
     enterprise: str | None = None
 
 
@@ -122,7 +123,7 @@ class Subscriptions:
             return None
         wanted = self.config.digest_channel
         for sub in self.active():
-            if sub.source == "config" and sub.channel != wanted:
+            if sub.source is SubscriptionSource.CONFIG and sub.channel != wanted:
                 log.info("ICML_DIGEST_CHANNEL no longer names %s: its daily digest stops", sub.channel)
                 self.unsubscribe(sub.channel, now, sub.team)
         if not wanted:
@@ -130,11 +131,10 @@ class Subscriptions:
         channel = validate_channel(wanted)
         # (its row may have been adopted by a workspace since: it is the same digest, whichever workspace owns it)
         rows = self.state.digests.subscriptions(channel, active=False)
-        owned = [Subscription.from_row(r) for r in rows if r.source == "config"] or [
-            Subscription.from_row(r) for r in rows if not r.team
-        ]
+        subs = [Subscription.from_row(r) for r in rows]
+        owned = [s for s in subs if s.source is SubscriptionSource.CONFIG] or [s for s in subs if not s.team]
         old = owned[0] if owned else None
-        if old is not None and old.source == "slack":
+        if old is not None and old.source is SubscriptionSource.SLACK:
             log.info(
                 "ICML_DIGEST_CHANNEL %s has settings from /icml digest subscribe (%s); they win over "
                 "ICML_DIGEST_TIME/TZ/DAYS/SIZE",
@@ -150,7 +150,9 @@ class Subscriptions:
             )
             return None
         d = self.defaults(channel)
-        wanted_settings = Settings(old.topics if old else "", d.at, d.tz, d.days, d.size, source="config")
+        wanted_settings = Settings(
+            old.topics if old else "", d.at, d.tz, d.days, d.size, source=SubscriptionSource.CONFIG
+        )
         return self.subscribe(channel, now, wanted_settings, user="config", team=old.team if old else "")
 
 

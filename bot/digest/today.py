@@ -21,7 +21,8 @@ from bot.team import plan as plans
 from bot.team.listing import PaperLookup
 from bot.team.plan import Session, Wanted
 
-TEAM_PAPERS_SHOWN = 30  # the team's papers in one "today" digest; the rest are counted (`/icml plan channel` has all)
+# The team's papers in one "today" digest; the rest are counted (`/icml plan channel` has all)
+TEAM_PAPERS_SHOWN = 30
 ORAL = Status.ORAL.value  # papers with a talk: their status, and the kind of their talk's session
 
 

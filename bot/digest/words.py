@@ -11,7 +11,8 @@ from bot.search.scope import split_topics
 from bot.text.marked import Marked, Strong, marked
 
 HEADER_PREFIX = "ICML 2026 digest"
-OPENING_CHARS = 300  # of a paper's abstract shown under its headline in a digest: a glance, not the whole
+# Of a paper's abstract shown under its headline in a digest: a glance, not the whole
+OPENING_CHARS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -65,7 +66,8 @@ def topics_note(digest: Digest) -> Marked | None:
     topic words Strong; None without topics."""
     if not digest.topics:
         return None
-    words, venues = split_topics(digest.topics)  # venue:/year:/track: in the topics choose the venues
+    # venue:/year:/track: in the topics choose the venues
+    words, venues = split_topics(digest.topics)
     rest = venues or "ICML 2026"
     if words and digest.topic_ids:
         return marked("Papers on ", Strong(words), f" first, then the rest of {rest}.")

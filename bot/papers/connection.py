@@ -18,7 +18,9 @@ from bot.papers.versions import IndexVersion
 
 if TYPE_CHECKING:
     import sqlite_utils  # (readers that need SQL only open reading.read_only, without it)
-    from sqlite_utils import Database as Database  # (what PerThread hands out, named for callers' annotations)
+
+    # What PerThread hands out, named for callers' annotations
+    from sqlite_utils import Database as Database
 
 
 def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
@@ -33,7 +35,8 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite_utils.Database:
         conn = sqlite3.connect(str(path), check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA busy_timeout={reading.BUSY_TIMEOUT_MS}")
-    return sqlite_utils.Database(conn, execute_plugins=False)  # (the index uses no plugin: finding them was ~0.03 s)
+    # The index uses no plugin, and looking for them costs start-up time (docs/benchmarks.md).
+    return sqlite_utils.Database(conn, execute_plugins=False)
 
 
 AnyReader = TypeVar("AnyReader", bound=Reader)
@@ -50,7 +53,8 @@ def snapshot(db: AnyReader) -> Iterator[AnyReader]:
     try:
         yield db
     finally:
-        db.conn.commit()  # nothing was written: this ends the read (and does nothing if it has ended)
+        # Nothing was written: this ends the read (and does nothing if it has ended)
+        db.conn.commit()
 
 
 def file_id(path: Path) -> tuple[int, int] | None:

@@ -10,7 +10,8 @@ from bot.papers.records import Notice, Paper, Raw, Record, Skip, SourceError, id
 from bot.papers.source_files import ALIASES, TEXT_FIELDS, read_csv, read_json, read_jsonl, read_seed
 from bot.papers.workers import STALL_SECONDS, WorkerKilled, WorkerStalled, in_workers
 
-__all__ = [  # (what sources become lives in records.py, the formats in source_files.py; read here, as before)
+# What sources become lives in records.py, the formats in source_files.py; read here, as before
+__all__ = [
     "ALIASES",
     "TEXT_FIELDS",
     "Notice",

@@ -36,7 +36,8 @@ class Settings:
     site_url: str | None = None  # None: each venue's own site (https://icml.cc, …)
     openreview_url: str = openreview.DEFAULT_URL
     credentials: Credentials | None = None
-    missing: tuple[str, ...] = ("OPENREVIEW_USERNAME", "OPENREVIEW_PASSWORD")  # which credentials are not set
+    # Which credentials are not set
+    missing: tuple[str, ...] = ("OPENREVIEW_USERNAME", "OPENREVIEW_PASSWORD")
     client: JsonClient | None = None  # None: a JsonClient with the default timeouts and retries
     workers: int | None = None
 

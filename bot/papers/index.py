@@ -21,7 +21,9 @@ from bot.papers.lookup import decode as decode
 from bot.papers.lookup import get_paper as get_paper
 from bot.papers.lookup import stats as stats
 from bot.papers.lookup import venue_counts as venue_counts
-from bot.papers.reading import IndexUnavailable as IndexUnavailable  # (raised by connect: callers catch it as index's)
+
+# Raised by connect: callers catch it as index's
+from bot.papers.reading import IndexUnavailable as IndexUnavailable
 from bot.papers.reconcile import STOPWORDS as STOPWORDS
 from bot.papers.reconcile import TWIN_SIMILARITY as TWIN_SIMILARITY
 from bot.papers.reconcile import TWIN_SIMILARITY_WITH_NAME as TWIN_SIMILARITY_WITH_NAME

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ELLIPSIS = "…"
-CUT_AT_SPACE = 0.9  # prose is cut at the last space after this share of its cap (a word is not split)
+# Prose is cut at the last space after this share of its cap (a word is not split)
+CUT_AT_SPACE = 0.9
 LINK_FIELDS = frozenset({"url", "pdf_url", "code_url", "dataset_url", "site_url"})
 LIST_FIELDS = frozenset({"authors", "keywords", "institutions"})
 
@@ -26,7 +27,8 @@ class Caps:
             "title": 1_000,  # 178
             "tldr": 2_000,  # 250
             "bibtex": 20_000,
-            **dict.fromkeys(LINK_FIELDS, 3_000),  # Slack's longest link; a longer one is left out, not cut
+            # Slack's longest link; a longer one is left out, not cut
+            **dict.fromkeys(LINK_FIELDS, 3_000),
         }
     )
     text: int = 1_000  # status, session (418), area (418), track, ids, room, licence
@@ -41,7 +43,8 @@ class Caps:
 
 
 CAPS = Caps()
-UNCAPPED = Caps(fields={}, text=1 << 62, entries=1 << 62, entry=1 << 62, listed=1 << 62, sessions=1 << 62)  # (bench)
+# Bench
+UNCAPPED = Caps(fields={}, text=1 << 62, entries=1 << 62, entry=1 << 62, listed=1 << 62, sessions=1 << 62)
 
 
 def cap(fields: dict[str, Any], caps: Caps | None = None) -> list[str]:

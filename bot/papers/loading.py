@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 from bot.papers import schema, search_tables
 from bot.papers.reconcile import merge_rows, reconcile
 
-if TYPE_CHECKING:  # readers of the index (search) need neither the source readers and fetchers nor the embedding model
+# Readers of the index (search) need neither the source readers and fetchers nor the embedding model
+if TYPE_CHECKING:
     import sqlite_utils
 
     from bot.papers.corpus import Notice, Paper, Skip
 
-NOT_COLUMNS = ("source", "more_sources", "line", "keys", "preferred")  # Paper fields the papers table does not hold
+# Paper fields the papers table does not hold
+NOT_COLUMNS = ("source", "more_sources", "line", "keys", "preferred")
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
@@ -152,7 +154,8 @@ def to_row(paper: Paper, paper_id: str, seq: int) -> dict[str, Any]:
         id=paper_id,
         seq=seq,
         title_derived=int(paper.title_derived),
-        authors=json.dumps(paper.authors, ensure_ascii=False),  # as written: FTS5 reads Schölkopf, not "u00f6lkopf"
+        # as written: FTS5 reads Schölkopf, not "u00f6lkopf"
+        authors=json.dumps(paper.authors, ensure_ascii=False),
         keywords=json.dumps(paper.keywords, ensure_ascii=False),
         institutions=json.dumps(paper.institutions, ensure_ascii=False),
         schedule=json.dumps(paper.schedule, ensure_ascii=False),

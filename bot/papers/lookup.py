@@ -39,7 +39,7 @@ def venue_counts(db: Reader) -> list[dict[str, Any]]:
         return []
     venue = "venue" if any(c[1] == "venue" for c in db.execute("PRAGMA table_info(papers)")) else "NULL"
     # Grouped as the (venue, track) index orders them, then merged (no track is main): grouping by an expression
-    # sorted every paper in a temporary b-tree, a fifth of a second at 110,000 papers for the first query to wait.
+    # sorted every paper in a temporary b-tree, which the first query waited for (docs/benchmarks.md).
     counts: dict[tuple[str | None, str], int] = {}
     for v, t, n in db.execute(f"SELECT {venue}, track, count(*) FROM papers GROUP BY {venue}, track"):
         key = (v, "main" if t is None else t)
@@ -72,7 +72,8 @@ def decode(row: dict[str, Any]) -> PaperRow:
     for key in JSON_COLUMNS:
         value = out.get(key)
         if isinstance(value, str):
-            out[key] = [] if value == "[]" else json.loads(value)  # most lists are empty: no parser for them
+            # Most lists are empty: no parser for them
+            out[key] = [] if value == "[]" else json.loads(value)
     out["title_derived"] = bool(out.get("title_derived"))
     return cast(PaperRow, out)
 

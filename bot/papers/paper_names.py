@@ -29,7 +29,8 @@ def names_like(db: Reader, key: str) -> list[tuple[int, str]]:
     if not key:
         return []
     like = "%" + "%".join(key) + "%"  # (a key is letters and digits: nothing to escape)
-    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*'"  # (the name index: no table)
+    # The name index: no table
+    sql = "SELECT rowid, name FROM papers WHERE name LIKE ? OR name GLOB '*[^ -~]*'"
     return sorted((rowid, name) for rowid, name in db.execute(sql, [like]) if name_key(name) == key)
 
 

@@ -9,7 +9,8 @@ from collections.abc import Iterator, Sequence
 
 from bot.papers.reading import Reader
 
-PersonRow = tuple[str, str, str]  # name as first written, folded key (words by spaces), rowids as a JSON list
+# Name as first written, folded key (words by spaces), rowids as a JSON list
+PersonRow = tuple[str, str, str]
 _COLUMNS = "name, key, rowids"
 # Initials and a surname: read through the people table's (last, first) index, only the surname's bearers whose
 # first name starts with the initial (`Y. Wang`: 250 of the 1,600 Wangs at 110,000 papers).

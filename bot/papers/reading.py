@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-BUSY_TIMEOUT_MS = 5000  # how long a statement waits for a writer's lock (a load commits in one transaction)
+# How long a statement waits for a writer's lock (a load commits in one transaction)
+BUSY_TIMEOUT_MS = 5000
 
 
 class IndexUnavailable(RuntimeError):

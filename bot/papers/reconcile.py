@@ -28,7 +28,8 @@ def merge_rows(primary: dict[str, Any], secondary: dict[str, Any], keep: dict[st
     merged = {k: primary[k] if primary[k] not in (None, "", "[]") else secondary[k] for k in primary}
     merged["id"], merged["seq"] = keep["id"], keep["seq"]
     marked = primary if primary["abstract"] not in (None, "") else secondary
-    merged["abstract_emphasis"] = marked.get("abstract_emphasis")  # (spans belong to the abstract they mark)
+    # Spans belong to the abstract they mark
+    merged["abstract_emphasis"] = marked.get("abstract_emphasis")
     merged["sources"] = json.dumps(sorted(set(json.loads(primary["sources"])) | set(json.loads(secondary["sources"]))))
     return merged
 
@@ -76,7 +77,8 @@ def find_twin(db: sqlite_utils.Database, paper: dict[str, Any]) -> dict[str, Any
         if not same_venue(paper, other):
             continue  # a workshop version, or another year's paper, is another paper
         score = fuzz.token_sort_ratio(mine_text, " ".join(text.tokenize(other["abstract"])))
-        named = bool(name) and name in text.normalize_title(other["title"])  # (a name of no word names nothing)
+        # a name of no word names nothing
+        named = bool(name) and name in text.normalize_title(other["title"])
         if (score >= TWIN_SIMILARITY or (named and score >= TWIN_SIMILARITY_WITH_NAME)) and score > best_score:
             best, best_score = other, score
     return best

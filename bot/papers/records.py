@@ -48,17 +48,22 @@ class Paper:
     tldr: str | None = None
     bibtex: str | None = None
     license: str | None = None
-    schedule: list[dict[str, str | None]] = field(default_factory=list)  # sessions: name, kind, start, end, room, url
+    # Sessions: name, kind, start, end, room, url
+    schedule: list[dict[str, str | None]] = field(default_factory=list)
     room: str | None = None
     poster_position: str | None = None
-    abstract_emphasis: list[tuple[int, int, str]] = field(default_factory=list)  # bold/italic spans (text.cleanup)
+    # bold/italic spans (text.cleanup)
+    abstract_emphasis: list[tuple[int, int, str]] = field(default_factory=list)
     source: str = ""
-    more_sources: tuple[str, ...] = ()  # the other files of raw downloads its record was merged from
+    # The other files of raw downloads its record was merged from
+    more_sources: tuple[str, ...] = ()
     source_id: str | None = None
     line: int = 0
-    preferred: bool = False  # an official source (`icml-bot fetch`, raw downloads; Raw.official): its fields win
+    # An official source (`icml-bot fetch`, raw downloads; Raw.official): its fields win
+    preferred: bool = False
 
-    keys: list[str] = field(default_factory=list)  # identity_keys(), computed where the text is cleaned
+    # identity_keys(), computed where the text is cleaned
+    keys: list[str] = field(default_factory=list)
 
 
 def identity_keys(paper: Paper) -> list[str]:
@@ -118,7 +123,8 @@ class Raw:
     conference: str | None
     year: int | None
     more_sources: tuple[str, ...] = ()
-    cut: tuple[str, ...] = ()  # why fields were cut to bot.papers.limits (said as notes, the record still indexed)
+    # Why fields were cut to bot.papers.limits (said as notes, the record still indexed)
+    cut: tuple[str, ...] = ()
     # From an official source (raw downloads of the site or OpenReview, or what `icml-bot fetch` wrote and indexes):
     # its fields win in a merge. Set by whoever reads the file, never by a field in it, so no list can claim it.
     official: bool = False
@@ -141,7 +147,8 @@ def make_paper(
     code_url = links["code_url"] or text.code_url(str(fields["abstract"]))
     fields = {name: field_values.without_controls(value) for name, value in fields.items()}
     year_value = str(fields.get("year") or "").strip()
-    if year_value.isascii() and year_value.isdigit() and len(year_value) == 4:  # (sources check it: SourceError)
+    # Sources check it: SourceError
+    if year_value.isascii() and year_value.isdigit() and len(year_value) == 4:
         year = int(year_value)
     if fields.get("conference"):
         conference = str(fields["conference"]).strip().upper()
@@ -161,7 +168,8 @@ def make_paper(
         line=line,
         preferred=official,
     )
-    paper.keys = identity_keys(paper)  # (by the track the source gives: ids of papers indexed before stay)
+    # By the track the source gives: ids of papers indexed before stay
+    paper.keys = identity_keys(paper)
     paper.track = venues.track_from_title(conference, year, paper.track, paper.title)
     return paper
 

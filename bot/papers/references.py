@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from bot.papers.reading import Reader
 
-LINK_COLUMNS = ("site_url", "url", "code_url")  # indexed (bot.papers.search_tables.ensure_search_indexes)
+# Indexed (bot.papers.search_tables.ensure_search_indexes)
+LINK_COLUMNS = ("site_url", "url", "code_url")
 _REFERENCE_SQL = (
     "SELECT rowid FROM papers WHERE id = ? UNION ALL "
     "SELECT papers.rowid FROM aliases JOIN papers ON papers.id = aliases.paper_id WHERE alias = ? UNION ALL "

@@ -53,14 +53,15 @@ class Settings:
     rescore: int = 2  # candidates rescored by exact cosine, per nearest paper kept
     smoothing: float = 1.0  # weight of the neighbours' scores beside a paper's own
     walk: int = 20  # how many of its nearest papers pass their scores on to a paper
-    keep: int = 40  # neighbours stored per paper: the learning digest moves the 40 closest to a voted paper
+    # neighbours stored per paper: the learning digest moves the 40 closest to a voted paper
+    keep: int = 40
     common: float = 0.2  # a term in more than this share of papers is dropped
 
 
 DEFAULT = Settings()
-# Up to this many papers the index stores neighbours (~1.7 ms of CPU and ~20 kB of memory per paper while indexing:
-# ~10 s for the 5,863 of ICML 2026). A larger index keeps no neighbours table, and `Similar` finds papers by their
-# words at query time, as before neighbours were stored: a full computation at 110,000 papers costs minutes and GBs.
+# Up to this many papers the index stores neighbours (their cost per paper while indexing: docs/benchmarks.md). A
+# larger index keeps no neighbours table, and `Similar` finds papers by their words at query time, as before
+# neighbours were stored: a full computation over a several-conference index costs minutes and gigabytes.
 MOST_PAPERS = 30_000
 
 

@@ -12,7 +12,8 @@ class PaperRow(TypedDict):
     seq: int
     name: str | None  # the short name the paper introduces (``Vegas``), when it has one
     title: str
-    title_derived: bool  # true when the title was derived from the abstract (seed abstracts have none)
+    # True when the title was derived from the abstract (seed abstracts have none)
+    title_derived: bool
     headline: str
     abstract: str
     authors: list[str]
@@ -38,7 +39,8 @@ class PaperRow(TypedDict):
     schedule: list[dict[str, str | None]] | None  # sessions with times and rooms
     room: str | None
     poster_position: str | None
-    abstract_emphasis: list[tuple[int, int, str]] | None  # (start, end, "b" or "i"); None in an index built before
+    # (start, end, "b" or "i"); None in an index built before
+    abstract_emphasis: list[tuple[int, int, str]] | None
 
 
 def shown_title(paper: PaperRow) -> str:

@@ -12,7 +12,8 @@ from bot.papers.search_tables import FTS_TOKENIZE
 if TYPE_CHECKING:
     import sqlite_utils
 
-SCHEMA_VERSION = 3  # 3: abstracts as plain text and emphasis spans (2 stored Slack mrkdwn): rebuild to show them
+# 3: abstracts as plain text and emphasis spans (2 stored Slack mrkdwn): rebuild to show them
+SCHEMA_VERSION = 3
 # Columns added after the first release, with their types: an older index gains them on its next load.
 LATER_COLUMNS: dict[str, type] = {
     "venue": str,
@@ -27,7 +28,8 @@ LATER_COLUMNS: dict[str, type] = {
     "abstract_emphasis": str,
     "dataset_url": str,
 }
-PLAIN_ABSTRACTS = "plain_abstracts"  # meta key: "1" once every abstract is plain text with its emphasis apart
+# Meta key: "1" once every abstract is plain text with its emphasis apart
+PLAIN_ABSTRACTS = "plain_abstracts"
 STORED_MARKUP = (
     "abstracts in {path} were indexed by an older icml-bot as Slack markup (*bold*, _italic_); load its sources "
     "again with `icml-bot index` (and `icml-bot fetch`) to store plain text"

@@ -14,7 +14,8 @@ from bot.text.person_names import fold_name
 if TYPE_CHECKING:
     import sqlite_utils
 
-FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"  # papers_fts and titles_fts alike: one query fits both
+# papers_fts and titles_fts alike: one query fits both
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 TITLES_FTS = "titles_fts"
 NAME_KEYS = "name_keys"
 
@@ -33,8 +34,8 @@ def rebuild(db: sqlite_utils.Database) -> None:
 def rebuild_vocab(db: sqlite_utils.Database) -> None:
     """Document frequency of every raw (unstemmed) word in names, titles and abstracts, for typo correction.
 
-    SQLite's own tokenizer counts them (a throwaway unstemmed FTS5 table and its fts5vocab view): ten times faster
-    than tokenizing 100,000 abstracts in Python.
+    SQLite's own tokenizer counts them (a throwaway unstemmed FTS5 table and its fts5vocab view), much faster than
+    tokenizing every abstract in Python (docs/benchmarks.md).
     """
     db.execute("DROP TABLE IF EXISTS temp.vocab_words")
     db.execute(
@@ -66,8 +67,8 @@ def rebuild_acronyms(db: sqlite_utils.Database) -> None:
 
 def rebuild_name_keys(db: sqlite_utils.Database) -> None:
     """Every paper name by its letters-only key (names.name_key: `knapsack-rl` for Knapsack RL), so that finding the
-    papers a query word names is one indexed read; without it, a process's first search reads every name (~0.1 s a
-    word at 110,000 papers)."""
+    papers a query word names is one indexed read; without it, a process's first search reads every name, once per
+    query word (docs/benchmarks.md)."""
     db.execute(
         f"CREATE TABLE IF NOT EXISTS {NAME_KEYS} (key TEXT, paper INTEGER, PRIMARY KEY (key, paper)) WITHOUT ROWID"
     )
@@ -86,7 +87,8 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
             {"key": str, "name": str, "first": str, "last": str, "papers": int, "rowids": str}, pk="key"
         )
         db.table("people").create_index(["first"])
-    db.execute("DROP INDEX IF EXISTS idx_people_last")  # (indexes built before: the pair below covers it)
+    # Indexes built before: the pair below covers it
+    db.execute("DROP INDEX IF EXISTS idx_people_last")
     db.table("people").create_index(["last", "first"], if_not_exists=True)
     found: dict[str, tuple[str, tuple[str, ...], list[int]]] = {}
     for rowid, authors in db.execute("SELECT rowid, authors FROM papers ORDER BY rowid"):
@@ -101,7 +103,8 @@ def rebuild_people(db: sqlite_utils.Database) -> None:
                 continue
             if entry[2][-1] != rowid:
                 entry[2].append(rowid)
-            if _cased_words(name) > _cased_words(entry[0]):  # Min Zhang, not the Min zhang or Min ZHANG seen first
+            # Min Zhang, not the Min zhang or Min ZHANG seen first
+            if _cased_words(name) > _cased_words(entry[0]):
                 found[key] = (name, entry[1], entry[2])
     db.execute("DELETE FROM people")
     db.conn.executemany(
@@ -121,8 +124,8 @@ def _cased_words(name: str) -> int:
 
 def rebuild_titles(db: sqlite_utils.Database) -> None:
     """A full-text index of titles alone (one segment), tokenized like papers_fts: search asks it what titles hold,
-    and a title word's postings there are a fraction of that word's postings in whole papers (title queries 3x
-    faster at 110,000 papers). An index without it still searches, through a {title} filter on papers_fts."""
+    and a title word's postings there are a fraction of that word's postings in whole papers (title queries are
+    faster: docs/benchmarks.md). An index without it still searches, through a {title} filter on papers_fts."""
     if not db[TITLES_FTS].exists():
         db.execute(
             f"CREATE VIRTUAL TABLE {TITLES_FTS} USING fts5(title, content='papers', content_rowid='rowid', "
@@ -133,14 +136,14 @@ def rebuild_titles(db: sqlite_utils.Database) -> None:
 
 
 def compact_fts(db: sqlite_utils.Database) -> None:
-    """The full-text index as one segment, not the several a rebuild leaves (7 at 5,863 papers): each query term is
-    then one b-tree to read, and searches at 110,000 papers take ~7% less CPU (bench/search_bench.py)."""
+    """The full-text index as one segment, not the several a rebuild leaves: each query term is then one b-tree to
+    read, and searches take less CPU (docs/benchmarks.md)."""
     db.execute("INSERT INTO papers_fts(papers_fts) VALUES('optimize')")
 
 
 def ensure_search_indexes(db: sqlite_utils.Database) -> None:
     """Indexes for search's status: and has:code filters, so they never read whole paper rows, and for pasted links
-    (a scan of the links reads every row: 0.2 s at 110,000 papers)."""
+    (a scan of the links reads every row: docs/benchmarks.md)."""
     db.table("papers").create_index(["site_url"], if_not_exists=True)
     db.table("papers").create_index(["url"], if_not_exists=True)
     db.table("papers").create_index(["status"], if_not_exists=True)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 TABLE = "sentence_vectors"
 SHORTEST = 20  # characters: a shorter piece ("Code: x.") says nothing of the idea
-LONGEST = 400  # characters of a sentence read (a run-on "sentence" of a badly split abstract is cut)
+# Characters of a sentence read (a run-on "sentence" of a badly split abstract is cut)
+LONGEST = 400
 
 Vectors = npt.NDArray[np.float32]
 

@@ -17,8 +17,10 @@ from bot.papers.fetch import raw as raw_downloads
 from bot.papers.records import Notice, Raw, Skip, SourceError
 
 MIN_ABSTRACT_CHARS = 80
-MAX_NUMBER_DIGITS = 4300  # Python's own limit on reading an int (sys.get_int_max_str_digits), said with a line
-_YEAR = re.compile(r"[12][0-9]{3}")  # a year a conference may have: four ASCII digits (not "²", "①" or "٢٠٢٦")
+# Python's own limit on reading an int (sys.get_int_max_str_digits), said with a line
+MAX_NUMBER_DIGITS = 4300
+# A year a conference may have: four ASCII digits (not "²", "①" or "٢٠٢٦")
+_YEAR = re.compile(r"[12][0-9]{3}")
 
 # Field names teams' exports use, mapped onto ours; anything else is ignored.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -265,7 +267,8 @@ def _read_downloads(path: Path, obj: Any, companions: tuple[Path, ...]) -> Itera
     for number, (record, files) in enumerate(read.records, 1):
         made = _structured(record, path, number)
         if isinstance(made, Raw):
-            made.official = True  # (the site's and OpenReview's own downloads, recognised by their shape)
+            # The site's and OpenReview's own downloads, recognised by their shape
+            made.official = True
             if files:
                 made.source, made.more_sources = files[0], tuple(files[1:])
         yield made

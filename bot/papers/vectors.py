@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 TABLE = "paper_vectors"
-MODEL_KEY = "vectors_model"  # meta: the model the vectors came from (another model's vectors are not comparable)
+# Meta: the model the vectors came from (another model's vectors are not comparable)
+MODEL_KEY = "vectors_model"
 BATCH = 2000  # papers embedded and written at once
 
 

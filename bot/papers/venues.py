@@ -32,9 +32,12 @@ class Track:
     # (first year, venueid after `<prefix>/<year>/`), oldest first. Ending in `/`: a parent group whose children
     # each hold one part of the track (workshops: `ICML.cc/2025/Workshop/TAIG`), listed before their notes are asked.
     groups: tuple[tuple[int, str], ...]
-    phrases: tuple[str, ...] = ("",)  # the words of a `venue` string between the year and the presentation word
-    bare: Status | None = None  # the status of a `venue` string that is the phrase alone, with no presentation word
-    on_site: bool = True  # the conference site's JSON lists the track's papers (workshops: OpenReview only)
+    # The words of a `venue` string between the year and the presentation word
+    phrases: tuple[str, ...] = ("",)
+    # The status of a `venue` string that is the phrase alone, with no presentation word
+    bare: Status | None = None
+    # The conference site's JSON lists the track's papers (workshops: OpenReview only)
+    on_site: bool = True
 
     def group(self, year: int) -> str | None:
         """The venueid suffix of the track's accepted papers that year; None before the track existed."""
@@ -54,7 +57,8 @@ class Conference:
     host: str
     openreview: str
     tracks: tuple[Track, ...]
-    site_file: str = "/static/virtual/data/{key}-{year}-{what}.json"  # what: orals-posters, abstracts
+    # what: orals-posters, abstracts
+    site_file: str = "/static/virtual/data/{key}-{year}-{what}.json"
 
     def track(self, name: str) -> Track | None:
         """A track by its name."""
@@ -117,7 +121,8 @@ DECISIONS: dict[str, Status] = {
     "accept (poster)": Status.POSTER,
     "accept (regular)": Status.POSTER,
 }
-WORKSHOP_WORD = "workshop "  # how a workshop paper's `venue` string goes on after the conference and year
+# How a workshop paper's `venue` string goes on after the conference and year
+WORKSHOP_WORD = "workshop "
 REJECTED_DECISIONS = frozenset({"reject", "rejected", "withdrawn", "desk reject", "desk rejected"})
 NOT_ACCEPTED_SUFFIXES = ("/Rejected_Submission", "/Withdrawn_Submission", "/Desk_Rejected_Submission", "/Submission")
 
@@ -212,7 +217,8 @@ def venue_string(value: str) -> tuple[Status | None, str | None]:
     if m is None or conference is None:
         return None, None
     rest = m["rest"].lower()
-    if rest.startswith(WORKSHOP_WORD):  # `ICML 2026 Workshop EXAIT poster`: the workshop's name, then maybe a word
+    # `ICML 2026 Workshop EXAIT poster`: the workshop's name, then maybe a word
+    if rest.startswith(WORKSHOP_WORD):
         return PRESENTATIONS.get(rest.rsplit(" ", 1)[-1]), WORKSHOPS.name
     for track in conference.tracks:
         for phrase in track.phrases:
@@ -285,7 +291,8 @@ def source_group(sourceurl: str | None) -> str | None:
 
 MAIN = "main"  # the track of papers whose source names none (the seeds, third-party lists)
 POSITION = "position"
-_POSITION_TITLE = re.compile(r"position(?: paper)?\s*:", re.IGNORECASE)  # "Position: Stop Chasing the C-index ..."
+# "Position: Stop Chasing the C-index ..."
+_POSITION_TITLE = re.compile(r"position(?: paper)?\s*:", re.IGNORECASE)
 
 
 def track_from_title(conference: str | None, year: int | None, track: str | None, title: str) -> str | None:
@@ -325,7 +332,8 @@ class Scope:
 
 def parse_scope(value: str) -> Scope:
     """`icml2026`, `icml2026, icml2024-position`, `all`, or empty (automatic) → Scope; VenueError otherwise."""
-    joined = re.sub(r"([a-z])\s+((?:19|20)\d\d)", r"\1\2", value.strip().lower())  # `ICML 2026` is one name
+    # `ICML 2026` is one name
+    joined = re.sub(r"([a-z])\s+((?:19|20)\d\d)", r"\1\2", value.strip().lower())
     names = [n for n in re.split(r"[\s,;]+", joined) if n]
     if not names or names == ["auto"]:
         return Scope()

@@ -18,9 +18,12 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any, Generic, TypeVar
 
-CHUNK = 100  # items per task: small enough that little is lost to a stop, large enough to amortise the pickling
-AHEAD = 3  # chunks sent to each worker before its oldest is read back: it works while the parent writes the index
-STALL_SECONDS = 600.0  # a chunk unfinished this long after the parent asked for it hangs (a chunk takes ~0.1 s)
+# items per task: small enough that little is lost to a stop, large enough to amortise the pickling
+CHUNK = 100
+# chunks sent to each worker before its oldest is read back: it works while the parent writes the index
+AHEAD = 3
+# A chunk unfinished this long after the parent asked for it hangs: a healthy one takes a small fraction of this.
+STALL_SECONDS = 600.0
 PR_SET_PDEATHSIG = 1  # prctl(2) on Linux
 
 In = TypeVar("In")
@@ -62,7 +65,8 @@ def in_workers(
             for _ in range(workers):
                 pool.append(_Worker(context, work))
         chunks = iter(lambda: list(itertools.islice(items, CHUNK)), [])
-        in_flight: deque[tuple[_Worker[In, Out], list[In]]] = deque()  # each chunk sent and its worker, oldest first
+        # Each chunk sent and its worker, oldest first
+        in_flight: deque[tuple[_Worker[In, Out], list[In]]] = deque()
 
         def send_next(worker: _Worker[In, Out]) -> None:
             if (chunk := next(chunks, None)) is not None:
@@ -77,7 +81,8 @@ def in_workers(
             if not worker.ready(stall):
                 raise WorkerStalled(chunk, stall)
             done = worker.receive()
-            send_next(worker)  # before handing the results on, so that the worker has work meanwhile
+            # Before handing the results on, so that the worker has work meanwhile
+            send_next(worker)
             yield from done
     finally:
         for worker in pool:
@@ -93,7 +98,8 @@ class _Worker(Generic[In, Out]):
             target=_serve, args=(theirs, work, os.getpid()), name="icml-bot-worker", daemon=True
         )
         self.process.start()
-        theirs.close()  # the worker's end lives in the worker alone, so its death is an end of file here
+        # The worker's end lives in the worker alone, so its death is an end of file here
+        theirs.close()
 
     def send(self, chunk: list[In]) -> None:
         try:
@@ -147,7 +153,8 @@ def _serve(conn: Connection, work: Callable[[list[Any]], list[Any]], parent: int
             conn.send(reply)
         except OSError:
             return  # the parent is gone or done
-        except Exception as failure:  # the reply would not pickle: say so rather than die without a word
+        # The reply would not pickle: say so rather than die without a word
+        except Exception as failure:
             conn.send((False, RuntimeError(f"a worker could not send back {reply[1]!r:.200}: {failure}")))
             return
 
@@ -193,7 +200,8 @@ def _start_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so does systemd's stop
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel kills us when the parent dies, even by SIGKILL
+        # The kernel kills us when the parent dies, even by SIGKILL
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before that took effect
         os._exit(1)
     if sys.platform != "linux":

@@ -19,7 +19,8 @@ from bot.state import State
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
-MAX_BODY_BYTES = 1 << 20  # Slack's payloads are a few kB; a block_actions body with a long message stays far below
+# Slack's payloads are a few kB; a block_actions body with a long message stays far below
+MAX_BODY_BYTES = 1 << 20
 SIGNATURE_MAX_AGE = 300  # seconds: Slack's replay window
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,8 @@ class WsgiApp:
         path, method = environ.get("PATH_INFO") or "", environ.get("REQUEST_METHOD") or ""
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return self.health(start_response)
-        if self.oauth_paths and path in self.oauth_paths and method == "GET":  # "Add to Slack": a browser, unsigned
+        # "Add to Slack": a browser, unsigned
+        if self.oauth_paths and path in self.oauth_paths and method == "GET":
             return self.bolt(environ, start_response)
         body = _read_body(environ)
         reason = self.unsigned(environ, body)

@@ -33,15 +33,19 @@ from bot.serve.runtime import STOP_DIGEST_SECONDS, STOP_LISTENERS_SECONDS, STOP_
 # A worker stopping finishes its request, then its replies and a digest being posted; the master waits that long.
 GRACEFUL_SECONDS = STOP_REQUESTS_SECONDS + STOP_LISTENERS_SECONDS + STOP_DIGEST_SECONDS
 WORKER_TIMEOUT = 30  # a worker whose event loop has not run for this long is killed and replaced
-LOOP_SECONDS = 1.0  # the event loop beats the heartbeat and looks for a stop signal at least this often
+# The event loop beats the heartbeat and looks for a stop signal at least this often
+LOOP_SECONDS = 1.0
 FLUSH_POLL_SECONDS = 0.05  # stopping: how often to look whether the last answers have gone out
 # Requests run in this many threads per worker: a search is CPU-bound, so more threads only queue for the GIL; a few
 # let /healthz or an ack pass a long search, and a request waiting on Slack or the state database not hold the rest.
 WORKER_THREADS = 4
-CLIENT_IDLE_SECONDS = 5  # a connection silent this long, mid-request or between requests, is closed (Slack never is)
+# A connection silent this long, mid-request or between requests, is closed (Slack never is)
+CLIENT_IDLE_SECONDS = 5
 IDLE_CHECK_SECONDS = 1  # ... looked for this often
-CONNECTION_LIMIT = 500  # open connections per worker (one file descriptor each); beyond it new ones wait in the backlog
-MAX_HEADER_BYTES = 64 * 1024  # Slack's headers are about 1 kB, a browser's on /slack/install a few kB: 431 beyond
+# Open connections per worker (one file descriptor each); beyond it new ones wait in the backlog
+CONNECTION_LIMIT = 500
+# Slack's headers are about 1 kB, a browser's on /slack/install a few kB: 431 beyond
+MAX_HEADER_BYTES = 64 * 1024
 BACKLOG = 2048  # connections the kernel queues before one is accepted (gunicorn's default)
 
 log = logging.getLogger(__name__)
@@ -59,7 +63,8 @@ class Worker(BaseWorker):
     def run(self) -> None:
         """Serve until SIGTERM/SIGINT or until the master goes, then finish the requests in progress (bounded)."""
         connections: dict[int, Any] = {}
-        listening = [getattr(listener, "sock", listener) for listener in self.sockets]  # gunicorn wraps them
+        # gunicorn wraps them
+        listening = [getattr(listener, "sock", listener) for listener in self.sockets]
         server = waitress_server(self.wsgi, connections, listening)
         while self.alive and self.ppid == os.getppid():
             self.notify()
@@ -71,7 +76,8 @@ class Worker(BaseWorker):
     def finish(self, connections: dict[int, Any]) -> None:
         """Stop accepting, then let the requests read whole run and their answers go out (bounded)."""
         for listener in [c for c in connections.values() if isinstance(c, waitress.server.BaseWSGIServer)]:
-            wasyncore.dispatcher.close(listener)  # the listening socket only: connections and the trigger carry on
+            # The listening socket only: connections and the trigger carry on
+            wasyncore.dispatcher.close(listener)
         deadline = time.monotonic() + STOP_REQUESTS_SECONDS
         while _answering(connections) and time.monotonic() < deadline:
             self.notify()
@@ -85,8 +91,8 @@ class Channel(HTTPChannel):  # type: ignore[misc]  # (waitress is untyped: pypro
 
     The thread sends its own answer (waitress sends as soon as anything is written), so the loop has nothing to send
     meanwhile: yet waitress calls the connection writable whenever unsent bytes wait, which they do while the thread
-    is inside send(), so poll() returned at once and the loop spun, ~90 turns per /icml answer that held the GIL
-    against the very thread answering (a profile under bench/serve_bench.py's load: a quarter of the worker's time).
+    is inside send(), so poll() returned at once and the loop spun, holding the GIL against the very thread answering
+    (a profile under bench/serve_bench.py's load: docs/benchmarks.md).
     The loop still steps in when the answer outgrows waitress's high-water mark (the thread waits for it then), when
     the connection is to be closed, and once the thread is done (waitress then wakes the loop)."""
 
@@ -124,7 +130,8 @@ def waitress_server(
     )
     for listener in connections.values():  # one per listening socket (gunicorn may bind several)
         if isinstance(listener, waitress.server.BaseWSGIServer):
-            listener.channel_class = Channel  # (waitress's hook: the class of every connection it accepts)
+            # waitress's hook: the class of every connection it accepts
+            listener.channel_class = Channel
     return server
 
 
@@ -202,7 +209,8 @@ class HttpWorkers(BaseApplication):
         for key, value in settings.items():
             self.cfg.set(key, value)
 
-    def load(self) -> Any:  # a WsgiApp; gunicorn's stubs type the environ as a MutableMapping, ours as a dict
+    # A WsgiApp; gunicorn's stubs type the environ as a MutableMapping, ours as a dict
+    def load(self) -> Any:
         """In each worker, after the fork: its own state connection, digest desk (the lease decides who schedules)
         and Bolt app."""
         self.runtime = Runtime.start(self.config)
@@ -240,7 +248,8 @@ def serve(config: Config, host: str, port: int, workers: int) -> int:
     master = os.getpid()
     try:
         Master(HttpWorkers(config, host, port, workers)).run()
-    except SystemExit as exc:  # gunicorn's master ends with sys.exit: 0 after a stop, 3 when a worker cannot boot
+    # gunicorn's master ends with sys.exit: 0 after a stop, 3 when a worker cannot boot
+    except SystemExit as exc:
         if os.getpid() != master:
             raise  # a worker ending: its own exit, through gunicorn's
         return exc.code if isinstance(exc.code, int) else 1

@@ -157,7 +157,8 @@ class Refresher:
             outcome = refresh_once(self.path, venues_to_fetch(self.path, self.scope), self.settings)
         (log.info if outcome.ok else log.warning)("%s", outcome.line)
         self.outcomes.append(outcome)
-        warm_file(self.path)  # (the index as loaded, read here: no search waits for it, nor for a rebuild)
+        # The index as loaded, read here: no search waits for it, nor for a rebuild
+        warm_file(self.path)
         return outcome
 
     def start(self) -> Refresher:

@@ -26,7 +26,8 @@ def serve(config: Config, http: bool = False, host: str = "0.0.0.0", port: int =
     hands its lease back, and returns 0; a second signal ends it at once.
     """
     if http or workers > 1:
-        from bot.serve import http_workers, socket_workers  # gunicorn and waitress only when they run
+        # gunicorn and waitress only when they run
+        from bot.serve import http_workers, socket_workers
 
         status = http_workers.serve(config, host, port, workers) if http else socket_workers.supervise(config, workers)
         log.info("stopped" if status == 0 else f"stopped (exit status {status})")

@@ -19,9 +19,11 @@ from bot.slack.home_publisher import HomePublisher
 from bot.slack.reminders import ReminderDesk
 from bot.state import State
 
-STOP_REQUESTS_SECONDS = 5  # at shutdown: requests in progress get this long to finish
-STOP_LISTENERS_SECONDS = 10  # ... replies started by listeners (they post to Slack)
-STOP_DIGEST_SECONDS = 20  # ... and a digest being posted (its own timeout is 30 s; a claim keeps it from doubling)
+# At shutdown, how long each kind of work in progress gets to finish: requests, replies started by listeners (they
+# post to Slack), and a digest being posted (its own timeout is 30 s; a claim keeps it from doubling).
+STOP_REQUESTS_SECONDS = 5
+STOP_LISTENERS_SECONDS = 10
+STOP_DIGEST_SECONDS = 20
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +36,10 @@ class Runtime:
     digests: DigestService
     app: App
     publisher: HomePublisher  # Home views, published off the listener threads
-    refresher: refresh.Refresher | None = None  # ICML_BOT_REFRESH: fetch again and load in one transaction
-    reminders: ReminderDesk | None = None  # conference-day DMs (one process per state database sends them)
+    # ICML_BOT_REFRESH: fetch again and load in one transaction
+    refresher: refresh.Refresher | None = None
+    # conference-day DMs (one process per state database sends them)
+    reminders: ReminderDesk | None = None
 
     @classmethod
     def build(cls, config: Config) -> Runtime:
@@ -54,7 +58,8 @@ class Runtime:
         runtime.digests.start_scheduler()
         if runtime.reminders is not None:
             runtime.reminders.start()
-        runtime.refresher = refresh.start(config)  # several processes on one index: the first due one fetches
+        # Several processes on one index: the first due one fetches
+        runtime.refresher = refresh.start(config)
         return runtime
 
     @classmethod
@@ -85,8 +90,8 @@ class Runtime:
 
 def freeze_when_warm(warming: threading.Thread) -> None:
     """Once the index is warm, take what the process keeps for good (modules, the app, the index's caches) out of
-    Python's cycle collector: its full passes walked all of it, ~60 ms of CPU (0.25 s on a busy machine) with every
-    request waiting, about every 20 s under bench/serve_bench.py's load. Frozen objects are still freed when nothing
+    Python's cycle collector: its full passes walked all of it with every request waiting (how long and how often
+    under bench/serve_bench.py's load: docs/benchmarks.md). Frozen objects are still freed when nothing
     refers to them (a new index's caches replace the old ones); only a reference cycle among them would stay."""
     warming.join()
     gc.freeze()

@@ -17,9 +17,11 @@ from bot.config import Config, ConfigError
 from bot.serve.runtime import Runtime
 
 MAX_SOCKET_WORKERS = 10  # Slack refuses an app's 11th Socket Mode connection (too_many_websockets)
-BOOT_SECONDS = 30.0  # a worker that ends within this long of starting failed to start: stop them all
+# A worker that ends within this long of starting failed to start: stop them all
+BOOT_SECONDS = 30.0
 RESTART_DELAY = 1.0  # a worker that died after starting is started again this much later
-STOP_SECONDS = 40.0  # each worker gets this long after SIGTERM (its own stop is bounded at 35 s) before SIGKILL
+# Each worker gets this long after SIGTERM (its own stop is bounded at 35 s) before SIGKILL
+STOP_SECONDS = 40.0
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,8 @@ def supervise(config: Config, workers: int) -> int:
         raise ConfigError(
             f"--workers {workers} is more than Slack's {MAX_SOCKET_WORKERS} Socket Mode connections per app"
         )
-    Runtime.check(config)  # the state database, settings and bot token once, before any worker starts
+    # The state database, settings and bot token once, before any worker starts
+    Runtime.check(config)
     argv = [sys.executable, "-m", "bot", "serve", "--workers", "1", "--db", str(config.db_path)]
     pool = SocketWorkers(workers, argv)
     received: list[str] = []

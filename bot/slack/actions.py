@@ -121,4 +121,5 @@ def register(app: App, deps: Services) -> None:
     if set(handlers) != set(blocks.ACTION_IDS):
         raise RuntimeError("every button the blocks build needs a listener")
     for action_id, handler in handlers.items():
-        app.action(action_id)(acks_at_once(acks_first(handler)))  # acked before it runs (bot/slack/inline_ack.py)
+        # Acked before it runs (bot/slack/inline_ack.py)
+        app.action(action_id)(acks_at_once(acks_first(handler)))

@@ -27,9 +27,10 @@ from bot.slack.blocks import ACTION_IDS
 from bot.slack.home_publisher import HomePublisher
 from bot.slack.services import Services
 
-LISTENER_THREADS = 16  # listeners run here; the HTTP server and Socket Mode each have their own threads
+# Listeners run here; the HTTP server and Socket Mode each have their own threads
+LISTENER_THREADS = 16
 
-# What the app listens to; manifest.yml must declare exactly these (tests/test_slack_manifest.py checks).
+# What the app listens to; manifest.yml must declare exactly these (tests/slack/test_manifest.py checks).
 COMMANDS = commands.COMMANDS
 EVENTS = (*events.EVENTS, *home.EVENTS, *unfurls.EVENTS, *oauth.LIFECYCLE_EVENTS)
 ACTIONS = (*ACTION_IDS, *team_actions.ACTION_IDS, *shortcuts.ACTION_IDS)
@@ -70,17 +71,20 @@ def build_app(
             f"cannot reach Slack at SLACK_API_URL={config.api_url} ({type(exc).__name__}); check the "
             "network or SLACK_API_URL"
         ) from None
-    events.register(app, deps)  # also registers the global middleware that drops Slack's redeliveries
+    # Also registers the global middleware that drops Slack's redeliveries
+    events.register(app, deps)
     commands.register(app, deps)
     actions.register(app, deps)
     publisher = publisher or HomePublisher()
     team_actions.register(app, deps, publisher)  # Save, channel lists, digest feedback (bot/team)
     home.register(app, deps, publisher)
     unfurls.register(app, deps)  # paper links unfurl into cards (link_shared)
-    shortcuts.register(app, deps)  # Find related papers: on a message, or a modal to paste text into
+    # Find related papers: on a message, or a modal to paste text into
+    shortcuts.register(app, deps)
     oauth.register(app, deps)
     app.error(errors.on_error)
-    inline_ack.install(app)  # /icml answers in its ack, buttons ack at once: no 10 ms polling (bot/slack/inline_ack.py)
+    # /icml answers in its ack, buttons ack at once: no 10 ms polling (bot/slack/inline_ack.py)
+    inline_ack.install(app)
     return app
 
 

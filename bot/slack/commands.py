@@ -2,7 +2,7 @@
 
 Adding a subcommand is one function `(Invocation) -> Message` and one `Subcommand(...)` entry in SUBCOMMANDS.
 The listener acks with the answer itself rather than acking "Searching…" and posting to the response_url: a
-search takes a few milliseconds, far inside Slack's 3 seconds, so one round trip replaces two, nothing flickers,
+search is far inside Slack's 3 seconds (docs/benchmarks.md), so one round trip replaces two, nothing flickers,
 and there is no second request that could fail after the user was told to wait.
 """
 
@@ -33,7 +33,8 @@ from bot.team import history
 
 COMMAND = "/icml"
 SLOW_REPLY_SECONDS = 1.0  # Slack gives us 3 s to ack; log anything that eats a third of that
-MAX_INPUT_CHARS = 500  # longer text is a paste, not a query (the query parser reads no more than this either)
+# Longer text is a paste, not a query (the query parser reads no more than this either)
+MAX_INPUT_CHARS = 500
 AFTER_ACK_THREADS = 2  # uploads of exports, after /icml has answered
 
 log = logging.getLogger(__name__)

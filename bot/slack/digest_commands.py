@@ -16,7 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.config import ConfigError, parse_size, parse_time, parse_tz
-from bot.digest.model import ALL_TOPICS, Outcome, normalize_days
+from bot.digest.model import ALL_TOPICS, Outcome, OutcomeStatus, normalize_days
 from bot.digest.service import DigestService
 from bot.digest.subscriptions import Settings
 from bot.digest.words import day_label
@@ -47,8 +47,10 @@ ZONE_ABBREVIATIONS = {
     "SGT": "Asia/Singapore",
     "HKT": "Asia/Hong_Kong",
 }
-NOW_WAIT_SECONDS = 2.0  # `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
-STATE_WAIT_SECONDS = 2.0  # how long a /icml digest command waits for a locked state database (Slack allows 3 s)
+# `/icml digest now` answers with the result if posting takes less (Slack allows 3 s)
+NOW_WAIT_SECONDS = 2.0
+# How long a /icml digest command waits for a locked state database (Slack allows 3 s)
+STATE_WAIT_SECONDS = 2.0
 MAX_TOPICS_CHARS = 200  # topics are a few words; the digest searches for them every day
 UNREACHABLE = (
     "The bot cannot reach its database right now, so nothing was changed; searches still work. Try again in a minute."
@@ -146,8 +148,10 @@ def run(inv: Any) -> Message:
     state, asker = desk.digests.state, Asker.of(inv)
     try:
         with state.waiting_at_most(STATE_WAIT_SECONDS):
-            if asker.team and not desk.subscriptions.per_workspace:  # one workspace: a digest without one is its own
-                desk.subscriptions.adopt(asker.channel, asker.team)  # (with many, only `/icml digest adopt` takes it)
+            # One workspace: a digest without one is its own
+            if asker.team and not desk.subscriptions.per_workspace:
+                # with many, only `/icml digest adopt` takes it
+                desk.subscriptions.adopt(asker.channel, asker.team)
             return handler(desk, asker, rest.strip())
     except ERRORS as exc:
         if is_unreachable(exc):
@@ -306,12 +310,12 @@ def now_message(outcome: Outcome) -> Message:
     """The reply to `/icml digest now` for each outcome."""
     day = day_label(outcome.day)
     text = {
-        "posted": f"Posted the digest for {day}.",
-        "already": f"The digest for {day} is already in this channel: one a day, never twice.",
-        "busy": f"The digest for {day} is being posted right now.",
-        "empty": "The paper index is empty: load papers with `icml-bot index`.",
-        "uncertain": f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). I will look in "
-        "the channel history before trying again, so it never appears twice.",
+        OutcomeStatus.POSTED: f"Posted the digest for {day}.",
+        OutcomeStatus.ALREADY: f"The digest for {day} is already in this channel: one a day, never twice.",
+        OutcomeStatus.BUSY: f"The digest for {day} is being posted right now.",
+        OutcomeStatus.EMPTY: "The paper index is empty: load papers with `icml-bot index`.",
+        OutcomeStatus.UNCERTAIN: f"Slack did not confirm the digest for {day} ({escape(outcome.error or '')}). "
+        "I will look in the channel history before trying again, so it never appears twice.",
     }.get(outcome.status)
     if text is None:
         error = outcome.error or outcome.status

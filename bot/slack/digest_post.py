@@ -20,7 +20,8 @@ from slack_sdk.http_retry import RateLimitErrorRetryHandler
 from bot.digest.model import Digest, HistoryUnavailable, PostRejected, PostUncertain
 from bot.slack.blocks import digest as digest_blocks
 
-POST_TIMEOUT = 30  # seconds; a post that takes longer is checked in the history, never blindly retried
+# Seconds; a post that takes longer is checked in the history, never blindly retried
+POST_TIMEOUT = 30
 HISTORY_PAGE = 200
 HISTORY_PAGES = 5
 HISTORY_MARGIN = 600  # seconds before the claim to start looking (clock skew between us and Slack)
@@ -46,13 +47,15 @@ class SlackPoster:
             timeout=timeout,
             retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=rate_limit_retries)],
         )
-        self.token_for = token_for  # many workspaces: workspace → its bot token (None: not installed)
+        # Many workspaces: workspace → its bot token (None: not installed)
+        self.token_for = token_for
 
     def _client(self, team: str) -> WebClient | None:
         """The client for a workspace's digest: the one token, or that workspace's (None when the app left it)."""
         if self.token_for is None:
             return self.client
-        token = self.token_for(team) if team else None  # (a digest no workspace has adopted posts nowhere)
+        # A digest no workspace has adopted posts nowhere
+        token = self.token_for(team) if team else None
         if not token:
             return None
         c = self.client

@@ -26,8 +26,10 @@ from bot.slack.services import Services
 from bot.state import ERRORS, is_locked, is_unreachable
 
 EVENTS = ("app_mention",)
-DEDUPE_WAIT_SECONDS = 2.0  # how long the redelivery check waits for a locked state database (Slack wants 3 s)
-REPLY_RETRIES = 2  # a mention reply Slack refuses with 429 is posted again after Retry-After, this many times at most
+# How long the redelivery check waits for a locked state database (Slack wants 3 s)
+DEDUPE_WAIT_SECONDS = 2.0
+# A mention reply Slack refuses with 429 is posted again after Retry-After, this many times at most
+REPLY_RETRIES = 2
 REPLY_RETRY_MAX_WAIT = 10.0  # seconds: asked to wait longer, the user is told to ask again instead
 USAGE = (
     "Mention me with a few words, e.g. `@icml-bot kv cache`, or a question (`@icml-bot any recent papers on "
@@ -50,7 +52,8 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
         return query
     thread_ts = event.get("thread_ts")
     in_thread = bool(thread_ts) and thread_ts != event.get("ts")
-    asked = request_without_topic(query) if query and in_thread else None  # "any papers on this?": the thread
+    # "any papers on this?": the thread
+    asked = request_without_topic(query) if query and in_thread else None
     if query and asked is None:
         return search_page(deps.papers, query, public=True)
     if not thread_ts or not in_thread:
@@ -59,7 +62,8 @@ def thread_reply(deps: Services, event: dict[str, Any], read_parent: Callable[[s
     topics = deps.papers.topic_queries(slack_to_plain(parent, TOPIC_TEXT_CHARS))
     if not topics:
         return blocks.notice("I couldn't tell what this thread is about. " + USAGE)
-    for topic in topics:  # most specific first; a search that needs every word may find nothing for it
+    # Most specific first; a search that needs every word may find nothing for it
+    for topic in topics:
         response = deps.papers.search(f"{asked} {topic}" if asked else topic, limit=blocks.PAGE_SIZE)
         if response.results:
             break
@@ -92,7 +96,8 @@ class Events:
                 with state.waiting_at_most(DEDUPE_WAIT_SECONDS):
                     first = state.events.first_time(str(event_id))
             except ERRORS as exc:
-                if is_unreachable(exc):  # answering beats silence: a retry would be answered twice, not lost
+                # Answering beats silence: a retry would be answered twice, not lost
+                if is_unreachable(exc):
                     logger.warning(
                         "state database %s cannot be reached (%s): answering event %s without the redelivery check",
                         state.path,

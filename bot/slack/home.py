@@ -42,7 +42,8 @@ def digest_lines(deps: Services, team: str) -> list[team_blocks.DigestLine]:
         return []
     now = service.clock()
     lines = []
-    for sub in service.subscriptions.active(team):  # (another workspace's channels are not this one's business)
+    # Another workspace's channels are not this one's business
+    for sub in service.subscriptions.active(team):
         at = service.next_slot(sub, now)
         label = f"{when_label(at)} ({day_label(at.date())})" if at else None
         lines.append(team_blocks.DigestLine(sub.channel, digest_blocks.schedule_text(sub), label))

@@ -21,9 +21,11 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import ConnectionErrorRetryHandler
 from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 
-ATTEMPTS = 5  # a view Slack refuses with 429 this many times is dropped (logged); the next visit publishes again
+# A view Slack refuses with 429 this many times is dropped (logged); the next visit publishes again
+ATTEMPTS = 5
 DEFAULT_RETRY_AFTER = 1.0  # seconds to wait after a 429 without a usable Retry-After header
-PUBLISH_TIMEOUT = 10  # seconds per views.publish: a slow Slack delays other Home views, never a listener
+# seconds per views.publish: a slow Slack delays other Home views, never a listener
+PUBLISH_TIMEOUT = 10
 STOP_SECONDS = 5.0  # at shutdown: views due now get this long to go out
 
 log = logging.getLogger(__name__)
@@ -46,8 +48,10 @@ class HomePublisher:
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._pending: dict[tuple[str, str], Pending] = {}  # oldest first: a user's new view goes to the back
-        self._paused: dict[str, float] = {}  # workspace -> when its Retry-After ends (time.monotonic)
+        # Oldest first: a user's new view goes to the back
+        self._pending: dict[tuple[str, str], Pending] = {}
+        # Workspace -> when its Retry-After ends (time.monotonic)
+        self._paused: dict[str, float] = {}
         self._thread: threading.Thread | None = None
         self._stopping = False
 
@@ -118,7 +122,8 @@ class HomePublisher:
                     log.warning("views.publish for %s rate limited %d times: dropped", user, item.attempts)
                 elif key not in self._pending:
                     self._pending[key] = item
-        except Exception as exc:  # the state database or the index failed: this view is lost, the thread goes on
+        # The state database or the index failed: this view is lost, the thread goes on
+        except Exception as exc:
             log.warning("Home view for %s not published: %s: %s", user, type(exc).__name__, exc)
 
 

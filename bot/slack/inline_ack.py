@@ -2,10 +2,10 @@
 
 Bolt runs every listener in its thread pool and has the request thread poll for the ack every 10 ms
 (slack_bolt/listener/thread_runner.py). For `/icml`, which searches and acks with the results in a few
-milliseconds, that poll was most of each request's time: a gunicorn worker answered ~70 commands a second with
-the CPU mostly idle. Bolt's own `process_before_response` mode runs a listener inline, but for the whole app, and
-button and mention listeners post to Slack after their ack, which must not hold the ack back. So the runner below
-picks the mode per listener: inline for the ones marked with `answers_in_ack`; for the ones marked with
+milliseconds, that poll was most of each request's time: a gunicorn worker answered few commands a second with the
+CPU mostly idle (docs/benchmarks.md). Bolt's own `process_before_response` mode runs a listener inline, but for the
+whole app, and button and mention listeners post to Slack after their ack, which must not hold the ack back. So the
+runner below picks the mode per listener: inline for the ones marked with `answers_in_ack`; for the ones marked with
 `acks_at_once` (buttons: an empty ack, then the answer through the response_url) the empty ack is given in the
 request's thread before the listener goes to the pool, so the request returns at once instead of after a poll;
 Bolt's thread pool and its polling for the rest (mentions, whose events Bolt acks itself before the pool).
@@ -41,7 +41,8 @@ def acks_at_once(listener: F) -> F:
 class InlineAckRunner(ThreadListenerRunner):
     """Bolt's runner for every listener, except that marked ones answer without Bolt polling for their ack."""
 
-    def __init__(self, threaded: ThreadListenerRunner) -> None:  # shares the pool and handlers, no __init__ of its own
+    # Shares the pool and handlers, no __init__ of its own
+    def __init__(self, threaded: ThreadListenerRunner) -> None:
         self.__dict__.update(threaded.__dict__)
         self.inline = copy.copy(threaded)
         self.inline.process_before_response = True
@@ -61,12 +62,16 @@ class InlineAckRunner(ThreadListenerRunner):
             return self.inline.run(request, response, listener_name, listener, starting_time)
         if getattr(function, ACKS_FIRST, False):
             ack = request.context.ack
-            acked = ack()  # what the listener's own ack() says; Bolt's wait for an ack then ends before it sleeps
-            super().run(request, response, listener_name, listener, starting_time)  # the listener, in the pool
-            return acked  # (not ack.response: the listener's own ack(), or Bolt after it fails, sets that again)
+            # What the listener's own ack() says; Bolt's wait for an ack then ends before it sleeps
+            acked = ack()
+            # The listener, in the pool
+            super().run(request, response, listener_name, listener, starting_time)
+            # (not ack.response: the listener's own ack(), or Bolt after it fails, sets that again)
+            return acked
         return super().run(request, response, listener_name, listener, starting_time)
 
 
 def install(app: App) -> None:
     """Give `app` the runner above; call after app.error(...), whose handler the runner shares."""
-    app._listener_runner = InlineAckRunner(app.listener_runner)  # Bolt has no public way to pass a runner
+    # Bolt has no public way to pass a runner
+    app._listener_runner = InlineAckRunner(app.listener_runner)

@@ -18,8 +18,11 @@ class Invocation:
     user_id: str
     channel_id: str
     deps: Services
-    team_id: str = ""  # the workspace, from Slack's payload: saves and channel lists are kept per workspace
+    # The workspace, from Slack's payload: saves and channel lists are kept per workspace
+    team_id: str = ""
     client: WebClient | None = None  # for work after the ack (file uploads); None in previews
     response_url: str = ""
-    later: list[Callable[[], None]] = field(default_factory=list)  # run after the ack, in a small pool
-    enterprise_id: str = ""  # the workspace's Enterprise Grid org, if any (an org-wide install posts its digests)
+    # Run after the ack, in a small pool
+    later: list[Callable[[], None]] = field(default_factory=list)
+    # The workspace's Enterprise Grid org, if any (an org-wide install posts its digests)
+    enterprise_id: str = ""

@@ -61,7 +61,8 @@ class Installations:
         """The bot token of workspace `team` (of Enterprise Grid org `enterprise`: installed in the workspace, or
         org-wide), or None when the app is not (or no longer) installed there."""
         bot = self.store.find_bot(enterprise_id=enterprise or None, team_id=team)
-        if bot is None and enterprise:  # an org-wide install: one bot for every workspace of the org
+        # An org-wide install: one bot for every workspace of the org
+        if bot is None and enterprise:
             bot = self.store.find_bot(enterprise_id=enterprise, team_id=None, is_enterprise_install=True)
         return bot.bot_token if bot is not None else None
 

@@ -23,8 +23,10 @@ from typing import Any
 from slack_sdk.oauth.state_store import OAuthStateStore
 
 NONCE_BYTES = 16  # 128 random bits: two states of one second never collide
-CLOCK_SKEW_SECONDS = 60  # a state issued by a replica whose clock runs this far ahead is still accepted
-SHAPE = re.compile(r"([0-9]{1,12})\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})")  # issued, nonce, signature
+# A state issued by a replica whose clock runs this far ahead is still accepted
+CLOCK_SKEW_SECONDS = 60
+# issued, nonce, signature
+SHAPE = re.compile(r"([0-9]{1,12})\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})")
 PURPOSE = b"icml-bot oauth state"  # the key signs nothing else, but say what it signs
 
 log = logging.getLogger(__name__)

@@ -161,7 +161,8 @@ def remind(inv: Invocation) -> Message:
             f"{reminders.MAX_MINUTES} (e.g. `/icml remind 15`), or `off`."
         )
     tz, note = user_zone(inv)
-    now = inv.deps.digests.clock() if inv.deps.digests else datetime.now(UTC)  # (the process's one clock)
+    # The process's one clock
+    now = inv.deps.digests.clock() if inv.deps.digests else datetime.now(UTC)
     if word:
         state.reminders.opt_in(inv.team_id, inv.user_id, minutes, tz.key, now.timestamp())
     found = reminders.plans_of(state, inv.deps.papers, inv.team_id, inv.user_id, tz.key)

@@ -68,7 +68,8 @@ class SlackReminders:
                 raise RuntimeError(f"{error} (HTTP {status})") from exc
             if error in GONE:
                 raise reminders.Unsendable(error) from exc
-            raise reminders.NotSent(error) from exc  # (429 after the client's own retries, and Slack's other no's)
+            # 429 after the client's own retries, and Slack's other no's
+            raise reminders.NotSent(error) from exc
         except OSError as exc:
             if isinstance(exc, ConnectionRefusedError):
                 raise reminders.NotSent(str(exc)) from exc

@@ -15,4 +15,5 @@ class Services:
 
     papers: Papers
     state: State | None = None
-    digests: DigestService | None = None  # daily digest: /icml digest … (bot/slack/digest_commands.py)
+    # Daily digest: /icml digest … (bot/slack/digest_commands.py)
+    digests: DigestService | None = None

@@ -37,12 +37,15 @@ log = logging.getLogger(__name__)
 
 MESSAGE_SHORTCUT = "related_message"
 GLOBAL_SHORTCUT = "related_text"
-SHORTCUTS = {MESSAGE_SHORTCUT: "message", GLOBAL_SHORTCUT: "global"}  # callback_id → type, as manifest.yml says
+# callback_id → type, as manifest.yml says
+SHORTCUTS = {MESSAGE_SHORTCUT: "message", GLOBAL_SHORTCUT: "global"}
 ACTION_IDS = (related_blocks.ACTION_BIBTEX,)
 VIEWS = (related_blocks.PASTE_VIEW,)
-CANNOT_POST = ("not_in_channel", "channel_not_found")  # chat.postMessage where the bot is not a member
+# chat.postMessage where the bot is not a member
+CANNOT_POST = ("not_in_channel", "channel_not_found")
 GONE = "Those papers are no longer in the index."
-SLACK_MESSAGE_CHARS = 40_000  # Slack cuts a message's text here; related() reads its opening and says how much
+# Slack cuts a message's text here; related() reads its opening and says how much
+SLACK_MESSAGE_CHARS = 40_000
 _WORD = re.compile(r"[^\W_]")
 
 
@@ -82,7 +85,8 @@ class Shortcuts:
             return frozenset()
         try:
             return saves.saved_ids(state, team, user)
-        except ERRORS as exc:  # the answer comes from the index even while the state database is down
+        # The answer comes from the index even while the state database is down
+        except ERRORS as exc:
             log.warning("cannot read %s's saved papers, Save buttons show as unsaved: %s", user, exc)
             return frozenset()
 

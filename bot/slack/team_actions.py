@@ -67,7 +67,8 @@ class Click:
     on_home: bool  # the Home tab: no response_url, the view is published again
     private: bool  # an ephemeral message: only the clicker sees it, so it can change in place
     in_digest: bool
-    foreign: bool = False  # the clicker's workspace is not the one whose installation (and token) answers
+    # The clicker's workspace is not the one whose installation (and token) answers
+    foreign: bool = False
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> Click:
@@ -98,7 +99,8 @@ class TeamActions:
 
     def __init__(self, deps: Services, publisher: HomePublisher) -> None:
         self.deps = deps
-        self.publisher = publisher  # Home views go out from its thread: a click never waits for views.publish
+        # Home views go out from its thread: a click never waits for views.publish
+        self.publisher = publisher
 
     @property
     def state(self) -> State:
@@ -144,7 +146,8 @@ class TeamActions:
 
     def _saved_page(self, click: Click, offset: int) -> Any:
         page = saves.saved(self.state, self.deps.papers, click.team, click.user, offset=offset)
-        if not page.items and page.total and offset:  # the last one on the last page went: show the page before
+        # The last one on the last page went: show the page before
+        if not page.items and page.total and offset:
             page = saves.saved(self.state, self.deps.papers, click.team, click.user, offset=page.previous_offset or 0)
         return page
 
@@ -331,4 +334,5 @@ def register(app: App, deps: Services, publisher: HomePublisher) -> None:
     if set(handlers) != set(ACTION_IDS):
         raise RuntimeError("every team button needs a listener")
     for action_id, handler in handlers.items():
-        app.action(action_id)(acks_at_once(acks_first(handler)))  # acked before it runs (bot/slack/inline_ack.py)
+        # Acked before it runs (bot/slack/inline_ack.py)
+        app.action(action_id)(acks_at_once(acks_first(handler)))

@@ -38,7 +38,8 @@ def trend(inv: Invocation) -> Message:
 
 def deliver(inv: Invocation, found: Trend) -> None:
     """Draw the chart and upload it into the channel with the numbers; a failure is told to the user, by name."""
-    from bot import charts  # (matplotlib only now, on the pool's thread: never in a search's start-up)
+    # matplotlib only now, on the pool's thread: never in a search's start-up
+    from bot import charts
 
     client = inv.client
     if client is None:

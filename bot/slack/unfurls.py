@@ -30,9 +30,12 @@ from bot.team import history
 
 EVENTS = ("link_shared",)
 MAX_LINKS = 10  # links read per message (Slack sends the message's links on the app's domains)
-SHARED_KNOWN_SECONDS = 600.0  # how long conversations.info's answer on a channel being shared is trusted
-SHARED_KNOWN_CHANNELS = 10_000  # channels remembered at most (then forgotten all at once, and asked again)
-ASK_WAIT_SECONDS = 2.0  # how long a link waits for another's conversations.info on its channel (then: no memory)
+# How long conversations.info's answer on a channel being shared is trusted
+SHARED_KNOWN_SECONDS = 600.0
+# channels remembered at most (then forgotten all at once, and asked again)
+SHARED_KNOWN_CHANNELS = 10_000
+# How long a link waits for another's conversations.info on its channel (then: no memory)
+ASK_WAIT_SECONDS = 2.0
 COMPOSER = "composer"
 
 log = logging.getLogger(__name__)
@@ -54,7 +57,8 @@ class SharedChannels:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._known: dict[tuple[str, str], tuple[bool, float]] = {}
-        self._asking: dict[tuple[str, str], threading.Event] = {}  # channels conversations.info is being asked about
+        # channels conversations.info is being asked about
+        self._asking: dict[tuple[str, str], threading.Event] = {}
         self._lock = threading.Lock()
 
     def is_shared(self, team: str, channel: str, body: dict[str, Any], client: WebClient) -> bool:
@@ -70,7 +74,8 @@ class SharedChannels:
                 self._asking[key] = threading.Event()
         if known is not None:
             return known
-        if asking is not None:  # another link of the channel is asking already: one question per channel
+        # Another link of the channel is asking already: one question per channel
+        if asking is not None:
             asking.wait(ASK_WAIT_SECONDS)
             with self._lock:
                 known = self._fresh(key)
@@ -154,7 +159,8 @@ class Unfurls:
                 client.chat_unfurl(unfurl_id=unfurl_id, source=source, unfurls=unfurls)
             else:
                 client.chat_unfurl(channel=channel, ts=ts, unfurls=unfurls)
-        except (SlackApiError, OSError) as exc:  # Slack's own preview stays; nothing for the user to do
+        # Slack's own preview stays; nothing for the user to do
+        except (SlackApiError, OSError) as exc:
             error = exc.response.get("error") if isinstance(exc, SlackApiError) else exc
             log.warning("chat.unfurl of %d links in %s failed: %s", len(unfurls), channel or "the composer", error)
             return

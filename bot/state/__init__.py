@@ -13,7 +13,7 @@ __all__ = ["ERRORS", "State", "StateUnavailable", "is_locked", "is_unreachable",
 
 def __getattr__(name: str) -> Any:
     """The store's names, imported on first use: `bot.state.postgres` (config, logs) must not load the store, whose
-    drivers and schema (psycopg, SQLAlchemy) cost the command line a third of a second."""
+    drivers and schema (psycopg, SQLAlchemy) are slow to import for a command line (docs/benchmarks.md)."""
     if name in __all__:
         return getattr(importlib.import_module("bot.state.store"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,13 +13,21 @@ from typing import Any
 from bot.state.repository import Repository, marks
 
 
+class SubscriptionSource(StrEnum):
+    """Who made a digest subscription (digest_subscriptions.source)."""
+
+    CONFIG = "config"  # ICML_DIGEST_CHANNEL: the settings own it, and a change of channel moves it
+    SLACK = "slack"  # /icml digest subscribe
+
+
 class RunStatus(StrEnum):
     """Where one digest run stands (digest_runs.status); bot/digest/decisions.py and channels.py hold the rules."""
 
     CLAIMED = "claimed"  # a process chose its papers and is posting it
     POSTED = "posted"  # in the channel, with its message ts
     FAILED = "failed"  # Slack refused it: nothing was posted
-    UNCERTAIN = "uncertain"  # the post may or may not have reached Slack: the channel history decides
+    # The post may or may not have reached Slack: the channel history decides
+    UNCERTAIN = "uncertain"
     SKIPPED = "skipped"  # not posted on purpose (too late, unsubscribed)
 
 
@@ -35,7 +43,7 @@ class SubscriptionRow:
     tz: str  # IANA name
     days: str  # cron day-of-week, e.g. mon-fri
     size: int
-    source: str  # 'config' (ICML_DIGEST_CHANNEL) or 'slack' (/icml digest subscribe)
+    source: str  # a SubscriptionSource's value
     active: bool
     created_by: str
     created_at: float
@@ -43,7 +51,8 @@ class SubscriptionRow:
     schedule_from: float
     last_error: str | None
     last_error_at: float | None
-    today: bool = False  # during a venue's dates, "today at <venue>" instead of the round (migration 8)
+    # During a venue's dates, "today at <venue>" instead of the round (migration 8)
+    today: bool = False
 
 
 @dataclass(frozen=True)

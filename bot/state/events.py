@@ -6,8 +6,10 @@ import time
 
 from bot.state.repository import Repository
 
-SEEN_EVENT_TTL = 7 * 24 * 3600  # Slack retries within minutes; a week of ids is plenty and stays small
-PRUNE_EVERY = 97  # prune old ids on about one first sighting in this many (by the second it lands on)
+# Slack retries within minutes; a week of ids is plenty and stays small
+SEEN_EVENT_TTL = 7 * 24 * 3600
+# Prune old ids on about one first sighting in this many (by the second it lands on)
+PRUNE_EVERY = 97
 
 
 class Events(Repository):

@@ -178,7 +178,8 @@ def upgrade(backend: Versioned, db: Any) -> int:
     if found == LATEST:
         return found
     with backend.migrating(db):
-        current = backend.schema_version(db)  # another process may have upgraded it while we waited for the lock
+        # Another process may have upgraded it while we waited for the lock
+        current = backend.schema_version(db)
         if current > LATEST:
             raise NewerSchema(_newer(backend.where, current))
         for step in MIGRATIONS:

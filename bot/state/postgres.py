@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-if TYPE_CHECKING:  # psycopg is imported where a PostgreSQL URL is used: the CLI and an SQLite state do without it
+# psycopg is imported where a PostgreSQL URL is used: the CLI and an SQLite state do without it
+if TYPE_CHECKING:
     import psycopg
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -27,7 +28,8 @@ SCHEMES = ("postgresql://", "postgres://")
 _USER_PASSWORD = re.compile(r"(?P<user>^[a-z]+://[^:@/]*:)(?P<password>[^?]*)@", re.IGNORECASE)
 _QUERY_PASSWORD = re.compile(r"(?P<key>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
 PERCENT_HINT = "percent-encode the user and password (% as %25, @ as %40, a space as %20)"
-WRITE_LOCK = 7_302_516_001  # advisory lock held by every write transaction (SQLite's single writer, made explicit)
+# Advisory lock held by every write transaction (SQLite's single writer, made explicit)
+WRITE_LOCK = 7_302_516_001
 CONNECT_TIMEOUT = 5  # seconds: an unreachable server is reported, not waited on for minutes
 DEFAULT_LOCK_WAIT = 10.0  # seconds a write waits for another one, as SQLite's BUSY_TIMEOUT
 
@@ -102,7 +104,8 @@ def problem(url: str, exc: BaseException) -> str:
     from psycopg import errors
 
     lines = mask(str(exc), url).strip().splitlines()  # libpq may quote the password back
-    text = " ".join(lines[0].split()) if lines else type(exc).__name__  # the rest is a caret under the SQL
+    # The rest is a caret under the SQL
+    text = " ".join(lines[0].split()) if lines else type(exc).__name__
     where = redact(url)
     if "password authentication failed" in text or "no password supplied" in text:
         return f"cannot log in to the state database {where}: wrong user or password; fix ICML_BOT_STATE"

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-NO_LIMIT = 2**62  # a LIMIT that both SQLite and PostgreSQL read as "no limit" (SQLite's -1 is an error in PostgreSQL)
+# A LIMIT that both SQLite and PostgreSQL read as "no limit" (SQLite's -1 is an error in PostgreSQL)
+NO_LIMIT = 2**62
 
 
 class Cursor(Protocol):

@@ -57,9 +57,8 @@ CREATE TABLE IF NOT EXISTS leases (
     acquired_at REAL NOT NULL,
     expires_at REAL NOT NULL
 )"""
-DIGEST_SUBSCRIPTION_TEAM = (  # migration 3: rows made before many workspaces belong to the single one ('')
-    "ALTER TABLE digest_subscriptions ADD COLUMN team TEXT NOT NULL DEFAULT ''"
-)
+# Migration 3: rows made before many workspaces belong to the single one ('')
+DIGEST_SUBSCRIPTION_TEAM = "ALTER TABLE digest_subscriptions ADD COLUMN team TEXT NOT NULL DEFAULT ''"
 # Migration 4: the workspace is part of every digest key (a Slack Connect channel has one id in both workspaces,
 # and each workspace that subscribes gets its own digest there). Tables are rebuilt (SQLite cannot change a primary
 # key); runs and papers take the team of their channel's subscription; rows without one stay single-workspace ('').
@@ -126,7 +125,8 @@ DIGEST_KEYED_COPIES = (
     "SELECT team, channel, topics, at, tz, days, size, source, active, created_by, created_at, updated_at, "
     "schedule_from, last_error, last_error_at FROM digest_subscriptions",
 )
-DIGEST_KEYED_TABLES = ("digest_runs", "digest_papers", "digest_subscriptions")  # each replaced by its _keyed table
+# Each replaced by its _keyed table
+DIGEST_KEYED_TABLES = ("digest_runs", "digest_papers", "digest_subscriptions")
 
 # ---- team tables (bot/team), keyed by Slack workspace (`team`). Times are unix seconds, passed in.
 TEAM_SCHEMA_SAVES = """

@@ -18,9 +18,12 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 BUSY_TIMEOUT = 10.0  # seconds a write waits for another connection's write lock (scheduler, CLI)
-WAL_SWITCH_RETRY = 0.02  # seconds between tries of the WAL switch while replicas starting together race for it
-PRIVATE = 0o600  # the state file holds every workspace's bot token: readable and writable by the bot's user only
-SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside the database, holding the same data
+# seconds between tries of the WAL switch while replicas starting together race for it
+WAL_SWITCH_RETRY = 0.02
+# The state file holds every workspace's bot token: readable and writable by the bot's user only
+PRIVATE = 0o600
+# SQLite's files beside the database, holding the same data
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +45,8 @@ def make_private(path: Path) -> None:
     one that other users could read, saying so (or warn when it cannot be): it holds bot tokens."""
     # Never open an existing file here: closing it would drop this process's SQLite locks on it (POSIX locks).
     with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))  # (empty: a new SQLite database)
+        # Empty: a new SQLite database
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
     for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
         try:
             mode = stat.S_IMODE(file.stat().st_mode)
@@ -93,13 +97,15 @@ class SqliteBackend:
         """This thread's connection."""
         db = getattr(self._local, "db", None)
         if db is not None and getattr(self._local, "pid", None) != os.getpid():
-            db = None  # inherited through fork() (pre-fork servers): SQLite connections must not cross processes
+            # Inherited through fork() (pre-fork servers): SQLite connections must not cross processes
+            db = None
         if db is None:
             make_private(self.path)
             conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             _switch_to_wal(conn)
-            import sqlite_utils  # (here: the command line imports is_locked and path_problem, not sqlite-utils)
+            # Here: the command line imports is_locked and path_problem, not sqlite-utils
+            import sqlite_utils
 
             db = sqlite_utils.Database(conn)
             self._local.db, self._local.pid = db, os.getpid()

@@ -45,7 +45,8 @@ _SPECIALS = {
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
 }
-_EDGES = re.compile(r"(\W*)(.*?)(\W*)", re.DOTALL)  # a word's leading and trailing punctuation stay unbraced
+# a word's leading and trailing punctuation stay unbraced
+_EDGES = re.compile(r"(\W*)(.*?)(\W*)", re.DOTALL)
 _SPECIAL = re.compile(r"[\\&%$#_~^{}]")
 # A list's own entry: `@type{key,` then `name = {value}` / `"value"` / digits, separated by commas, then `}`.
 _ENTRY_HEAD = re.compile(r"\s*@\s*([A-Za-z]+)\s*\{\s*([^\s,{}\"#%'()=\\]+)\s*,")
@@ -53,7 +54,8 @@ _FIELD_NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*=\s*")
 _NUMBER = re.compile(r"\d+")
 _ENTRY_TAIL = re.compile(r"\s*(,\s*)?\}\s*\Z")
 _COMMA = re.compile(r"\s*,")
-MAX_ENTRY_CHARS = 20_000  # a real entry is well under 2,000 characters; longer text is not read at all
+# a real entry is well under 2,000 characters; longer text is not read at all
+MAX_ENTRY_CHARS = 20_000
 _SAFE_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]{0,79}")  # keys LaTeX's \cite takes as they are
 # Text nothing acts on: no TeX command or special, no markup, no control or bidi character (braces are dropped).
 _PLAIN_VALUE = re.compile(r"[^\\$%#^_~&@<>|`\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*")

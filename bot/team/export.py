@@ -67,8 +67,10 @@ class Export:
 CSV_COLUMNS = ("id", "title", "authors", "year", "venue", "status", "url", "pdf_url", "code_url", "dataset_url")
 AUTHOR_SEPARATOR = "; "  # names hold commas ("Smith, Jr."), never semicolons
 _TRACKS = {"position": "Position Paper Track", "datasets": "Datasets and Benchmarks Track", "workshop": "Workshop"}
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell that starts so as a formula
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$])")  # ( ) ! # only matter next to these, or at a line's start
+# a spreadsheet runs a cell that starts so as a formula
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# ( ) ! # only matter next to these, or at a line's start
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$])")
 
 
 def when(at: float) -> str:

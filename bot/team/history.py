@@ -12,7 +12,8 @@ from bot.state.history import Event, Kind
 
 __all__ = ["Event", "Kind", "PaperMemory", "forget_workspace", "memories", "memory", "recently_discussed"]
 
-DISCUSSED = (Kind.SHARED, Kind.UNFURLED)  # a message in a channel showed the paper to everyone there
+# A message in a channel showed the paper to everyone there
+DISCUSSED = (Kind.SHARED, Kind.UNFURLED)
 
 
 @dataclass(frozen=True)

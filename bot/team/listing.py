@@ -12,7 +12,7 @@ PAGE_SIZE = 10  # what one Slack message shows comfortably
 
 
 class PaperLookup(Protocol):
-    """Anything that finds a paper by id, as bot.papers.Papers does; the team layer only reads papers."""
+    """Anything that finds a paper by id, as bot.search.reader.Papers does; the team layer only reads papers."""
 
     def get(self, ref: str) -> PaperRow | None:
         """The paper, or None when the index no longer holds it."""

@@ -18,7 +18,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.papers.row import PaperRow
 from bot.papers.venues import venue_label
 
-DEFAULT_LENGTH = timedelta(minutes=60)  # a session whose end the list leaves out is taken to last this long
+# a session whose end the list leaves out is taken to last this long
+DEFAULT_LENGTH = timedelta(minutes=60)
 POSTER = "Poster"
 _DIGITS = re.compile(r"\d+")
 
@@ -117,7 +118,8 @@ class Plan:
     tz: tzinfo
     days: tuple[Day, ...]
     unplaced: tuple[Unplaced, ...]
-    other_venues: Mapping[str, int] = field(default_factory=dict)  # venue → wanted papers there, not in this plan
+    # venue → wanted papers there, not in this plan
+    other_venues: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def venue_label(self) -> str:

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from bot.state import State
 from bot.state.reminders import OptIn
@@ -35,17 +36,27 @@ class Unsendable(Exception):
     """The DM cannot go out (the app left the workspace, the person is gone): given up, never retried."""
 
 
+class Outcome(StrEnum):
+    """What happened to one claimed reminder."""
+
+    SENT = "sent"
+    RETRY = "retry"  # Slack refused it: the claim is given back for a later tick
+    GAVE_UP = "gave up"  # it can never go out
+    UNCERTAIN = "uncertain"  # it may have arrived: never sent again
+
+
 @dataclass(frozen=True)
 class Delivery:
-    """One reminder a tick handled: to whom, which session, and what happened (sent, retry, uncertain, gave up)."""
+    """One reminder a tick handled: to whom, which session, and what happened."""
 
     team: str
     user: str
     session: Session
-    outcome: str
+    outcome: Outcome
 
 
-Send = Callable[[OptIn, Session, int], tuple[str, str]]  # (opt-in, session, minutes left) → (channel, ts)
+# (opt-in, session, minutes left) → (channel, ts)
+Send = Callable[[OptIn, Session, int], tuple[str, str]]
 
 
 def minutes_from(word: str) -> int | None:
@@ -90,20 +101,20 @@ def send_due(state: State, papers: PaperLookup, now: datetime, owner: str, send:
     return done
 
 
-def _send(state: State, person: OptIn, session: Session, now: datetime, send: Send) -> str:
+def _send(state: State, person: OptIn, session: Session, now: datetime, send: Send) -> Outcome:
     """Send one claimed reminder and record what happened."""
     left = max(1, round((session.start - now).total_seconds() / 60))
     try:
         channel, ts = send(person, session, left)
     except NotSent:
         state.reminders.release(person.team, person.user, session.key)
-        return "retry"
+        return Outcome.RETRY
     except Unsendable as exc:
         state.reminders.uncertain(person.team, person.user, session.key, f"not sent: {exc}")
-        return "gave up"
+        return Outcome.GAVE_UP
     except Exception as exc:  # a timeout, a dropped connection: it may have arrived, so never again
         log.warning("the reminder of %s for %s may not have arrived: %s", session.key, person.user, exc)
         state.reminders.uncertain(person.team, person.user, session.key, f"{type(exc).__name__}: {exc}")
-        return "uncertain"
+        return Outcome.UNCERTAIN
     state.reminders.sent(person.team, person.user, session.key, channel, ts)
-    return "sent"
+    return Outcome.SENT

@@ -12,7 +12,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from bot.text.tokens import normalize_title, tokenize
-from bot.text.urls import code_url, urls  # (eager: the submodule `urls` would otherwise shadow the function)
+
+# Eager: the submodule `urls` would otherwise shadow the function
+from bot.text.urls import code_url, urls
 from bot.text.words import valid_text
 
 if TYPE_CHECKING:

@@ -76,7 +76,8 @@ def _to_marked_unicode(text: str) -> str:
     return s
 
 
-Emphasis = tuple[int, int, str]  # (start, end, "b" or "i"): a bold or italic span of plain text, as the index stores it
+# (start, end, "b" or "i"): a bold or italic span of plain text, as the index stores it
+Emphasis = tuple[int, int, str]
 _KIND = {BOLD_OPEN: "b", BOLD_CLOSE: "b", ITALIC_OPEN: "i", ITALIC_CLOSE: "i"}
 
 
@@ -96,7 +97,8 @@ def to_marked_text(text: str) -> tuple[str, list[Emphasis]]:
     for ch in core:
         kind = _KIND.get(ch)
         if kind is None:
-            if ch != " " or not out or out[-1] != " ":  # (as to_plain_text: no double space where markers were)
+            # As to_plain_text: no double space where markers were
+            if ch != " " or not out or out[-1] != " ":
                 out.append(ch)
                 size += 1
         elif ch in (BOLD_OPEN, ITALIC_OPEN):

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import re
 
-_NEWLINES = "\x0b\x0c\x85\u2028"  # vertical tab, form feed, NEL, line separator: line breaks (paragraph: two)
+# Vertical tab, form feed, NEL, line separator: line breaks (paragraph: two)
+_NEWLINES = "\x0b\x0c\x85\u2028"
 _SPACES = "\x1c\x1d\x1e\x1f"  # the information separators, which str.split() reads as spaces
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # marks, embeddings, overrides, isolates
 # Every character either rule touches: C0 but tab, newline and carriage return; DEL and C1; bidi; interlinear
 # annotations; tags (invisible copies of ASCII).
 CONTROL_RE = re.compile(f"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ufff9-\ufffb\U000e0000-\U000e007f]")
-_TERMINAL_RE = re.compile(f"\r|{CONTROL_RE.pattern}")  # (a carriage return would write over the line)
+# A carriage return would write over the line
+_TERMINAL_RE = re.compile(f"\r|{CONTROL_RE.pattern}")
 
 
 def _replacement(match: re.Match[str]) -> str:

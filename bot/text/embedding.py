@@ -2,8 +2,8 @@
 
 A static embedding (model2vec style) is one vector per WordPiece token, distilled from the sentence encoder
 all-MiniLM-L6-v2 by bench/build_embedding_model.py; a text's vector is the mean of its tokens' vectors, unit length.
-Encoding the 5,863 ICML 2026 titles and abstracts takes about two seconds on two cores; a query, tens of
-microseconds. Two texts are close when their cosine (a dot product of unit vectors) is high.
+Encoding is fast enough to embed every paper at index time and every query as it comes (docs/benchmarks.md). Two
+texts are close when their cosine (a dot product of unit vectors) is high.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class StaticEmbedding:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        # Mapped, not read: a query reads ~10 of its 30,000 rows (dequantized a few at a time), and reading all 7.5 MB
-        # was a third of the model's load on a process's first search.
+        # Mapped, not read: a query reads a handful of its rows (dequantized a few at a time), and reading the whole
+        # table was much of the model's load on a process's first search (docs/benchmarks.md).
         self.table = np.load(folder / "vectors.npy", mmap_mode="r")
         scales = folder / "scales.npy"
         self.scales = np.load(scales) if scales.exists() else None
@@ -75,5 +75,5 @@ class StaticEmbedding:
 
 @functools.cache
 def model() -> StaticEmbedding:
-    """The shipped model, loaded once per process (about 0.1 s)."""
+    """The shipped model, loaded once per process (its load time: docs/benchmarks.md)."""
     return StaticEmbedding()

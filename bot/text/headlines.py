@@ -11,7 +11,8 @@ from bot.text.words import word_set
 
 _TITLE_MAX = 90
 _HEADLINE_MAX = 200
-SCANNED_CHARS = 20_000  # a headline comes from the first sentences: longer text is read this far (as indexing caps it)
+# A headline comes from the first sentences: longer text is read this far (as indexing caps it)
+SCANNED_CHARS = 20_000
 # Openers that frame a sentence rather than say what the paper does; dropped from titles and headlines.
 _LEADING_FRAME_RE = re.compile(
     r"^(?:(?:In|Within) (?:this|the present|our) (?:paper|work|study|article|note),?\s*|"
@@ -87,7 +88,8 @@ def _describe(rest: str, name: str | None, long_form: str | None) -> str:
             w = _WHICH_VERB_RE.match(phrase)
             if w:
                 adverb, verb = w.group(1), w.group(2)
-                if not verb or verb in _AUXILIARIES:  # "which is designed to ..." → "Designed to ..."
+                # "which is designed to ..." → "Designed to ..."
+                if not verb or verb in _AUXILIARIES:
                     phrase = phrase[w.end() :].lstrip()
                 else:  # "which (adaptively) allocates ..." → "(Adaptively) allocating ..."
                     phrase = (f"{adverb} " if adverb else "") + _gerund(verb) + phrase[w.end() :]

@@ -18,7 +18,8 @@ from bot.text.markers import (
 )
 
 # Regexes (what the names mean: bot/text/latex_names.py)
-_MULTI_BS_RE = re.compile(r"(?<!\\)\\{2,}(?=[A-Za-z%$&_#{}<>|])")  # (from a run's start only: linear)
+# from a run's start only: linear
+_MULTI_BS_RE = re.compile(r"(?<!\\)\\{2,}(?=[A-Za-z%$&_#{}<>|])")
 _LINEBREAK_RE = re.compile(r"\\\\(?:\[[^\]]*\])?")
 _ESC_DOLLAR_RE = re.compile(r"\\\$\s?(?=(\d)?)")
 _MATH_RE = re.compile(

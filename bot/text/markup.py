@@ -74,7 +74,8 @@ def markdown_to_markers(s: str) -> str:
         s = _STAR_RUN_RE.sub("", s).replace("__", "")
     if "*" in s:
         s = _MD_ITALIC_STAR_RE.sub(lambda m: f"{ITALIC_OPEN}{m.group(1)}{ITALIC_CLOSE}", s)
-        s = s.replace("*", "∗")  # a lone literal asterisk must not pair up with another one in Slack
+        # A lone literal asterisk must not pair up with another one in Slack
+        s = s.replace("*", "∗")
     if "_" in s:
         s = _MD_ITALIC_US_RE.sub(lambda m: f"{ITALIC_OPEN}{m.group(1)}{ITALIC_CLOSE}", s)
     return s

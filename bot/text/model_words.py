@@ -2,7 +2,8 @@
 
 Typo correction asks it of a word the index has never seen ("suddenly" is meant, not a typo of "sudden"): reading
 the answer here costs a file read and a substring search, where loading the model (bot.text.embedding) imports numpy
-and the tokenizer library first, about 0.2 s of a one-shot `icml-bot search` at any size of index.
+and the tokenizer library first, a large part of a one-shot `icml-bot search` at any size of index
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import functools
 from pathlib import Path
 
 MODEL_DIR = Path(__file__).with_name("embedding_model")
-WORD_FROM = 5  # shorter whole tokens include abbreviations and fragments: no evidence of an English word
+# Shorter whole tokens include abbreviations and fragments: no evidence of an English word
+WORD_FROM = 5
 _VOCAB = b'"vocab":{'
 
 
@@ -28,7 +30,8 @@ def knows(word: str, folder: Path = MODEL_DIR) -> bool:
     """Whether a lowercase word is one whole token of the model (what StaticEmbedding.knows answers with the
     tokenizer loaded): an English word its teacher learned from web text."""
     if len(word) < WORD_FROM or '"' in word or "\\" in word:
-        return False  # (such a key would be escaped in the file; no whole token of five letters holds one)
+        # Such a key would be escaped in the file; no whole token of five letters holds one
+        return False
     key = b'"' + word.encode("utf-8", "surrogatepass") + b'":'
     vocabulary = _vocabulary(folder)
     at = vocabulary.find(key)

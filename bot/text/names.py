@@ -178,7 +178,8 @@ def name_from_claim(rest: str, loose: bool = False) -> tuple[str | None, str | N
             ok = True
         parts = name.split()
         if len(parts) > 1 and not any(_is_coined(p) for p in parts):
-            ok = False  # "Preference Learning", "Proactive Document-Guided Action": a phrase, not a name
+            # "Preference Learning", "Proactive Document-Guided Action": a phrase, not a name
+            ok = False
         if ok and _valid_name(name):
             return name, None
     return None, None

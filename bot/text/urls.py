@@ -22,11 +22,13 @@ _SCHEMELESS_HINTS = (
     "www.", "github.com/", "gitlab.com/", "huggingface.co/", "bitbucket.org/", "codeberg.org/", ".github.io",
 )  # fmt: skip
 _URL_ESC_RE = re.compile(r"\\([_%#&~])")
-_TEX_URL_RE = re.compile(r"(?<!\\)\\+(?:url|path)\s*\{([^{}]*)\}")  # (from a run of \ at its start only)
+# from a run of \ at its start only
+_TEX_URL_RE = re.compile(r"(?<!\\)\\+(?:url|path)\s*\{([^{}]*)\}")
 _TEX_HREF_RE = re.compile(r"(?<!\\)\\+(?:href|hyperlink)\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MD_LINK_RE = re.compile(r"\[([^\[\]\n]{1,300})\]\(\s*(https?://[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\s*\)")
 _ANGLE_URL_RE = re.compile(r"<(https?://[^\s<>]+)>")
-_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\\s]")  # (whitespace too: never in a link)
+# Whitespace too: never in a link
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\\s]")
 # What makes a text read as a link (a title written as one): a scheme, `www.`, a domain with a path, or a lone domain.
 _LINKISH_RE = re.compile(r"[a-z][a-z0-9+.-]*://\S+|www\.\S+|(?:[\w-]+\.)+[a-z]{2,}/\S*", re.I)
 _DOMAIN_RE = re.compile(r"(?:[\w-]+\.)+[a-z]{2,}\.?", re.I)
@@ -167,7 +169,8 @@ def urls(text: str) -> list[str]:
     s = drop_private_use(unescape_html(text))
     marked = stash_urls(s.replace("\\\\", "\\"), stash)
     out: list[str] = []
-    for ph in URL_PLACEHOLDER_RE.findall(marked):  # in reading order, whatever syntax each link used
+    # in reading order, whatever syntax each link used
+    for ph in URL_PLACEHOLDER_RE.findall(marked):
         u = stash.items[ord(ph) - URL_BASE]
         if not u.lower().startswith(("http://", "https://")):
             u = "https://" + u

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from bot.digest.decisions import CLAIM_STALE_SECONDS, MAX_AUTO_ATTEMPTS, Decision, backoff, decide
+from bot.digest.model import OutcomeStatus
 from bot.state.digests import RunRow, RunStatus
 
 T0 = 1_773_000_000.0
@@ -25,15 +26,20 @@ def row(status: RunStatus, attempts: int = 1, permanent: bool = False) -> RunRow
         (row(RunStatus.POSTED), 0, True, Decision.ALREADY),  # never twice, even by hand
         (row(RunStatus.SKIPPED), 0, False, Decision.SKIPPED),
         (row(RunStatus.SKIPPED), 0, True, Decision.NEW),  # `/icml digest now` posts a skipped day
-        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS - 1, True, Decision.BUSY),  # another process may be posting
-        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS, False, Decision.RESOLVE),  # a crashed post: history first
+        # Another process may be posting
+        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS - 1, True, Decision.BUSY),
+        # A crashed post: history first
+        (row(RunStatus.CLAIMED), CLAIM_STALE_SECONDS, False, Decision.RESOLVE),
         (row(RunStatus.UNCERTAIN, attempts=1), backoff(1) - 1, False, Decision.UNCERTAIN),
         (row(RunStatus.UNCERTAIN, attempts=1), backoff(1), False, Decision.RESOLVE),
         (row(RunStatus.UNCERTAIN, attempts=1), 0, True, Decision.RESOLVE),
         (row(RunStatus.FAILED, attempts=2), backoff(2) - 1, False, Decision.FAILED),
-        (row(RunStatus.FAILED, attempts=2), backoff(2), False, Decision.NEW),  # a passing refusal, retried
-        (row(RunStatus.FAILED, attempts=MAX_AUTO_ATTEMPTS), 3600, False, Decision.FAILED),  # retried enough
-        (row(RunStatus.FAILED, permanent=True), 3600, False, Decision.FAILED),  # retrying cannot help
+        # A passing refusal, retried
+        (row(RunStatus.FAILED, attempts=2), backoff(2), False, Decision.NEW),
+        # Retried enough
+        (row(RunStatus.FAILED, attempts=MAX_AUTO_ATTEMPTS), 3600, False, Decision.FAILED),
+        # Retrying cannot help
+        (row(RunStatus.FAILED, permanent=True), 3600, False, Decision.FAILED),
         (row(RunStatus.FAILED, permanent=True), 0, True, Decision.NEW),
     ],
 )
@@ -58,3 +64,21 @@ def test_stopping_returns_the_run_as_recorded_and_changes_nothing() -> None:
 
 def test_automatic_retries_wait_longer_each_time_up_to_an_hour() -> None:
     assert [backoff(n) for n in (0, 1, 2, 3, 10)] == [120.0, 120.0, 240.0, 480.0, 3600.0]
+
+
+def test_every_outcome_a_decision_or_a_run_stops_with_has_a_status() -> None:
+    """Decision.outcome and an unposted run name their OutcomeStatus by value: a word missing there would raise."""
+    stops = [d for d in Decision if not d.posts]
+    unposted = [RunStatus.FAILED, RunStatus.UNCERTAIN, RunStatus.SKIPPED]
+    assert [OutcomeStatus(d.value) for d in stops] == [
+        OutcomeStatus.ALREADY,
+        OutcomeStatus.SKIPPED,
+        OutcomeStatus.BUSY,
+        OutcomeStatus.UNCERTAIN,
+        OutcomeStatus.FAILED,
+    ]
+    assert [OutcomeStatus(s.value) for s in unposted] == [
+        OutcomeStatus.FAILED,
+        OutcomeStatus.UNCERTAIN,
+        OutcomeStatus.SKIPPED,
+    ]

@@ -112,7 +112,8 @@ def test_config_channel_becomes_a_subscription_and_slack_changes_win(
         "mon,wed,fri",
         2,
     )
-    d.subscriptions.subscribe(C1, clock(), Settings(topics="kv cache"), user="U1")  # changed from Slack
+    # Changed from Slack
+    d.subscriptions.subscribe(C1, clock(), Settings(topics="kv cache"), user="U1")
     again = make_digests(
         slack, seed_index_path, state_path, digest_channel=C1
     ).subscriptions.ensure_config_subscription(clock())
@@ -154,7 +155,8 @@ def test_seven_days_show_all_19_papers_once_before_any_repeats(
         outcome = digests.post_digest(C1, day, clock.set(datetime.combine(day, time(9), ZoneInfo("Asia/Seoul"))))
         assert outcome.status == "posted", outcome.describe()
         shown += digest_ids(slack.posts(C1)[-1])
-    assert shown == SEED_ORDER  # 3+3+3+3+3+3+1: every paper once, in order, the last digest ends the round
+    # 3+3+3+3+3+3+1: every paper once, in order, the last digest ends the round
+    assert shown == SEED_ORDER
     last = slack.posts(C1)[-1]
     assert "That's all 19 papers" in str(last["blocks"])
     assert "round 2" in str(last["blocks"])
@@ -200,7 +202,8 @@ def test_topics_go_first_through_the_search_module(digests: ChannelDigests, slac
     outcome = digests.post_digest(C1, MON, clock())
     assert outcome.digest is not None
     picked = outcome.digest.paper_ids
-    assert set(picked[:2]) == {DEFENSIVE_KV, VEGAS}  # DefensiveKV and Vegas: the two KV cache papers
+    # DefensiveKV and Vegas: the two KV cache papers
+    assert set(picked[:2]) == {DEFENSIVE_KV, VEGAS}
     assert outcome.digest.topic_ids >= {DEFENSIVE_KV, VEGAS}
     post = slack.posts(C1)[0]
     assert "Papers on *kv cache* first" in str(post["blocks"])
@@ -237,7 +240,8 @@ def test_preview_plan_does_not_use_up_papers(digests: ChannelDigests, slack: Fak
 
 def test_two_runs_on_one_date_post_once(digests: ChannelDigests, slack: FakeSlack, clock: Clock) -> None:
     first = digests.post_digest(C1, MON, clock())
-    second = digests.post_digest(C1, MON, clock.advance(hours=3), manual=True)  # e.g. /icml digest now by hand
+    # e.g. /icml digest now by hand
+    second = digests.post_digest(C1, MON, clock.advance(hours=3), manual=True)
     assert (first.status, second.status) == ("posted", "already")
     assert second.ts == first.ts
     assert len(slack.posts(C1)) == 1
@@ -250,7 +254,8 @@ def race(slack: FakeSlack, *runs: Callable[[], str]) -> list[str]:
     threads = [threading.Thread(target=lambda run=run: results.put(run())) for run in runs]
     for t in threads:
         t.start()
-    slack.wait_arrived("chat.postMessage")  # one of them claimed the date and its post is in flight...
+    # One of them claimed the date and its post is in flight...
+    slack.wait_arrived("chat.postMessage")
     outcomes = [results.get(timeout=10) for _ in runs[1:]]  # ...while the others come and go
     slack_answers.set()
     outcomes.append(results.get(timeout=10))
@@ -268,7 +273,8 @@ def test_two_threads_at_once_post_once(digests: ChannelDigests, slack: FakeSlack
 def test_two_processes_on_one_state_database_post_once(
     digests: ChannelDigests, slack: FakeSlack, seed_index_path: Path, state_path: Path | str, clock: Clock
 ) -> None:
-    other = make_digests(slack, seed_index_path, state_path)  # its own State: like a second bot process
+    # Its own State: like a second bot process
+    other = make_digests(slack, seed_index_path, state_path)
     outcomes = race(
         slack,
         lambda: digests.post_digest(C1, MON, clock()).status,
@@ -370,7 +376,8 @@ def test_an_interrupted_digest_found_too_late_is_not_posted_a_day_late(
     [outcome] = restarted.resolve_pending(clock.advance(hours=20))
     assert outcome.status == "skipped"
     assert slack.posts() == []
-    assert restarted.builder.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[:3]  # nothing lost
+    # Nothing lost
+    assert restarted.builder.plan(C1, MON + timedelta(days=1)).paper_ids == SEED_ORDER[:3]
 
 
 # --------------------------------------------------------------------------- Slack errors
@@ -438,11 +445,13 @@ def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
     slack.fail_next("chat.postMessage", "channel_not_found")
     outcome = digests.post_digest(C1, MON, clock())
     assert (outcome.status, outcome.error) == ("failed", "channel_not_found")
-    assert digests.post_digest(C1, MON, clock.advance(hours=1)).acted is False  # not retried automatically
+    # not retried automatically
+    assert digests.post_digest(C1, MON, clock.advance(hours=1)).acted is False
     status = digests.builder.status(C1, clock())
     assert status.error is not None
     assert status.error[0] == "channel_not_found"
-    assert digests.post_digest(C1, MON, clock(), manual=True).status == "posted"  # after someone fixed it
+    # After someone fixed it
+    assert digests.post_digest(C1, MON, clock(), manual=True).status == "posted"
     assert len(slack.posts(C1)) == 1
     assert digests.builder.status(C1, clock()).error is None
 
@@ -450,7 +459,8 @@ def test_channel_not_found_is_recorded_shown_and_retried_by_hand(
 def test_a_rate_limit_that_persists_is_retried_later_with_backoff(
     digests: ChannelDigests, slack: FakeSlack, clock: Clock
 ) -> None:
-    slack.fail_next("chat.postMessage", "ratelimited", retry_after=0, times=4)  # the client tries 1 + 3 times
+    # The client tries 1 + 3 times
+    slack.fail_next("chat.postMessage", "ratelimited", retry_after=0, times=4)
     assert digests.post_digest(C1, MON, clock()).status == "failed"
     assert digests.post_digest(C1, MON, clock.advance(seconds=30)).acted is False  # backing off
     assert digests.post_digest(C1, MON, clock.advance(minutes=5)).status == "posted"
@@ -477,4 +487,5 @@ def test_subscriptions_survive_restarts_and_reindexing(
         "mon,wed",
         "U1",
     )
-    assert State(state_path).digests.subscription(C1) is not None  # lives in the state db, not the index
+    # Lives in the state db, not the index
+    assert State(state_path).digests.subscription(C1) is not None

@@ -177,7 +177,8 @@ def test_a_second_serve_on_the_same_state_database_does_not_schedule(
 def test_a_shared_channel_digest_is_chosen_by_team_from_the_shell(
     env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    subscribe(tmp_path, [("T2", "kv cache"), ("T3", "grokking")], size=3)  # one Slack Connect channel, two workspaces
+    # One Slack Connect channel, two workspaces
+    subscribe(tmp_path, [("T2", "kv cache"), ("T3", "grokking")], size=3)
     assert cli.main(["digest", "--channel", CH, "--date", "2026-03-09", "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert "is shared: workspaces T2, T3 each have a digest there; pass --team with one of them" in err

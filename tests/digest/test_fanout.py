@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import wiring
-from bot.digest import scheduler
+from bot.digest import schedules
 from bot.digest.channels import ChannelDigests
 from bot.digest.scheduler import DigestScheduler
 from bot.digest.subscriptions import Settings
@@ -58,7 +58,7 @@ def test_a_morning_fan_out_posts_every_workspace_s_digests_once_through_a_burst_
         wiring.papers(settings),
         wiring.poster(settings, state),  # each workspace's own token, from the installation store
         config=settings,
-        next_run=scheduler.next_run,
+        next_run=schedules.next_run,
         settle=0.0,
     )
     clock.set(datetime(2026, 3, 9, 8, 0, tzinfo=UTC))

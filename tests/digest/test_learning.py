@@ -26,12 +26,14 @@ def test_learned_order_moves_only_the_order() -> None:
     near = {"a": ["c", "e"], "z": ["b"]}
     remaining = ["b", "c", "d", "e", "f"]
     assert learned_order(remaining, [], [], near.__getitem__) == remaining
-    assert learned_order(remaining, ["a"], [], near.__getitem__) == ["c", "e", "b", "d", "f"]  # closest first
+    # Closest first
+    assert learned_order(remaining, ["a"], [], near.__getitem__) == ["c", "e", "b", "d", "f"]
     assert learned_order(remaining, [], ["z"], near.__getitem__) == ["c", "d", "e", "f", "b"]
     assert learned_order(remaining, [], ["c"], {"c": ["e", "b"]}.__getitem__) == ["d", "f", "b", "e", "c"]
     both = learned_order(remaining, ["a"], ["z"], near.__getitem__)
     assert both == ["c", "e", "d", "f", "b"]
-    assert sorted(both) == sorted(remaining)  # nothing added, nothing lost: the round still shows each paper once
+    # Nothing added, nothing lost: the round still shows each paper once
+    assert sorted(both) == sorted(remaining)
 
 
 def test_a_paper_close_to_both_goes_by_the_nearer_vote() -> None:
@@ -78,7 +80,8 @@ def test_less_like_this_pushes_close_papers_to_the_end_of_the_round(digests: Cha
     feedback.vote(digests.state, "T1", C1, "U1", disliked, Vote.LESS, at=clock().timestamp())
     near = digests.builder.neighbours(disliked)
     order = learned_order(SEED_ORDER, [], [disliked], digests.builder.neighbours)
-    assert order[-2:] == [near[0], disliked]  # the disliked paper, and before it its closest, come last
+    # The disliked paper, and before it its closest, come last
+    assert order[-2:] == [near[0], disliked]
     far = [p for p in SEED_ORDER if p not in near and p != disliked]
     assert order[: len(far)] == far
     assert digests.builder.plan(C1, MON).paper_ids == order[:3]
@@ -88,4 +91,5 @@ def test_feedback_of_one_channel_leaves_another_as_it_was(digests: ChannelDigest
     feedback.vote(digests.state, "T1", C1, "U1", DEFENSIVE_KV, Vote.MORE, at=clock().timestamp())
     digests.subscriptions.subscribe("C0LEARN002", clock(), Settings(tz=ZoneInfo("Asia/Seoul")), user="U1")
     assert digests.builder.plan("C0LEARN002", MON).paper_ids == SEED_ORDER[:3]
-    assert digests.builder.plan(C1, MON).paper_ids[0] == DEFENSIVE_KV  # the liked paper itself, unseen, comes first
+    # The liked paper itself, unseen, comes first
+    assert digests.builder.plan(C1, MON).paper_ids[0] == DEFENSIVE_KV

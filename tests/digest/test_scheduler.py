@@ -17,7 +17,8 @@ from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecution
 from bot.digest import scheduler
 from bot.digest.channels import ChannelDigests
 from bot.digest.model import Subscription
-from bot.digest.scheduler import DigestScheduler, last_run, next_run
+from bot.digest.scheduler import DigestScheduler
+from bot.digest.schedules import last_run, next_run
 from bot.digest.subscriptions import Settings
 from tests.support.digest import Clock, digest_ids, make_digests
 from tests.support.fake_slack import FakeSlack
@@ -85,7 +86,8 @@ def test_next_runs_stay_at_local_nine_across_daylight_saving(
         after = at + timedelta(seconds=1)
     assert [r.astimezone(UTC) for r in runs] == expected
     assert [(r.astimezone(tz).hour, r.astimezone(tz).minute) for r in runs] == [(9, 0)] * len(expected)
-    assert len({r.utcoffset() for r in runs}) == 2  # the offset changed in between, local time did not
+    # The offset changed in between, local time did not
+    assert len({r.utcoffset() for r in runs}) == 2
 
 
 def test_day_of_week_names_mean_what_they_say() -> None:
@@ -102,7 +104,8 @@ def test_day_of_week_names_mean_what_they_say() -> None:
 def test_last_run_is_the_latest_slot_not_after_now() -> None:
     s = sub(NY)
     assert last_run(s, utc(2026, 3, 9, 13, 0)) == datetime(2026, 3, 9, 9, 0, tzinfo=NY)
-    assert last_run(s, utc(2026, 3, 9, 12, 59)) == datetime(2026, 3, 6, 9, 0, tzinfo=NY)  # weekend in between
+    # Weekend in between
+    assert last_run(s, utc(2026, 3, 9, 12, 59)) == datetime(2026, 3, 6, 9, 0, tzinfo=NY)
 
 
 # --------------------------------------------------------------------------- catch-up and the grace window
@@ -194,7 +197,8 @@ def test_one_digest_slack_is_slow_to_answer_does_not_hold_up_the_others_of_a_cat
     try:
         slack.wait_arrived("chat.postMessage", channel=channels[0])
         others = slack.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, count=3, timeout=20)
-        assert {c.params["channel"] for c in others} == set(channels[1:])  # while the first is still at Slack
+        # while the first is still at Slack
+        assert {c.params["channel"] for c in others} == set(channels[1:])
     finally:
         held.set()
         ticking.join(timeout=30)
@@ -205,7 +209,8 @@ def test_a_long_outage_posts_one_digest_not_a_backlog(
     slack: FakeSlack, seed_index_path: Path, state_target: Path | str, clock: Clock
 ) -> None:
     digests = make_digests(slack, seed_index_path, state_target, digest_grace=30 * 3600)
-    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))  # Monday 08:00; down until Wednesday 10:00
+    # Monday 08:00; down until Wednesday 10:00
+    digests.subscriptions.subscribe(C1, clock(), Settings(tz=SEOUL))
     sched = DigestScheduler(digests, clock=clock, owner="one")
     clock.set(datetime(2026, 3, 11, 10, 0, tzinfo=SEOUL))
     sched.tick()
@@ -227,7 +232,8 @@ def test_a_time_that_happens_twice_when_clocks_go_back_posts_once(
     digests.subscriptions.subscribe(C1, clock(), Settings(at=time(1, 30), tz=NY, days="mon-sun"))
     sched = DigestScheduler(digests, clock=clock, owner="one")
     first = clock.set(datetime(2026, 11, 1, 5, 31, tzinfo=UTC))  # 01:31 EDT
-    second = clock.set(datetime(2026, 11, 1, 6, 31, tzinfo=UTC))  # 01:31 EST, an hour later: 01:30 came again
+    # 01:31 EST, an hour later: 01:30 came again
+    second = clock.set(datetime(2026, 11, 1, 6, 31, tzinfo=UTC))
     sub = digests.subscriptions.subscription(C1)
     assert sub is not None
     runs = [last_run(sub, t) for t in (first, second)]
@@ -262,7 +268,8 @@ def test_one_channel_failing_does_not_stop_another(
 ) -> None:
     for channel in (C1, C2):
         digests.subscriptions.subscribe(channel, clock(), Settings(tz=SEOUL))
-    slack.fail_next("chat.postMessage", "channel_not_found", channel=C1)  # due digests go out in parallel
+    # Due digests go out in parallel
+    slack.fail_next("chat.postMessage", "channel_not_found", channel=C1)
     clock.set(datetime(2026, 3, 9, 9, 0, 5, tzinfo=SEOUL))
     sched.tick()
     assert [p["channel"] for p in slack.posts()] == [C2]
@@ -353,13 +360,15 @@ def test_the_cron_job_fires_and_posts_through_the_web_client(
     sched.scheduler.add_listener(lambda event: done[event.job_id].put(event), EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     sched.start()
     try:
-        assert done["digest-tick"].get(timeout=10).exception is None  # the start-up catch-up ran: nothing due
+        # The start-up catch-up ran: nothing due
+        assert done["digest-tick"].get(timeout=10).exception is None
         job = sched.scheduler.get_job("digest:" + C1)
         assert job is not None
         assert job.next_run_time is not None
         assert job.next_run_time.astimezone(SEOUL).strftime("%H:%M") == "09:00"
         clock.set(datetime(2026, 3, 9, 9, 0, 0, tzinfo=SEOUL))  # the instant the job is for
-        job.modify(next_run_time=datetime.now(UTC))  # make APScheduler fire it now, in its own thread
+        # Make APScheduler fire it now, in its own thread
+        job.modify(next_run_time=datetime.now(UTC))
         event = done["digest:" + C1].get(timeout=10)
         assert event.exception is None
         assert event.retval.status == "posted"

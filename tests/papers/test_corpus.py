@@ -38,7 +38,8 @@ def test_real_seed_file_has_19_abstracts_and_its_conference() -> None:
     [
         f"ICML 2026 论文列表\n\n{ABSTRACT_A}\n\n{ABSTRACT_B}\n",
         f"\ufeffICML 2026 论文列表\r\n\r\n{ABSTRACT_A}\r\n\r\n{ABSTRACT_B}\r\n",  # BOM + CRLF
-        f"ICML 2026   \n\n\n\n{ABSTRACT_A}   \n   \n\n{ABSTRACT_B}\t\n\n\n",  # header without Chinese, many blanks
+        # header without Chinese, many blanks
+        f"ICML 2026   \n\n\n\n{ABSTRACT_A}   \n   \n\n{ABSTRACT_B}\t\n\n\n",
         f"ICML 2026 论文列表\r{ABSTRACT_A}\r\r{ABSTRACT_B}",  # old Mac line ends, no blank after header
     ],
 )

@@ -121,7 +121,8 @@ def test_without_credentials_the_site_list_is_indexed_and_openreview_skipped_wit
     assert oral["authors"][0] == "O'Neil 0"
     assert oral["institutions"] == ["Texas A&M University", "KAIST", "Université de Montréal"]
     assert oral["area"] == "General Machine Learning->Representation Learning"
-    assert oral["abstract"].startswith("Study 0 of 34 on topic 0.\n\nLong-context")  # <p>…</p><p>… as paragraphs
+    # <p>…</p><p>… as paragraphs
+    assert oral["abstract"].startswith("Study 0 of 34 on topic 0.\n\nLong-context")
     assert SITE_MARK in oral["abstract"]
     assert "<p>" not in oral["abstract"]
     assert (oral["room"], oral["poster_position"], oral["venue"], oral["track"]) == (
@@ -148,7 +149,8 @@ def test_with_a_login_each_paper_takes_the_best_of_both_sources(
     login(monkeypatch)
     code, out, err = fetch(capsys, "--site-url", site.url, "--openreview-url", openreview.url)
     assert (code, err) == (0, "")
-    assert "icml2026 OpenReview: 34 papers from 34 records of 34 counted (6 pages" in out  # 5 of notes, 1 listing
+    # 5 of notes, 1 listing
+    assert "icml2026 OpenReview: 34 papers from 34 records of 34 counted (6 pages" in out
     assert (
         f"icml2026: {ALL_PAPERS} papers (33 in both sources, 1 only on the site, 1 only on OpenReview; 0 without an "
         "abstract)" in out
@@ -156,9 +158,11 @@ def test_with_a_login_each_paper_takes_the_best_of_both_sources(
     found = papers(tmp_path)
     assert len(found) == ALL_PAPERS
     oral = found[conference.paper(0).title]
-    assert oral["abstract"].startswith("Study 0 of 34 on topic 0. Long-context")  # OpenReview's, not the site's
+    # OpenReview's, not the site's
+    assert oral["abstract"].startswith("Study 0 of 34 on topic 0. Long-context")
     assert SITE_MARK not in oral["abstract"]
-    assert oral["status"] == "Oral"  # the site's status wins: OpenReview calls it "ICML 2026 spotlight"
+    # The site's status wins: OpenReview calls it "ICML 2026 spotlight"
+    assert oral["status"] == "Oral"
     assert oral["session"] == "Poster Session 1; Oral 1A"
     assert oral["pdf_url"] == "https://openreview.net/pdf/0000000000000000000000000000000000000000.pdf"
     assert oral["url"] == "https://openreview.net/forum?id=Fo0000000x"
@@ -319,7 +323,8 @@ def test_without_a_login_a_mirror_that_wants_one_says_to_set_the_credentials(
 def test_nothing_usable_is_exit_2_with_one_line_and_no_index(
     tmp_path: Path, site: FakeSite, capsys: pytest.CaptureFixture[str], waits: list[float]
 ) -> None:
-    site.faults.append(Fault("orals-posters.json", kind="truncate", times=99))  # the first page: nothing arrives
+    # The first page: nothing arrives
+    site.faults.append(Fault("orals-posters.json", kind="truncate", times=99))
     code, _, err = fetch(capsys, "--site-url", site.url)
     assert code == 2
     assert err.count("\n") == 1
@@ -380,13 +385,15 @@ def test_a_stopped_fetch_resumes_from_the_pages_it_had(
     code, out, _ = fetch(capsys, "--site-url", site.url, "--openreview-url", openreview.url)
     assert code == 1  # what arrived before the failed pages is indexed
     assert "answered HTTP 503 Service Unavailable 6 times" in out
-    assert len(papers(tmp_path)) == 20  # papers 0-16 (pages 1-2 of the site) and 0-19 (offsets 0-19 of OpenReview)
+    # papers 0-16 (pages 1-2 of the site) and 0-19 (offsets 0-19 of OpenReview)
+    assert len(papers(tmp_path)) == 20
     first_site, first_notes = len(site.requests), len(openreview.requests)
 
     code, out, _ = fetch(capsys, "--site-url", site.url, "--openreview-url", openreview.url)
     assert code == 0
     again_site = [r.path + "?" + "&".join(f"{k}={v}" for k, v in r.query.items()) for r in site.requests[first_site:]]
-    assert again_site == [f"{ORALS_POSTERS}?page=3", f"{ORALS_POSTERS}?page=4"]  # the abstracts file is cached
+    # The abstracts file is cached
+    assert again_site == [f"{ORALS_POSTERS}?page=3", f"{ORALS_POSTERS}?page=4"]
     again_notes = [
         (r.path, r.query.get("content.venueid"), r.query.get("offset")) for r in openreview.requests[first_notes:]
     ]
@@ -399,7 +406,8 @@ def test_a_stopped_fetch_resumes_from_the_pages_it_had(
     ]
     assert "icml2026 site: 34 papers from 37 records of 37 counted (5 pages, 3 from the cache" in out
     assert len(papers(tmp_path)) == ALL_PAPERS
-    assert not list((tmp_path / "cache" / "pages").rglob("*.json"))  # indexed: the next fetch starts afresh
+    # Indexed: the next fetch starts afresh
+    assert not list((tmp_path / "cache" / "pages").rglob("*.json"))
 
 
 def test_a_killed_fetch_resumes_from_the_pages_it_had(
@@ -441,7 +449,8 @@ def test_ids_already_in_use_stay_and_the_official_record_wins(
     monkeypatch: pytest.MonkeyPatch,
     waits: list[float],
 ) -> None:
-    listed = tmp_path / "icml2026.jsonl"  # a third-party list keyed by forum id, like ../shared/data's
+    # A third-party list keyed by forum id, like ../shared/data's
+    listed = tmp_path / "icml2026.jsonl"
     with listed.open("w", encoding="utf-8") as fh:
         for paper in conference.papers[:10]:
             record = {"id": paper.forum, "title": paper.title, "abstract": "Scraped wording. " + paper.abstract}
@@ -458,7 +467,8 @@ def test_ids_already_in_use_stay_and_the_official_record_wins(
     assert {title: found[title]["id"] for title in ids} == ids
     oral = found[conference.paper(0).title]
     assert oral["status"] == "Oral"
-    assert oral["abstract"].startswith("Study 0 of 34 on topic 0. Long-context")  # not the scraped wording
+    # not the scraped wording
+    assert oral["abstract"].startswith("Study 0 of 34 on topic 0. Long-context")
     assert oral["sources"] == ["icml2026.fetched.jsonl", "icml2026.jsonl"]
 
 
@@ -468,7 +478,8 @@ def test_a_list_that_says_it_is_preferred_only_fills_the_gaps_of_the_official_re
     assert fetch(capsys, "--site-url", site.url)[0] == 0
     title = conference.paper(0).title
     official = papers(tmp_path)[title]
-    claim = {  # "preferred" is what `icml-bot fetch` once wrote into its own lists: anyone can write it into theirs
+    # "preferred" is what `icml-bot fetch` once wrote into its own lists: anyone can write it into theirs
+    claim = {
         "title": title,
         "abstract": "A rewritten abstract that sends readers elsewhere. " * 3,
         "authors": ["Mallory Mallet"],
@@ -488,7 +499,8 @@ def test_a_list_that_says_it_is_preferred_only_fills_the_gaps_of_the_official_re
     for field in ("abstract", "authors", "url", "code_url", "institutions", "status"):
         assert after[field] == official[field], field
     assert official["pdf_url"] is None
-    assert after["pdf_url"] == "https://evil.example/paper.pdf"  # (what the official list lacks, a list may add)
+    # What the official list lacks, a list may add
+    assert after["pdf_url"] == "https://evil.example/paper.pdf"
 
 
 def test_a_later_fetch_without_openreview_keeps_what_openreview_brought(
@@ -534,7 +546,8 @@ def test_fetch_venues_indexes_several_venues_in_one_load(tmp_path: Path) -> None
         ("neurips2025", "main"),
     ]
     neurips_oral = found[neurips.paper(0).title]
-    assert (neurips_oral["status"], neurips_oral["conference"]) == ("Oral", "NEURIPS")  # "Accept (oral)" before 2026
+    # "Accept (oral)" before 2026
+    assert (neurips_oral["status"], neurips_oral["conference"]) == ("Oral", "NEURIPS")
 
 
 def test_credentials_never_reach_a_cached_page(

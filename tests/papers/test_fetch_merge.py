@@ -90,7 +90,8 @@ def test_a_title_matches_only_when_unique_on_both_sides_and_in_the_same_track() 
     site_papers = [
         paper("Unique Title", None, "site"),
         paper("Shared Title", None, "site"),
-        paper("Shared Title", None, "site"),  # two site papers with one title: neither matches by title
+        # Two site papers with one title: neither matches by title
+        paper("Shared Title", None, "site"),
         paper("Position Title", None, "site", track="position"),
         paper("Forum Elsewhere", "zzz999", "site"),  # a forum OpenReview lacks names another paper
     ]

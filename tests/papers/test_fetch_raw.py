@@ -83,7 +83,8 @@ def test_downloaded_files_index_like_a_fetch(
     assert oral["pdf_url"] == "https://openreview.net/pdf/0000000000000000000000000000000000000000.pdf"
     assert oral["site_url"] == "https://icml.cc/virtual/2026/poster/100000"
     assert oral["institutions"][0] == "Texas A&M University"
-    assert oral["sources"] == ["icml-2026-orals-posters.json", "notes.json"]  # its poster and oral rows, its note
+    # Its poster and oral rows, its note
+    assert oral["sources"] == ["icml-2026-orals-posters.json", "notes.json"]
     assert found[conference.paper(31).title]["sources"] == ["icml-2026-orals-posters (4).json", "position notes.json"]
     assert found[conference.paper(31).title]["track"] == "position"
     assert found["OpenReview Only Paper 0"]["sources"] == ["notes.json"]
@@ -142,7 +143,8 @@ def test_missing_pages_are_said_with_both_numbers(
         "  note 1: the site's list counts 37 records but these files hold 10: save every page (follow `next`) and "
         "give them all (first at icml-2026-orals-posters.json)" in out.splitlines()
     )
-    assert len(papers(tmp_path)) == 7  # the first 10 rows: papers 0-2 (poster and oral rows each), papers 3-6
+    # The first 10 rows: papers 0-2 (poster and oral rows each), papers 3-6
+    assert len(papers(tmp_path)) == 7
 
 
 def test_the_abstracts_file_alone_is_one_line(

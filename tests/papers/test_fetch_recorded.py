@@ -80,11 +80,13 @@ def test_neurips2025_gets_every_accepted_paper_of_every_track_and_nothing_else(
         ("Dataset Only", "neurips2025", "datasets", "Spotlight"),
         ("Oral Without Poster Row", "neurips2025", "main", "Oral"),
         ("Position Paper One", "neurips2025", "position", "Poster"),
-        ("Position Paper Two", "neurips2025", "position", "Poster"),  # only on OpenReview: "… Position Paper Track"
+        # Only on OpenReview: "… Position Paper Track"
+        ("Position Paper Two", "neurips2025", "position", "Poster"),
         ("Spotlight Paper", "neurips2025", "main", "Spotlight"),
         ("Unlinked Oral Paper", "neurips2025", "main", "Oral"),
         ("Workshop Oral Untitled", "neurips2025", "workshop", "Oral"),
-        ("Workshop Paper Unmarked", "neurips2025", "workshop", None),  # the workshop marked none: left empty
+        # The workshop marked none: left empty
+        ("Workshop Paper Unmarked", "neurips2025", "workshop", None),
         ("Workshop Poster", "neurips2025", "workshop", "Poster"),
     ]
     assert all(p["pdf_url"] and p["url"].startswith("https://openreview.net/forum?id=") for p in papers(tmp_path))
@@ -120,8 +122,10 @@ def test_workshop_papers_name_their_workshop_and_rejected_ones_are_left_out(
     _, api = neurips
     fetch(capsys, "neurips2025", *neurips)
     found = by_title(tmp_path)
-    assert found["Workshop Poster"]["area"] == "Workshop on Mechanistic Interpretability"  # the listing's title
-    assert found["Workshop Oral Untitled"]["area"] == "MLSys workshop"  # a group without a title: its id
+    # The listing's title
+    assert found["Workshop Poster"]["area"] == "Workshop on Mechanistic Interpretability"
+    # A group without a title: its id
+    assert found["Workshop Oral Untitled"]["area"] == "MLSys workshop"
     assert found["Workshop Poster"]["url"] == "https://openreview.net/forum?id=NwMint0001"
     assert "Workshop Rejected" not in found
     listed = [r.query for r in api.requests if r.path == "/groups"]

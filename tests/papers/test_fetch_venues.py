@@ -156,7 +156,8 @@ def test_the_venue_table_asks_for_every_recorded_venueid(venueid: str, venue_tra
 @pytest.mark.parametrize("name", sorted({name for name, _ in ACCEPTED_VENUEIDS.values()}))
 def test_the_venue_table_asks_for_no_venueid_that_was_not_recorded(name: str) -> None:
     venue = parse_venue(name)
-    workshops = f"{venue.conference.openreview}/{venue.year}/Workshop/"  # the parent listed for its workshops
+    # The parent listed for its workshops
+    workshops = f"{venue.conference.openreview}/{venue.year}/Workshop/"
     assert {group for group, _ in venue.groups()} == {
         venueid for venueid, (venue, _) in ACCEPTED_VENUEIDS.items() if venue == name
     } | {workshops}

@@ -52,7 +52,8 @@ def rows(db: Path) -> list[dict[str, Any]]:
 def test_a_record_of_megabytes_is_cut_at_indexing_and_the_load_names_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    huge = " ".join(f"Speculative decoding sentence {n} keeps the cache warm." for n in range(100_000))  # ~5.4 MB
+    # ~5.4 MB
+    huge = " ".join(f"Speculative decoding sentence {n} keeps the cache warm." for n in range(100_000))
     records = [
         {"id": "ok1", "title": "Plain Paper", "abstract": ABSTRACT, "authors": ["Ada Lovelace"]},
         {
@@ -124,8 +125,10 @@ def test_control_and_bidi_characters_never_reach_the_index(tmp_path: Path, capsy
     assert paper["authors"] == ["Ada Lovelace", "Alan]0;pwned Turing"]
     assert paper["source_id"] == "ctl1"
     assert paper["abstract"].startswith("First part31m of it, We study speculative decoding")
-    assert paper["abstract"].endswith("\n\nSecond part isolated text here.")  # line and paragraph breaks kept as such
-    assert paper["bibtex"] == "@inproceedings{x,\n\ttitle={Attention[2J}\n}"  # tabs and newlines stay
+    # line and paragraph breaks kept as such
+    assert paper["abstract"].endswith("\n\nSecond part isolated text here.")
+    # Tabs and newlines stay
+    assert paper["bibtex"] == "@inproceedings{x,\n\ttitle={Attention[2J}\n}"
 
 
 # ---------------------------------------------------------------------- one line and exit 2
@@ -188,7 +191,8 @@ def test_titles_of_no_words_do_not_make_unrelated_papers_one(
     assert code == 0
     assert "Indexed 10 papers" in out
     assert "10 added, 0 merged" in out
-    again = index_cli(capsys, tmp_path / "papers.db", source)[1]  # the same file again: the same ten papers
+    # The same file again: the same ten papers
+    again = index_cli(capsys, tmp_path / "papers.db", source)[1]
     assert "Indexed 10 papers" in again
     assert "0 added, 0 merged, 0 updated, 10 unchanged" in again
 
@@ -209,4 +213,5 @@ def test_links_that_disguise_where_they_go_are_refused(tmp_path: Path, capsys: p
     assert code == 0
     (paper,) = rows(tmp_path / "papers.db")
     assert [paper[k] for k in ("url", "pdf_url", "dataset_url", "site_url")] == [None] * 4
-    assert paper["code_url"] == "https://github.com/honest/code"  # the first link that shows where it goes
+    # The first link that shows where it goes
+    assert paper["code_url"] == "https://github.com/honest/code"

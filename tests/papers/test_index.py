@@ -62,7 +62,8 @@ def test_seed_index_has_19_named_titled_clean_papers(seed_db: sqlite_utils.Datab
     assert "1.25×–2.81×" in by_name["Vegas"]["abstract"]
     assert by_name["Vegas"]["code_url"] == "https://github.com/platformxlab/vegas"
     assert by_name["DefensiveKV"]["code_url"] == "https://github.com/FFY0/DefensiveKV"
-    defensive = by_name["DefensiveKV"]  # its abstract stresses _half_: stored as plain text, the emphasis apart
+    # Its abstract stresses _half_: stored as plain text, the emphasis apart
+    defensive = by_name["DefensiveKV"]
     assert "_half_" not in defensive["abstract"]
     assert [(defensive["abstract"][s:e], kind) for s, e, kind in defensive["abstract_emphasis"] or []] == [
         ("half", "i")
@@ -144,7 +145,8 @@ def test_stats(seed_db: sqlite_utils.Database) -> None:
     assert stats["papers"] == 19
     assert [s["name"] for s in stats["sources"]] == ["icml2026_abstracts.txt"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stats["last_indexed"])
-    assert stats["last_indexed"] >= stats["sources"][0]["indexed_at"]  # ISO times: when the source was, or after
+    # ISO times: when the source was, or after
+    assert stats["last_indexed"] >= stats["sources"][0]["indexed_at"]
     assert stats["vocabulary"] > 1000
 
 
@@ -180,7 +182,8 @@ def test_the_full_text_index_is_one_segment(full_index_path: Path) -> None:
 
 
 @needs_shared_data()
-@pytest.mark.timeout(600)  # it indexes the full list four times: ~110 s on a loaded 2-core machine
+# It indexes the full list four times: a couple of minutes on a loaded 2-core machine.
+@pytest.mark.timeout(600)
 def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: Path, tmp_path: Path) -> None:
     path = tmp_path / "papers.db"
     path.write_bytes(full_index_path.read_bytes())
@@ -190,7 +193,8 @@ def test_merge_is_idempotent_and_order_independent_in_content(full_index_path: P
     assert (report.added, report.merged, report.updated) == (0, 0, 0)
     assert papers(db) == before
     other = index.connect(tmp_path / "other.db")
-    index.load(other, [ICML2026, SEEDS])  # the list first, then the seeds: the same papers, titles and authors
+    # The list first, then the seeds: the same papers, titles and authors
+    index.load(other, [ICML2026, SEEDS])
     assert sorted((r["title"], tuple(r["authors"])) for r in papers(other)) == sorted(
         (r["title"], tuple(r["authors"])) for r in before
     )

@@ -87,7 +87,8 @@ def test_a_stop_or_a_killed_worker_while_workers_send_results_ends_everything(ho
         try:
             assert proc.stdout is not None
             assert proc.stdout.readline() == "running\n", proc.communicate()[1]
-            time.sleep(rng.uniform(0, 0.3))  # mid-stream: the workers spend most of their time sending
+            # mid-stream: the workers spend most of their time sending
+            time.sleep(rng.uniform(0, 0.3))
             if how == "term-group":
                 os.killpg(proc.pid, signal.SIGTERM)
             else:

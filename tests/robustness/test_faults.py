@@ -59,7 +59,8 @@ def test_mention_replies_survive_web_api_faults(
         reply, took = timed(short_timeout_http.event, mention_event("kv cache", user="U5", ts="1700000000.000100"))
         assert reply.status == 200
         assert took < ACK_DEADLINE  # acked before the reply is even tried
-        if fault == "ratelimited":  # no listener waits out Slack's 30 s: the user is told to ask again
+        # No listener waits out Slack's 30 s: the user is told to ask again
+        if fault == "ratelimited":
             (told,) = fake.wait_for("chat.postEphemeral", timeout=ACK_DEADLINE)
             assert told.params["text"] == SLOW_DOWN
             short_timeout_http.drain()
@@ -67,18 +68,21 @@ def test_mention_replies_survive_web_api_faults(
         elif fault == "server_error":
             fake.wait_for("chat.postMessage", count=2)
             short_timeout_http.drain()
-            assert [c.ok for c in fake.calls("chat.postMessage")] == [False, True]  # retried once, posted once
+            # Retried once, posted once
+            assert [c.ok for c in fake.calls("chat.postMessage")] == [False, True]
         elif fault == "timeout":
             (apology,) = fake.wait_for("chat.postEphemeral", timeout=10)
             assert apology.params["text"] == APOLOGY
-            fake.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, timeout=10)  # Slack took it late
+            # Slack took it late
+            fake.wait_for(lambda c: c.method == "chat.postMessage" and c.ok, timeout=10)
             assert "chat.postMessage failed: TimeoutError" in caplog.text
         else:
             fake.wait_for("chat.postMessage", ok=False)
             short_timeout_http.drain()  # the error handler has run
             assert "chat.postMessage failed: invalid_auth" in caplog.text
             assert "Slack refuses the bot token (invalid_auth)" in caplog.text
-            assert fake.calls("chat.postEphemeral") == []  # no apology that would be refused the same way
+            # No apology that would be refused the same way
+            assert fake.calls("chat.postEphemeral") == []
     assert "Traceback" not in caplog.text
 
 
@@ -103,7 +107,8 @@ def test_a_button_whose_answer_fails_fast_is_still_acknowledged_at_once(slack_ht
                 blocks.ACTION_SHARE, VEGAS, user_id=f"U0CLICK{n}", response_url=fake.response_url(f"gone{n}")
             ),
         )
-        assert (reply.status, took < ACK_DEADLINE) == (200, True), (n, reply.status, took)  # not Bolt's 3 s wait
+        # not Bolt's 3 s wait
+        assert (reply.status, took < ACK_DEADLINE) == (200, True), (n, reply.status, took)
     apologies = fake.wait_for("chat.postEphemeral", count=10)
     assert {c.params["user"] for c in apologies} == {f"U0CLICK{n}" for n in range(10)}
 
@@ -122,7 +127,8 @@ def test_a_digest_refused_with_invalid_auth_is_recorded_and_shown(
     error = digests.builder.status(CH, now).error
     assert error is not None
     assert error[0] == "invalid_auth"
-    assert digests.post_digest(CH, date(2026, 3, 9), now).status == "failed"  # permanent: not retried by itself
+    # Permanent: not retried by itself
+    assert digests.post_digest(CH, date(2026, 3, 9), now).status == "failed"
     assert fake.posts() == []
 
 
@@ -190,7 +196,8 @@ def test_a_locked_state_database_delays_or_refuses_cleanly_and_loses_nothing(
     assert "database is busy right now" in texts(subscribe.json())
     assert "nothing was changed" in texts(subscribe.json())
     mention, took = results["mention"]
-    assert (mention.status, took < ACK_DEADLINE) == (503, True)  # refused in time, so that Slack sends it again
+    # Refused in time, so that Slack sends it again
+    assert (mention.status, took < ACK_DEADLINE) == (503, True)
     assert fake.posts() == []
     assert "is locked by another writer" in caplog.text
     assert "Traceback" not in caplog.text
@@ -293,7 +300,8 @@ def test_reindexing_while_serving_fails_no_query_and_shows_no_half_index(
         report = index.load(writer, [source], workers=1)  # what `icml-bot index more.jsonl` does
         writer.conn.close()
         loading.clear()
-        each_client_answered(2)  # ...and has asked at least once after the load, from start to answer
+        # Every client has asked at least once after the load, from start to answer
+        each_client_answered(2)
         stop.set()
         for thread in threads:
             thread.join(timeout=20)
@@ -304,7 +312,8 @@ def test_reindexing_while_serving_fails_no_query_and_shows_no_half_index(
     assert report.added == 400
     assert failures == []
     assert during  # queries really ran during the load
-    assert {n for q, n in seen if q == "healthz"} == {"19", "419"}  # the old index or the new one, never half
+    # The old index or the new one, never half
+    assert {n for q, n in seen if q == "healthz"} == {"19", "419"}
     quokka = {("No papers match" in text, " of 400 for " in text) for q, text in seen if q == "quokka marsupial"}
     assert quokka == {(True, False), (False, True)}  # none of the new papers, or all of them
     assert after["blocks"][-1]["text"]["text"].startswith("1-5 of 400 for ")

@@ -118,7 +118,8 @@ def test_page_buttons_round_trip_within_slack_limits(text: str, offset: int, pub
     assert parsed is not None
     assert parsed[1] == max(offset, 0)
     assert parsed[2] is (not public)
-    forged = blocks.parse_page_value(text)  # any other value: refused, or read as a well-formed page
+    # Any other value: refused, or read as a well-formed page
+    forged = blocks.parse_page_value(text)
     assert forged is None or (isinstance(forged[0], str) and forged[1] >= 0 and isinstance(forged[2], bool)), forged
 
 

@@ -88,7 +88,8 @@ def test_the_total_of_a_query_does_not_depend_on_the_page(synthetic_db: sqlite_u
         for offset in range(0, 160, 5)
     }
     assert len(set(totals.values())) == 1, totals
-    assert totals[0] > 50  # past the first re-ranked candidates, and the later offsets run past the end
+    # Past the first re-ranked candidates, and the later offsets run past the end
+    assert totals[0] > 50
 
 
 @pytest.mark.parametrize("call", ["get_paper", "similar"])

@@ -153,7 +153,8 @@ def test_replayed_bodies_with_changed_content_are_refused_and_exact_replays_do_n
         body[:-1],
     ):
         assert slack_http.request("POST", "/slack/events", changed, headers).status == 401
-    assert slack_http.request("POST", "/slack/events", body, headers).status == 200  # a replay within 5 minutes...
+    # A replay within 5 minutes...
+    assert slack_http.request("POST", "/slack/events", body, headers).status == 200
     slash = form_body(slash_form("kv cache"))
     slash_headers = {"Content-Type": FORM, **sign(SECRET, slash)}
     forged = slash.replace(b"kv+cache", b"stats")
@@ -167,7 +168,8 @@ def test_an_oversized_body_is_refused_before_anything_reads_it(slack_http: Slack
     try:
         status = slack_http.request("POST", "/slack/events", body, {"Content-Type": FORM, **sign(SECRET, body)}).status
     except (BrokenPipeError, ConnectionResetError):
-        status = 413  # waitress answered 413 and closed the connection while the client was still sending
+        # waitress answered 413 and closed the connection while the client was still sending
+        status = 413
     assert status == 413
     slack_http.drain()
     assert [c.method for c in fake.calls()] == ["auth.test"]
@@ -328,7 +330,8 @@ def test_a_10000_character_query_gets_a_friendly_answer_in_time(slack_http: Slac
     query = ("kv cache, speculative decoding and sparse attention; " * 200)[:9_999] + "!"
     reply, took = timed(slack_http.command, query)
     assert reply.status == 200
-    assert took < ACK_DEADLINE  # the answer is the ack: a long query must not be searched word by word first
+    # The answer is the ack: a long query must not be searched word by word first
+    assert took < ACK_DEADLINE
     text = texts(reply.json())
     assert "That is 10,000 characters: I search for up to 500" in text
     assert "`/icml kv cache`" in text
@@ -336,7 +339,8 @@ def test_a_10000_character_query_gets_a_friendly_answer_in_time(slack_http: Slac
 
 
 def test_a_garbled_term_or_a_very_long_phrase_is_searched_without_echoing_it(slack_http: SlackHttp) -> None:
-    garbled = ("kv-cache-" * 60)[:499]  # one token of 110 words: it was one phrase, quoted back whole in a note
+    # One token of 110 words: it was one phrase, quoted back whole in a note
+    garbled = ("kv-cache-" * 60)[:499]
     body = slack_http.command(garbled).json()
     assert "KV" in texts(body)  # papers on the KV cache, found by its words
     assert "No paper writes" not in texts(body)  # (the footer still names the query, cut short)
@@ -346,12 +350,14 @@ def test_a_garbled_term_or_a_very_long_phrase_is_searched_without_echoing_it(sla
     assert message_problems(phrase) == []
     two = texts(slack_http.command(('"' + "kv " * 40 + '" ') * 2).json())
     assert two.count("A phrase that long was searched by its first 32 words.") == 1
-    many = texts(slack_http.command("kv cache " + "-".join(f"w{n}" for n in range(40))).json())  # 40 unique words
+    # 40 unique words
+    many = texts(slack_http.command("kv cache " + "-".join(f"w{n}" for n in range(40))).json())
     assert "Your query was long: searched its first 32 terms" in many
 
 
 def test_a_40000_character_mention_gets_a_friendly_reply_in_the_thread(slack_http: SlackHttp, fake: FakeSlack) -> None:
-    pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_991] + "?"  # after "<@UBOT> ": 40,000
+    # After "<@UBOT> ": 40,000
+    pasted = ("Has anyone seen work on speculative decoding? " * 900)[:39_991] + "?"
     slack_http.event(mention_event(pasted, ts="1700000000.000100"))
     (post,) = fake.wait_for("chat.postMessage")
     assert post.params["thread_ts"] == "1700000000.000100"
@@ -374,8 +380,10 @@ def test_a_40000_character_thread_is_read_only_as_far_as_needed(slack_http: Slac
     assert message_problems(post.params) == []
 
 
-RAW_MARKUP = "<#C1|" * 8_000  # 40,000 characters posted through the API (unescaped): each "<" opens a channel link
-MARKUP_CPU_SECONDS = 0.3  # generous: parsing the whole text with `<[^>]*>` took 1.2-1.6 s of CPU
+# 40,000 characters posted through the API (unescaped): each "<" opens a channel link
+RAW_MARKUP = "<#C1|" * 8_000
+# Generous, and still well below what parsing the whole text with `<[^>]*>` took (docs/benchmarks.md).
+MARKUP_CPU_SECONDS = 0.3
 
 
 def cpu_for_reply(slack_http: SlackHttp, fake: FakeSlack, event: dict[str, Any]) -> tuple[Call, float]:
@@ -389,7 +397,8 @@ def cpu_for_reply(slack_http: SlackHttp, fake: FakeSlack, event: dict[str, Any])
 def test_a_40000_character_raw_markup_mention_is_refused_unread(slack_http: SlackHttp, fake: FakeSlack) -> None:
     post, cpu = cpu_for_reply(slack_http, fake, mention_event(RAW_MARKUP, ts="1700000000.000100"))
     assert cpu < MARKUP_CPU_SECONDS
-    assert "That is 40,008 characters: I search for up to 500" in texts(post.params)  # (with "<@UBOT> ")
+    # with "<@UBOT> "
+    assert "That is 40,008 characters: I search for up to 500" in texts(post.params)
 
 
 def test_a_40000_character_raw_markup_thread_parent_is_read_only_as_far_as_needed(
@@ -435,7 +444,8 @@ def test_the_state_password_is_masked_in_logs_as_written_and_decoded() -> None:
     try:
         setup_logging(config)
         logging.getLogger("bot.test").error("libpq said: Xy7%%25zQ%%20w9, that is %s", "Xy7%zQ w9")
-        logging.getLogger("bot.test").error("a URL: postgresql+psycopg://u:pw@other/db")  # any URL's, any length
+        # Any URL's, any length
+        logging.getLogger("bot.test").error("a URL: postgresql+psycopg://u:pw@other/db")
     finally:
         root.removeHandler(handler)
         for h in root.handlers:

@@ -29,7 +29,8 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
     state_path = tmp_path / "state.db"
     day = due_now(state_path, slack_index_path, CH)
     before = snapshot(state_path)
-    slack_answers = fake.hold_next("chat.postMessage")  # a slow Slack: the post stays in flight until this is set
+    # A slow Slack: the post stays in flight until this is set
+    slack_answers = fake.hold_next("chat.postMessage")
     bot, _ = serve_http(fake.api_url, slack_index_path, state_path, SECRET)
     try:
         fake.wait_arrived("chat.postMessage", timeout=30)  # the digest is being posted...
@@ -43,7 +44,8 @@ def test_sigterm_during_a_digest_post_stops_cleanly_and_a_restart_posts_nothing_
     assert "Traceback" not in log
     assert "SIGTERM: stopping" in log
     assert log.rstrip().endswith("bot.serve.run: stopped")
-    assert log.index(f"digest for {CH} on {day} posted") < log.index("stopped")  # finished, then stopped
+    # Finished, then stopped
+    assert log.index(f"digest for {CH} on {day} posted") < log.index("stopped")
     assert [(d, s) for d, s, _ in runs(state_path)][-1] == (day, "posted")
     conn = sqlite3.connect(state_path)
     assert conn.execute("SELECT count(*) FROM leases").fetchone()[0] == 0  # handed back at once

@@ -12,7 +12,8 @@ from waitress import wasyncore
 
 from bot.serve.http_workers import LOOP_SECONDS, waitress_server
 
-ANSWER_BYTES = 8 << 20  # sent by the answering thread for a while (below waitress's 16 MB high-water mark)
+# Sent by the answering thread for a while (below waitress's 16 MB high-water mark)
+ANSWER_BYTES = 8 << 20
 REQUESTS = 5
 
 

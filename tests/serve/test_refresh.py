@@ -113,7 +113,8 @@ def test_a_refreshed_index_is_warmed_by_the_refresher_not_by_a_search(tmp_path: 
     outcome = refresh.Refresher(path, 6 * HOUR, settings(tmp_path, site), clock=later(7)).tick()
     assert outcome is not None
     assert "1 added" in outcome.line
-    assert _whole_reads(served) == []  # (the refresher read them for the new version after loading it)
+    # The refresher read them for the new version after loading it
+    assert _whole_reads(served) == []
     assert _whole_reads(served) == []
 
 

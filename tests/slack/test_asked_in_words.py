@@ -60,7 +60,8 @@ def listed(body: dict[str, Any]) -> list[str]:
 def test_status_words_ask_for_those_papers(served: SlackHttp) -> None:
     for asked in ("oral", "orals on attention", "oral presentations on attention"):
         body = served.command(asked).json()
-        assert "Showing results for" not in texts(body), asked  # "oral" was corrected into another word
+        # "oral" was corrected into another word
+        assert "Showing results for" not in texts(body), asked
         assert "every word" not in texts(body), asked
         assert sorted(listed(body)) == ["Attention Sinks Explained", "Sparse Attention for Long Inputs"], asked
         assert problems(body) == []
@@ -73,9 +74,11 @@ def test_a_word_joining_two_terms_is_not_searched(served: SlackHttp) -> None:
 
 
 def test_a_paper_called_by_a_word_is_not_pinned_beside_other_words(served: SlackHttp) -> None:
-    shown = listed(served.command("lottery ticket").json())  # LOTTERY, a two-sample test, was pinned first
+    # LOTTERY, a two-sample test, was pinned first
+    shown = listed(served.command("lottery ticket").json())
     assert sorted(shown[:2]) == ["Expressive Lottery Tickets", "Lottery Tickets at Initialization"]
-    assert listed(served.command("lottery").json())[0].startswith("LOTTERY")  # alone, the name is that paper
+    # Alone, the name is that paper
+    assert listed(served.command("lottery").json())[0].startswith("LOTTERY")
 
 
 def test_a_capitalised_surname_beside_a_topic_and_who_asks(served: SlackHttp) -> None:
@@ -83,7 +86,8 @@ def test_a_capitalised_surname_beside_a_topic_and_who_asks(served: SlackHttp) ->
     assert "2 papers by *Mohit Bansal*, those about *reasoning* first" in said
     who = texts(served.command("who works on reasoning?").json())
     assert "Most papers on *reasoning* here: Mohit Bansal (2)" in who
-    asked = served.command("how do people use attention sinks").json()  # "people" was a word papers had to hold
+    # "people" was a word papers had to hold
+    asked = served.command("how do people use attention sinks").json()
     assert listed(asked) == listed(served.command("attention sinks").json())
     assert listed(asked)[0] == "Attention Sinks Explained"
 
@@ -158,7 +162,8 @@ def test_words_as_researchers_type_them_through_the_served_app(words_http: Slack
     assert {t.rsplit(" ", 1)[0] for t in listed(medicine)} == {"Medical Imaging with Foundation Models, Part"}
     versus = [t.split(",")[0].split(" ")[0] for t in listed(words_http.command("DPO vs PPO").json())]
     assert versus[0] == "DPO"  # (the paper about both: "DPO and PPO Compared")
-    assert versus[1:] in (["PPO", "Direct", "PPO", "Direct"], ["Direct", "PPO", "Direct", "PPO"])  # in turn
+    # in turn
+    assert versus[1:] in (["PPO", "Direct", "PPO", "Direct"], ["Direct", "PPO", "Direct", "PPO"])
     stray = texts(words_http.command("nlearning").json())
     assert "Showing results for *unlearning*" in stray
     assert "Machine Unlearning" in stray
@@ -189,7 +194,8 @@ def test_this_sessions_readings_through_the_served_app(fake: FakeSlack, tmp_path
     sides are about."""
     with serving(fake, tmp_path, READING) as served:
         read = listed(served.command("what should I read about grokking?").json())
-        assert sorted(read) == ["Grokking in Modular Arithmetic", "Why Grokking Happens"]  # (not Reading Between ...)
+        # not Reading Between ...
+        assert sorted(read) == ["Grokking in Modular Arithmetic", "Why Grokking Happens"]
         pasted = listed(served.command('paper "Why Grokking Happens"').json())
         assert pasted[0] == "Why Grokking Happens"
         joined = served.command("finetuning").json()
@@ -201,4 +207,5 @@ def test_this_sessions_readings_through_the_served_app(fake: FakeSlack, tmp_path
         assert listed(described)[0] == "Grokking in Modular Arithmetic"
         versus = listed(served.command("diffusion vs autoregressive image generation").json())
         assert len(versus) == 5
-        assert not any(t.startswith("Autoregressive Diffusion for Audio") for t in versus[:4])  # (they follow)
+        # They follow
+        assert not any(t.startswith("Autoregressive Diffusion for Audio") for t in versus[:4])

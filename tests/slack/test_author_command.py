@@ -126,7 +126,8 @@ def test_a_plain_search_for_a_name_says_whose_papers_these_are(people_http: Slac
     body = people_http.command("Mohit Bansal").json()
     assert "7 papers by *Mohit Bansal*" in texts(body)
     assert "Basal" not in texts(body)  # never "corrected" into the basal ganglia
-    coauthor = people_http.command("author Ada Lovelace").json()  # a name with a ping in it stays escaped
+    # A name with a ping in it stays escaped
+    coauthor = people_http.command("author Ada Lovelace").json()
     assert "<!everyone>" not in json.dumps(coauthor)
 
 
@@ -142,24 +143,28 @@ def test_a_digest_can_follow_a_person(people_http: SlackHttp, fake: FakeSlack, t
     db.conn.close()
     assert len(theirs) == 7
     assert set(digest_ids(post)) <= theirs  # only their papers, though two others' exist
-    said = texts(post)  # and each card shows him in bold where he is listed, as a search's answer does
+    # And each card shows him in bold where he is listed, as a search's answer does
+    said = texts(post)
     assert said.count("*Mohit Bansal*, Elias Stengel-Eskin") + said.count("Jaemin Cho, *Mohit Bansal*") == 5
 
 
 def test_author_by_initials_answers_as_a_search_for_them(people_http: SlackHttp, fake: FakeSlack) -> None:
     first = people_http.command("author M. Bansal").json()
-    assert "Co-authors: Elias Stengel-Eskin (4), Jaemin Cho (3)" in texts(first)  # the one with the most papers
+    # The one with the most papers
+    assert "Co-authors: Elias Stengel-Eskin (4), Jaemin Cho (3)" in texts(first)
     assert (
         "7 papers by *Mohit Bansal* (you typed *M. Bansal*). Also fits, listed after: Manish Bansal (1); type the"
         " full name for one person's papers." in texts(first)
     )
-    assert shown(first) == shown(people_http.command("M. Bansal").json())  # the same papers as a plain search
+    # The same papers as a plain search
+    assert shown(first) == shown(people_http.command("M. Bansal").json())
     more = buttons(first)[-1]
     people_http.action(block_action_payload(more["action_id"], more["value"], response_url=fake.response_url("p2")))
     (call,) = fake.wait_for("response")
     second = call.params
     assert second["blocks"][-1]["text"]["text"].startswith("6-8 of 8 for ")
-    assert "*Integer Programming Cuts for Scheduling*" in texts(second)  # Manish Bansal's, after Mohit's seven
+    # Manish Bansal's, after Mohit's seven
+    assert "*Integer Programming Cuts for Scheduling*" in texts(second)
 
 
 def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake: FakeSlack, tmp_path: Path) -> None:
@@ -178,7 +183,8 @@ def test_a_person_listed_several_ways_is_named_as_names_are_usually_written(fake
         for command in ("author min zhang", "Min Zhang"):
             said = texts(served.command(command).json())
             assert "3 papers by *Min Zhang*" in said, command
-            assert said.count("papers by") == 1  # (each paper's own author list still shows it as listed)
+            # Each paper's own author list still shows it as listed
+            assert said.count("papers by") == 1
 
 
 def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: FakeSlack, tmp_path: Path) -> None:
@@ -199,7 +205,8 @@ def test_the_person_an_answer_found_is_shown_in_each_papers_author_line(fake: Fa
             assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said, command
         said = texts(served.command("author Bansal Mohit").json())
         assert "*Mohit Bansal*, Elias Stengel-Eskin" in said  # first: in bold where he is
-        said = texts(served.command("author:Bansal planning").json())  # the author: filter marks its author too
+        # The author: filter marks its author too
+        said = texts(served.command("author:Bansal planning").json())
         assert "Ana One, Ben Two, Cleo Three, … *Mohit Bansal* et al." in said
         said = texts(served.command("planning").json())  # no person asked for: nobody in bold
         assert "Ana One, Ben Two, Cleo Three et al." in said
@@ -213,7 +220,8 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
         "What did Mohit Bansal publish on reasoning?",
         "Mohit Bansal's work on reasoning",
         "what has Mohit Bansal written about reasoning",
-        "show me papers from Mohit Bansal about reasoning",  # it said "those about *about reasoning* first"
+        # It said "those about *about reasoning* first"
+        "show me papers from Mohit Bansal about reasoning",
     ):
         body = people_http.command(question).json()
         said = texts(body)
@@ -224,7 +232,8 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
         "who is Mohit Bansal?",
         "what has Mohit Bansal published?",
         "Mohit Bansal about",
-        "What did Mohit Bansal publish?",  # it said "7 papers by Mohit Bansal, none about *publish*"
+        # It said "7 papers by Mohit Bansal, none about *publish*"
+        "What did Mohit Bansal publish?",
         "find Mohit Bansal",
         "please list Mohit Bansal works",  # (`/icml list` is the reading list)
         "give me Mohit Bansal's latest",
@@ -234,7 +243,8 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
         assert "those about" not in said, question  # it said "those about *who is* first"
         assert "none about" not in said, question
         assert "match some" not in said, question
-    said = texts(people_http.command("Mohit Bansal oral papers").json())  # a filter beside a name, not a word
+    # A filter beside a name, not a word
+    said = texts(people_http.command("Mohit Bansal oral papers").json())
     assert "No papers by *Mohit Bansal* with these filters" in said
     assert "0 papers" not in said
 
@@ -242,8 +252,10 @@ def test_a_question_around_a_name_is_about_its_topic(people_http: SlackHttp) -> 
 def test_who_works_on_a_topic_is_answered_with_the_people_with_most_papers_on_it(people_http: SlackHttp) -> None:
     said = texts(people_http.command("who works on language models?").json())
     assert "Most papers on *language models* here: Mohit Bansal (7), Elias Stengel-Eskin (4), Jaemin Cho (3)" in said
-    assert "Most papers on" not in texts(people_http.command("language models").json())  # only when asked who
-    assert "Most papers on" not in texts(people_http.command("who works on basal ganglia").json())  # one paper each
+    # Only when asked who
+    assert "Most papers on" not in texts(people_http.command("language models").json())
+    # One paper each
+    assert "Most papers on" not in texts(people_http.command("who works on basal ganglia").json())
 
 
 def test_two_people_named_list_their_joint_papers_first_and_mark_both(people_http: SlackHttp) -> None:
@@ -252,6 +264,7 @@ def test_two_people_named_list_their_joint_papers_first_and_mark_both(people_htt
         body = people_http.command(query).json()
         said = texts(body)
         assert "7 papers by *Mohit Bansal*, those with *Jaemin Cho* first" in said, query
-        assert said.count("*Jaemin Cho*, *Mohit Bansal*") == 3, query  # their three joint papers, both in bold
+        # Their three joint papers, both in bold
+        assert said.count("*Jaemin Cho*, *Mohit Bansal*") == 3, query
         first = [b["text"]["text"] for b in body["blocks"] if b.get("type") == "section"][:3]
         assert all("Part 4" in t or "Part 5" in t or "Part 6" in t for t in first), query

@@ -137,7 +137,8 @@ def test_truncate_never_cuts_an_entity_a_link_or_a_bold_span() -> None:
     cut = blocks.truncate("x" * 8 + "&amp;yyyy", 11)
     assert cut == "x" * 8 + "…"
     assert blocks.truncate("see <https://a.org/long|a long label here>", 20) == "see…"
-    assert blocks.truncate("a *bold span that goes on* and on", 15) == "a bold span t…"  # no lone asterisk left
+    # No lone asterisk left
+    assert blocks.truncate("a *bold span that goes on* and on", 15) == "a bold span t…"
     long = blocks.truncate("word " * 1000, 3000)
     assert len(long) <= 3000
     assert long.endswith("word word…")
@@ -179,7 +180,8 @@ def test_split_text_cuts_where_it_always_did(parts: list[str], limit: int) -> No
 
 
 def test_split_text_of_megabytes_keeps_every_word_and_entity_whole() -> None:
-    words = [f"w{n}&amp;x" if n % 7 == 0 else f"word{n}" for n in range(1_200_000)]  # ~10 MB of escaped mrkdwn
+    # ~10 MB of escaped mrkdwn
+    words = [f"w{n}&amp;x" if n % 7 == 0 else f"word{n}" for n in range(1_200_000)]
     text = " ".join(words)
     pieces = blocks.split_text(text)
     assert all(0 < len(p) <= blocks.MAX_SECTION_TEXT for p in pieces)
@@ -188,7 +190,8 @@ def test_split_text_of_megabytes_keeps_every_word_and_entity_whole() -> None:
 
 
 def test_split_text_gives_only_the_pieces_a_message_can_show() -> None:
-    text = " ".join(f"word{n}" for n in range(2_000_000))  # ~20 MB: only the first 47 pieces fit a message
+    # ~20 MB: only the first 47 pieces fit a message
+    text = " ".join(f"word{n}" for n in range(2_000_000))
     shown = blocks.split_text(text, most=blocks.MAX_BLOCKS - 3)
     assert len(shown) == blocks.MAX_BLOCKS - 3
     assert shown[0].startswith("word0 word1 ")
@@ -198,7 +201,8 @@ def test_split_text_gives_only_the_pieces_a_message_can_show() -> None:
 
 
 def test_abstract_of_megabytes_shows_what_a_message_holds() -> None:
-    paper: PaperRow = {**PAPER, "abstract": "Large language models compress caches. " * 1_000_000}  # ~39 MB
+    # ~39 MB
+    paper: PaperRow = {**PAPER, "abstract": "Large language models compress caches. " * 1_000_000}
     for msg in (blocks.paper_message(paper), blocks.abstract_message(paper)):
         assert len(msg["blocks"]) <= blocks.MAX_BLOCKS
         assert block_checks.problems(msg) == []
@@ -250,7 +254,8 @@ def test_result_card_shows_title_link_headline_snippet_authors_meta_and_buttons(
     ],
 )
 def test_the_author_a_search_named_is_shown_in_bold_wherever_they_are_listed(named: list[str], line: str) -> None:
-    authors = [*PAPER["authors"], "John Backus", "Ken *<!here>* Thompson", "Barbara Liskov"]  # 5th, 6th, 7th
+    # 5th, 6th, 7th
+    authors = [*PAPER["authors"], "John Backus", "Ken *<!here>* Thompson", "Barbara Liskov"]
     result = Result({**PAPER, "authors": authors}, 1.0, marked("…"), named=named)
     msg = blocks.results_message(response([result]))
     assert msg["blocks"][1]["elements"][0]["text"].split(" · ")[0] == line
@@ -421,7 +426,8 @@ def test_search_notes_are_shown_escaped() -> None:
             False,
             "Context Tuning for In-Context Optimization",
         ),
-        ("Vegas", "Fast decoding with a cache", True, "Vegas: Fast decoding with a cache"),  # a seed: derived title
+        # A seed: derived title
+        ("Vegas", "Fast decoding with a cache", True, "Vegas: Fast decoding with a cache"),
         ("Vegas", "Vegas: fast decoding", True, "Vegas: fast decoding"),
     ],
 )

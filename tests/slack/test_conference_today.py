@@ -83,7 +83,8 @@ def test_a_conference_day_brings_today_at_the_venue_and_the_day_after_the_normal
     assert "Posted the digest for Wed 15 Jul 2026." in texts(app.command("digest now", channel_id=CH).json())
     [post] = fake.posts(CH)
     assert problems(post) == []
-    assert post["metadata"]["event_type"] == "icml_digest"  # the same marker: found again after a crash
+    # The same marker: found again after a crash
+    assert post["metadata"]["event_type"] == "icml_digest"
     assert post["metadata"]["event_payload"]["date"] == "2026-07-15"
     assert post["text"] == (
         "Today at ICML 2026 · Wed 15 Jul 2026: 3 of the team's papers in today's sessions, 1 oral on the topics"
@@ -129,8 +130,10 @@ def test_a_conference_day_brings_today_at_the_venue_and_the_day_after_the_normal
     assert second["text"].startswith("ICML 2026 digest, Thu 16 Jul 2026: ")
     assert texts(second).count("Today at") == 0
     assert len(digest_ids(second)) == 3
-    assert "Papers 1-3 of " in texts(second)  # the round starts where it was: the today digest took nothing from it
-    assert ids[2] in digest_ids(second)  # the oral on the topics comes first in the round, as every day
+    # The round starts where it was: the today digest took nothing from it
+    assert "Papers 1-3 of " in texts(second)
+    # The oral on the topics comes first in the round, as every day
+    assert ids[2] in digest_ids(second)
 
 
 def test_a_conference_day_with_nothing_of_the_team_and_no_oral_on_the_topics_brings_the_normal_digest(
@@ -190,7 +193,8 @@ def test_home_shows_the_whole_day_also_sessions_over_and_after_the_venue_no_plan
     fake.people.set_user("U1", tz="Asia/Seoul")
     for n in (0, 6):
         save(app, fake, ids[n], channel="C1")
-    at(app, datetime(2026, 7, 14, 20, 0, tzinfo=SEOUL))  # Tuesday evening: Tuesday's were in the morning
+    # Tuesday evening: Tuesday's were in the morning
+    at(app, datetime(2026, 7, 14, 20, 0, tzinfo=SEOUL))
     app.event(home_opened())
     body = texts(home_with(fake, "Today at", "*Your saved papers* (2)"))
     assert "*Today at ICML 2026* · Tue 14 Jul" in body

@@ -95,7 +95,8 @@ def test_the_marker_finds_our_digest_and_nothing_else(seed_index_path: Path, tmp
     msg = digest_message(digest)
     ours = {"bot_id": "B1", "metadata": metadata(digest), "blocks": msg["blocks"]}
     assert is_digest(ours, "C0BLOCKS01", DAY)
-    assert is_digest({"blocks": msg["blocks"]}, "C0BLOCKS01", DAY)  # metadata stripped: the block_id still says
+    # metadata stripped: the block_id still says
+    assert is_digest({"blocks": msg["blocks"]}, "C0BLOCKS01", DAY)
     assert not is_digest(ours, "C0BLOCKS01", date(2026, 3, 10))
     assert not is_digest({"metadata": metadata(digest)}, "C0OTHER01", DAY)
     assert not is_digest({"text": "icml_digest 2026-03-09"}, "C0BLOCKS01", DAY)

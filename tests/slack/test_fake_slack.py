@@ -96,12 +96,14 @@ def test_post_message_with_blocks_is_recorded_and_readable(fake: FakeSlack) -> N
     assert [p["text"] for p in fake.posts()] == ["fallback", "second", "elsewhere"]
     assert fake.posts("C1")[0]["blocks"] == BLOCKS
     call = fake.calls("chat.postMessage")[0]
-    assert call.headers["content-type"].startswith("application/json")  # slack_sdk sends chat.* as JSON
+    # slack_sdk sends chat.* as JSON
+    assert call.headers["content-type"].startswith("application/json")
     assert call.token == "xoxb-test"
     assert call.ok
     assert call.status == 200
 
-    history = client.conversations_history(channel="C1")  # GET-style: params travel in the query string
+    # GET-style: params travel in the query string
+    history = client.conversations_history(channel="C1")
     assert [m["text"] for m in history["messages"]] == ["second", "fallback"]  # newest first
     assert client.conversations_history(channel="C1", limit=1)["has_more"] is True
     assert client.conversations_history(channel="C1", oldest=first["ts"])["messages"][0]["ts"] == second["ts"]
@@ -122,7 +124,8 @@ def test_form_encoded_blocks_string_is_decoded(fake: FakeSlack) -> None:
 def test_rate_limit_then_success_through_retry_handler(fake: FakeSlack) -> None:
     fake.fail_next("chat.postMessage", "ratelimited", retry_after=1)
     client = fake.web_client(retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=1)])
-    resp = client.chat_postMessage(channel="C1", text="digest")  # waits the Retry-After second, then retries
+    # Waits the Retry-After second, then retries
+    resp = client.chat_postMessage(channel="C1", text="digest")
     assert resp["ok"]
     calls = fake.calls("chat.postMessage")
     assert [(c.status, c.ok, c.injected) for c in calls] == [(429, False, True), (200, True, False)]
@@ -176,7 +179,8 @@ def test_slack_errors_are_http_200_ok_false(fake: FakeSlack, error: str) -> None
     assert not call.ok
     assert call.injected
     assert call.error == error
-    assert fake.web_client().chat_postMessage(channel="C1", text="again")["ok"]  # only the next call failed
+    # Only the next call failed
+    assert fake.web_client().chat_postMessage(channel="C1", text="again")["ok"]
 
 
 def test_http_500_and_wildcard(fake: FakeSlack) -> None:
@@ -196,7 +200,8 @@ def test_delay_makes_the_client_time_out_but_slack_still_posts(fake: FakeSlack) 
     (call,) = fake.wait_for("chat.postMessage", timeout=3)
     assert call.delayed == 0.5
     assert call.ok
-    assert [p["text"] for p in fake.posts()] == ["slow"]  # like Slack: a client timeout doesn't unpost it
+    # Like Slack: a client timeout doesn't unpost it
+    assert [p["text"] for p in fake.posts()] == ["slow"]
 
 
 def test_a_held_call_is_in_flight_until_released(fake: FakeSlack) -> None:
@@ -218,7 +223,8 @@ def test_a_held_call_is_in_flight_until_released(fake: FakeSlack) -> None:
 def test_a_hold_for_one_channel_lets_posts_to_other_channels_through(fake: FakeSlack) -> None:
     slack_answers = fake.hold_next("chat.postMessage", channel="C2")
     fake.delay_next("chat.postMessage", 5.0, channel="C3")
-    fake.web_client().chat_postMessage(channel="C1", text="other")  # answered at once: neither is used up
+    # Answered at once: neither is used up
+    fake.web_client().chat_postMessage(channel="C1", text="other")
     answers: list[Any] = []
     poster = threading.Thread(target=lambda: answers.append(fake.web_client().chat_postMessage(channel="C2", text="x")))
     poster.start()
@@ -260,7 +266,8 @@ def test_threads_replies_and_history(fake: FakeSlack) -> None:
     assert replies[0]["reply_count"] == 1
     assert all(m["thread_ts"] == "1700000000.000100" for m in replies)
     history = client.conversations_history(channel="C1")["messages"]
-    assert [m["text"] for m in history] == ["<@UBOT> what is new in diffusion?"]  # replies stay in the thread
+    # replies stay in the thread
+    assert [m["text"] for m in history] == ["<@UBOT> what is new in diffusion?"]
     with pytest.raises(SlackApiError) as err:
         client.conversations_replies(channel="C1", ts="1.2")
     assert err.value.response["error"] == "thread_not_found"
@@ -278,7 +285,8 @@ def test_ephemeral_update_and_channel_info(fake: FakeSlack) -> None:
     fake.set_channel("C9", name="icml", is_member=False)
     info = client.conversations_info(channel="C9")["channel"]
     assert (info["id"], info["name"], info["is_member"]) == ("C9", "icml", False)
-    assert client.reactions_add(channel="C1", timestamp=posted["ts"], name="eyes")["ok"]  # anything else: ok
+    # Anything else: ok
+    assert client.reactions_add(channel="C1", timestamp=posted["ts"], name="eyes")["ok"]
 
 
 def test_posting_where_the_bot_is_not_a_member_fails_as_slack_does(fake: FakeSlack) -> None:
@@ -485,14 +493,16 @@ def test_bolt_socket_mode_events_and_reconnect(fake: FakeSlack) -> None:
         assert fake.socket_ack(eid) == {"envelope_id": eid}  # events are acked without a payload
         fake.wait_for("chat.postMessage")
 
-        fake.socket_disconnect("refresh_requested")  # Slack's routine refresh: client opens a new URL at once
+        # Slack's routine refresh: client opens a new URL at once
+        fake.socket_disconnect("refresh_requested")
         assert fake.socket_connected(timeout=5, count=2)
         assert len(fake.calls("apps.connections.open")) == 2
         # The built-in client switches readers only after its 3 s receive timeout on the old socket.
         eid = fake.socket_send("events_api", event_body(mention_event("two")))
         assert fake.socket_ack(eid, timeout=8) == {"envelope_id": eid}
         fake.wait_for("chat.postMessage", count=2)
-    assert retries == [["0"], ["0"]]  # Socket Mode events always carry retry_attempt, so the header is "0"
+    # Socket Mode events always carry retry_attempt, so the header is "0"
+    assert retries == [["0"], ["0"]]
     assert [p["text"] for p in fake.posts()] == ["echo <@UBOT> one", "echo <@UBOT> two"]
 
 
@@ -542,7 +552,8 @@ def test_a_channel_takes_about_one_message_a_second_and_a_refused_one_is_not_pos
     assert err.value.response.status_code == 429
     assert err.value.response.headers["Retry-After"] == "1"
     assert err.value.response["error"] == "ratelimited"
-    assert client.chat_postMessage(channel="C2", text="elsewhere")["ok"]  # another channel has its own second
+    # Another channel has its own second
+    assert client.chat_postMessage(channel="C2", text="elsewhere")["ok"]
     clock.now += 1.0
     assert client.chat_postMessage(channel="C1", text="three, later")["ok"]
     assert [p["text"] for p in fake.posts("C1")] == ["one", "two", "three, later"]
@@ -580,7 +591,8 @@ def test_views_publish_is_limited_by_its_tier_per_workspace(fake: FakeSlack) -> 
 
 def test_an_unreachable_slack_refuses_connections_until_it_is_back(fake: FakeSlack) -> None:
     client = fake.web_client()
-    assert client.chat_postMessage(channel="C1", text="before")["ok"]  # (its connection's leftovers hold the port)
+    # Its connection's leftovers hold the port
+    assert client.chat_postMessage(channel="C1", text="before")["ok"]
     fake.offline()
     with pytest.raises(URLError) as err:
         client.chat_postMessage(channel="C1", text="lost?")
@@ -595,5 +607,6 @@ def test_a_5xx_may_come_after_slack_posted_the_message(fake: FakeSlack) -> None:
     with pytest.raises(SlackApiError) as err:
         fake.web_client().chat_postMessage(channel="C1", text="there anyway")
     assert err.value.response.status_code == 500
-    assert fake.posts("C1") == []  # no successful call ...
-    assert [m["text"] for m in fake.history("C1")] == ["there anyway"]  # ... but the message is in the channel
+    # No successful call, but the message is in the channel
+    assert fake.posts("C1") == []
+    assert [m["text"] for m in fake.history("C1")] == ["there anyway"]

@@ -60,4 +60,5 @@ def test_a_workshop_paper_in_full_names_its_venue_and_workshop(app: SlackHttp, f
         db.conn.close()
     shown = texts(app.command(f"paper {paper_id}").json())
     assert "NeurIPS 2025 workshop" in shown
-    assert "Workshop on Mechanistic Interpretability" in shown  # the workshop's title, as OpenReview lists it
+    # The workshop's title, as OpenReview lists it
+    assert "Workshop on Mechanistic Interpretability" in shown

@@ -47,7 +47,8 @@ PAPERS: list[dict[str, Any]] = [
     {
         "id": "big1",
         "title": "A Zebra Crossing Study of Megabytes",
-        "abstract": " ".join(f"Zebra crossing sentence {n} keeps pedestrians waiting." for n in range(60_000)),  # ~3 MB
+        # ~3 MB
+        "abstract": " ".join(f"Zebra crossing sentence {n} keeps pedestrians waiting." for n in range(60_000)),
         "authors": [f"Author {n}" for n in range(3_000)],
     },
 ]
@@ -97,7 +98,8 @@ def test_a_record_of_megabytes_shows_what_indexing_kept(hostile_http: SlackHttp,
     hostile_http.action(block_action_payload(blocks.ACTION_ABSTRACT, paper_id, response_url=fake.response_url("a")))
     (call,) = fake.wait_for("response")
     assert message_problems(call.params) == []
-    for message in (detail, call.params):  # the abstract: every section after the title's (or the header's)
+    # The abstract: every section after the title's (or the header's)
+    for message in (detail, call.params):
         abstract = " ".join([b["text"]["text"] for b in message["blocks"] if b["type"] == "section"][1:])
         assert abstract.startswith("Zebra crossing sentence 0 keeps pedestrians waiting. Zebra crossing sentence 1")
         assert abstract.endswith("…")

@@ -56,7 +56,8 @@ def test_slash_command_acks_with_ephemeral_results(slack_http: SlackHttp, fake: 
     assert body["text"].startswith("1-")
     assert problems(body) == []
     slack_http.drain()
-    assert {c.method for c in fake.calls()} == {"auth.test"}  # the answer was the ack itself (auth.test: at start)
+    # The answer was the ack itself (auth.test: at start)
+    assert {c.method for c in fake.calls()} == {"auth.test"}
 
 
 def test_query_and_paper_text_never_ping_anyone(slack_http: SlackHttp) -> None:
@@ -64,7 +65,8 @@ def test_query_and_paper_text_never_ping_anyone(slack_http: SlackHttp) -> None:
     body = slack_http.command("&lt;!channel&gt; zebrafish &amp; xylophone").json()
     rendered = json.dumps(body)
     assert not [p for p in PINGS if p in rendered], rendered
-    assert "&lt;!channel&gt; Attention &amp; Friends &lt;@U999&gt;" in texts(body)  # the evil paper, escaped
+    # The evil paper, escaped
+    assert "&lt;!channel&gt; Attention &amp; Friends &lt;@U999&gt;" in texts(body)
     assert "*&lt;!channel&gt; zebrafish &amp; xylophone*" in body["blocks"][-1]["text"]["text"]
     assert problems(body) == []
     detail = slack_http.command("paper evil0001").json()
@@ -115,7 +117,8 @@ def test_similar_random_and_stats(slack_http: SlackHttp) -> None:
     assert [b["text"]["text"] for b in buttons(random)] == ["Similar", "Share to channel", "Save", "Another one"]
     stats = slack_http.command("stats").json()
     assert stats["blocks"][0]["text"]["text"].startswith("*20 papers* and ")
-    forests = slack_http.command("random forests").json()  # a subcommand word followed by words is a search
+    # A subcommand word followed by words is a search
+    forests = slack_http.command("random forests").json()
     assert "*random forests*" in texts(forests)  # the query is echoed back, as only a search does
     assert "Another one" not in [b["text"]["text"] for b in buttons(forests)]  # not a random paper
 
@@ -232,7 +235,8 @@ def test_mention_in_a_channel_replies_in_a_new_thread(slack_http: SlackHttp, fak
     (call,) = fake.wait_for("chat.postMessage")
     assert (call.params["channel"], call.params["thread_ts"]) == ("C1", "1700000000.000100")
     assert VEGAS in result_ids(call.params)
-    assert [b["text"]["text"] for b in buttons(call.params)][:2] == ["Similar", "Abstract"]  # no Share: it's public
+    # No Share: it's public
+    assert [b["text"]["text"] for b in buttons(call.params)][:2] == ["Similar", "Abstract"]
     assert problems(call.params) == []
 
 
@@ -268,7 +272,8 @@ def test_a_question_asked_in_words_is_answered_by_its_topic(slack_http: SlackHtt
     assert call.params["thread_ts"] == "1700000000.0002"
     assert result_ids(call.params) == result_ids(topic)
     assert result_ids(call.params)[0] == DEFENSIVE_KV
-    assert "every word" not in texts(call.params)  # no "No paper matches every word" for the request's words
+    # No "No paper matches every word" for the request's words
+    assert "every word" not in texts(call.params)
     assert problems(call.params) == []
 
 
@@ -284,7 +289,8 @@ def test_papers_like_a_named_paper_are_its_similar_papers(slack_http: SlackHttp)
         assert shown == [r.paper["id"] for r in search_module.similar(db, paper, k=5)], asked
         assert problems(body) == []
     db.conn.close()
-    assert result_ids(slack_http.command("TokSuite").json())[0] == TOKSUITE  # the name alone is that paper
+    # The name alone is that paper
+    assert result_ids(slack_http.command("TokSuite").json())[0] == TOKSUITE
 
 
 def test_a_compound_whose_hyphen_slipped_is_answered_as_the_word(slack_http: SlackHttp, fake: FakeSlack) -> None:
@@ -403,14 +409,16 @@ def test_messages_from_bots_are_never_answered(slack_http: SlackHttp, fake: Fake
 def test_a_rate_limited_reply_is_not_waited_for_and_the_user_is_told(slack_http: SlackHttp, fake: FakeSlack) -> None:
     fake.fail_next("chat.postMessage", "ratelimited", retry_after=30)
     slack_http.event(mention_event("kv cache", user="U5", ts="1700000000.000100"))
-    (told,) = fake.wait_for("chat.postEphemeral", timeout=3)  # not after Slack's 30 s: no listener sleeps on a 429
+    # not after Slack's 30 s: no listener sleeps on a 429
+    (told,) = fake.wait_for("chat.postEphemeral", timeout=3)
     assert (told.params["user"], told.params["thread_ts"], told.params["text"]) == (
         "U5",
         "1700000000.000100",
         SLOW_DOWN,
     )
     slack_http.drain()
-    assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False)]  # refused: nothing posted twice
+    # refused: nothing posted twice
+    assert [(c.status, c.ok) for c in fake.calls("chat.postMessage")] == [(429, False)]
 
 
 def test_a_reply_refused_with_429_is_posted_once_retry_after_has_passed(slack_http: SlackHttp, fake: FakeSlack) -> None:
@@ -419,7 +427,8 @@ def test_a_reply_refused_with_429_is_posted_once_retry_after_has_passed(slack_ht
     refused, posted = fake.wait_for("chat.postMessage", count=2, timeout=10)
     assert [(c.status, c.ok) for c in (refused, posted)] == [(429, False), (200, True)]
     assert (posted.params["channel"], posted.params["thread_ts"]) == ("C1", "1700000000.000100")
-    assert posted.params["blocks"] == refused.params["blocks"]  # the same answer, in the same thread
+    # The same answer, in the same thread
+    assert posted.params["blocks"] == refused.params["blocks"]
     assert "KV" in texts(posted.params)
     slack_http.drain()
     assert fake.calls("chat.postEphemeral") == []  # nobody is told to ask again: the answer came
@@ -437,7 +446,8 @@ def test_a_reply_refused_with_429_again_and_again_is_tried_three_times_then_the_
         "1700000000.000100",
         SLOW_DOWN,
     )
-    assert [c.status for c in fake.calls("chat.postMessage")] == [429, 429, 429]  # 1 + REPLY_RETRIES, no more
+    # 1 + REPLY_RETRIES, no more
+    assert [c.status for c in fake.calls("chat.postMessage")] == [429, 429, 429]
 
 
 def test_a_failed_post_is_logged_and_apologised_for(
@@ -498,7 +508,8 @@ def test_the_state_file_holding_bot_tokens_is_for_the_bot_user_only(
 def test_healthz_and_unknown_routes(slack_http: SlackHttp) -> None:
     health = slack_http.request("GET", "/healthz")
     assert (health.status, health.json()) == (200, {"ok": True, "papers": 20, "index": "ok", "state": "ok"})
-    assert slack_http.request("GET", "/").status == 401  # unsigned: nothing but /healthz answers without a signature
+    # Unsigned: nothing but /healthz answers without a signature
+    assert slack_http.request("GET", "/").status == 401
     assert slack_http.request("GET", "/slack/events").status == 401
     assert slack_http.post(b"x=1", FORM).status == 404  # signed, but nothing Slack would send
     unsigned_elsewhere = slack_http.request("POST", "/other", b"x", {"Content-Type": FORM})
@@ -624,7 +635,8 @@ def test_initials_list_all_of_the_lead_persons_papers_however_many_others_fit(
     shown = texts(body)
     assert "4 papers by *Manish Bansal* (you typed *M. Bansal*)" in shown
     assert "Mohit Bansal (3)" in shown
-    in_order = re.findall(r"Integer Programming Cuts|Verified Reasoning Chains", shown)  # fallback text first
+    # Fallback text first
+    in_order = re.findall(r"Integer Programming Cuts|Verified Reasoning Chains", shown)
     assert in_order[:5] == ["Integer Programming Cuts"] * 4 + ["Verified Reasoning Chains"]
     assert problems(body) == []
 
@@ -735,7 +747,8 @@ def test_machine_learning_as_means_without_names_forms_and_not_about_through_the
          "abstract": "LLMs reason step by step."},
     ]  # fmt: skip
     with _served(fake, tmp_path, papers, "id") as (_, shown):
-        assert shown("weather forecasting with machine learning")[0][0] == "W1"  # not a demand forecast
+        # not a demand forecast
+        assert shown("weather forecasting with machine learning")[0][0] == "W1"
         assert shown("image editing without training")[0][0] == "E1"
         found, said = shown("Dave Blei")
         assert found == ["E1"]
@@ -800,7 +813,8 @@ def test_slips_in_terms_and_a_surname_alone_through_the_app(fake: FakeSlack, tmp
         assert "Showing results for *reinforcement learning* (you typed *einforcement learning*)" in said
 
 
-@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # the loop must end quietly
+# The loop must end quietly
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_stopping_a_server_whose_loop_closed_its_wake_up_pipe_still_stops(slack_http: SlackHttp) -> None:
     # Under load the server's loop can see a hang-up on its wake-up pipe and close it first; stopping must then
     # close the sockets itself instead of failing to write to the closed pipe (EBADF).

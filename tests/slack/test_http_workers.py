@@ -74,12 +74,14 @@ def test_a_redelivered_mention_is_answered_once_whichever_worker_gets_it(
 
     try:
         wait_ready_lines(bot, 2)
-        threads = [threading.Thread(target=deliver, args=(n,)) for n in range(12)]  # both workers get some
+        # Both workers get some
+        threads = [threading.Thread(target=deliver, args=(n,)) for n in range(12)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(timeout=30)
-        assert [r.status for r in replies] == [200] * 12  # every delivery acked, or Slack keeps retrying
+        # Every delivery acked, or Slack keeps retrying
+        assert [r.status for r in replies] == [200] * 12
         fake.wait_for("chat.postMessage", timeout=20)
         assert bot.terminate(timeout=60) == 0  # a worker stopping finishes its replies first
     finally:
@@ -110,16 +112,19 @@ def test_a_due_digest_is_posted_once_by_one_of_the_workers(
 def test_fifty_half_open_connections_neither_stall_the_default_server_nor_get_its_worker_killed(
     fake: FakeSlack, slack_index_path: Path, tmp_path: Path
 ) -> None:
-    bot, port = serve_http(fake.api_url, slack_index_path, tmp_path / "state.db", SECRET)  # the default: one worker
+    # The default: one worker
+    bot, port = serve_http(fake.api_url, slack_index_path, tmp_path / "state.db", SECRET)
     try:
         wait_ready_lines(bot, 1)
         [worker] = children(bot.pid)
         with half_open(port, HALF_OPEN) as held:
             times = {name: [probe(port, SECRET, ACK_DEADLINE) for _ in range(3)] for name, probe in PROBES.items()}
             answered = {name: sum(map(math.isfinite, seconds)) for name, seconds in times.items()}
-            assert answered == {name: 3 for name in PROBES}, times  # within Slack's 3 s (it took 30 s, and a worker)
+            # Within Slack's 3 s (it took 30 s, and a worker)
+            assert answered == {name: 3 for name in PROBES}, times
             reply = SignedClient(port).command("kv cache")
-            kept_alive = http.client.HTTPConnection("127.0.0.1", port, timeout=10)  # HTTP/1.1: open after the answer
+            # HTTP/1.1: open after the answer
+            kept_alive = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             kept_alive.request("GET", "/healthz")
             assert kept_alive.getresponse().read()
             # None of them sends anything more: the server closes each once it has been silent that long.
@@ -128,7 +133,8 @@ def test_fifty_half_open_connections_neither_stall_the_default_server_nor_get_it
         assert reply.json()["response_type"] == "ephemeral"
         assert "kv cache" in texts(reply.json()).lower()
         assert closed == HALF_OPEN + 1
-        assert children(bot.pid) == [worker]  # the same worker: none was killed for a client that stalled
+        # The same worker: none was killed for a client that stalled
+        assert children(bot.pid) == [worker]
         assert bot.terminate(timeout=60) == 0
     finally:
         bot.kill()

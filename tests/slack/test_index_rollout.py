@@ -62,7 +62,8 @@ def test_a_new_index_renamed_in_reaches_every_replica_and_worker_while_they_answ
         for thread in load_threads:
             thread.join(timeout=60)
         assert [len(load.errors) for load in loads] == [0, 0], [load.errors[:3] for load in loads]
-        with ThreadPoolExecutor(8) as pool:  # several at once, so that both of a's workers answer some
+        # Several at once, so that both of a's workers answer some
+        with ThreadPoolExecutor(8) as pool:
             replies = list(pool.map(lambda p: SignedClient(p).command("quokka attention"), [port_a] * 8 + [port_b] * 4))
         assert all("Quokka Attention" in texts(r.json()) for r in replies)
         assert SignedClient(port_b).request("GET", "/healthz").json()["papers"] == 20

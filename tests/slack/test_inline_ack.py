@@ -107,7 +107,8 @@ def test_a_button_is_acked_before_its_listener_runs_and_bolt_never_polls(
 
     @inline_ack.acks_at_once
     def click(ack: Ack) -> None:
-        polls.released.wait(5)  # its work (posting the answer) starts after the request has returned, or Bolt polled
+        # Its work (posting the answer) starts after the request has returned, or Bolt polled
+        polls.released.wait(5)
         ack()
         ran["click"] = threading.current_thread().name
         done.set()
@@ -144,7 +145,8 @@ def test_the_apps_buttons_are_acked_without_bolt_polling_and_still_answer(
         "save": (ACTION_SAVE, "Saved"),
         "unsave": (ACTION_UNSAVE, "Vegas"),
     }
-    for n, (name, (action_id, _)) in enumerate(clicks.items(), 1):  # one at a time: the unsave after its save
+    # One at a time: the unsave after its save
+    for n, (name, (action_id, _)) in enumerate(clicks.items(), 1):
         payload = block_action_payload(action_id, VEGAS, user_id="U042", response_url=fake.response_url(name))
         assert slack_http.action(payload).status == 200
         fake.wait_for("response", count=n)

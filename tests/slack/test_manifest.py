@@ -94,7 +94,8 @@ def test_every_declared_listener_answers_through_the_real_app(
         assert reply.status == 200, command
         assert f"`{command['command']} help`" in reply.json()["blocks"][0]["text"]["text"], command
     declared = manifest["settings"]["event_subscriptions"]["bot_events"]
-    lifecycle = [e for e in declared if e in oauth.LIFECYCLE_EVENTS]  # uninstall/revocation: handled, not answered
+    # uninstall/revocation: handled, not answered
+    lifecycle = [e for e in declared if e in oauth.LIFECYCLE_EVENTS]
     mentions = [e for e in declared if e not in ("app_home_opened", "link_shared") and e not in lifecycle]
     for n, event_type in enumerate(mentions):
         event = {**mention_event("diffusion", ts=f"1700000000.00010{n}"), "type": event_type}
@@ -104,7 +105,8 @@ def test_every_declared_listener_answers_through_the_real_app(
     home = {"type": "app_home_opened", "user": "U7", "channel": "D7", "tab": "home", "event_ts": "1700000001.1"}
     assert slack_http.event(home).status == 200
     assert fake.wait_for("views.publish", ok=True)[-1].params["user_id"] == "U7"
-    link = "https://openreview.net/forum?id=NotInTheIdx"  # a link to no indexed paper: answered, nothing unfurled
+    # A link to no indexed paper: answered, nothing unfurled
+    link = "https://openreview.net/forum?id=NotInTheIdx"
     shared = {"type": "link_shared", "channel": "C1", "user": "U1", "message_ts": "1700000002.1", "source": "x",
               "links": [{"domain": "openreview.net", "url": link}]}  # fmt: skip
     assert slack_http.event(shared).status == 200
@@ -112,7 +114,8 @@ def test_every_declared_listener_answers_through_the_real_app(
         value = '{"q":"kv cache","o":0}' if action_id == "results_page" else DEFENSIVE_KV
         payload = block_action_payload(action_id, value, response_url=fake.response_url(f"a{n}"))
         assert slack_http.action(payload).status == 200
-        if action_id == "home_similar":  # a Home tab button: the answer is the Home view, published again
+        # A Home tab button: the answer is the Home view, published again
+        if action_id == "home_similar":
             fake.wait_for(
                 lambda c: c.method == "views.publish" and "Papers similar to" in json.dumps(c.params), ok=True
             )
@@ -144,7 +147,8 @@ def test_every_declared_listener_answers_through_the_real_app(
         deadline = time.monotonic() + 10  # the listeners run after the ack, in Bolt's pool
         while len(handled()) < len(lifecycle) and time.monotonic() < deadline:
             time.sleep(0.02)
-    assert handled() == ["_single_revoked", "_single_uninstalled"]  # single workspace: no token to delete, one line
+    # Single workspace: no token to delete, one line
+    assert handled() == ["_single_revoked", "_single_uninstalled"]
     slack_http.drain()
     assert fake.calls("chat.unfurl") == []
 

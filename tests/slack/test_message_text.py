@@ -8,7 +8,8 @@ import pytest
 
 from bot.slack.message_text import opening, slack_to_plain
 
-CPU_SECONDS = 0.3  # generous: `<[^>]*>`-style patterns took 0.9-3.7 s of CPU on each of these
+# Generous, and still well below what `<[^>]*>`-style patterns took on each of these (docs/benchmarks.md).
+CPU_SECONDS = 0.3
 
 
 def test_markup_is_dropped_and_words_links_and_labels_stay() -> None:
@@ -19,13 +20,16 @@ def test_markup_is_dropped_and_words_links_and_labels_stay() -> None:
 
 def test_a_long_message_is_read_to_its_opening_without_half_an_element() -> None:
     assert opening("kv cache " * 100, 100) == ("kv cache " * 100)[:500]
-    assert opening("a" * 498 + "<@U12345>", 100) == "a" * 498  # "<@U" cut in half is not read as words
-    assert opening("short <@U1>", 3) == "short <@U1>"  # (15 characters of markup may hold 3 of words)
+    # "<@U" cut in half is not read as words
+    assert opening("a" * 498 + "<@U12345>", 100) == "a" * 498
+    # 15 characters of markup may hold 3 of words
+    assert opening("short <@U1>", 3) == "short <@U1>"
 
 
 @pytest.mark.parametrize("unit", ["<#C1|", "<", "<https://a", "<https://a|", "<@"])
 def test_every_pattern_reads_hostile_markup_in_linear_time(unit: str) -> None:
     raw = unit * (40_000 // len(unit))  # posted through the API, unescaped
     started = time.process_time()
-    slack_to_plain(raw, len(raw), keep_links=True)  # (a limit that cuts nothing: the patterns alone are bounded)
+    # A limit that cuts nothing: the patterns alone are bounded
+    slack_to_plain(raw, len(raw), keep_links=True)
     assert time.process_time() - started < CPU_SECONDS

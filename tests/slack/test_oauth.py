@@ -87,7 +87,8 @@ def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many
     uninstalled = {"type": "app_uninstalled", "event_ts": "1773014400.000100"}
     assert many.post(json.dumps(event_body(uninstalled, team_id="T2")).encode(), "application/json").status == 200
     installations = oauth.open_installations(many.config)
-    deadline = time.monotonic() + 10  # the listener runs right after the ack, in Bolt's listener thread
+    # The listener runs right after the ack, in Bolt's listener thread
+    deadline = time.monotonic() + 10
     while installations.teams() != ["T3"] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert installations.teams() == ["T3"]
@@ -104,7 +105,8 @@ def test_an_uninstall_deletes_that_workspace_token_at_once_and_only_its_own(many
     now = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)
     outcome = desk.digests.post_digest(C_T2, now.date(), now, manual=True, team="T2")
     assert (outcome.status, outcome.error) == ("failed", NOT_INSTALLED)  # said once, nothing posted
-    assert many.state.digests.subscription(C_T2, "T2") is not None  # its settings are kept for a reinstall
+    # Its settings are kept for a reinstall
+    assert many.state.digests.subscription(C_T2, "T2") is not None
     many.drain()
     assert fake.calls("chat.postMessage") == []
 
@@ -133,7 +135,8 @@ def test_unsigned_visits_to_the_install_page_add_no_rows_and_each_page_still_ins
     after = state_rows(many.config)
     assert {t: n - before.get(t, 0) for t, n in after.items() if n != before.get(t, 0)} == {}
     assert len(set(states)) == FLOOD
-    back = come_back(many, fake.oauth.workspace("T2"), states[0])  # the first page of the flood, still valid
+    # The first page of the flood, still valid
+    back = come_back(many, fake.oauth.workspace("T2"), states[0])
     assert back.status == 200, back.body
     assert oauth.open_installations(many.config).teams() == ["T2"]
 
@@ -158,7 +161,8 @@ HOSTILE_STATES: dict[str, Callable[[], str]] = {
 def test_a_state_this_app_did_not_issue_in_the_last_ten_minutes_installs_nothing(
     many: SlackHttp, fake: FakeSlack, kind: str
 ) -> None:
-    back = come_back(many, fake.oauth.workspace("T9"), HOSTILE_STATES[kind]())  # with its cookie: the state decides
+    # with its cookie: the state decides
+    back = come_back(many, fake.oauth.workspace("T9"), HOSTILE_STATES[kind]())
     assert back.status == 401
     assert "Something Went Wrong" in back.body.decode()  # Bolt's failure page, never a traceback
     assert fake.calls("oauth.v2.access") == []
@@ -171,7 +175,8 @@ def test_a_state_comes_back_only_to_the_browser_it_was_given_to_and_a_used_code_
     # A valid state is accepted again within its ten minutes (nothing is stored to remember it was used); what makes
     # that harmless: Bolt wants the install page's cookie beside it, and Slack's code works once.
     state, code = install_page(many), fake.oauth.workspace("T2")
-    assert come_back(many, code, state, cookie=False).status == 400  # another browser, without the cookie
+    # Another browser, without the cookie
+    assert come_back(many, code, state, cookie=False).status == 400
     assert fake.calls("oauth.v2.access") == []
     assert come_back(many, code, state).status == 200
     again = come_back(many, code, state)

@@ -83,7 +83,8 @@ def test_icml_paper_says_where_it_was_shared_who_saved_it_and_which_lists_hold_i
     assert re.fullmatch(
         rf"Shared in <#{THIRD}> on {DAY} by <@U3>; <{re.escape(PERMALINK)}\|here on {DAY}> by <@U1>", lines[2]
     ), lines[2]
-    unknown = slack_http.command("paper yg1gm3").json()  # a paper nobody here touched (Vegas, a seed)
+    # A paper nobody here touched (Vegas, a seed)
+    unknown = slack_http.command("paper yg1gm3").json()
     assert "Nobody in this workspace has shared, saved or listed it yet." in texts(unknown)
 
 
@@ -136,7 +137,8 @@ def test_the_history_stays_in_its_workspace_and_goes_with_an_uninstall(
     send_links(many, link_shared([ORAL_FORUM], channel=SHARED, ts=TS, user="U2"), team="T2", ext_shared=True)
     card = card_of(unfurled(fake), ORAL_FORUM)
     pid = str(buttons(card)[0]["value"])
-    assert [b["type"] for b in card["blocks"]] == ["section", "context", "actions"]  # both sides see it: no memory
+    # Both sides see it: no memory
+    assert [b["type"] for b in card["blocks"]] == ["section", "context", "actions"]
     press_on_card(many, fake, card, "Save", user="U2", team="T2", channel=SHARED, name="t2save")
     answer(fake, "t2save")
     assert len(wait_history(many.state, "T2", pid, 2)) == 2
@@ -162,7 +164,8 @@ def test_the_history_stays_in_its_workspace_and_goes_with_an_uninstall(
     fake.oauth.revoke("T2")  # Slack revokes the tokens, then tells the app
     uninstalled = {"type": "app_uninstalled", "event_ts": "1773014400.000300"}
     assert many.post(json.dumps(event_body(uninstalled, team_id="T2")).encode(), "application/json").status == 200
-    deadline = time.monotonic() + 10  # the listener runs right after the ack, in Bolt's listener thread
+    # The listener runs right after the ack, in Bolt's listener thread
+    deadline = time.monotonic() + 10
     while (many.state.history.of_papers("T2", [pid]) or many.state.reminders.of("T2", "U2")) and (
         time.monotonic() < deadline
     ):
@@ -194,7 +197,8 @@ def test_in_a_shared_channel_the_unfurl_belongs_to_the_installation_the_event_wa
     t2 = install(many, fake, "T2")
     install(many, fake, "T3")
     event = {**link_shared([ORAL_FORUM], channel=SHARED, ts=TS, user="U3"), "team": "T3"}
-    body = event_body(event, team_id="T3")  # the poster's workspace, as Slack may send it in Slack Connect
+    # The poster's workspace, as Slack may send it in Slack Connect
+    body = event_body(event, team_id="T3")
     body["authorizations"][0]["team_id"] = "T2"  # the installation it was delivered to
     body["is_ext_shared_channel"] = True
     assert many.post(json.dumps(body).encode(), "application/json").status == 200

@@ -93,7 +93,8 @@ def test_my_plan_in_seoul_by_day_and_session_with_rooms_posters_clashes_and_pape
     assert shown["text"] == "Your plan for ICML 2026: 4 papers in 4 sessions over 2 days, 2 clashes"
     [head, how, tue, wed, clashes, apart] = section_texts(shown)
     assert head == "Your plan for ICML 2026"
-    assert how == "Your plan: 4 papers in 4 sessions over 2 days, 2 clashes. Times in Asia/Seoul."  # the venue's own
+    # The venue's own
+    assert how == "Your plan: 4 papers in 4 sessions over 2 days, 2 clashes. Times in Asia/Seoul."
     tue_lines = tue.splitlines()
     assert tue_lines[0] == "*Tue 14 Jul*"
     assert tue_lines[1] == "*10:00–11:00* Oral 1A · Hall A"
@@ -134,12 +135,14 @@ def test_the_same_plan_in_new_york_moves_to_its_own_days_with_the_venue_time_bes
     body = section_texts(shown)
     assert body[1].endswith("Times in America/New_York, the venue's beside them.")
     mon, tue = body[2].splitlines(), body[3].splitlines()
-    assert mon[0] == "*Mon 13 Jul*"  # Tuesday 10:00 in Seoul is Monday 21:00 in New York (EDT, UTC−4)
+    # Tuesday 10:00 in Seoul is Monday 21:00 in New York (EDT, UTC−4)
+    assert mon[0] == "*Mon 13 Jul*"
     assert mon[1] == "*21:00–22:00* Oral 1A · Hall A _(Tue 10:00–11:00 venue time, UTC+09:00)_"
     assert mon[3] == "*22:00–23:30* Poster Session 1 · Hall B _(Tue 11:00–12:30 venue time, UTC+09:00)_"
     assert tue[0] == "*Tue 14 Jul*"
     assert tue[1] == "*22:00–23:30* Poster Session 3 · Hall B _(Wed 11:00–12:30 venue time, UTC+09:00)_"
-    assert "clash" not in shown["text"]  # one poster in each session, and a paper's own talk and poster
+    # One poster in each session, and a paper's own talk and poster
+    assert "clash" not in shown["text"]
     assert len(body) == 4  # nothing without a time, no other venue
 
 
@@ -199,7 +202,8 @@ def test_plan_ics_sends_a_calendar_that_parses_back_to_one_event_per_session(
     assert lines[2].startswith("#1010 Generated Paper 10: ")
     assert ps3["url"].endswith("/virtual/2026/poster/100006")
     assert len({e["uid"] for e in events}) == 4
-    app.command("plan ics")  # made again: the same events, so a calendar updates them instead of doubling them
+    # Made again: the same events, so a calendar updates them instead of doubling them
+    app.command("plan ics")
     fake.wait_for("files.completeUploadExternal", count=2, ok=True)
     again = parse_events(fake.shared_files()[1].text)
     assert [e["uid"] for e in again] == [e["uid"] for e in events]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.slack.reminders import ReminderDesk
 from bot.state.reminders import Sent
+from bot.team.reminders import Outcome
 from tests.slack.test_plan import NEW_YORK, SEOUL, days_index, ids, numbered, save  # noqa: F401  (fixtures)
 from tests.slack.test_team_saves import answer
 from tests.support.conference_days import days_conference, fetch_index
@@ -67,7 +68,7 @@ def test_reminders_go_out_once_across_two_instances_and_a_restart_move_with_a_re
 
         assert desk(first).send_due(at("2026-07-14 00:44")) == []  # not yet
         sent = desk(first).send_due(at("2026-07-14 00:45")) + desk(second).send_due(at("2026-07-14 00:45"))
-        assert [(d.user, d.session.name, d.outcome) for d in sent] == [("U1", "Oral 1A", "sent")]
+        assert [(d.user, d.session.name, d.outcome) for d in sent] == [("U1", "Oral 1A", Outcome.SENT)]
         assert desk(second).send_due(at("2026-07-14 00:50")) == []  # claimed: never again
         [oral] = dms(fake)
         assert "*Oral 1A* starts in 15 minutes (10:00–11:00, Hall A)" in oral
@@ -97,7 +98,8 @@ def test_reminders_go_out_once_across_two_instances_and_a_restart_move_with_a_re
 
         unsave(again, fake, ids[6])
         unsave(again, fake, ids[10])
-        assert desk(again).send_due(at("2026-07-15 01:45")) == []  # Poster Session 3: nothing saved there any more
+        # Poster Session 3: nothing saved there any more
+        assert desk(again).send_due(at("2026-07-15 01:45")) == []
 
         save(again, fake, ids[3], user="U2")  # Poster Session 4: Wed 07:30 UTC
         assert "10 minutes before" in texts(again.command("remind 10", user_id="U2").json())
@@ -125,10 +127,10 @@ def test_a_dm_slack_refused_is_tried_again_and_one_that_may_have_arrived_is_not(
         save(app, fake, ids[0])
         app.command("remind 15")
         fake.fail_next("chat.postMessage", error="restricted_action")
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:45"))] == ["retry"]
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:46"))] == ["sent"]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:45"))] == [Outcome.RETRY]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 00:46"))] == [Outcome.SENT]
         fake.fail_next("chat.postMessage", error="internal_error", status=500)
-        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 01:45"))] == ["uncertain"]
+        assert [d.outcome for d in desk(app).send_due(at("2026-07-14 01:45"))] == [Outcome.UNCERTAIN]
         assert desk(app).send_due(at("2026-07-14 01:46")) == []  # maybe sent: never twice
         assert len(dms(fake)) == 1
     finally:
@@ -150,6 +152,7 @@ def test_remind_input_errors_get_one_clear_line(
         assert "You had no reminders on" in texts(app.command("remind off").json())
         app.parts.digests.clock = lambda: at("2026-07-13 12:00")
         assert "None of your saved papers has a session ahead yet" in texts(app.command("remind 5").json())
-        assert "I'll DM you 5 minutes before" in texts(app.command("remind").json())  # on: what it does
+        # On: what it does
+        assert "I'll DM you 5 minutes before" in texts(app.command("remind").json())
     finally:
         app.stop()

@@ -46,7 +46,8 @@ def test_while_postgresql_is_down_searches_answer_and_health_says_why(
     with caplog.at_level(logging.ERROR, logger="bot.serve.gate"):
         health = pg_http.request("GET", "/healthz")
     assert (health.status, health.json()) == (503, {"ok": False, "papers": 20, "index": "ok", "state": "failing"})
-    assert str(private_postgres.socket_dir) not in health.body.decode()  # (libpq names the socket: for the log only)
+    # libpq names the socket: for the log only
+    assert str(private_postgres.socket_dir) not in health.body.decode()
     assert "health check failed: {'state': " in caplog.text
     answer = pg_http.command("kv cache")
     assert answer.status == 200
@@ -123,10 +124,13 @@ def test_postgresql_lost_while_a_digest_is_in_flight_leaves_it_posted_once(
         assert len(raised) == 1  # recording the ts failed: the database is gone
         assert is_unreachable(raised[0])
         private_postgres.start()
-        other = make_digests(slack, seed_index_path, url)  # another process: for all it knows, the post goes on
-        assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # the claim holds
+        # Another process: for all it knows, the post goes on
+        other = make_digests(slack, seed_index_path, url)
+        # The claim holds
+        assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"
         # Its own process knows that attempt is over: it settles it at its next check, not 10 minutes later.
-        [outcome] = digests.resolve_pending(clock())  # the history shows it: recorded, not posted again
+        # The history shows it: recorded, not posted again
+        [outcome] = digests.resolve_pending(clock())
         assert (outcome.status, outcome.recovered, outcome.ts) == ("posted", True, slack.history(C1)[0]["ts"])
         assert other.post_digest(C1, MON, clock()).status == "already"
         assert len(slack.posts(C1)) == 1
@@ -166,7 +170,8 @@ def test_a_claim_left_by_a_process_that_was_killed_is_settled_after_it_goes_stal
         slack.wait_for("chat.postMessage")  # claimed and posted, never recorded
         other = make_digests(slack, seed_index_path, url)  # another replica
         try:
-            assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"  # it may still be posting
+            # It may still be posting
+            assert other.post_digest(C1, MON, clock.advance(seconds=30)).status == "busy"
             clock.advance(seconds=CLAIM_STALE_SECONDS)
             [outcome] = other.resolve_pending(clock())
             assert (outcome.status, outcome.recovered) == ("posted", True)

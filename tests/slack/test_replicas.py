@@ -26,7 +26,8 @@ from tests.support.slack_requests import mention_event
 CH = "C0REPLICA1"
 SCHEDULES = r"this process \((\S+)\) schedules the daily digests"
 DEFERS = r"another icml-bot process \(\S+\) schedules the daily digests"
-LINED_UP = 3  # replicas waiting at once for the migration lock before it is let go (they all meet at the tables)
+# replicas waiting at once for the migration lock before it is let go (they all meet at the tables)
+LINED_UP = 3
 LINE_UP_SECONDS = 8  # below the processes' own 10 s lock wait (bot/state/postgres.py)
 SERVING = r"serving HTTP on http://127\.0\.0\.1:(\d+)/slack/events"
 
@@ -77,7 +78,8 @@ def test_a_slack_retry_landing_on_the_other_replica_is_answered_once(
         assert SignedClient(second_port).event(event, event_id="EvREPLICA01", retry_num=1).status == 200
         assert SignedClient(second_port).event(event, event_id="EvREPLICA01", retry_num=2).status == 200
         fake.wait_for("chat.postMessage", timeout=20)
-        assert [bot.terminate(timeout=60) for bot, _ in both] == [0, 0]  # each finishes its replies first
+        # Each finishes its replies first
+        assert [bot.terminate(timeout=60) for bot, _ in both] == [0, 0]
     assert [p["thread_ts"] for p in fake.posts(CH)] == ["1700000000.000100"]
     assert "Traceback" not in first.log() + second.log()
 
@@ -89,10 +91,12 @@ def test_the_scheduling_replica_killed_the_other_takes_over_and_posts_once(
         (first, _), (second, port) = both
         owner = first.wait_for(SCHEDULES).group(1)
         second.wait_for(DEFERS)
-        for pid in [first.pid, *children(first.pid)]:  # the whole replica, as a lost machine or `docker kill`
+        # The whole replica, as a lost machine or `docker kill`
+        for pid in [first.pid, *children(first.pid)]:
             os.kill(pid, signal.SIGKILL)  # no clean stop: the lease is not handed back, it runs out
         assert first.proc.wait(timeout=10) == -signal.SIGKILL
-        day = due_now(state_target, slack_index_path, CH)  # due while only the killed replica held the lease
+        # Due while only the killed replica held the lease
+        day = due_now(state_target, slack_index_path, CH)
         taker = second.wait_for(SCHEDULES, timeout=30).group(1)
         second.wait_for(rf"digest for {CH} on {day} posted", timeout=30)
         assert SignedClient(port).command("kv cache").status == 200  # it answered all along

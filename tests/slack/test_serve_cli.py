@@ -114,7 +114,8 @@ def test_serve_http_runs_answers_and_stops_on_sigterm(fake: FakeSlack, slack_ind
     finally:
         bot.kill()
     log = bot.log()
-    assert re.search(r" DEBUG \S+: .*/api/auth\.test", log), log  # the debug log shows the calls to Slack
+    # The debug log shows the calls to Slack
+    assert re.search(r" DEBUG \S+: .*/api/auth\.test", log), log
     assert "xoxb-test" not in log
     assert SECRET not in log
     assert log.rstrip().endswith("stopped")

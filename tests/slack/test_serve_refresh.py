@@ -28,7 +28,8 @@ def test_serve_refreshes_a_stale_index_and_stops_refreshing(fake: FakeSlack, tmp
     with serve(FakeSite(make_conference(), page_size=10)) as site:
         assert run.fetch_venues(path, [parse_venue("icml2026")], run.Settings(tmp_path / "cache", site.url)).index
         db = index.connect(path)
-        db.execute("UPDATE meta SET value = '2026-01-01T00:00:00Z' WHERE key = 'last_indexed'")  # 11 months old
+        # 11 months old
+        db.execute("UPDATE meta SET value = '2026-01-01T00:00:00Z' WHERE key = 'last_indexed'")
         db.conn.commit()
         db.conn.close()
         site.conference = make_conference(posters=31)
@@ -40,7 +41,8 @@ def test_serve_refreshes_a_stale_index_and_stops_refreshing(fake: FakeSlack, tmp
             assert runtime.refresher is not None
             deadline = time.monotonic() + 60
             while not runtime.refresher.outcomes and time.monotonic() < deadline:
-                time.sleep(0.05)  # waiting for the refresher thread's first outcome, not for a time to pass
+                # Waiting for the refresher thread's first outcome, not for a time to pass
+                time.sleep(0.05)
             [outcome] = runtime.refresher.outcomes
             assert outcome.ok, outcome.line
             assert outcome.line.startswith("refreshed icml2026 in ")

@@ -60,7 +60,8 @@ def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its
 
     assert "Subscribed this channel" in texts(command(many, "digest subscribe grokking", "T3", SHARED))
     rows = {r.team: r.topics for r in many.state.digests.subscriptions(SHARED)}
-    assert rows == {"T2": "kv cache", "T3": "grokking"}  # B's subscribe made B's own, A's row kept its team
+    # B's subscribe made B's own, A's row kept its team
+    assert rows == {"T2": "kv cache", "T3": "grokking"}
 
     assert "Posted the digest" in texts(command(many, "digest now", "T2", SHARED))
     first = digest_posts(fake)
@@ -79,12 +80,15 @@ def test_a_shared_channel_has_one_digest_per_workspace_each_acted_on_only_by_its
         name="less",
     )
     assert "push papers close to it to the back" in texts(answer(fake, "less"))
-    assert feedback.votes_in_channel(many.state, SHARED, "T2").disliked == ()  # B's click is not A's vote
+    # B's click is not A's vote
+    assert feedback.votes_in_channel(many.state, SHARED, "T2").disliked == ()
     assert len(feedback.votes_in_channel(many.state, SHARED, "T3").disliked) == 1
 
-    assert "Posted the digest" in texts(command(many, "digest now", "T3", SHARED))  # A's today is not B's
+    # A's today is not B's
+    assert "Posted the digest" in texts(command(many, "digest now", "T3", SHARED))
     assert [c.token for c in digest_posts(fake)] == [t2, t3]  # each with its own workspace's token
-    assert "already in this channel" in texts(command(many, "digest now", "T2", SHARED))  # still once a day
+    # Still once a day
+    assert "already in this channel" in texts(command(many, "digest now", "T2", SHARED))
 
 
 def test_a_digest_without_a_workspace_is_adopted_only_by_digest_adopt(
@@ -93,30 +97,36 @@ def test_a_digest_without_a_workspace_is_adopted_only_by_digest_adopt(
 ) -> None:
     install(many, fake, "T2"), install(many, fake, "T3")
     assert "Subscribed this channel" in texts(command(many, "digest subscribe kv cache at 07:30", "T2", SHARED))
-    state_sql(many.state).execute("UPDATE digest_subscriptions SET team = ''")  # as made before many workspaces
+    # As made before many workspaces
+    state_sql(many.state).execute("UPDATE digest_subscriptions SET team = ''")
     for team, user in (("T2", "U2"), ("T3", "U3")):
         assert SHARED not in home_of(many, fake, team, user)
 
     status = texts(command(many, "digest status", "T3", SHARED))  # any command used to hand it over
     assert "no daily digest" in status
-    assert "`/icml digest adopt` makes it this workspace's" in status  # the hint, with its schedule only
+    # The hint, with its schedule only
+    assert "`/icml digest adopt` makes it this workspace's" in status
     assert "07:30" in status
     assert "kv cache" not in status
     for words in ("digest preview", "digest now", "digest unsubscribe", "digest subscribe"):
         command(many, words, "T2", SHARED)
     unowned = many.state.digests.subscription(SHARED)
     assert unowned is not None
-    assert (unowned.topics, unowned.active) == ("kv cache", True)  # no other command took it or changed it
+    # No other command took it or changed it
+    assert (unowned.topics, unowned.active) == ("kv cache", True)
     rows = [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)]
-    assert rows == [("", "kv cache"), ("T2", "")]  # (T2's own subscribe made T2 a digest of its own)
+    # T2's own subscribe made T2 a digest of its own
+    assert rows == [("", "kv cache"), ("T2", "")]
 
     adopted = texts(command(many, "digest adopt", "T3", SHARED))
     assert "is now this workspace's, with its rounds and votes" in adopted
     assert [(r.team, r.topics) for r in many.state.digests.subscriptions(SHARED)] == [("T2", ""), ("T3", "kv cache")]
     assert "kv cache" in texts(command(many, "digest status", "T3", SHARED))
     assert SHARED in home_of(many, fake, "T3", "U3")
-    assert "nothing to adopt" in texts(command(many, "digest adopt", "T2", SHARED))  # adopted once, by one
-    assert "adopt" not in texts(command(many, "digest status", "T2", SHARED))  # no hint once it is taken
+    # adopted once, by one
+    assert "nothing to adopt" in texts(command(many, "digest adopt", "T2", SHARED))
+    # No hint once it is taken
+    assert "adopt" not in texts(command(many, "digest status", "T2", SHARED))
 
 
 def test_digest_adopt_leaves_a_workspaces_own_digest_and_the_unowned_one_alone(
@@ -157,8 +167,10 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
     assert installations.bot_token("T4", "E1") == "xoxb-org-e1"
     assert installations.bot_token("T4") is None  # (the lookup before: no enterprise, no bot)
     fake.tokens.add("xoxb-org-e1")
-    t2 = install(many, fake, "T2")  # a workspace with an installation of its own, beside the org-wide one
-    asked: list[str] = []  # the state database asked for a workspace's org (it used to be, for every post)
+    # A workspace with an installation of its own, beside the org-wide one
+    t2 = install(many, fake, "T2")
+    # The state database asked for a workspace's org (it used to be, for every post)
+    asked: list[str] = []
     enterprise_of = many.state.digests.enterprise_of
 
     def counted(team: str) -> str:
@@ -180,7 +192,8 @@ def test_an_org_wide_grid_install_posts_the_digests_of_its_workspaces(
         service.stop()
     assert [o.status for o in outcomes] == ["posted"] * 6, [o.describe() for o in outcomes]
     assert [c.token for c in digest_posts(fake)] == ["xoxb-org-e1", t2] * 3
-    assert asked == ["T4"]  # once, for the org-wide install's workspace; never for one installed itself
+    # Once, for the org-wide install's workspace; never for one installed itself
+    assert asked == ["T4"]
 
 
 def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
@@ -198,13 +211,17 @@ def test_an_adopted_icml_digest_channel_stays_one_digest_across_a_restart(
 
     install(many, fake, "T2")
     start()
-    assert [r.team for r in many.state.digests.subscriptions(SHARED, active=False)] == [""]  # no workspace's yet
-    assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))  # not T2's until it asks
+    # No workspace's yet
+    assert [r.team for r in many.state.digests.subscriptions(SHARED, active=False)] == [""]
+    # not T2's until it asks
+    assert "no daily digest" in texts(command(many, "digest status", "T2", SHARED))
     assert "is now this workspace's" in texts(command(many, "digest adopt", "T2", SHARED))
-    assert "no daily digest" not in texts(command(many, "digest status", "T2", SHARED))  # adopted: T2's now
+    # adopted: T2's now
+    assert "no daily digest" not in texts(command(many, "digest status", "T2", SHARED))
     start()  # a restart
     rows = many.state.digests.subscriptions(SHARED, active=False)
-    assert [(r.team, r.source) for r in rows] == [("T2", "config")]  # not a second digest with no workspace
+    # not a second digest with no workspace
+    assert [(r.team, r.source) for r in rows] == [("T2", "config")]
 
 
 def test_a_click_from_the_other_workspace_of_a_shared_channel_is_booked_to_the_clickers_workspace(
@@ -227,18 +244,21 @@ def test_a_click_from_the_other_workspace_of_a_shared_channel_is_booked_to_the_c
     assert "Saved" in texts(answer(fake, "b-save"))
     saved_by_b = saves.saved_ids(many.state, "T3", "U3")
     assert len(saved_by_b) == 1
-    assert saves.saved_ids(many.state, "T2", "U3") == frozenset()  # not in a bucket of A's that B never sees
+    # not in a bucket of A's that B never sees
+    assert saves.saved_ids(many.state, "T2", "U3") == frozenset()
     paper = wiring.papers(many.config).get(next(iter(saved_by_b)))
     assert paper is not None
     mine = many.post(form_body(slash_form("saved", team_id="T3", user_id="U3", channel_id=SHARED)), FORM).json()
     assert str(paper["title"])[:30] in texts(mine)  # B's /icml saved shows it
-    assert len(feedback.votes_in_channel(many.state, SHARED, "T3").liked) == 1  # a digest Save is B's More
+    # A digest Save is B's More
+    assert len(feedback.votes_in_channel(many.state, SHARED, "T3").liked) == 1
     assert feedback.votes_in_channel(many.state, SHARED, "T2").liked == ()  # not A's digest vote
 
     by_b("Add to channel list", "b-list")
     answer(fake, "b-list")
     assert reading_list.listed_among(many.state, "T3", SHARED, saved_by_b) == set(saved_by_b)
-    assert reading_list.listed_among(many.state, "T2", SHARED, saved_by_b) == set()  # A's list is A's
+    # A's list is A's
+    assert reading_list.listed_among(many.state, "T2", SHARED, saved_by_b) == set()
 
     # A's own user saves too: A's Home goes out for A's user; B's user never got A's Home with A's token.
     press(many, fake, digest, "Save", name="a-save", channel=SHARED, team="T2", user="U2", ephemeral=False)

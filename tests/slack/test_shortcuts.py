@@ -58,7 +58,8 @@ def thread_answer(fake: FakeSlack, count: int = 1) -> dict[str, Any]:
 def test_a_message_shortcut_answers_in_the_messages_thread_with_why(slack_http: SlackHttp, fake: FakeSlack) -> None:
     gate = fake.hold_next("chat.postMessage")
     payload = message_action(shortcuts.MESSAGE_SHORTCUT, DRAFT, response_url=fake.response_url("m1"))
-    assert slack_http.action(payload).status == 200  # acknowledged while the answer is still on its way
+    # Acknowledged while the answer is still on its way
+    assert slack_http.action(payload).status == 200
     fake.wait_arrived("chat.postMessage")
     gate.set()
     posted = thread_answer(fake)
@@ -69,7 +70,8 @@ def test_a_message_shortcut_answers_in_the_messages_thread_with_why(slack_http: 
     assert "Papers related to this message, asked for by <@U1>" in shown
     assert shown.count("_Why:_ Shares ") == len(paper_ids(posted))
     assert "close in meaning (0." in shown
-    assert "Share to channel" not in [b["text"]["text"] for b in buttons(posted)]  # everyone sees it already
+    # Everyone sees it already
+    assert "Share to channel" not in [b["text"]["text"] for b in buttons(posted)]
     assert bibtex_button(posted)["value"].split() == paper_ids(posted)
     assert problems(posted) == []
     assert not fake.calls("response")  # nothing private: the thread holds the answer
@@ -134,7 +136,8 @@ def test_where_the_bot_is_not_in_the_channel_only_the_clicker_gets_the_answer_an
     assert paper_ids(private)[0] == DEFENSIVE_KV
     assert f"Only you can see this: I'm not in this channel ({error})." in texts(private)
     assert "/invite @icml-bot" in texts(private)
-    assert "Share to channel" in [b["text"]["text"] for b in buttons(private)]  # (the response_url can post there)
+    # The response_url can post there
+    assert "Share to channel" in [b["text"]["text"] for b in buttons(private)]
     assert [c.error for c in fake.calls("chat.postMessage")] == [error]
 
 
@@ -225,7 +228,8 @@ def test_in_a_slack_connect_channel_the_clickers_own_workspace_is_used(slack_htt
     private = answer(fake, "x")
     assert {DEFENSIVE_KV, VEGAS} <= set(paper_ids(private))
     assert save_labels(private, DEFENSIVE_KV) == ["Saved"]  # saved in T2, the clicker's workspace
-    assert save_labels(private, VEGAS) == ["Save"]  # T1's save of a user with the same id is not theirs
+    # T1's save of a user with the same id is not theirs
+    assert save_labels(private, VEGAS) == ["Save"]
     slack_http.action(global_shortcut(shortcuts.GLOBAL_SHORTCUT, user_id="U5", team_id="T1", user_team_id="T2"))
     fake.wait_for("views.open", ok=True)
     [modal] = fake.modals()

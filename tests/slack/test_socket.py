@@ -41,7 +41,8 @@ def test_mentions_reply_in_thread_once_even_when_redelivered(fake: FakeSlack, co
         assert fake.socket_ack(first) == {"envelope_id": first}
         (post,) = fake.wait_for("chat.postMessage")
         again = fake.socket_send("events_api", body, retry_attempt=1, retry_reason="timeout")
-        assert fake.socket_ack(again) == {"envelope_id": again}  # acked, so Slack stops redelivering
+        # Acked, so Slack stops redelivering
+        assert fake.socket_ack(again) == {"envelope_id": again}
         fake.socket_send("events_api", event_body(mention_event("sentinel", ts="1700000001.000100")))
         fake.wait_for("chat.postMessage", count=2)
     assert post.params["thread_ts"] == "1700000000.000100"

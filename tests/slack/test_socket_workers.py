@@ -40,7 +40,8 @@ def test_two_socket_mode_workers_each_connect_and_a_redelivery_to_the_other_is_a
     assert len(fake.posts(CH)) == 1
     assert "Traceback" not in log
     assert len(re.findall(r"Socket Mode worker \d started", log)) == 2
-    assert len(re.findall(r"bot\.serve\.run: stopped", log)) == 3  # two workers, then the supervisor
+    # Two workers, then the supervisor
+    assert len(re.findall(r"bot\.serve\.run: stopped", log)) == 3
 
 
 def test_a_socket_mode_worker_that_cannot_start_stops_them_all_with_its_status(

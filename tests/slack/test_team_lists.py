@@ -29,7 +29,8 @@ def test_list_add_tells_the_channel_and_list_shows_who_and_when(slack_http: Slac
     assert added["response_type"] == "in_channel"
     assert "<@U042> added" in texts(added)
     assert "DefensiveKV" in texts(added)
-    again = slack_http.command("list add defensivekv", user_id="U7").json()  # by name, a second time
+    # By name, a second time
+    again = slack_http.command("list add defensivekv", user_id="U7").json()
     assert again["response_type"] == "ephemeral"
     assert "already on this channel's reading list (added by <@U042>" in texts(again)
     slack_http.command(f"list add {VEGAS}", user_id="U7")
@@ -247,7 +248,8 @@ def test_a_title_with_backticks_cannot_end_the_replys_code_block(fake: FakeSlack
         served.command("list add TICKS001")
         replies = [served.command(f"list export {kind}").json() for kind in ("bibtex", "csv", "md")]
         fake.wait_for("files.completeUploadExternal", count=3, ok=True)
-        files = sorted(fake.shared_files(), key=lambda f: f.filename)  # (uploads run in parallel: any order)
+        # Uploads run in parallel: any order
+        files = sorted(fake.shared_files(), key=lambda f: f.filename)
     for reply in replies:
         assert problems(reply) == []
         assert "Sending 1 paper as `icml-reading-list." in texts(reply)
@@ -256,5 +258,6 @@ def test_a_title_with_backticks_cannot_end_the_replys_code_block(fake: FakeSlack
             fences = text.count("```")
             assert fences == 0 or (fences == 2 and text.startswith("```") and text.endswith("```")), text
     bib, csv = (next(f for f in files if f.filename.endswith(end)) for end in (".bib", ".csv"))
-    assert [len(parse_bibtex(bib.text)), len(parse_csv(csv.text)[1])] == [1, 1]  # the files hold it whole
+    # The files hold it whole
+    assert [len(parse_bibtex(bib.text)), len(parse_csv(csv.text)[1])] == [1, 1]
     assert "Fenced ``` Out of the Block ```" in parse_csv(csv.text)[1][0]["title"]

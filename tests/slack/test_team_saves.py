@@ -57,7 +57,8 @@ def test_save_in_search_results_confirms_in_place_and_lists_it(slack_http: Slack
 def test_unsave_from_saved_and_from_the_list(slack_http: SlackHttp, fake: FakeSlack) -> None:
     results = slack_http.command("kv cache").json()
     press(slack_http, fake, results, "Save", DEFENSIVE_KV, name="s1")
-    press(slack_http, fake, answer(fake, "s1"), "Saved", DEFENSIVE_KV, name="s2")  # confirmed Unsave in the dialog
+    # Confirmed Unsave in the dialog
+    press(slack_http, fake, answer(fake, "s1"), "Saved", DEFENSIVE_KV, name="s2")
     again = answer(fake, "s2")
     assert again["replace_original"] is True
     assert save_labels(again, DEFENSIVE_KV) == ["Save"]
@@ -66,7 +67,8 @@ def test_unsave_from_saved_and_from_the_list(slack_http: SlackHttp, fake: FakeSl
     answer(fake, "s3")  # the save is done once its answer is out
     listed = slack_http.command("saved").json()
     press(slack_http, fake, listed, "Unsave", DEFENSIVE_KV, name="s4")
-    assert "no saved papers yet" in texts(answer(fake, "s4"))  # the list shown again, in place, without it
+    # The list shown again, in place, without it
+    assert "no saved papers yet" in texts(answer(fake, "s4"))
 
 
 def test_double_click_saves_once_and_keeps_the_first_time(slack_http: SlackHttp, fake: FakeSlack) -> None:
@@ -114,7 +116,8 @@ def test_one_user_never_sees_anothers_saves(slack_http: SlackHttp, fake: FakeSla
     press(slack_http, fake, slack_http.command("kv cache").json(), "Save", DEFENSIVE_KV, name="x")
     answer(fake, "x")
     assert "no saved papers yet" in texts(slack_http.command("saved", user_id="U2").json())
-    assert "no saved papers yet" in texts(slack_http.command("saved", team_id="T2").json())  # same id, other workspace
+    # Same id, other workspace
+    assert "no saved papers yet" in texts(slack_http.command("saved", team_id="T2").json())
     assert save_labels(slack_http.command("kv cache", user_id="U2").json(), DEFENSIVE_KV) == ["Save"]
     assert "DefensiveKV" not in texts(slack_http.command("export bibtex", user_id="U2").json())
 
@@ -205,4 +208,5 @@ def test_views_opened_from_buttons_know_what_the_clicker_saved(slack_http: Slack
     press(slack_http, fake, results, "Abstract", DEFENSIVE_KV, name="abs")
     assert save_labels(answer(fake, "abs"), DEFENSIVE_KV) == ["Saved"]
     press(slack_http, fake, results, "Abstract", DEFENSIVE_KV, user="U2", name="abs2")
-    assert save_labels(answer(fake, "abs2"), DEFENSIVE_KV) == ["Save"]  # another user's view of the same paper
+    # Another user's view of the same paper
+    assert save_labels(answer(fake, "abs2"), DEFENSIVE_KV) == ["Save"]

@@ -18,7 +18,8 @@ from tests.support.slack_harness import SlackHttp, slack_config, texts
 from tests.support.venue_index import build_four_venue_index
 
 VENUES = {"ICLR 2024": "iclr2024", "ICML 2024": "icml2024", "ICLR 2026": "iclr2026", "ICML 2026": "icml2026"}
-UPLOAD_WAIT = 120  # s: the first chart imports matplotlib (a bound for a slow shared machine, not a timing test)
+# S: the first chart imports matplotlib (a bound for a slow shared machine, not a timing test)
+UPLOAD_WAIT = 120
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +69,8 @@ def test_trend_answers_with_the_numbers_and_uploads_the_chart_into_the_channel(a
         "ICLR 2026": (4, 3, "75.0%"),
         "ICML 2026": (21, 4, "19.0%"),
     }
-    for label, (_, on_topic, _) in numbers.items():  # the very totals the search shows, venue by venue
+    # The very totals the search shows, venue by venue
+    for label, (_, on_topic, _) in numbers.items():
         assert search_total(app, f"kv cache venue:{VENUES[label]}") == on_topic
 
     fake.wait_for("files.completeUploadExternal", ok=True, timeout=UPLOAD_WAIT)
@@ -82,8 +84,10 @@ def test_trend_answers_with_the_numbers_and_uploads_the_chart_into_the_channel(a
     image = Image.open(io.BytesIO(chart.content or b""))
     assert image.format == "PNG"
     assert image.size == (900, 600)
-    assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 20  # drawn: bars and text, not blank
-    assert [c for c in fake.calls("response") if c.name == "trend"] == []  # nothing went wrong to tell
+    # Drawn: bars and text, not blank
+    assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 20
+    # Nothing went wrong to tell
+    assert [c for c in fake.calls("response") if c.name == "trend"] == []
 
 
 def test_a_typo_is_counted_as_the_search_corrects_it(app: SlackHttp, fake: FakeSlack) -> None:

@@ -44,7 +44,8 @@ def test_the_memory_line_leaves_out_the_message_it_unfurls_and_counts_what_it_mu
     assert history_blocks.card_line(two, "C0X00000001", NOW) == f"on <#{NLP}>'s and <#{GENERAL}>'s lists"
     assert history_blocks.card_line(PaperMemory("p1"), GENERAL, NOW) == ""
     old = PaperMemory("p1", discussed=(unfurled(GENERAL, DEC_2025),))
-    assert history_blocks.card_line(old, GENERAL, NOW) == "shared here on 24 Dec 2025"  # another year: its year
+    # Another year: its year
+    assert history_blocks.card_line(old, GENERAL, NOW) == "shared here on 24 Dec 2025"
 
 
 def test_paper_and_home_lines_name_people_and_channels() -> None:

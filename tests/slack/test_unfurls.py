@@ -45,7 +45,8 @@ def test_three_links_two_papers_one_unknown_unfurl_in_one_call_with_two_valid_ca
     send_links(slack_http, link_shared([ORAL_FORUM, UNKNOWN, POSTER_PAGE]))
     params = unfurled(fake)
     assert (params["channel"], params["ts"]) == ("C1", "1773014400.000100")
-    assert sorted(params["unfurls"]) == sorted([ORAL_FORUM, POSTER_PAGE])  # the unknown link keeps Slack's preview
+    # The unknown link keeps Slack's preview
+    assert sorted(params["unfurls"]) == sorted([ORAL_FORUM, POSTER_PAGE])
     oral, poster = card_of(params, ORAL_FORUM), card_of(params, POSTER_PAGE)
     assert problems(oral) == []
     assert problems(poster) == []
@@ -54,7 +55,8 @@ def test_three_links_two_papers_one_unknown_unfurl_in_one_call_with_two_valid_ca
     assert "Mina Park, Jonas Weber, Ada Okafor et al." in said
     assert "ICML 2026 · Oral · Poster Session 2, Tue 14 Jul 10:30–12:00, Exhibit Hall C,D,E; Oral 3A Efficient " in said
     assert "Inference, Wed 15 Jul 15:30–15:45, Hall A" in said
-    assert "ICML 2026 · Poster · Poster Session 4" in texts(poster)  # no times in the source: the session as listed
+    # No times in the source: the session as listed
+    assert "ICML 2026 · Poster · Poster Session 4" in texts(poster)
     labels = [(b["text"]["text"], b["action_id"], b["value"]) for b in buttons(oral)]
     pid = labels[0][2]
     assert labels == [
@@ -84,7 +86,8 @@ def test_composer_links_unfurl_by_unfurl_id_and_are_not_history_yet(slack_http: 
     assert list(params["unfurls"]) == [ORAL_PDF]
     assert "Sparse Verification Drafts" in texts(card_of(params, ORAL_PDF))
     slack_http.drain()
-    assert slack_http.state.history.latest_papers("T1", list(Kind), 10) == []  # the message is not posted yet
+    # The message is not posted yet
+    assert slack_http.state.history.latest_papers("T1", list(Kind), 10) == []
 
 
 def test_the_card_says_what_the_team_has_with_a_permalink(slack_http: SlackHttp, fake: FakeSlack) -> None:
@@ -107,7 +110,8 @@ def test_the_card_says_what_the_team_has_with_a_permalink(slack_http: SlackHttp,
         rf"<https://icml-test\.slack\.com/archives/{GENERAL}/p1773014400000100\|shared here on \d+ \w{{3}}>",
         line,
     ), line
-    assert len(wait_history(slack_http.state, "T1", pid, 5)) == 5  # 2 unfurls, 2 saves, 1 list entry
+    # 2 unfurls, 2 saves, 1 list entry
+    assert len(wait_history(slack_http.state, "T1", pid, 5)) == 5
     send_links(slack_http, link_shared([ORAL_FORUM], channel="C0OTHER0001", ts="1773100900.000300"))
     elsewhere = texts(card_of(unfurled(fake, 3), ORAL_FORUM))
     newest = f"https://icml-test.slack.com/archives/{GENERAL}/p1773100800000200"
@@ -120,7 +124,8 @@ def test_a_shared_channels_card_shows_no_team_memory(slack_http: SlackHttp, fake
     card = card_of(unfurled(fake, 2), ORAL_FORUM)
     assert problems(card) == []
     assert "Sparse Verification Drafts" in texts(card)
-    assert [b["type"] for b in card["blocks"]] == ["section", "context", "actions"]  # no memory line
+    # No memory line
+    assert [b["type"] for b in card["blocks"]] == ["section", "context", "actions"]
     for secret in ("saved by", "list", "shared", "<#"):
         assert secret not in texts(card)
     assert len(wait_history(slack_http.state, "T1", pid, 3)) == 3  # still this workspace's history
@@ -174,7 +179,8 @@ def test_hostile_links_and_events_unfurl_nothing_and_break_nothing(slack_http: S
     send_links(slack_http, {**link_shared([ORAL_FORUM]), "links": "not a list"})
     slack_http.drain()
     assert fake.calls("chat.unfurl") == []
-    assert fake.calls("chat.postEphemeral") == []  # nothing to apologise for: Slack's own preview stays
+    # Nothing to apologise for: Slack's own preview stays
+    assert fake.calls("chat.postEphemeral") == []
 
 
 def _remembered(served: SlackHttp, fake: FakeSlack) -> str:
@@ -200,7 +206,8 @@ def test_a_channels_shared_state_is_kept_for_a_while_then_asked_again(fake: Fake
     assert channels.is_shared("T1", "C0SOMETIME1", {}, client) is False  # still the answer kept
     now[0] += 2
     assert channels.is_shared("T1", "C0SOMETIME1", {}, client) is True  # asked again
-    assert channels.is_shared("T2", "C0SOMETIME1", {"is_ext_shared_channel": False}, client) is False  # the event says
+    # The event says
+    assert channels.is_shared("T2", "C0SOMETIME1", {"is_ext_shared_channel": False}, client) is False
     assert len(fake.calls("conversations.info")) == 2
     fake.fail_next("conversations.info", "missing_scope")
     assert channels.is_shared("T1", "C0UNKNOWN01", {}, client) is True  # no answer: the safe side

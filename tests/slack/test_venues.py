@@ -52,7 +52,8 @@ def contexts(message: dict[str, Any]) -> list[str]:
 def test_kv_cache_answers_from_icml_2026_unless_asked(app: SlackHttp, venue_index_path: Path) -> None:
     default = app.command("kv cache").json()
     assert set(venues_shown(default, venue_index_path)) == {"icml2026"}
-    assert not [c for c in contexts(default) if "ICML 20" in c]  # one venue in scope: results don't name it
+    # One venue in scope: results don't name it
+    assert not [c for c in contexts(default) if "ICML 20" in c]
     everything = app.command("kv cache venue:all").json()
     shown = venues_shown(everything, venue_index_path)
     assert shown[0] == "icml2024"
@@ -132,7 +133,8 @@ def test_a_digest_over_several_venues_names_each_papers_venue(app: SlackHttp, fa
     [post] = fake.posts(channel)
     lines = [c for c in contexts(post) if "`" in c]  # each paper's context line ends with its id
     assert len(lines) == 5
-    assert ["ICML 2024" in line for line in lines] == [True, True, True, False, False]  # the best kv cache matches
+    # The best kv cache matches
+    assert ["ICML 2024" in line for line in lines] == [True, True, True, False, False]
     assert all("ICML 2026" in line for line in lines[3:])
 
 

@@ -26,5 +26,6 @@ def test_a_forked_child_opens_its_own_connection_and_the_parent_keeps_its(state_
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert state_sql(state) is parent_db
-    assert state.events.first_time("EvChild") is False  # the child's write is in the shared database
+    # The child's write is in the shared database
+    assert state.events.first_time("EvChild") is False
     assert state.events.first_time("EvParentAfter") is True

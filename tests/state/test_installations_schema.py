@@ -100,7 +100,8 @@ def test_a_database_whose_store_made_its_tables_upgrades_and_keeps_its_installat
     tmp_path: Path, state_target: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = _config(tmp_path, state_target)
-    with monkeypatch.context() as older:  # the release before: migrations up to 4, the stores made their tables
+    # The release before: migrations up to 4, the stores made their tables
+    with monkeypatch.context() as older:
         steps = tuple(m for m in migrations.MIGRATIONS if m.version < BEFORE)
         older.setattr(migrations, "MIGRATIONS", steps)
         older.setattr(migrations, "LATEST", steps[-1].version)

@@ -164,7 +164,8 @@ def test_schema_4_keys_every_digest_row_by_workspace_and_keeps_every_row(
     runs = {(r.team, r.channel): (r.status, r.papers, r.ts) for r in state.digests.runs()}
     assert runs == {(t, c): ("posted", ["p1"], "1.5") for t, c in (("T2", "C1"), ("", "C2"), ("", "C9"))}
     assert state.digests.posted_ids("C1", 1, "T2") == {"p1"}
-    assert state.digests.posted_ids("C1", 1, "T3") == set()  # another workspace's digest there starts afresh
+    # Another workspace's digest there starts afresh
+    assert state.digests.posted_ids("C1", 1, "T3") == set()
     sub = "INSERT INTO digest_subscriptions (channel, team, at, tz, days, size, source, created_at, updated_at, "
     sub += "schedule_from) VALUES ('C1', 'T3', '09:00', 'UTC', 'mon-fri', 3, 'slack', 1, 2, 3)"
     state_sql(state).execute(sub)  # a second workspace in the same (shared) channel: its own row

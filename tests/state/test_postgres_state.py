@@ -84,7 +84,8 @@ def test_a_wrong_password_is_one_line_without_the_password(postgres_server: Post
     assert message.startswith(f"cannot log in to the state database postgresql://icml_pw:***@/{own}")
     assert message.endswith("wrong user or password; fix ICML_BOT_STATE")
     assert "hunter2" not in message
-    State(postgres_server.url(own, user=PASSWORD_ROLE, password=PASSWORD)).close()  # the right one works
+    # The right one works
+    State(postgres_server.url(own, user=PASSWORD_ROLE, password=PASSWORD)).close()
 
 
 def test_a_user_that_may_not_create_tables_is_told_what_to_grant(postgres_server: PostgresServer) -> None:
@@ -134,13 +135,15 @@ def test_a_lost_server_is_reported_then_used_again_when_back(private_postgres: P
     assert state.events.first_time("EvBefore") is True
     assert state.health() == "ok"
     private_postgres.stop()
-    down = state.health()  # the ended session is noticed without a query: the error names the missing server
+    # The ended session is noticed without a query: the error names the missing server
+    down = state.health()
     assert down.startswith("OperationalError: connection is bad: connection to server on socket")
     assert "\n" not in down
     with pytest.raises(psycopg.OperationalError) as caught:
         state.events.first_time("EvDuring")
     assert is_unreachable(caught.value)
     private_postgres.start()
-    assert state.health() == "ok"  # the first use after the restart already works: the dead session was replaced
+    # The first use after the restart already works: the dead session was replaced
+    assert state.health() == "ok"
     assert state.events.first_time("EvBefore") is False  # what it knew survived
     assert state.events.first_time("EvAfter") is True

@@ -29,7 +29,8 @@ def test_schema_7_adds_the_reminders_and_keeps_the_saves(
         assert state.saves.ids("T1", "U1") == {"p1"}
         assert state.reminders.everyone() == []
         state.reminders.opt_in("T1", "U1", 15, "Asia/Seoul", 20.0)
-        state.reminders.opt_in("T1", "U1", 10, "Europe/Paris", 30.0)  # again: the new minutes and zone
+        # Again: the new minutes and zone
+        state.reminders.opt_in("T1", "U1", 10, "Europe/Paris", 30.0)
         state.reminders.opt_in("T2", "U1", 5, "", 40.0)  # the same id in another workspace: its own
         assert state.reminders.of("T1", "U1") == OptIn("T1", "U1", 10, "Europe/Paris")
         assert len(state.reminders.everyone()) == 2
@@ -45,7 +46,8 @@ def test_a_reminder_is_claimed_once_across_processes_and_released_only_unsent(st
         key = "2026-07-14T02:00Z Poster Session 1"
         assert one.reminders.claim("T1", "U1", key, 100.0, "a", 90.0) is True
         assert two.reminders.claim("T1", "U1", key, 100.0, "b", 91.0) is False
-        assert two.reminders.claim("T1", "U2", key, 100.0, "b", 91.0) is True  # someone else's: their own
+        # Someone else's: their own
+        assert two.reminders.claim("T1", "U2", key, 100.0, "b", 91.0) is True
         two.reminders.release("T1", "U2", key)  # Slack said no: free again
         assert one.reminders.claim("T1", "U2", key, 100.0, "a", 92.0) is True
         one.reminders.sent("T1", "U1", key, "D1", "1.5")

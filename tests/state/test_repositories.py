@@ -53,9 +53,11 @@ def test_a_digest_run_comes_back_typed_and_changes_only_what_is_named(state_targ
     state = State(state_target)
     claim = RunRow("T1", "C0REPO0001", "2026-03-09", RunStatus.CLAIMED, 10.0, 10.0, papers=["p1", "p2"], total=19)
     assert state.digests.claim(claim) is True
-    assert state.digests.claim(replace(claim, owner="another")) is False  # one run per workspace, channel and date
+    # One run per workspace, channel and date
+    assert state.digests.claim(replace(claim, owner="another")) is False
     assert state.digests.run("C0REPO0001", "2026-03-09", "T1") == claim
-    assert state.digests.run("C0REPO0001", "2026-03-09", "T2") is None  # a shared channel: each workspace its own
+    # A shared channel: each workspace its own
+    assert state.digests.run("C0REPO0001", "2026-03-09", "T2") is None
     state.digests.update_run("C0REPO0001", "2026-03-09", "T1", status=RunStatus.FAILED, error="x", permanent=True)
     failed = state.digests.run("C0REPO0001", "2026-03-09", "T1")
     assert failed == replace(claim, status=RunStatus.FAILED, error="x", permanent=True)

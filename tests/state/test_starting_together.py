@@ -8,14 +8,16 @@ from pathlib import Path
 
 from bot.state import State
 
-HELD_SECONDS = 0.3  # how long the other process keeps its write lock on the file before the WAL switch
+# How long the other process keeps its write lock on the file before the WAL switch
+HELD_SECONDS = 0.3
 
 
 def test_opening_while_another_process_writes_the_file_in_its_old_mode_waits_for_it(tmp_path: Path) -> None:
     path = tmp_path / "state.db"
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     other.execute("CREATE TABLE other_process (x)")
-    other.execute("BEGIN IMMEDIATE")  # a rollback-journal writer: SQLite refuses our WAL switch at once, unwaited
+    # A rollback-journal writer: SQLite refuses our WAL switch at once, unwaited
+    other.execute("BEGIN IMMEDIATE")
     other.execute("INSERT INTO other_process VALUES (1)")
     release = threading.Timer(HELD_SECONDS, lambda: other.execute("COMMIT"))
     release.start()

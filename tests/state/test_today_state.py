@@ -21,7 +21,8 @@ def test_schema_8_adds_the_today_switch_and_the_runs_venue_and_keeps_every_row(
     from bot.state import migrations
 
     run = RunRow("T1", SUB.channel, "2026-07-14", RunStatus.POSTED, 10.0, 10.0, papers=["p1"], total=19, ts="1.5")
-    with monkeypatch.context() as before_8:  # a database as schema 7 left it, with a digest and a posted run
+    # A database as schema 7 left it, with a digest and a posted run
+    with monkeypatch.context() as before_8:
         before_8.setattr(migrations, "MIGRATIONS", MIGRATIONS[:7])
         before_8.setattr(migrations, "LATEST", 7)
         old = State(state_target)
@@ -40,8 +41,10 @@ def test_schema_8_adds_the_today_switch_and_the_runs_venue_and_keeps_every_row(
         old.close()
     state = State(state_target)
     try:
-        assert state.digests.subscription(SUB.channel, SUB.team) == SUB  # today off, everything else as it was
-        assert state.digests.run(SUB.channel, "2026-07-14", "T1") == run  # venue "": the round's digest
+        # today off, everything else as it was
+        assert state.digests.subscription(SUB.channel, SUB.team) == SUB
+        # venue "": the round's digest
+        assert state.digests.run(SUB.channel, "2026-07-14", "T1") == run
         state.digests.save_subscription(replace(SUB, today=True))
         assert state.digests.subscription(SUB.channel, SUB.team) == replace(SUB, today=True)
         today = replace(run, day="2026-07-15", status=RunStatus.CLAIMED, ts=None, venue="icml2026")

@@ -60,7 +60,8 @@ class Conference:
     rows: list[dict[str, Any]]
     abstracts: dict[str, str]
     notes: list[dict[str, Any]]
-    titles: dict[str, str] = field(default_factory=dict)  # group id → its title, for `/groups?parent=` listings
+    # group id → its title, for `/groups?parent=` listings
+    titles: dict[str, str] = field(default_factory=dict)
 
     def paper(self, number: int) -> Paper:
         """A generated paper by its number."""
@@ -87,7 +88,8 @@ def make_conference(
     texts = seed_abstracts()
     name = {"icml": "ICML", "neurips": "NeurIPS", "iclr": "ICLR"}[conf]
     host = f"{conf}.cc"
-    prefix = "Fo" if (conf, year) == ("icml", 2026) else f"{conf[0].upper()}{year % 10}"  # forum ids are unique
+    # forum ids are unique
+    prefix = "Fo" if (conf, year) == ("icml", 2026) else f"{conf[0].upper()}{year % 10}"
     papers: list[Paper] = []
     rows: list[dict[str, Any]] = []
     abstracts: dict[str, str] = {}
@@ -278,7 +280,8 @@ class _Fake:
     """A threaded HTTP server on 127.0.0.1 that records requests and applies faults; subclasses answer."""
 
     def __init__(self) -> None:
-        self.gzip = False  # compress answers for clients that accept gzip, as the real site's CDN does
+        # compress answers for clients that accept gzip, as the real site's CDN does
+        self.gzip = False
         self.requests: list[Request] = []
         self.faults: list[Fault] = []
         self._lock = threading.Lock()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from bot.config import Config
-from bot.digest import scheduler
+from bot.digest import schedules
 from bot.digest.channels import ChannelDigests
 from bot.digest.service import DigestService
 from bot.digest.subscriptions import Settings
@@ -72,7 +72,7 @@ def make_digests(
         Papers(index_path, settings.venues),
         poster,
         config=settings,
-        next_run=scheduler.next_run,
+        next_run=schedules.next_run,
         settle=settle,
     )
 

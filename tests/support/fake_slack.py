@@ -266,7 +266,8 @@ class FakeSlack:
                 raw, ctype = str(payload["_body"]).encode("utf-8"), "text/html"
             else:
                 raw, ctype = json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8"
-        elif parts.path.startswith("/upload/"):  # a file's bytes, POSTed raw to the URL getUploadURLExternal gave
+        # A file's bytes, POSTed raw to the URL getUploadURLExternal gave
+        elif parts.path.startswith("/upload/"):
             call.kind, call.method, call.name = "upload", "upload", parts.path[8:]
             self.log.arrive("upload")
             call.status, text = self.surfaces.upload(str(call.name), body)
@@ -287,7 +288,8 @@ class FakeSlack:
             req.end_headers()
             req.wfile.write(raw)
         except OSError:
-            pass  # the client gave up (e.g. its timeout fired during delay_next); Slack would not notice either
+            # The client gave up (e.g. its timeout fired during delay_next); Slack would not notice either
+            pass
 
     def _answer_api(self, call: Call) -> tuple[dict[str, str], dict[str, Any]]:
         auth = call.headers.get("authorization", "")
@@ -300,7 +302,8 @@ class FakeSlack:
         extra: dict[str, str] = {}
         payload: dict[str, Any] | None
         with self._cond:
-            if call.method == "oauth.v2.access":  # authenticated by the app's client id and secret, not a token
+            # Authenticated by the app's client id and secret, not a token
+            if call.method == "oauth.v2.access":
                 payload = self.oauth.access(call.params, call.headers)
                 call.ok, call.error, call.response = payload["ok"], payload.get("error"), payload
                 self.log.record(call)

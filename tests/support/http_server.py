@@ -52,7 +52,8 @@ class HttpServer:
         try:
             self.server.run()
         except OSError:
-            if not self._stopping:  # (stopping, the sockets may close under the loop's select: that ends it too)
+            # Stopping, the sockets may close under the loop's select: that ends it too
+            if not self._stopping:
                 raise
 
     def start(self) -> HttpServer:
@@ -77,7 +78,8 @@ class HttpServer:
             closed = threading.Event()
 
             def close_listener() -> None:
-                wasyncore.dispatcher.close(self.server)  # the listening socket only: open connections carry on
+                # The listening socket only: open connections carry on
+                wasyncore.dispatcher.close(self.server)
                 closed.set()
 
             self._in_loop(close_listener)

@@ -119,10 +119,12 @@ class PostgresServer:
 
     def sql(self, statement: str, dbname: str = "postgres") -> None:
         """Run one statement as the superuser, outside a transaction (CREATE DATABASE needs that)."""
-        import psycopg  # imported here: the test helpers load without the driver when PostgreSQL is absent
+        # Imported here: the test helpers load without the driver when PostgreSQL is absent
+        import psycopg
 
         with psycopg.connect(self.url(dbname), autocommit=True) as conn:
-            conn.execute(statement.encode())  # test-only statements, written by the tests themselves
+            # test-only statements, written by the tests themselves
+            conn.execute(statement.encode())
 
     def new_database(self, prefix: str = "t") -> str:
         """Create an empty database with a fresh name and return its URL."""

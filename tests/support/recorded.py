@@ -121,7 +121,8 @@ def row(
 MAIN, POSITION, DATASETS = (
     f"NeurIPS.cc/2025/{g}" for g in ("Conference", "Position_Paper_Track", "Datasets_and_Benchmarks_Track")
 )
-WORKSHOP = "NeurIPS.cc/2025/Workshop"  # each workshop is a group under it, listed by `/groups?parent=`
+# Each workshop is a group under it, listed by `/groups?parent=`
+WORKSHOP = "NeurIPS.cc/2025/Workshop"
 ORAL_SESSION = "Oral 2A DL: Architectures & Inference"
 
 

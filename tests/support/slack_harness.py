@@ -150,7 +150,8 @@ class SlackHttp(SignedClient):
     def __init__(self, config: Config, client: WebClient | None = None) -> None:
         self.config = config
         parts = wiring.build(config, client)
-        self.parts = parts  # (its digests' clock and its reminders, for tests that pass the time in)
+        # Its digests' clock and its reminders, for tests that pass the time in
+        self.parts = parts
         self.state = parts.state
         self.publisher = HomePublisher()
         self.app: App = build_app(config, parts.services, client=client, publisher=self.publisher)

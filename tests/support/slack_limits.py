@@ -41,7 +41,8 @@ class SlackLimits:
     """The limits the fake enforces once enabled (per workspace; posts also per channel)."""
 
     channel_posts: Limit = Limit(1.0, 2)  # chat.postMessage per workspace and channel
-    workspace_posts: Limit = Limit(300 / 60, 10)  # chat.postMessage per workspace: "several hundred a minute"
+    # chat.postMessage per workspace: "several hundred a minute"
+    workspace_posts: Limit = Limit(300 / 60, 10)
     tiers: dict[str, Limit] = field(default_factory=_tiers)  # other methods, per workspace
 
 

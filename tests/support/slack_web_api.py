@@ -58,7 +58,8 @@ class WebApi:
         self._cond = cond
         self._socket_url = socket_url
         self.tokens = set(DEFAULT_TOKENS if tokens is None else tokens)
-        self.token_teams: dict[str, str] = {}  # bot tokens handed out by oauth.v2.access → their workspace
+        # Bot tokens handed out by oauth.v2.access → their workspace
+        self.token_teams: dict[str, str] = {}
         self.bot_user_id = bot_user_id
         self.bot_id = bot_id
         self.team_id = team_id
@@ -155,7 +156,8 @@ class WebApi:
         if method == "chat.postMessage":
             if not any(params.get(k) for k in _TEXT_FIELDS):
                 return 200, {"ok": False, "error": "no_text"}, {}
-            if not channel.startswith(("D", "U", "W")) and not self.is_member(channel):  # (no chat:write.public)
+            # No chat:write.public
+            if not channel.startswith(("D", "U", "W")) and not self.is_member(channel):
                 error = "channel_not_found" if self._info(channel)["is_private"] else "not_in_channel"
                 return 200, {"ok": False, "error": error}, {}
             ts = self._next_ts()

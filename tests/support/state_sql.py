@@ -8,7 +8,8 @@ from typing import Any
 
 from bot.state import State
 
-STATE_TABLES = (  # the tables of what users make (the installation tables are slack_sdk's: tests name them apart)
+# The tables of what users make (the installation tables are slack_sdk's: tests name them apart)
+STATE_TABLES = (
     "seen_events",
     "digest_subscriptions",
     "digest_runs",

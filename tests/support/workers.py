@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from bot.papers import corpus
 
-RESULT_BYTES = 200_000  # per item: a chunk's result is ~20 MB, many pipe-buffers long, so sending it takes a while
+# Per item: a chunk's result is ~20 MB, many pipe-buffers long, so sending it takes a while
+RESULT_BYTES = 200_000
 
 
 def large_results(chunk: list[int]) -> list[bytes]:

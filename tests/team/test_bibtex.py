@@ -104,7 +104,8 @@ def test_keys_are_the_same_on_every_run_and_in_every_order(team_index_path: Path
 
 def test_many_clashes_and_a_suffix_that_is_another_papers_key() -> None:
     same = [{"id": f"p{n}", "title": "Scaling", "authors": ["Ann Lee"], "year": 2026} for n in range(4)]
-    natural = {"id": "p9", "title": "Scalinga", "authors": ["Ann Lee"], "year": 2026}  # its own key: lee2026scalinga
+    # Its own key: lee2026scalinga
+    natural = {"id": "p9", "title": "Scalinga", "authors": ["Ann Lee"], "year": 2026}
     assert bibtex.unique_keys([*same, natural]) == [
         "lee2026scaling",
         "lee2026scalingb",
@@ -151,7 +152,8 @@ def test_a_hostile_entry_never_reaches_the_file(papers: Papers, hostile: str) ->
     (entry,) = parse_bibtex(text)
     assert entry.title == "TokSuite: Measuring Tokenizer Robustness in LLMs"
     assert entry.authors == ["Jane Smith", "Ada Lovelace"]
-    assert set(entry.fields) == {"title", "author", "booktitle", "year", "url"}  # nothing of the list's own
+    # Nothing of the list's own
+    assert set(entry.fields) == {"title", "author", "booktitle", "year", "url"}
     assert entry.fields["url"] == "https://openreview.net/forum?id=hostile_02"
     assert entry.fields["booktitle"] == "Proceedings of the 43rd International Conference on Machine Learning"
 

@@ -32,7 +32,8 @@ def save_hostile(state: State, papers: Papers) -> list[str]:
 def test_an_export_holds_exactly_the_users_saves_newest_first(state: State, papers: Papers, kind: Format) -> None:
     ids = save_hostile(state, papers)
     saves.save(state, T1, U2, paper_id(papers, "plain001"), at=MAR_9)  # someone else's
-    saves.save(state, T2, U1, paper_id(papers, "plain002"), at=MAR_9)  # the same user id in another workspace
+    # The same user id in another workspace
+    saves.save(state, T2, U1, paper_id(papers, "plain002"), at=MAR_9)
     done = export.saved_papers(state, papers, T1, U1, kind)
     assert (done.count, done.missing, done.format) == (7, (), kind)
     assert done.filename == f"icml-saved-papers.{kind.extension}"

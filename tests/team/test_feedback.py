@@ -10,7 +10,8 @@ from bot.team.feedback import ChannelVote, Via, Vote, VoteResult
 T1, T2 = "T0TEAM0001", "T0TEAM0002"
 C1, C2 = "C0CHANNEL1", "C0CHANNEL2"
 U1, U2 = "U0ALICE001", "U0BOB00002"
-P1, P2, P3 = "kmd7pn", "pywbay", "hrnnjj"  # the ids are opaque to feedback: it never looks papers up
+# The ids are opaque to feedback: it never looks papers up
+P1, P2, P3 = "kmd7pn", "pywbay", "hrnnjj"
 
 
 def test_the_latest_click_wins(state: State) -> None:
@@ -43,7 +44,8 @@ def test_a_save_from_a_digest_counts_as_more_like_this(state: State) -> None:
     assert done.vote == VoteResult(P1, Vote.MORE, previous=None)
     assert saves.is_saved(state, T1, U1, P1) is True
     assert feedback.channel_feedback(state, T1, C1).votes == (ChannelVote(P1, Vote.MORE, U1, Via.SAVE, 100.0),)
-    assert feedback.channel_feedback(state, T1, C2).votes == ()  # only the digest's channel learns from it
+    # Only the digest's channel learns from it
+    assert feedback.channel_feedback(state, T1, C2).votes == ()
 
 
 def test_a_save_turns_a_less_like_this_into_more_and_keeps_an_earlier_more(state: State) -> None:
@@ -53,7 +55,8 @@ def test_a_save_turns_a_less_like_this_into_more_and_keeps_an_earlier_more(state
     assert feedback.save_from_digest(state, T1, C1, U1, P2, at=400.0).vote == VoteResult(P2, Vote.MORE, Vote.MORE)
     votes = {v.paper_id: v for v in feedback.channel_feedback(state, T1, C1).votes}
     assert votes[P1] == ChannelVote(P1, Vote.MORE, U1, Via.SAVE, 200.0)
-    assert votes[P2] == ChannelVote(P2, Vote.MORE, U2, Via.BUTTON, 300.0)  # the button's vote stays as it was
+    # The button's vote stays as it was
+    assert votes[P2] == ChannelVote(P2, Vote.MORE, U2, Via.BUTTON, 300.0)
 
 
 def test_an_unsave_from_a_digest_takes_back_only_what_that_save_counted(state: State) -> None:
@@ -82,7 +85,8 @@ def test_forget_drops_a_vote_and_forgetting_nothing_is_a_no_op(state: State) -> 
 
 def test_a_channels_votes_whatever_workspace_cast_them_for_its_digest(state: State) -> None:
     feedback.vote(state, T1, C1, U1, P1, Vote.MORE, at=100.0)
-    feedback.vote(state, T2, C1, U2, P2, Vote.LESS, at=200.0)  # a channel shared between two workspaces
+    # A channel shared between two workspaces
+    feedback.vote(state, T2, C1, U2, P2, Vote.LESS, at=200.0)
     feedback.vote(state, T1, C2, U1, P3, Vote.MORE, at=300.0)
     said = feedback.votes_in_channel(state, C1)
     assert (said.liked, said.disliked) == ((P1,), (P2,))

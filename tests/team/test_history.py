@@ -31,7 +31,8 @@ def test_saves_and_list_entries_are_the_workspaces_memory_until_taken_back(state
 
 def test_a_message_unfurled_again_is_one_event_and_shares_each_count(state: State) -> None:
     assert history.record_unfurls(state, T1, C1, U1, [P, Q, P], 100.0, "1773014400.000100", "https://x/p1") == 2
-    assert history.record_unfurls(state, T1, C1, U1, [P], 105.0, "1773014400.000100", "https://x/p1") == 0  # edit
+    # Edit
+    assert history.record_unfurls(state, T1, C1, U1, [P], 105.0, "1773014400.000100", "https://x/p1") == 0
     assert history.record_unfurls(state, T1, C2, U2, [P], 200.0, "1773014500.000100") == 1
     assert history.record_share(state, T1, C1, U3, P, 300.0)
     assert history.record_share(state, T1, C1, U3, P, 310.0)  # shared again later: another event

@@ -45,7 +45,8 @@ def test_a_channels_list_is_not_visible_from_another_channel_or_workspace(state:
     tok, revisited = paper_id(papers, "hostile02"), paper_id(papers, "hostile03")
     reading_list.add(state, T1, C1, U1, tok, at=100.0)
     reading_list.add(state, T1, C2, U1, revisited, at=200.0)
-    reading_list.add(state, T2, C1, U1, revisited, at=300.0)  # the same channel id in another workspace
+    # The same channel id in another workspace
+    reading_list.add(state, T2, C1, U1, revisited, at=300.0)
     assert [i.paper_id for i in reading_list.listed(state, papers, T1, C1).items] == [tok]
     assert [i.paper_id for i in reading_list.listed(state, papers, T1, C2).items] == [revisited]
     assert [i.paper_id for i in reading_list.listed(state, papers, T2, C1).items] == [revisited]

@@ -57,7 +57,8 @@ def test_one_user_never_sees_another_users_saves_nor_one_workspace_anothers(stat
     tok, revisited = paper_id(papers, "hostile02"), paper_id(papers, "hostile03")
     saves.save(state, T1, U1, tok, at=100.0)
     saves.save(state, T1, U2, revisited, at=200.0)
-    saves.save(state, T2, U1, revisited, at=300.0)  # the same user id in another workspace is someone else
+    # The same user id in another workspace is someone else
+    saves.save(state, T2, U1, revisited, at=300.0)
     assert [i.paper_id for i in saves.saved(state, papers, T1, U1).items] == [tok]
     assert [i.paper_id for i in saves.saved(state, papers, T1, U2).items] == [revisited]
     assert [i.paper_id for i in saves.saved(state, papers, T2, U1).items] == [revisited]
@@ -74,7 +75,8 @@ def test_one_user_never_sees_another_users_saves_nor_one_workspace_anothers(stat
 
 def test_two_hundred_saves_page_through_in_order_each_once(state: State, papers: Papers) -> None:
     ids = [paper_id(papers, f"plain{n:03d}") for n in range(PLAIN_COUNT)]
-    at = {pid: 1000.0 + n // 2 for n, pid in enumerate(ids)}  # pairs share a time: the order must still be total
+    # Pairs share a time: the order must still be total
+    at = {pid: 1000.0 + n // 2 for n, pid in enumerate(ids)}
     for pid in ids:
         saves.save(state, T1, U1, pid, at=at[pid])
     newest_first = sorted(ids, key=lambda pid: (at[pid], pid), reverse=True)

@@ -94,8 +94,8 @@ def test_long_input() -> None:
 @pytest.mark.parametrize("unit", ["\\", "`", "\\(", "\\[", "*_", "_*", "``{", "[a](\\", "}`"])
 def test_a_long_run_of_broken_markup_is_cleaned_in_one_pass(unit: str) -> None:
     """40,000 characters of a markup piece repeated without its closing half (a garbled field) once took each regex
-    that looked for the closing half from every opening to the end of the text: minutes for one paper (2.8 s at
-    8,000 characters of `*_`, growing with the square). Now ~0.1 s; the bound only tells a hang from that."""
+    that looked for the closing half from every opening to the end of the text: minutes for one paper, growing with
+    the square of its length (docs/benchmarks.md). The bound only tells such a hang from one pass."""
     raw = (unit * 40_000)[:40_000]
     start = time.perf_counter()
     paper = make_paper({"abstract": raw, "title": raw[:5_000]}, "broken.jsonl", 1)

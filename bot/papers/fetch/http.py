@@ -69,10 +69,12 @@ class RetryPolicy:
     attempts: int = 6
     backoff: float = 1.0  # first wait after a 5xx or a dropped connection; doubled each time
     max_backoff: float = 30.0
-    max_wait: float = 300.0  # the longest wait a rate limit may ask for; longer is an error, not a silent hang
+    # The longest wait a rate limit may ask for; longer is an error, not a silent hang
+    max_wait: float = 300.0
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.time
-    waits: list[float] = field(default_factory=list)  # every wait taken, for the report and for tests
+    # Every wait taken, for the report and for tests
+    waits: list[float] = field(default_factory=list)
 
     def wait(self, seconds: float) -> None:
         """Sleep, and remember it."""

@@ -63,7 +63,8 @@ class NotesResult:
     cached: int = 0
     warnings: list[str] = field(default_factory=list)
     failed: str | None = None  # the page that failed after others arrived: what arrived is kept
-    names: dict[str, str] = field(default_factory=dict)  # a workshop's venueid → its name, as the listing gave it
+    # A workshop's venueid → its name, as the listing gave it
+    names: dict[str, str] = field(default_factory=dict)
 
 
 class OpenReview:
@@ -160,7 +161,8 @@ class OpenReview:
                 if isinstance(gid, str) and gid.startswith(parent + "/") and "/" not in gid[len(parent) + 1 :]:
                     found[gid] = _group_name(group) or gid.rsplit("/", 1)[-1]
             offset += len(groups)
-            if len(groups) < PAGE_LIMIT or len(found) == known:  # the last page, or one that repeats the last
+            # The last page, or one that repeats the last
+            if len(groups) < PAGE_LIMIT or len(found) == known:
                 return found
 
     def _group(

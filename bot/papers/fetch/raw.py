@@ -41,7 +41,8 @@ class Bundle:
     abstracts: dict[str, str] = field(default_factory=dict)
     notes: list[Any] = field(default_factory=list)
     site_files: list[Path] = field(default_factory=list)
-    files: dict[tuple[str, Any], str] = field(default_factory=dict)  # ("row"/"note", id) → the file that held it
+    # ("row"/"note", id) → the file that held it
+    files: dict[tuple[str, Any], str] = field(default_factory=dict)
 
     def add(self, kind: Kind, obj: Any, path: Path) -> None:
         """Take in one parsed file of the given kind."""

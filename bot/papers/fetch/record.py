@@ -63,7 +63,8 @@ class Fetched:
     bibtex: str | None = None
     license: str | None = None
     origins: list[str] = field(default_factory=list)
-    parts: list[tuple[str, Any]] = field(default_factory=list)  # ("row"/"note", id) of what it was made from
+    # ("row"/"note", id) of what it was made from
+    parts: list[tuple[str, Any]] = field(default_factory=list)
 
     @property
     def venue(self) -> str:

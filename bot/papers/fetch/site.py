@@ -70,7 +70,8 @@ def fetch_site(
         except FetchError as exc:
             if not result.pages:
                 raise  # nothing arrived: the source failed
-            result.failed = str(exc)  # sites serve the first page and refuse a continuation: keep what arrived
+            # Sites serve the first page and refuse a continuation: keep what arrived
+            result.failed = str(exc)
             break
         if not isinstance(page, dict) or not isinstance(page.get("results"), list):
             raise FetchError(url, f"{url} is not the site's orals-posters list (no `results` array): {HINTS.other}")

@@ -69,7 +69,8 @@ def to_mrkdwn(plain: str, emphasis: list[tuple[int, int, str]] | None) -> str:
     events: list[tuple[int, int, int, str]] = []  # (position, closes first, order, marker)
     for n, (start, end, kind) in enumerate(emphasis):
         opener, closer = _MARKS.get(kind, ("", ""))
-        events += [(end, 0, n, closer), (start, 1, -n, opener)]  # (an outer span opens first and closes last)
+        # An outer span opens first and closes last
+        events += [(end, 0, n, closer), (start, 1, -n, opener)]
     events.sort()
     pieces, pos = [], 0
     for at, _, _, marker in events:

@@ -43,7 +43,8 @@ def marker_block_id(channel: str, day: date) -> str:
 def metadata(digest: Digest) -> dict[str, Any]:
     """Message metadata naming the channel, date and papers (read back with include_all_metadata)."""
     payload = {"channel": digest.channel, "date": digest.day.isoformat(), "round": digest.round}
-    payload |= {"papers": digest.paper_ids, **({"team": digest.team} if digest.team else {})}  # (shared channels)
+    # Shared channels
+    payload |= {"papers": digest.paper_ids, **({"team": digest.team} if digest.team else {})}
     return {"event_type": MARKER, "event_payload": payload}
 
 
@@ -86,7 +87,8 @@ def paper_blocks(
     if matched:
         context["elements"].append(blocks.mrkdwn("matches your topics"))
     buttons = blocks.paper_buttons(str(paper["id"]), public=True)
-    buttons["elements"].extend(feedback_buttons(str(paper["id"])))  # the digest learns from these (bot/team)
+    # The digest learns from these (bot/team)
+    buttons["elements"].extend(feedback_buttons(str(paper["id"])))
     return [blocks.section("\n".join(lines)), context, buttons]
 
 
@@ -103,7 +105,8 @@ def digest_message(digest: Digest) -> Message:
     note = topics_note(digest)
     if note is not None:
         out.append(blocks.context(note.render(bold, escape)))
-    several = len({blocks.venue_name(p) for p in digest.papers}) > 1  # papers of several venues say theirs
+    # papers of several venues say theirs
+    several = len({blocks.venue_name(p) for p in digest.papers}) > 1
     for paper in digest.papers:
         pid = str(paper["id"])
         out.extend(paper_blocks(paper, pid in digest.topic_ids, several, digest.named.get(pid, ())))

@@ -80,7 +80,8 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-SLACK_LINK = re.compile(r"<(https?://[^|<>]+)\|([^<>]*)>")  # <url|label>; never reads past a "<": linear on any text
+# <url|label>; never reads past a "<": linear on any text
+SLACK_LINK = re.compile(r"<(https?://[^|<>]+)\|([^<>]*)>")
 
 
 def unescape(text: str) -> str:

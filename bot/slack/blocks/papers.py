@@ -184,8 +184,10 @@ def results_message(
         blocks.append(divider())
     first, last = response.offset + 1, response.offset + len(response.results)
     total = max(response.total, last)
-    exact = response.total_exact or last > response.total  # past a lower bound: paging has found the end
-    of = f"{total:,}" if exact else f"at least {total:,}"  # a lower bound for very common words ("400+" read as a typo)
+    # Past a lower bound: paging has found the end
+    exact = response.total_exact or last > response.total
+    # a lower bound for very common words ("400+" read as a typo)
+    of = f"{total:,}" if exact else f"at least {total:,}"
     footer = f"{first}-{last} of {of} for {bold(response.corrected or query)}"
     more = None
     if last < total or not exact:

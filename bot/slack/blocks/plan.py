@@ -29,7 +29,8 @@ from bot.team.plan import Clash, Plan, Presentation, Session, Wanted
 PLAN_TITLE_CHARS = 90  # titles in a plan line: the time, room and poster number matter more here
 MOST_WANTED = 5  # "3 of you saved #1234 (Tue 11:00, Hall B)" lines on a channel's plan
 UNPLACED_SHOWN = 15
-ROOM_FOR_TAIL = 4  # blocks kept free for what follows the days (papers without a time, other venues)
+# blocks kept free for what follows the days (papers without a time, other venues)
+ROOM_FOR_TAIL = 4
 
 
 def _title(w: Wanted, p: Presentation | None = None) -> str:

@@ -90,7 +90,8 @@ def paper_value(paper_id: str, origin: Origin | None = None) -> str:
     while True:
         data = {"p": paper_id, "v": Origin(origin.kind, arg, origin.offset).encode()}
         value = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        value = value.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")  # never markup
+        # Never markup
+        value = value.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         if len(value) <= MAX_BUTTON_VALUE or not arg:
             return value
         arg = arg[: len(arg) - (len(value) - MAX_BUTTON_VALUE) - 1]

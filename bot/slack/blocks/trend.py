@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.search.trends import Trend, table_lines
 from bot.slack.blocks.kit import MAX_SECTION_TEXT, Message, bold, context, escape, mention, message, notice, section
 
-COMMENT_CHARS = 3000  # the chart's comment: the numbers in a code block, cut well inside Slack's message size
+# The chart's comment: the numbers in a code block, cut well inside Slack's message size
+COMMENT_CHARS = 3000
 
 
 def numbers(trend: Trend, limit: int = MAX_SECTION_TEXT) -> str:
