@@ -1,6 +1,6 @@
 """A Save-click flood while Slack answers views.publish with 429, beside the same flood with Slack answering normally.
 
-Run: python bench/abuse_clicks.py   (about 20 s; the seed index, no data download)
+Run: python -m bench clicks   (about 20 s; the seed index, no data download)
 Serves the app in HTTP mode (waitress on 127.0.0.1, as the tests do) against the local fake Slack, sends 60
 signed Save clicks from one user (10 in flight at once) and, meanwhile, a mention from another workspace. Slack
 shows "not responding" for a click not acked within 3 s.
@@ -9,25 +9,21 @@ shows "not responding" for a click not acked within 3 s.
 from __future__ import annotations
 
 import logging
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.slack_clicks import save_clicker  # noqa: E402
-from tests.support.slack_harness import (  # noqa: E402
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_clicks import save_clicker
+from tests.support.slack_harness import (
     ACK_DEADLINE,
     SlackHttp,
     build_slack_index,
     slack_config,
 )
-from tests.support.slack_requests import mention_event  # noqa: E402
+from tests.support.slack_requests import mention_event
 
 CLICKS = 60  # Save clicks from one user
 IN_FLIGHT = 10  # clicks sent at once

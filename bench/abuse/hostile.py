@@ -1,14 +1,14 @@
 """Hostile traffic against the served app, each figure beside its baseline measured in the same run.
 
-Run: python bench/abuse_bench.py [--only serving|install|clicks|markup]
+Run: python -m bench hostile [--only serving|install|clicks|markup]
 
 - serving: `/healthz` and a signed `/icml` answered while 50 half-open connections are held, beside none held
-  (bench/abuse_serving.py);
-- install: rows 500 unsigned `GET /slack/install` requests add to the state database (bench/abuse_install.py);
+  (bench/abuse/serving.py);
+- install: rows 500 unsigned `GET /slack/install` requests add to the state database (bench/abuse/install.py);
 - clicks: 60 Save clicks acked while `views.publish` answers 429, and another workspace's mention meanwhile, beside
-  the same with Slack answering (bench/abuse_clicks.py);
+  the same with Slack answering (bench/abuse/clicks.py);
 - markup: CPU to read a 40,000-character raw-markup mention, beside a short one and the old unbounded pattern
-  (bench/abuse_markup.py).
+  (bench/abuse/markup.py).
 """
 
 from __future__ import annotations
@@ -16,14 +16,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-PARTS = {"serving": "abuse_serving", "install": "abuse_install", "clicks": "abuse_clicks", "markup": "abuse_markup"}
+PARTS = {name: f"bench.abuse.{name}" for name in ("serving", "install", "clicks", "markup")}
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Stress check for `icml-bot index`: many parallel loads, some beside a busy core; counts hangs and leftover processes.
 
-Run: python bench/index_stress.py [--runs 50] [--timeout 120]
+Run: python -m bench index_stress [--runs 50] [--timeout 120]
 Indexes ../shared/data/icml2026.jsonl (5,863 papers; a generated 4,000-paper list when ../shared is absent) into a
 fresh index `--runs` times, every other run with a busy-looping process beside it. A run that has not finished after
 `--timeout` seconds counts as a hang (and is killed). After each run, any process left in the run's session counts as
@@ -18,13 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.support.processes import kill_session, wait_session_empty  # noqa: E402
-from tests.support.sources import large_jsonl  # noqa: E402
-
-ICML2026 = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
+from bench.common import ICML2026, ROOT
+from tests.support.processes import kill_session, wait_session_empty
+from tests.support.sources import large_jsonl
 
 
 def index_once(source: Path, db: Path, timeout: float, workers: int | None) -> tuple[str, float, list[int]]:

@@ -1,6 +1,6 @@
 """What unsigned visits to the install page cost the state database, beside the state store used before (issue 32).
 
-Run: python bench/abuse_install.py
+Run: python -m bench install
 
 Serves the production app in many-workspaces mode (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET; SQLite state; the fake
 Slack of the tests) and sends VISITS unsigned GET /slack/install, as anyone on the internet can. Then the same served
@@ -12,22 +12,18 @@ times of the install page.
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import sqlalchemy
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
-import sqlalchemy  # noqa: E402
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore  # noqa: E402
-
-from bot.slack import oauth  # noqa: E402
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.slack_harness import SlackHttp, build_slack_index, slack_config  # noqa: E402
-from tests.support.slack_install import state_rows  # noqa: E402
-from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET  # noqa: E402
+from bot.slack import oauth
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import SlackHttp, build_slack_index, slack_config
+from tests.support.slack_install import state_rows
+from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
 
 VISITS = 500  # unsigned install-page visits per run (issue 32 saw 2,000 rows from 2,000 in 4 s)
 

@@ -1,6 +1,6 @@
 """Raw markup in figures: the CPU a 40,000-character `<#C1|` mention costs, beside a plain mention and the old pattern.
 
-Run: python bench/abuse_markup.py (a few seconds). The served app (`icml-bot serve --http` as the tests start it, the
+Run: python -m bench markup (a few seconds). The served app (`icml-bot serve --http` as the tests start it, the
 19 bundled abstracts, a local fake of the Slack Web API) gets signed app_mention events; the process's CPU is read
 from the event's arrival until its reply is posted. Beside it, the function the app reads a mention with, and the
 old unbounded `<[^>]*>` patterns over the same text (the baseline, measured in the same run).
@@ -9,14 +9,10 @@ old unbounded `<[^>]*>` patterns over the same text (the baseline, measured in t
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 RAW_MARKUP = "<#C1|" * 8_000  # 40,000 characters posted through the API (unescaped)
 PLAIN = "speculative decoding for long kv caches?"  # 40 characters

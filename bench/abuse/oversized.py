@@ -1,6 +1,6 @@
 """One oversized record, capped beside uncapped: index time and memory, /icml paper, Abstract, Similar and searches.
 
-Run: python bench/oversized_bench.py [--mb 40] [--papers 2000] [--repeat 5]
+Run: python -m bench oversized [--mb 40] [--papers 2000] [--repeat 5]
 Writes a list of `--papers` generated papers (tests/support/sources.large_jsonl) and one record whose abstract is
 `--mb` MB of the bundled abstracts' sentences, and indexes the seeds and both files twice, each in a fresh process:
 
@@ -31,24 +31,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.search import snippets  # noqa: E402
-from bot.search.reader import Papers  # noqa: E402
-from bot.slack import blocks  # noqa: E402
-from bot.slack.blocks import papers as paper_blocks  # noqa: E402
-from tests.support.paths import SEEDS  # noqa: E402
-from tests.support.sources import large_jsonl, seed_abstracts  # noqa: E402
+from bench.common import ROOT
+from bot.search import snippets
+from bot.search.reader import Papers
+from bot.slack import blocks
+from bot.slack.blocks import papers as paper_blocks
+from tests.support.paths import SEEDS
+from tests.support.sources import large_jsonl, seed_abstracts
 
 BIG_ID = "oversized-1"
 ONLY_BIG = "quokka migration"  # words only the big abstract holds
 EVERYWHERE = ("kv cache", "speculative decoding", "tokenizer benchmark")
 
-# Indexes in a fresh process, the caps lifted or not; prints seconds and peak memory as JSON.
+# Indexes in a fresh process (in the checkout: `python -c` imports bot from its working directory), the caps lifted
+# or not; prints seconds and peak memory as JSON.
 INDEX_CHILD = """
 import json, resource, sys, time
-sys.path.insert(0, {root!r})
 from bot.papers import index, limits
 if sys.argv[1] == "before":
     limits.CAPS = limits.UNCAPPED
@@ -58,7 +56,7 @@ report = index.load(db, sys.argv[3:])
 seconds = time.perf_counter() - started
 db.conn.close()
 peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(json.dumps({{"seconds": seconds, "peak_mb": peak / 1024, "notes": sorted(n.reason for n in report.notices)}}))
+print(json.dumps({"seconds": seconds, "peak_mb": peak / 1024, "notes": sorted(n.reason for n in report.notices)}))
 """
 
 
@@ -76,9 +74,12 @@ def big_record(megabytes: float) -> dict[str, Any]:
 
 def build(kind: str, db: Path, sources: list[Path]) -> dict[str, Any]:
     """One index built in a fresh process (`kind`: before or after): seconds, peak MB, notes."""
-    code = INDEX_CHILD.format(root=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-c", code, kind, str(db), *map(str, sources)], capture_output=True, text=True, check=False
+        [sys.executable, "-c", INDEX_CHILD, kind, str(db), *map(str, sources)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode:
         raise SystemExit(f"indexing ({kind}) failed:\n{done.stderr[-2000:]}")

@@ -1,6 +1,6 @@
 """Robustness in figures: inputs tried, faults injected, requests served, errors, and data lost (must be zero).
 
-Run: python bench/robustness.py [--short] [--examples N]
+Run: python -m bench robustness [--short] [--examples N]
 Everything runs locally (127.0.0.1 only) against the 19 bundled abstracts plus a paper whose every field tries to
 ping a channel, with a local fake of the Slack Web API:
 
@@ -40,13 +40,11 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from tests.support.seed_ids import VEGAS  # noqa: E402
+from bench.common import ROOT
+from tests.support.seed_ids import VEGAS
 
 CHANNELS = ("C0BENCH0001", "C0BENCH0002", "C0BENCH0003", "C0BENCH0004")
 FAULT_CHANNEL = "C0BENCHFLT1"

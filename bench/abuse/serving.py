@@ -1,6 +1,6 @@
 """Half-open connections against `icml-bot serve --http` (issue 32, point 2): answer times with 50 held, and none.
 
-Run: python bench/abuse_serving.py
+Run: python -m bench serving
 Builds the 5,863-paper index (the seeds merged with ../shared/data/icml2026.jsonl; the 19 seeds alone when that file
 is absent), starts `icml-bot serve --http` as users run it (default settings: one worker) on 127.0.0.1 with a local
 fake Slack, and times GET /healthz and a signed /icml command, each on a new connection, first with no other client,
@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import math
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from load_bench import DATA, build_index  # noqa: E402
-
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.half_open import PROBES, closed_by_server, half_open  # noqa: E402
-from tests.support.processes import children  # noqa: E402
-from tests.support.robust import QUERIES, serve_http, slash_load  # noqa: E402
+from bench.common import ICML2026, build_index
+from tests.support.fake_slack import FakeSlack
+from tests.support.half_open import PROBES, closed_by_server, half_open
+from tests.support.processes import children
+from tests.support.robust import QUERIES, serve_http, slash_load
 
 SECRET = "abuse-serving-signing-secret"
 HELD = 50  # the issue's count of half-open connections
@@ -45,7 +40,7 @@ def _summary(seconds: list[float]) -> str:
 def figures() -> list[str]:
     """Answer times of /healthz and a signed /icml with HELD half-open connections held, beside none held."""
     with tempfile.TemporaryDirectory() as tmp, FakeSlack() as fake:
-        index_path, papers = build_index(Path(tmp), seeds_only=not DATA.exists())
+        index_path, papers = build_index(Path(tmp), seeds_only=not ICML2026.exists())
         bot, port = serve_http(fake.api_url, index_path, Path(tmp) / "state.db", SECRET)
         try:
             bot.wait_for(r"serving HTTP on")

@@ -1,7 +1,9 @@
-"""The digest that learns, by simulation: after one More like this, how often the next three digests hold papers of the
+"""The digest that learns, by simulation: the liked area's share of the next digests, beside no feedback.
+
+The digest that learns, by simulation: after one More like this, how often the next three digests hold papers of the
 liked paper's ICML area, beside the same channel without feedback and beside that area's share of the index.
 
-Run: python bench/digest_learning_bench.py [--trials 60] [--seed 2026] [--index PATH] [--size 3]
+Run: python -m bench digest_learning [--trials 60] [--seed 2026] [--index PATH] [--size 3]
 
 Each trial is a fresh channel of the 5,863-paper list (../shared/data/icml2026.jsonl; the index is built first unless
 --index names one). A random paper that has an `area` was shown in the channel's digest (recorded as shown, as a
@@ -24,17 +26,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.common import ICML2026
+from bot.digest.channels import ChannelDigests
+from bot.digest.model import Subscription
+from bot.papers import index
+from bot.search.reader import Papers
+from bot.state import State
+from bot.team import feedback
 
-from bot.digest.channels import ChannelDigests  # noqa: E402
-from bot.digest.model import Subscription  # noqa: E402
-from bot.papers import index  # noqa: E402
-from bot.search.reader import Papers  # noqa: E402
-from bot.state import State  # noqa: E402
-from bot.team import feedback  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
 DIGESTS = 3
 START = date(2026, 3, 9)
 
@@ -54,7 +53,7 @@ class Trial:
 def build(path: Path) -> None:
     """The index of the 5,863-paper list, by the production loader."""
     db = index.connect(path)
-    index.load(db, [DATA])
+    index.load(db, [ICML2026])
     db.conn.close()
 
 
@@ -99,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=3, help="papers per digest (3, the default digest)")
     parser.add_argument("--index", type=Path, help="an index built from icml2026.jsonl (default: build one now)")
     args = parser.parse_args(argv)
-    if args.index is None and not DATA.exists():
-        print(f"{DATA} is not available", file=sys.stderr)
+    if args.index is None and not ICML2026.exists():
+        print(f"{ICML2026} is not available", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         path = args.index

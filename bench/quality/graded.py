@@ -1,8 +1,8 @@
 """Graded relevance (nDCG@10) on ICML 2026, judged the way TREC judges: pooled top 10s, grades 0/1/2.
 
-Run: python bench/graded.py [--verbose]        (needs ../shared/data/icml2026.jsonl)
-     python bench/graded.py --pool DIR         (write judging files for pooled papers not judged yet)
-     python bench/graded.py --set fusion.meaning=2 --set ranking.title=2.5
+Run: python -m bench graded [--verbose]        (needs ../shared/data/icml2026.jsonl)
+     python -m bench graded --pool DIR         (write judging files for pooled papers not judged yet)
+     python -m bench graded --set fusion.meaning=2 --set ranking.title=2.5
                                                (a sweep: icml-bot with these weights, bot.search.weights, beside
                                                the defaults; choose on the tune half, then read the held-out half)
 
@@ -19,7 +19,7 @@ flags a figure to distrust.
 
 Systems, each over the same index in one run: icml-bot; plain FTS5 bm25 with every word OR'd; FTS5 bm25 with the
 index's title weight (10:6:1:2); the shipped static embedding model alone (cosine to title and abstract); and, when
-the bench venv of bench/build_embedding_model.py is active, the sentence encoder it was distilled from
+the bench venv of bench/tools/build_embedding_model.py is active, the sentence encoder it was distilled from
 (all-MiniLM-L6-v2, cosine to title and abstract); otherwise its stored top 10s (tests/relevance/graded_minilm.tsv,
 written by `--store-encoder` in that venv).
 """
@@ -33,54 +33,34 @@ import random
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench.common import ICML2026, WORD, build
+from bench.sets import HALVES, SETS, GradedQuery, graded_queries, rows
+from bot import search
+from bot.papers import fts, index
+from bot.papers import vectors as paper_vectors
+from bot.search.cache import index_cache
+from bot.search.weights import DEFAULT
+from bot.text import embedding
 
-import relevance  # noqa: E402
-
-from bot import search  # noqa: E402
-from bot.papers import fts, index  # noqa: E402
-from bot.papers import vectors as paper_vectors  # noqa: E402
-from bot.search.cache import index_cache  # noqa: E402
-from bot.search.weights import DEFAULT  # noqa: E402
-from bot.text import embedding  # noqa: E402
-
-QUERIES = relevance.SETS / "graded_queries.tsv"
-JUDGMENTS = relevance.SETS / "graded_judgments.tsv"
-ENCODER_RUNS = relevance.SETS / "graded_minilm.tsv"
+JUDGMENTS = SETS / "graded_judgments.tsv"
+ENCODER_RUNS = SETS / "graded_minilm.tsv"
 DEPTH = 10
 ABSTRACT_SHOWN = 700  # characters of an abstract a judge reads beside the title
 KINDS = ("topic", "question", "multi", "descriptive")
-HALVES = relevance.HALVES
 
 System = Callable[[Any, str], list[str]]  # (index, query) -> paper keys, best first
-
-
-@dataclass(frozen=True)
-class Query:
-    text: str
-    kind: str
-    half: str
-    intent: str
-
-
-def queries() -> list[Query]:
-    """The graded queries, in file order."""
-    return [Query(*row) for row in relevance._rows(QUERIES)]
 
 
 def judgments() -> dict[str, dict[str, int]]:
     """Grades by query, then by paper key (OpenReview id)."""
     out: dict[str, dict[str, int]] = {}
     if JUDGMENTS.exists():
-        for query, key, grade in relevance._rows(JUDGMENTS):
+        for query, key, grade in rows(JUDGMENTS):
             out.setdefault(query, {})[key] = int(grade)
     return out
 
@@ -109,7 +89,7 @@ def ours(db: Any, query: str) -> list[str]:
 
 
 def _fts(db: Any, query: str, order: str) -> list[str]:
-    words = relevance.WORD.findall(query)
+    words = WORD.findall(query)
     if not words:
         return []
     sql = (
@@ -147,7 +127,7 @@ def stored_encoder() -> dict[str, list[str]]:
     """The sentence encoder's stored top 10s by query ({} when none are stored)."""
     out: dict[str, list[str]] = {}
     if ENCODER_RUNS.exists():
-        for query, keys in relevance._rows(ENCODER_RUNS):
+        for query, keys in rows(ENCODER_RUNS):
             out[query] = keys.split(",")
     return out
 
@@ -187,13 +167,13 @@ SYSTEMS: dict[str, System] = {
 
 
 def with_weights(settings: dict[str, str]) -> System:
-    """icml-bot's top 10 with some weights set (`bench/graded.py --set part.name=value`)."""
+    """icml-bot's top 10 with some weights set (`python -m bench graded --set part.name=value`)."""
     weights = DEFAULT.with_values(settings)
     return lambda db, query: [key(r.paper) for r in search.search(db, query, limit=DEPTH, weights=weights).results]
 
 
 def runs(
-    db: Any, qs: list[Query], encoder: dict[str, list[str]] | None, swept: System | None = None
+    db: Any, qs: list[GradedQuery], encoder: dict[str, list[str]] | None, swept: System | None = None
 ) -> dict[str, dict[str, list[str]]]:
     """Every system's top 10 per query (and icml-bot with the swept weights)."""
     systems = dict(SYSTEMS) | ({"icml-bot --set": swept} if swept else {})
@@ -205,7 +185,7 @@ def runs(
 
 def table(
     all_runs: dict[str, dict[str, list[str]]],
-    qs: list[Query],
+    qs: list[GradedQuery],
     grades: dict[str, dict[str, int]],
     measure: Callable[[list[str], dict[str, int]], float] = ndcg,
 ) -> list[str]:
@@ -228,12 +208,12 @@ def table(
     return lines
 
 
-def pool(all_runs: dict[str, dict[str, list[str]]], qs: list[Query], out: Path, per_file: int) -> int:
+def pool(all_runs: dict[str, dict[str, list[str]]], qs: list[GradedQuery], out: Path, per_file: int) -> int:
     """Judging files for the pooled papers not judged yet: per query, candidates shuffled (seeded) with their title
     and the start of their abstract, read from the source list (not the index); several queries per file."""
     grades = judgments()
     papers = {}
-    with relevance.ICML2026.open(encoding="utf-8") as f:
+    with ICML2026.open(encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
             papers[row["id"]] = row
@@ -270,11 +250,11 @@ def main() -> None:
         swept = with_weights(dict(item.partition("=")[::2] for item in args.set)) if args.set else None
     except ValueError as exc:
         parser.error(str(exc))
-    if not relevance.ICML2026.exists():
-        sys.exit(f"needs {relevance.ICML2026}")
-    qs = queries()
+    if not ICML2026.exists():
+        sys.exit(f"needs {ICML2026}")
+    qs = graded_queries()
     with tempfile.TemporaryDirectory() as tmp:
-        built = args.index or relevance.build(Path(tmp) / "full.db", [relevance.ICML2026])
+        built = args.index or build(Path(tmp) / "full.db", [ICML2026])
         db = index.connect(built, readonly=True)
         encoder = encoder_runs(db, [q.text for q in qs])
         if encoder is not None and args.store_encoder:

@@ -1,6 +1,6 @@
 """Related papers from pasted text: hit@1 and MRR of related() (bot.search.pasted) beside the same text in search.
 
-Run: python bench/related_bench.py [--papers 100] [--seed 2026] [--index PATH] [--large PATH | --scale 6]
+Run: python -m bench related [--papers 100] [--seed 2026] [--index PATH] [--large PATH | --scale 6]
 
 For `--papers` random ICML 2026 main-track papers of ../shared/data/icml2026.jsonl with at least three sentences in
 their abstract, each kind of paste below is answered by related() (what the "Find related papers" shortcut calls,
@@ -19,7 +19,7 @@ whole title and abstract). Times are per paste after warm-up, p50 and p99 in ms.
 as the tests' full index (built first unless --index names one).
 
 With --scale N (or --large PATH, an index built so before) the first kind of paste is also answered on the shared lists
-repeated N times (~110,000 papers at 6, as bench/index_bench.py builds them): there each paper has N copies (titles
+repeated N times (~110,000 papers at 6, as bench/speed/index.py builds them): there each paper has N copies (titles
 and abstracts marked "copy k"), and a hit is the paper or one of its copies first; the times are the point.
 """
 
@@ -34,14 +34,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.common import ICML2026, ROOT, make_large
+from bot.papers import index
+from bot.search.reader import Papers
+from bot.text.sentences import split_sentences
 
-from bot.papers import index  # noqa: E402
-from bot.search.reader import Papers  # noqa: E402
-from bot.text.sentences import split_sentences  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
 SEEDS = ROOT / "seeds"
 DEPTH = 10
 GREETING = "Hi all, could someone suggest related work for our draft before Friday? Thanks a lot!\n\n"
@@ -62,7 +59,7 @@ def build(path: Path) -> None:
     """The seeds and the 5,863-paper list, by the production loader (as tests/conftest.py's full index)."""
     db = index.connect(path)
     index.load(db, [SEEDS])
-    index.load(db, [DATA])
+    index.load(db, [ICML2026])
     db.conn.close()
 
 
@@ -106,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=0, help="also time an index of the shared lists x N (6: ~110,000)")
     parser.add_argument("--large", type=Path, help="an index built so before (instead of --scale)")
     args = parser.parse_args(argv)
-    if args.index is None and not DATA.exists():
-        print(f"{DATA} is not available", file=sys.stderr)
+    if args.index is None and not ICML2026.exists():
+        print(f"{ICML2026} is not available", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         path = args.index
@@ -129,10 +126,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_large(path: Path, copies: int) -> int:
-    """The shared lists x `copies` (bench/index_bench.py's make_large), by the production loader."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from index_bench import make_large
-
+    """The shared lists x `copies` (bench.common.make_large, as bench/speed/index.py builds them), by the production
+    loader."""
     source = path.with_suffix(".jsonl")
     count = make_large(source, copies)
     db = index.connect(path)

@@ -1,8 +1,8 @@
 """Relevance of icml-bot search beside plain FTS5 bm25 baselines, on the labelled query sets in tests/relevance/.
 
-Run: python bench/relevance.py [--verbose]   (the ICML 2026 sets need ../shared/data/icml2026.jsonl)
+Run: python -m bench relevance [--verbose]   (the ICML 2026 sets need ../shared/data/icml2026.jsonl)
 
-Prints nDCG@10 per kind on the graded set (bench/graded.py), and MRR and precision@5 per query set for
+Prints nDCG@10 per kind on the graded set (bench/quality/graded.py), and MRR and precision@5 per query set for
 `bot.search.search` and, in the same run over the same index, for plain FTS5 bm25 queries (each word quoted):
 OR-joined with every column weighted alike ("plain OR"), OR-joined with the index's title weight (as the bot's first
 version did), and AND-joined.
@@ -32,68 +32,44 @@ import argparse
 import json
 import random
 import re
-import sys
 import tempfile
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot import search  # noqa: E402
-from bot.papers import fts, index  # noqa: E402
-from bot.search import query as ql  # noqa: E402
-from bot.search.cache import index_cache  # noqa: E402
-from bot.search.plan import QueryPlanner  # noqa: E402
-
-SETS = ROOT / "tests" / "relevance"
-SEEDS = ROOT / "seeds"
-ICML2026 = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
-WORD = re.compile(r"[^\W_]+")
+from bench.common import ICML2026, WORD, baseline_and, baseline_or, baseline_plain, build
+from bench.quality import graded
+from bench.sets import (
+    BLIND,
+    HALVES,
+    PEOPLE_SEED,
+    SETS,
+    Person,
+    fold,
+    graded_queries,
+    multiconcept,
+    name_forms,
+    people,
+    rows,
+    seeds,
+    titles,
+    topics,
+    typo,
+    typo_query,
+)
+from bot import search
+from bot.papers import index
+from bot.search import query as ql
+from bot.search.cache import index_cache
+from bot.search.plan import QueryPlanner
 
 Searcher = Callable[[Any, str], list[dict[str, Any]]]
 
 
-def _rows(path: Path) -> list[list[str]]:
-    lines = [line.rstrip("\n") for line in path.read_text(encoding="utf-8").splitlines()]
-    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
-    return rows[1:]  # the header
-
-
-def topics() -> list[tuple[str, str, re.Pattern[str]]]:
-    """(clean query, typo query, title regex) for the ICML 2026 topic set."""
-    return [(q, t, re.compile(rx, re.IGNORECASE)) for q, t, rx in _rows(SETS / "icml2026_topics.tsv")]
-
-
-def titles() -> list[tuple[str, str]]:
-    """(query, OpenReview id) title look-ups with a typo."""
-    return [(q, oid) for q, oid, _ in _rows(SETS / "icml2026_titles.tsv")]
-
-
-def seeds() -> list[tuple[str, str]]:
-    """(query, bot paper id) for the 19 seed abstracts."""
-    return [(q, pid) for q, pid, _ in _rows(SETS / "seeds.tsv")]
-
-
-PEOPLE_SEED = 13
-PEOPLE = 80  # drawn; every other one held out
-HALVES = ("tune", "held-out")
-
-
-def multiconcept(name: str = "icml2026_multiconcept.tsv") -> list[tuple[str, str, re.Pattern[str]]]:
-    """(query, half, title regex) for the ICML 2026 multi-concept set (or the second one, written blind: BLIND)."""
-    return [(q, h, re.compile(rx, re.IGNORECASE)) for q, h, rx in _rows(SETS / name)]
-
-
-BLIND = "icml2026_multiconcept_blind.tsv"
-
-
 def frames() -> list[tuple[str, str]]:
     """(frame with {q}, half): ways of asking for papers in words."""
-    return [(frame, half) for frame, half in _rows(SETS / "question_frames.tsv")]
+    return [(frame, half) for frame, half in rows(SETS / "question_frames.tsv")]
 
 
 def asked(queries: list[tuple[str, re.Pattern[str]]], half: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -127,7 +103,7 @@ def slip(term: str, rng: random.Random) -> str:
     parts = term.split("-")
     kind, i, j = rng.randrange(4), rng.randrange(len(parts)), rng.randrange(len(parts) - 1)
     if kind == 0:
-        parts[i] = _typo(parts[i], rng)
+        parts[i] = typo(parts[i], rng)
     elif kind == 1 and len(parts[i]) >= 4:
         parts[i] = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != parts[i][0].lower()]) + parts[i][1:]
     elif kind == 2 and min(len(parts[j]), len(parts[j + 1])) >= 3:
@@ -138,50 +114,6 @@ def slip(term: str, rng: random.Random) -> str:
     elif kind == 3:
         parts[j : j + 2] = [parts[j] + parts[j + 1]]
     return "-".join(parts)
-
-
-@dataclass(frozen=True)
-class Person:
-    """An author drawn for the people set: the name as listed, their papers' ids, and which half they are in."""
-
-    name: str
-    ids: frozenset[str]
-    half: str
-
-
-def people(path: Path = ICML2026, n: int = PEOPLE, seed: int = PEOPLE_SEED) -> list[Person]:
-    """Random ICML 2026 authors (fixed seed) with at least three papers; every other one held out."""
-    papers: dict[str, set[str]] = {}
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            for author in rec["authors"]:
-                papers.setdefault(author, set()).add(rec["id"])
-    eligible = sorted(a for a, ids in papers.items() if len(ids) >= 3 and len(a.split()) >= 2)
-    drawn = random.Random(seed).sample(eligible, n)
-    return [Person(a, frozenset(papers[a]), HALVES[i % 2]) for i, a in enumerate(drawn)]
-
-
-def _fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def _typo(word: str, rng: random.Random) -> str:
-    """One realistic edit inside a word of five letters or more (a dropped or swapped letter), else the word."""
-    if len(word) < 5:
-        return word
-    i = rng.randrange(1, len(word) - 2)
-    if rng.random() < 0.5:
-        return word[:i] + word[i + 1 :]
-    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-
-
-def typo_query(query: str, seed: int = PEOPLE_SEED) -> str:
-    """The query with one typo in its longest word (a fixed seed per query): correction inside longer questions."""
-    words = query.split()
-    longest = max(range(len(words)), key=lambda i: len(words[i]))
-    words[longest] = _typo(words[longest], random.Random(f"{seed}:{query}"))
-    return " ".join(words)
 
 
 def first_letter_typo(query: str, seed: int = PEOPLE_SEED) -> str:
@@ -196,23 +128,6 @@ def first_letter_typo(query: str, seed: int = PEOPLE_SEED) -> str:
     else:
         words[longest] = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != word[0].lower()]) + word[1:]
     return " ".join(words)
-
-
-def name_forms(name: str, seed: int = PEOPLE_SEED) -> dict[str, str]:
-    """The ways people type a name: as listed, surname first, `Surname, First`, an initial, without diacritics,
-    with one typo in the surname, and the surname alone (which names one person only when few share it)."""
-    parts = name.split()
-    first, last = parts[0], parts[-1]
-    rng = random.Random(f"{seed}:{name}")
-    return {
-        "as listed": name,
-        "surname first": f"{last} {' '.join(parts[:-1])}",
-        "Surname, First": f"{last}, {' '.join(parts[:-1])}",
-        "initial": f"{first[0]}. {last}",
-        "no diacritics": _fold(name),
-        "typo": " ".join([*parts[:-1], _typo(last, rng)]),
-        "surname alone": last,
-    }
 
 
 @dataclass(frozen=True)
@@ -231,12 +146,12 @@ def initial_fits(persons: list[Person], path: Path = ICML2026) -> dict[str, Init
         for line in f:
             rec = json.loads(line)
             for author in rec["authors"]:
-                key = tuple(WORD.findall(_fold(author).lower()))
+                key = tuple(WORD.findall(fold(author).lower()))
                 if len(key) >= 2:
                     papers.setdefault(key, set()).add(rec["id"])
     out = {}
     for person in persons:
-        me = tuple(WORD.findall(_fold(person.name).lower()))
+        me = tuple(WORD.findall(fold(person.name).lower()))
         fit = [k for k in papers if k[-1] == me[-1] and k[0][0] == me[0][0]]
         mine = len(papers.get(me, ()))
         out[person.name] = InitialFit(len(fit), all(len(papers[k]) < mine for k in fit if k != me))
@@ -263,35 +178,6 @@ def judge_people(db: Any, searcher: Searcher, persons: list[Person], form: str) 
 def ours(db: Any, query: str) -> list[dict[str, Any]]:
     """The bot's search: top five papers."""
     return [dict[str, Any](r.paper) for r in search.search(db, query, limit=5).results]
-
-
-def _baseline(db: Any, query: str, joiner: str, order: str = "papers_fts.rank") -> list[dict[str, Any]]:
-    words = WORD.findall(query)
-    if not words:
-        return []
-    expr = joiner.join(fts.phrase((w,)) for w in words)
-    cursor = db.execute(
-        "SELECT papers.* FROM papers_fts JOIN papers ON papers.rowid = papers_fts.rowid "
-        f"WHERE papers_fts MATCH ? ORDER BY {order} LIMIT 5",
-        [expr],
-    )
-    cols = [c[0] for c in cursor.description]
-    return [dict(zip(cols, row, strict=True)) for row in cursor.fetchall()]
-
-
-def baseline_or(db: Any, query: str) -> list[dict[str, Any]]:
-    """FTS5 bm25 with the index's title weight, every word quoted, OR-joined: the bot before this search."""
-    return _baseline(db, query, " OR ")
-
-
-def baseline_plain(db: Any, query: str) -> list[dict[str, Any]]:
-    """Plain FTS5 bm25 (every column alike), every word quoted, OR-joined."""
-    return _baseline(db, query, " OR ", order="bm25(papers_fts)")
-
-
-def baseline_and(db: Any, query: str) -> list[dict[str, Any]]:
-    """Plain FTS5 bm25, every word quoted, all required."""
-    return _baseline(db, query, " ")
 
 
 @dataclass
@@ -347,16 +233,6 @@ def _judge_first(
 def _spaced(text: str) -> str:
     """Lowercase words between spaces: the title Decision Making: ... holds decision-making."""
     return " " + " ".join(WORD.findall(text.lower())) + " "
-
-
-def build(path: Path, sources: list[Path]) -> Path:
-    """An index of the seeds (and the given lists), built by the production code."""
-    db = index.connect(path)
-    index.load(db, [SEEDS])
-    for source in sources:
-        index.load(db, [source])
-    db.conn.close()
-    return path
 
 
 SEARCHERS = (ours, baseline_plain, baseline_or, baseline_and)
@@ -492,10 +368,8 @@ def main() -> None:
             print(f"({ICML2026} not found: only the seed set)")
         rows = run(seed_db, full_db, args.sets)
         graded_lines = []
-        if full_db is not None and args.sets != "old":  # the graded set (bench/graded.py), over the same index
-            import graded
-
-            qs = graded.queries()
+        if full_db is not None and args.sets != "old":  # the graded set (bench/quality/graded.py), over the same index
+            qs = graded_queries()
             graded_lines = graded.table(graded.runs(full_db, qs, graded.stored_encoder()), qs, graded.judgments())
         ceilings = {}
         if full_db is not None and args.sets != "old":
@@ -525,7 +399,7 @@ def main() -> None:
             + "; ".join(f"{name} {value:.3f}" for name, value in by_set.items())
         )
     if graded_lines:
-        print("graded set, nDCG@10 (bench/graded.py; MiniLM from its stored top 10s):")
+        print("graded set, nDCG@10 (bench/quality/graded.py; MiniLM from its stored top 10s):")
         print("\n".join(graded_lines))
     by = {name: mine for name, _, mine, _, _, _ in rows}
     if "ICML 2026 topics" in by:

@@ -1,6 +1,6 @@
 """The `Similar` answer beside a plain TF-IDF cosine baseline: how often the top 5 share the paper's ICML area.
 
-Run: python bench/similar_bench.py [--papers 200] [--held-out 400] [--seed 2026] [--index PATH] [--scale 6]
+Run: python -m bench similar [--papers 200] [--held-out 400] [--seed 2026] [--index PATH] [--scale 6]
 
 For `--papers` random papers that have an `area` in ../shared/data/icml2026.jsonl (5,863 papers), both methods
 pick five other papers, and the figure is the share of those 5 × N slots that hold a paper of exactly the same
@@ -14,7 +14,7 @@ process over the same index texts. Latencies are per paper, the bot's after five
 after a start loads the search cache), the baseline's after its vectors are built. The index
 is built from the list first unless --index names one. With --scale N the neighbours step alone is also timed on the
 first bot.papers.related.MOST_PAPERS papers (the largest index that stores neighbours) of the shared lists repeated
-N times, as bench/index_bench.py builds them.
+N times, as bench/speed/index.py builds them.
 """
 
 from __future__ import annotations
@@ -34,14 +34,10 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench.common import ICML2026, make_large
+from bot.papers import index, related
+from bot.search.reader import Papers
 
-from bot.papers import index, related  # noqa: E402
-from bot.search.reader import Papers  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
 K = 5
 
 _WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern: words of two or more characters
@@ -78,7 +74,7 @@ class TfidfCosine:
 def build(path: Path) -> float:
     """The index of the 5,863-paper list, by the production loader; returns the seconds its neighbours step takes."""
     db = index.connect(path)
-    index.load(db, [DATA])
+    index.load(db, [ICML2026])
     started = time.perf_counter()
     with db.atomic():
         related.rebuild(db)  # again, to time the step alone
@@ -89,8 +85,6 @@ def build(path: Path) -> float:
 
 def time_large(copies: int) -> None:
     """Wall and CPU seconds and peak memory of the neighbours step alone on the shared lists x `copies`."""
-    from index_bench import make_large
-
     with tempfile.TemporaryDirectory() as tmp:
         large = Path(tmp) / "large.jsonl"
         make_large(large, copies)
@@ -139,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=0, help="also time neighbours at the size cap, from lists x N")
     parser.add_argument("--index", type=Path, help="an index built from icml2026.jsonl (default: build one now)")
     args = parser.parse_args(argv)
-    if args.index is None and not DATA.exists():
-        print(f"{DATA} is not available", file=sys.stderr)
+    if args.index is None and not ICML2026.exists():
+        print(f"{ICML2026} is not available", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         path = args.index

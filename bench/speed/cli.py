@@ -1,6 +1,6 @@
 """`icml-bot search QUERY` as a whole process beside `sqlite-utils search` over an FTS5 table of the same papers.
 
-Run: python bench/cli_bench.py [--pairs N] [--before GIT-REF]
+Run: python -m bench cli [--pairs N] [--before GIT-REF]
 
 Builds the index the way users do (`icml-bot index` of the seeds and ../shared/data/icml2026.jsonl, 5,863 papers; the
 seeds alone when ../shared is absent), copies its ids, titles and abstracts into a plain table and gives it an FTS5
@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-ICML2026 = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
+from bench.common import ICML2026, ROOT
+
 QUERIES = (  # 1, 2 and 4 words; the 4-word ones also weigh meaning (the embedding model loads)
     "grokking",
     "diffusion",
@@ -40,13 +40,10 @@ QUERIES = (  # 1, 2 and 4 words; the 4-word ones also weigh meaning (the embeddi
 LIMIT = 5
 
 
-def icml_bot(code: Path) -> list[str]:
-    """The command line of the checkout at `code` (what the `icml-bot` script runs)."""
-    return [
-        sys.executable,
-        "-c",
-        f"import sys; sys.path.insert(0, {str(code)!r}); from bot.cli import main; sys.exit(main())",
-    ]
+def icml_bot() -> list[str]:
+    """The command line (what the `icml-bot` script runs) of the checkout it is started in: `python -c` puts its
+    working directory first on sys.path, so `cwd=` picks this checkout or an older commit's."""
+    return [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())"]
 
 
 def sqlite_utils() -> list[str]:
@@ -58,7 +55,7 @@ def build(folder: Path) -> tuple[Path, Path, int]:
     """The bot's index, and the peer database: a papers table (id, title, abstract) with sqlite-utils' FTS5 index."""
     index, peer = folder / "papers.db", folder / "peer.db"
     sources = [str(ROOT / "seeds"), *([str(ICML2026)] if ICML2026.exists() else [])]
-    subprocess.run([*icml_bot(ROOT), "--db", str(index), "index", *sources], check=True, capture_output=True)
+    subprocess.run([*icml_bot(), "--db", str(index), "index", *sources], cwd=ROOT, check=True, capture_output=True)
     conn = sqlite3.connect(peer)
     conn.execute("ATTACH ? AS idx", [str(index)])
     conn.execute("CREATE TABLE papers AS SELECT id, title, abstract FROM idx.papers")
@@ -69,10 +66,10 @@ def build(folder: Path) -> tuple[Path, Path, int]:
     return index, peer, papers
 
 
-def seconds(command: list[str], env: dict[str, str]) -> float:
-    """Wall time of one whole process, which must succeed and print something."""
+def seconds(command: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Wall time of one whole process started in `cwd`, which must succeed and print something."""
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
     spent = time.perf_counter() - started
     if done.returncode != 0 or not done.stdout.strip():
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
@@ -103,19 +100,19 @@ def main() -> None:
         index, peer, papers = build(Path(tmp))
         env["ICML_BOT_DB"], env["ICML_BOT_STATE"] = str(index), str(Path(tmp) / "state.db")
         old = compiled(export(args.before, Path(tmp) / "before")) if args.before else None
-        runners = {"icml-bot": icml_bot(compiled(ROOT)), **({"before": icml_bot(old)} if old else {})}
+        checkouts = {"icml-bot": compiled(ROOT), **({"before": old} if old else {}), "sqlite-utils": ROOT}
         print(f"Whole processes over {papers:,} papers, {args.pairs} alternating runs per query, median seconds")
         print("(bytecode compiled for both CLIs, as pip installs them):")
         print(f"  {'query':40} {'icml-bot':>9} {'sqlite-utils':>13} {'ratio':>6}" + (f" {'before':>7}" if old else ""))
         every: dict[str, list[float]] = {"icml-bot": [], "sqlite-utils": [], "before": []}
         for query in QUERIES:
-            commands = {name: [*cmd, "search", *query.split(), "--limit", str(LIMIT)] for name, cmd in runners.items()}
+            commands = {name: [*icml_bot(), "search", *query.split(), "--limit", str(LIMIT)] for name in checkouts}
             commands["sqlite-utils"] = [*sqlite_utils(), "search", str(peer), "papers", query, "--limit", str(LIMIT)]
             times: dict[str, list[float]] = {name: [] for name in commands}
             for run in range(args.pairs):
                 order = list(commands) if run % 2 == 0 else list(reversed(commands))
                 for name in order:
-                    times[name].append(seconds(commands[name], env))
+                    times[name].append(seconds(commands[name], env, checkouts[name]))
             medians = {name: statistics.median(t) for name, t in times.items()}
             for name, t in times.items():
                 every[name] += t
@@ -127,14 +124,14 @@ def main() -> None:
         print(f"  {'all queries':40} {ours:9.3f} {peers:13.3f} {ours / peers:5.2f}x{before}")
         verdict = "no slower" if ours <= peers else f"{ours / peers:.2f}x slower"
         print(f"icml-bot search beside sqlite-utils search: {verdict} (target: no slower)")
-        starts = {"python -c pass": [sys.executable, "-c", "pass"]}
-        for name, code in (("import bot.cli", ROOT), *((("import bot.cli before", old),) if old else ())):
-            starts[name] = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(code)!r}); import bot.cli"]
+        starts = {"python -c pass": ("pass", ROOT), "import bot.cli": ("import bot.cli", ROOT)}
+        if old:
+            starts["import bot.cli before"] = ("import bot.cli", old)
         figures: dict[str, list[float]] = {name: [] for name in starts}
         for _ in range(args.pairs):
-            for name, command in starts.items():
+            for name, (code, checkout) in starts.items():
                 started = time.perf_counter()
-                subprocess.run(command, env=env, check=True)
+                subprocess.run([sys.executable, "-c", code], env=env, cwd=checkout, check=True)
                 figures[name].append(time.perf_counter() - started)
         print("Start-up, median seconds: " + ", ".join(f"{n} {statistics.median(t):.3f}" for n, t in figures.items()))
 

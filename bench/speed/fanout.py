@@ -1,7 +1,9 @@
-"""A morning digest for many workspaces: W installed workspaces x C subscribed channels, all due at the same minute,
+"""A morning digest for W workspaces x C channels due at one minute, on R replicas and a rate-limiting fake Slack.
+
+A morning digest for many workspaces: W installed workspaces x C subscribed channels, all due at the same minute,
 served by R `icml-bot serve --http` replicas on one PostgreSQL, against a fake Slack that enforces Slack's limits.
 
-Run: python bench/fanout_bench.py [--workspaces 1000] [--channels 10] [--replicas 3] [--quick] [--outage 60]
+Run: python -m bench fanout [--workspaces 1000] [--channels 10] [--replicas 3] [--quick] [--outage 60]
      [--load-seconds 20] [--clients 4] [--rate 20] [--takeover 90] [--seeds-only] [--no-faults] [--idle-seconds 30]
 `--quick`: 100 workspaces x 5 channels on the 19 bundled abstracts, a 10 s outage, 10 s of load. The run with faults
 lasts over 10 minutes whatever the size: the digests the killed replica was posting wait until their claims are 10
@@ -49,16 +51,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from load_bench import DATA, build_index  # noqa: E402
-
-from tests.support.processes import children  # noqa: E402
-from tests.support.robust import QUERIES, BotProcess, LoadResult, serve_http  # noqa: E402
-from tests.support.slack_limits import SlackLimits  # noqa: E402
-from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET  # noqa: E402
-from tests.support.slack_requests import form_body, sign, slash_form  # noqa: E402
+from bench.common import ICML2026, build_index
+from tests.support.processes import children
+from tests.support.robust import QUERIES, BotProcess, LoadResult, serve_http
+from tests.support.slack_limits import SlackLimits
+from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET
+from tests.support.slack_requests import form_body, sign, slash_form
 
 SECRET = "fanout-bench-signing-secret"
 TOPICS = (
@@ -624,8 +622,8 @@ def main(argv: list[str] | None = None) -> int:
         args.seeds_only = True
     args.outage = args.outage if args.outage is not None else (10.0 if args.quick else 60.0)
     args.load_seconds = args.load_seconds if args.load_seconds is not None else (10.0 if args.quick else 20.0)
-    if not args.seeds_only and not DATA.exists():
-        print(f"skipped: {DATA} is not available (--seeds-only runs it on the 19 bundled abstracts)")
+    if not args.seeds_only and not ICML2026.exists():
+        print(f"skipped: {ICML2026} is not available (--seeds-only runs it on the 19 bundled abstracts)")
         return 0
     from tests.support.postgres import PostgresServer
 

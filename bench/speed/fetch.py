@@ -1,6 +1,6 @@
 """`icml-bot fetch` of an ICML-2026-sized conference from the local fakes, beside `icml-bot index` of the same papers.
 
-Run: python bench/fetch_bench.py [--papers N]   (default 6,841: 6,628 main-track papers, 168 of them orals with an
+Run: python -m bench fetch [--papers N]   (default 6,841: 6,628 main-track papers, 168 of them orals with an
 extra site row, and 213 position papers, as ICML 2026 has; about 7,000 site records and 6,800 OpenReview notes)
 
 Both fakes (tests/support/conference_fakes.py) serve on 127.0.0.1, 1,000 records a page, with abstracts of about
@@ -18,15 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.papers import fetching as run  # noqa: E402
-from bot.papers import index  # noqa: E402
-from bot.papers.fetch.http import JsonClient, RetryPolicy  # noqa: E402
-from bot.papers.fetch.openreview import Credentials  # noqa: E402
-from bot.papers.venues import parse_venue  # noqa: E402
-from tests.support.conference_fakes import USERS, FakeOpenReview, FakeSite, make_conference, serve  # noqa: E402
+from bot.papers import fetching as run
+from bot.papers import index
+from bot.papers.fetch.http import JsonClient, RetryPolicy
+from bot.papers.fetch.openreview import Credentials
+from bot.papers.venues import parse_venue
+from tests.support.conference_fakes import USERS, FakeOpenReview, FakeSite, make_conference, serve
 
 TARGET_SECONDS = 60.0
 

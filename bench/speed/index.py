@@ -1,6 +1,6 @@
 """Indexing speed and peak memory at 5,863 and ~110,000 papers, beside a bare sqlite-utils insert + FTS baseline.
 
-Run: python bench/index_bench.py [--scale N]   (needs ../shared/data; ~110,000 papers = the shared lists x 6)
+Run: python -m bench index [--scale N]   (needs ../shared/data; ~110,000 papers = the shared lists x 6)
 Each measurement runs in a fresh subprocess so peak memory (max RSS) is its own.
 """
 
@@ -15,31 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-
-
-def make_large(out: Path, copies: int) -> int:
-    """The shared lists repeated `copies` times, each copy with its own ids, titles and abstracts (nothing merges)."""
-    n = 0
-    with out.open("w", encoding="utf-8") as fh:
-        for copy in range(copies):
-            for src in sorted(DATA.glob("*.jsonl")):
-                with src.open(encoding="utf-8") as lines:
-                    for line in lines:
-                        rec = json.loads(line)
-                        if copy:
-                            rec["id"] = f"{rec['id']}-c{copy}"
-                            rec["title"] = f"{rec['title']} (copy {copy})"
-                            rec["abstract"] = f"(Copy {copy}.) {rec['abstract']}"
-                        fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-                        n += 1
-    return n
+from bench.common import ROOT, SHARED_DATA, make_large
 
 
 def child(mode: str, source: str, db: str) -> None:
     """Index one source into one database and print seconds and peak RSS as JSON."""
-    sys.path.insert(0, str(ROOT))
     started = time.perf_counter()
     if mode == "bot":
         from bot.papers import index
@@ -64,8 +44,9 @@ def child(mode: str, source: str, db: str) -> None:
 def measure(mode: str, source: Path) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
-            [sys.executable, __file__, "--child", mode, str(source), str(Path(tmp) / "p.db")],
+            [sys.executable, "-m", "bench.speed.index", "--child", mode, str(source), str(Path(tmp) / "p.db")],
             check=True,
+            cwd=ROOT,
             capture_output=True,
             text=True,
         )
@@ -81,8 +62,8 @@ def main() -> None:
     if args.child:
         child(*args.child)
         return
-    if not (DATA / "icml2026.jsonl").exists():
-        sys.exit(f"needs {DATA}/icml2026.jsonl")
+    if not (SHARED_DATA / "icml2026.jsonl").exists():
+        sys.exit(f"needs {SHARED_DATA}/icml2026.jsonl")
     with tempfile.TemporaryDirectory() as tmp:
         large = Path(tmp) / "large.jsonl"
         total = make_large(large, args.scale)
@@ -90,7 +71,7 @@ def main() -> None:
             f"{'corpus':28} {'papers':>8} {'icml-bot s':>11} {'baseline s':>11} {'icml-bot MB':>12} {'baseline MB':>12}"
         )
         for label, source, target in (
-            ("icml2026.jsonl", DATA / "icml2026.jsonl", 10.0),
+            ("icml2026.jsonl", SHARED_DATA / "icml2026.jsonl", 10.0),
             (f"shared lists x{args.scale}", large, 120.0),
         ):
             bot = measure("bot", source)

@@ -1,6 +1,6 @@
 """Load: 50 concurrent clients send signed /icml commands to a real `icml-bot serve --http` for 30 s.
 
-Run: python bench/load_bench.py [--seconds 30] [--clients 50] [--seeds-only]
+Run: python -m bench load [--seconds 30] [--clients 50] [--seeds-only]
 Builds the 5,863-paper index (the seeds merged with ../shared/data/icml2026.jsonl; skipped with a message when that
 file is absent, unless --seeds-only), starts `icml-bot serve --http` in its own process on 127.0.0.1 with a local
 fake Slack (auth.test only), and keeps `--clients` connections busy for `--seconds`: each client sends a command,
@@ -17,24 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
-sys.path.insert(0, str(ROOT))
+from bench.common import ICML2026, build_index
 
 SECRET = "load-bench-signing-secret"
-
-
-def build_index(folder: Path, seeds_only: bool) -> tuple[Path, int]:
-    """The seeds (and the ICML 2026 list unless `seeds_only`) in a fresh index; its path and paper count."""
-    from bot.papers import index
-
-    path = folder / "papers.db"
-    db = index.connect(path)
-    report = index.load(db, [ROOT / "seeds"])
-    if not seeds_only:
-        report = index.load(db, [DATA])
-    db.conn.close()
-    return path, report.papers
 
 
 def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
@@ -42,9 +27,9 @@ def run(seconds: float, clients: int, seeds_only: bool = False) -> int:
     from tests.support.fake_slack import FakeSlack
     from tests.support.robust import QUERIES, serve_http, slash_load
 
-    if not seeds_only and not DATA.exists():
+    if not seeds_only and not ICML2026.exists():
         print(
-            f"skipped: {DATA} is not available (the load bench needs the 5,863-paper ICML 2026 list; "
+            f"skipped: {ICML2026} is not available (the load bench needs the 5,863-paper ICML 2026 list; "
             "--seeds-only runs it on the 19 bundled abstracts)"
         )
         return 0

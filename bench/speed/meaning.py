@@ -1,14 +1,16 @@
-"""What meaning costs: index time, search latency and memory with the fusion of BM25 and meaning, beside the
+"""What meaning costs: index time, search latency and memory fused with BM25, beside the lexical engine alone.
+
+What meaning costs: index time, search latency and memory with the fusion of BM25 and meaning, beside the
 lexical engine alone, in one run over the same index.
 
-Run: python bench/meaning_bench.py [--rounds R] [--scale N]     (needs ../shared/data)
+Run: python -m bench meaning [--rounds R] [--scale N]     (needs ../shared/data)
 
 - Index time: loading the seeds and ICML 2026 (5,863 papers) as `icml-bot index` does, and of that the part that
   embeds every paper (bot.papers.vectors.rebuild, timed again on its own over the built index).
-- Search: every query of bench/search_bench.py plus the graded set's, R rounds, interleaved, with the default
+- Search: every query of bench/speed/search.py plus the graded set's, R rounds, interleaved, with the default
   fusion and with `LEXICAL_ONLY` (the lexical order alone, as before meaning): p50, p90, p99 and their ratios.
 - Memory: the model's token table and the papers' vector matrix, and the process's resident size after a search.
-- `--scale N`: the same over bench/search_bench.py's cached ~18,500×N-paper index (N=6: ~110,000 papers), p99 only.
+- `--scale N`: the same over bench/speed/search.py's cached ~18,500×N-paper index (N=6: ~110,000 papers), p99 only.
 """
 
 from __future__ import annotations
@@ -20,20 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import sqlite_utils
 
-import graded  # noqa: E402
-import relevance  # noqa: E402
-import search_bench  # noqa: E402
-import sqlite_utils  # noqa: E402
-
-from bot import search  # noqa: E402
-from bot.papers import index, vectors  # noqa: E402
-from bot.search.cache import index_cache  # noqa: E402
-from bot.search.weights import DEFAULT, LEXICAL_ONLY, Weights  # noqa: E402
-from bot.text import embedding  # noqa: E402
+import bench.speed.search as search_bench
+from bench import common, sets
+from bot import search
+from bot.papers import index, vectors
+from bot.search.cache import index_cache
+from bot.search.weights import DEFAULT, LEXICAL_ONLY, Weights
+from bot.text import embedding
 
 
 def timings(db: sqlite_utils.Database, queries: list[str], rounds: int) -> dict[str, list[float]]:
@@ -70,16 +67,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--scale", type=int, default=0, help="also the cached large index of this many copies")
     args = parser.parse_args()
-    if not relevance.ICML2026.exists():
-        sys.exit(f"needs {relevance.ICML2026}")
-    queries = search_bench.queries() + [q.text for q in graded.queries()]
+    if not common.ICML2026.exists():
+        sys.exit(f"needs {common.ICML2026}")
+    queries = search_bench.queries() + [q.text for q in sets.graded_queries()]
     started = time.perf_counter()
     model = embedding.model()
     print(f"model {model.name}: {model.table.nbytes / 1e6:.1f} MB in memory, loaded in "
           f"{(time.perf_counter() - started) * 1000:.0f} ms")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        path = relevance.build(Path(tmp) / "full.db", [relevance.ICML2026])
+        path = common.build(Path(tmp) / "full.db", [common.ICML2026])
         load = time.perf_counter() - started
         db = index.connect(path)
         started = time.perf_counter()

@@ -1,10 +1,12 @@
-"""`/icml plan`, `/icml plan channel`, `/icml remind`, a "today at the venue" digest preview and the Home tab with
+"""`/icml plan`, `plan channel`, `remind`, a venue-day digest and the Home tab at ~110,000 papers, beside `/icml`.
+
+`/icml plan`, `/icml plan channel`, `/icml remind`, a "today at the venue" digest preview and the Home tab with
 today's plan at ~110,000 papers, beside the plain `/icml <words>` answer in the same run, interleaved on one served
 app (HTTP mode, waitress on 127.0.0.1, the fake Slack of tests/support).
 
-Run: python bench/plan_bench.py [--rounds 100] [--scale 6]   (needs ../shared/data)
+Run: python -m bench plan [--rounds 100] [--scale 6]   (needs ../shared/data)
 
-The index is bench/search_bench.py's cached large index (any one already built in its cache is used as it is: the
+The index is bench/speed/search.py's cached large index (any one already built in its cache is used as it is: the
 build takes minutes), copied, and ICML 2026's first SESSION_PAPERS papers given sessions in Seoul (the shared lists
 carry only session names): four poster sessions and four oral blocks over two days, rooms and poster numbers, and
 one paper in ten left without a time. One person saved SAVED papers; a channel of MEMBERS people, each with
@@ -31,15 +33,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from search_bench import CACHE, DATA, large_index  # noqa: E402
-
-from tests.slack.test_home import home_opened  # noqa: E402
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.slack_harness import SlackHttp, slack_config, texts  # noqa: E402
+from bench.common import SHARED_DATA
+from bench.speed.search import CACHE, large_index
+from tests.slack.test_home import home_opened
+from tests.support.fake_slack import FakeSlack
+from tests.support.slack_harness import SlackHttp, slack_config, texts
 
 SESSION_PAPERS = 4000
 SAVED, MEMBERS, MEMBER_SAVES, LISTED = 40, 60, 25, 30
@@ -190,8 +188,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--scale", type=int, default=6, help="copies of the shared lists when building (6: ~110,000)")
     args = parser.parse_args()
-    if not DATA.exists():
-        sys.exit(f"{DATA} is not available: the bench needs ../shared/data")
+    if not SHARED_DATA.exists():
+        sys.exit(f"{SHARED_DATA} is not available: the bench needs ../shared/data")
     for text in run(args.rounds, args.scale):
         print(text)
 

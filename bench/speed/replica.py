@@ -1,6 +1,6 @@
 """Replicas under load: 50 clients x 30 s against two `icml-bot serve --http` replicas on one PostgreSQL, beside one.
 
-Run: python bench/replica_bench.py [--seconds 30] [--clients 50] [--replicas 2] [--sqlite] [--seeds-only]
+Run: python -m bench replica [--seconds 30] [--clients 50] [--replicas 2] [--sqlite] [--seeds-only]
 Builds the 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl), starts a throwaway PostgreSQL
 (tests/support/postgres.py; `--sqlite` shares one SQLite file instead) and a local fake Slack, subscribes a channel
 whose digest is due, and starts the replicas on 127.0.0.1, each with its own port, as behind a load balancer. Client
@@ -24,15 +24,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from load_bench import DATA, build_index  # noqa: E402
-
-from tests.support.digest import due_now  # noqa: E402
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.robust import QUERIES, BotProcess, serve_http  # noqa: E402
-from tests.support.slack_requests import event_body, form_body, mention_event, sign, slash_form  # noqa: E402
+from bench.common import ICML2026, build_index
+from tests.support.digest import due_now
+from tests.support.fake_slack import FakeSlack
+from tests.support.robust import QUERIES, BotProcess, serve_http
+from tests.support.slack_requests import event_body, form_body, mention_event, sign, slash_form
 
 SECRET = "replica-bench-signing-secret"
 DIGEST_CHANNEL = "C0BENCHDIG"
@@ -152,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite", action="store_true", help="share one SQLite file instead of PostgreSQL")
     parser.add_argument("--seeds-only", action="store_true", help="index only the 19 bundled abstracts")
     args = parser.parse_args(argv)
-    if not args.seeds_only and not DATA.exists():
-        print(f"skipped: {DATA} is not available (--seeds-only runs it on the 19 bundled abstracts)")
+    if not args.seeds_only and not ICML2026.exists():
+        print(f"skipped: {ICML2026} is not available (--seeds-only runs it on the 19 bundled abstracts)")
         return 0
     from tests.support.postgres import PostgresServer
 

@@ -1,7 +1,7 @@
 """Search latency at 19, 5,863 and ~110,000 papers, beside a plain FTS5 bm25 OR query over the same index.
 
-Run: python bench/search_bench.py [--scale N] [--rounds R] [--build-only]
-     python bench/search_bench.py --cold [--runs N] [--before GIT-REF] [--index PATH]
+Run: python -m bench search [--scale N] [--rounds R] [--build-only]
+     python -m bench search --cold [--runs N] [--before GIT-REF] [--index PATH]
 
 Measures the whole `bot.search.search` call (parsing, typo correction, acronyms, retrieval, ranking, snippets) for
 every query of tests/relevance/ (with the longer questions typo'd too, and 80 ICML 2026 authors typed as listed, by
@@ -16,7 +16,7 @@ plain FTS5 (bm25, every word OR'd) in a fresh process, and `--before REF`'s code
 process; and beside them the same queries warm (one process, its look-ups kept: a server's steady state). Medians.
 
 The ~110,000-paper index is the ../shared/data lists repeated `--scale` times with distinct ids, titles and
-abstracts (bench/index_bench.py's make_large, plus a rotation of each copy's sentences so copies do not merge
+abstracts (bench/speed/index.py's make_large, plus a rotation of each copy's sentences so copies do not merge
 as the same abstract). Building it takes minutes, so it is cached under the system temp dir, keyed by the sizes
 and mtimes of the sources and the code that builds the index; reruns reuse it.
 """
@@ -36,18 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import sqlite_utils
 
-import relevance  # noqa: E402
-import sqlite_utils  # noqa: E402
-from index_bench import make_large  # noqa: E402
+from bench import common, sets
+from bench.common import ROOT, SHARED_DATA, make_large
+from bot import search
+from bot.papers import index
 
-from bot import search  # noqa: E402
-from bot.papers import index  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data"
 CACHE = Path(tempfile.gettempdir()) / "icml-bot-bench"
 BUILD_CODE = ("bot/papers", "bot/text")  # every module that turns sources into an index
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -104,13 +99,13 @@ EXTRA_QUERIES = [
 def queries() -> list[str]:
     """Every labelled query (topics, titles, seeds, longer questions, people as listed and by initial), each with
     and without a typo where the set has one, plus common-word, operator and junk queries."""
-    out = [q for q, _, _ in relevance.topics()] + [t for _, t, _ in relevance.topics()]
-    out += [q for q, _ in relevance.titles()] + [q for q, _ in relevance.seeds()]
-    longer = [q for q, _, _ in relevance.multiconcept()]
-    out += longer + [relevance.typo_query(q) for q in longer]
-    if relevance.ICML2026.exists():
-        for person in relevance.people():
-            forms = relevance.name_forms(person.name)
+    out = [q for q, _, _ in sets.topics()] + [t for _, t, _ in sets.topics()]
+    out += [q for q, _ in sets.titles()] + [q for q, _ in sets.seeds()]
+    longer = [q for q, _, _ in sets.multiconcept()]
+    out += longer + [sets.typo_query(q) for q in longer]
+    if common.ICML2026.exists():
+        for person in sets.people():
+            forms = sets.name_forms(person.name)
             out += [forms["as listed"], forms["initial"], forms["typo"]]
     return out + EXTRA_QUERIES
 
@@ -135,7 +130,7 @@ def distinct_copies(src: Path, out: Path) -> int:
 def cache_key(scale: int) -> str:
     """Sizes and mtimes of the sources plus the index-building code: a change rebuilds the cached index."""
     h = hashlib.sha256(f"scale={scale}".encode())
-    for path in sorted(DATA.glob("*.jsonl")) + sorted((ROOT / "seeds").iterdir()):
+    for path in sorted(SHARED_DATA.glob("*.jsonl")) + sorted((ROOT / "seeds").iterdir()):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     for name in BUILD_CODE:
@@ -172,12 +167,12 @@ def large_index(scale: int, log: bool = True) -> Path:
 
 
 def small_index(path: Path, sources: list[Path]) -> Path:
-    return relevance.build(path, sources)
+    return common.build(path, sources)
 
 
 def baseline(db: sqlite_utils.Database, query: str) -> int:
     """The plain FTS5 bm25 OR query a first version of the bot ran."""
-    return len(relevance.baseline_or(db, query))
+    return len(common.baseline_or(db, query))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -188,11 +183,11 @@ def percentile(values: list[float], q: float) -> float:
 def first_query_ms(path: Path, query: str) -> float:
     """Open the index and answer one query in a fresh process (imports excluded, caches empty)."""
     code = (
-        f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from bot import search; from bot.papers import index; "
+        f"import time; from bot import search; from bot.papers import index; "
         f"t = time.perf_counter(); db = index.connect({str(path)!r}, readonly=True); search.search(db, {query!r}); "
         "print((time.perf_counter() - t) * 1000)"
     )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
     return float(out.stdout.strip())
 
 
@@ -207,10 +202,10 @@ COLD_QUERIES = {  # per kind of query: what a one-shot `icml-bot search` of it r
     "author": ("Sergey Levine", "Yejin Choi", "S. Levine"),
 }
 COLD_TARGET_MS = 300.0  # issue 40: a fresh process's first query at ~110,000 papers
+# Each runs as `python -c` in the checkout whose bot/ it times: -c puts the working directory first on sys.path.
 _COLD_CODE = """
 import json, os, sys, time
 started = time.perf_counter()
-sys.path.insert(0, {code!r})
 from bot import search
 from bot.config import parse_venues
 from bot.papers.reading import ReadOnly, read_only
@@ -221,8 +216,8 @@ print(json.dumps([(imported - started) * 1000, (time.perf_counter() - imported) 
 """
 _FTS5_CODE = """
 import json, sqlite3, sys, time
-sys.path.insert(0, {bench!r})
-from relevance import baseline_plain
+import bot.papers.fts
+from bench.common import baseline_plain
 imported = time.perf_counter()
 db = sqlite3.connect({uri!r}, uri=True)
 baseline_plain(db, {query!r})
@@ -233,7 +228,6 @@ print(json.dumps([0.0, (time.perf_counter() - imported) * 1000]))
 _PUBLISH_CODE = """
 import json, sys, time
 from pathlib import Path
-sys.path.insert(0, {code!r})
 from bot.papers.publish import publish
 from bot.search.reader import Papers
 publish(Path({old!r}), Path({live!r}))
@@ -263,16 +257,16 @@ def _after_publish(codes: dict[str, Path], path: Path, folder: Path) -> dict[str
     queries = [kind[0] for kind in COLD_QUERIES.values()]
     out = {}
     for name, code in codes.items():
-        command = _PUBLISH_CODE.format(code=str(code), old=str(path), new=str(new), live=str(live), queries=queries)
-        done = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+        command = _PUBLISH_CODE.format(old=str(path), new=str(new), live=str(live), queries=queries)
+        done = subprocess.run([sys.executable, "-c", command], cwd=code, capture_output=True, text=True, check=True)
         out[name] = json.loads(done.stdout.strip().splitlines()[-1])
     return out
 
 
-def _fresh(code: str) -> tuple[float, float, float]:
-    """(imports ms, open + first query ms, whole process ms) of one fresh interpreter running `code`."""
+def _fresh(code: str, checkout: Path) -> tuple[float, float, float]:
+    """(imports ms, open + first query ms, whole process ms) of one fresh interpreter running `code` in `checkout`."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=checkout, capture_output=True, text=True)
     wall = (time.perf_counter() - started) * 1000
     if done.returncode != 0:
         raise SystemExit(f"a cold run failed: {done.stderr.strip()[-800:]}")
@@ -326,13 +320,11 @@ def cold(path: Path, runs: int, before: str | None) -> None:
             times: dict[str, list[tuple[float, float, float]]] = {name: [] for name in [*codes, "FTS5"]}
             for run in range(runs):
                 for query in queries:
-                    commands = {
-                        name: _COLD_CODE.format(code=str(c), path=str(path), query=query) for name, c in codes.items()
-                    }
-                    commands["FTS5"] = _FTS5_CODE.format(bench=str(ROOT / "bench"), uri=uri, query=query)
+                    commands = {name: _COLD_CODE.format(path=str(path), query=query) for name in codes}
+                    commands["FTS5"] = _FTS5_CODE.format(uri=uri, query=query)
                     order = list(commands) if run % 2 == 0 else list(reversed(commands))
                     for name in order:
-                        times[name].append(_fresh(commands[name]))
+                        times[name].append(_fresh(commands[name], codes.get(name, ROOT)))
             warm = statistics.median(_warm_ms(path, queries, runs))
             med = {name: [statistics.median(t[i] for t in got) for i in range(3)] for name, got in times.items()}
             cells = [f"{med[name][1]:7.0f} [{med[name][2]:5.0f}]" for name in codes]
@@ -402,8 +394,8 @@ def main() -> None:
     parser.add_argument("--before", metavar="REF", help="--cold: also time the code of this commit (e.g. main)")
     parser.add_argument("--index", type=Path, help="--cold: an index to time instead of the cached large one")
     args = parser.parse_args()
-    if args.index is None and not (DATA / "icml2026.jsonl").exists():
-        sys.exit(f"needs {DATA}/icml2026.jsonl")
+    if args.index is None and not (SHARED_DATA / "icml2026.jsonl").exists():
+        sys.exit(f"needs {SHARED_DATA}/icml2026.jsonl")
     if args.build_only:
         print(large_index(args.scale))
         return
@@ -413,7 +405,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         corpora = [
             ("seeds", small_index(Path(tmp) / "seeds.db", []), None),
-            ("icml2026 + seeds", small_index(Path(tmp) / "full.db", [DATA / "icml2026.jsonl"]), (5.0, 300.0)),
+            ("icml2026 + seeds", small_index(Path(tmp) / "full.db", [SHARED_DATA / "icml2026.jsonl"]), (5.0, 300.0)),
             (f"shared lists x{args.scale}", large_index(args.scale), (10.0, None)),
         ]
         print(

