@@ -134,7 +134,7 @@ def rebuild_titles(db: sqlite_utils.Database) -> None:
 
 def compact_fts(db: sqlite_utils.Database) -> None:
     """The full-text index as one segment, not the several a rebuild leaves (7 at 5,863 papers): each query term is
-    then one b-tree to read, and searches at 110,000 papers take ~7% less CPU (bench/search_bench.py)."""
+    then one b-tree to read, and searches at 110,000 papers take ~7% less CPU (bench/speed/search.py)."""
     db.execute("INSERT INTO papers_fts(papers_fts) VALUES('optimize')")
 
 

@@ -86,7 +86,7 @@ class Runtime:
 def freeze_when_warm(warming: threading.Thread) -> None:
     """Once the index is warm, take what the process keeps for good (modules, the app, the index's caches) out of
     Python's cycle collector: its full passes walked all of it, ~60 ms of CPU (0.25 s on a busy machine) with every
-    request waiting, about every 20 s under bench/serve_bench.py's load. Frozen objects are still freed when nothing
+    request waiting, about every 20 s under bench/speed/serve.py's load. Frozen objects are still freed when nothing
     refers to them (a new index's caches replace the old ones); only a reference cycle among them would stay."""
     warming.join()
     gc.freeze()

@@ -1,8 +1,8 @@
 """Text to meaning vectors with the static model shipped in bot/text/embedding_model/: offline, no PyTorch.
 
 A static embedding (model2vec style) is one vector per WordPiece token, distilled from the sentence encoder
-all-MiniLM-L6-v2 by bench/build_embedding_model.py; a text's vector is the mean of its tokens' vectors, unit length.
-Encoding the 5,863 ICML 2026 titles and abstracts takes about two seconds on two cores; a query, tens of
+all-MiniLM-L6-v2 by bench/tools/build_embedding_model.py; a text's vector is the mean of its tokens' vectors, unit
+length. Encoding the 5,863 ICML 2026 titles and abstracts takes about two seconds on two cores; a query, tens of
 microseconds. Two texts are close when their cosine (a dot product of unit vectors) is high.
 """
 
