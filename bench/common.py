@@ -61,12 +61,6 @@ def make_large(out: Path, copies: int) -> int:
     return n
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank), in the values' unit."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
-
-
 def _baseline(db: Any, query: str, joiner: str, order: str = "papers_fts.rank") -> list[dict[str, Any]]:
     from bot.papers import fts
 
