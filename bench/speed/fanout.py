@@ -1,7 +1,7 @@
 """A morning digest for W workspaces x C channels due at one minute, on R replicas and a rate-limiting fake Slack.
 
-A morning digest for many workspaces: W installed workspaces x C subscribed channels, all due at the same minute,
-served by R `icml-bot serve --http` replicas on one PostgreSQL, against a fake Slack that enforces Slack's limits.
+W installed workspaces x C subscribed channels, all due at the same minute, served by R `icml-bot serve --http`
+replicas on one PostgreSQL, against a fake Slack that enforces Slack's limits.
 
 Run: python -m bench fanout [--workspaces 1000] [--channels 10] [--replicas 3] [--quick] [--outage 60]
      [--load-seconds 20] [--clients 4] [--rate 20] [--takeover 90] [--seeds-only] [--no-faults] [--idle-seconds 30]

@@ -1,7 +1,6 @@
 """What meaning costs: index time, search latency and memory fused with BM25, beside the lexical engine alone.
 
-What meaning costs: index time, search latency and memory with the fusion of BM25 and meaning, beside the
-lexical engine alone, in one run over the same index.
+Both in one run over the same index.
 
 Run: python -m bench meaning [--rounds R] [--scale N]     (needs ../shared/data)
 

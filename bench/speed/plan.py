@@ -1,8 +1,7 @@
 """`/icml plan`, `plan channel`, `remind`, a venue-day digest and the Home tab at ~110,000 papers, beside `/icml`.
 
-`/icml plan`, `/icml plan channel`, `/icml remind`, a "today at the venue" digest preview and the Home tab with
-today's plan at ~110,000 papers, beside the plain `/icml <words>` answer in the same run, interleaved on one served
-app (HTTP mode, waitress on 127.0.0.1, the fake Slack of tests/support).
+Interleaved in one run on one served app (HTTP mode, waitress on 127.0.0.1, the fake Slack of tests/support); the
+Home tab is timed with today's plan on it.
 
 Run: python -m bench plan [--rounds 100] [--scale 6]   (needs ../shared/data)
 

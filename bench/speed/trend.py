@@ -1,7 +1,7 @@
 """`/icml trend <topic>` at ~110,000 papers in four venues: the ack and the chart uploaded, beside `/icml <topic>`.
 
-`/icml trend <topic>` at ~110,000 papers in four venues: the ack (the numbers) and the chart drawn and uploaded,
-beside the plain `/icml <topic>` search in the same run, through `icml-bot serve --http` and a local fake Slack.
+The ack holds the numbers, then the chart is drawn and uploaded; through `icml-bot serve --http` and a local fake
+Slack, in the same run as the plain search.
 
 Run: python -m bench trend [--scale 6] [--rounds 3]   (needs ../shared/data)
 

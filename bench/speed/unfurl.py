@@ -1,7 +1,7 @@
 """A link unfurl's time (`link_shared` in, ack, `chat.unfurl` out) beside the /icml answer's round trip.
 
-A link unfurl's time (signed `link_shared` in, its ack, then `chat.unfurl` at Slack) beside the /icml answer's
-round trip (signed command in, the ack with the results out), interleaved in one run on one served app.
+Signed `link_shared` in, its ack, then `chat.unfurl` at Slack; beside it, a signed command in and the ack with the
+results out, interleaved in one run on one served app.
 
 Run: python -m bench unfurl [--rounds 300]   (with ../shared/data: the 5,863 ICML 2026 papers; else the seeds
 and two linked papers). Serves the app in HTTP mode (waitress on 127.0.0.1, as the tests do) against the local fake
