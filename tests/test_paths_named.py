@@ -25,8 +25,6 @@ PLACEHOLDER = re.compile(r"[*<>{}\[\]]|\b[A-Z]+\b")
 PENDING = {
     "bot/papers/fulltext.py: bot.papers.matching",  # wt-engine adds the module
     "tests/test_layers.py: bot/papers/matching.py",  # wt-engine
-    # bench/ belongs to wt-bench; bench/graded.py is meant
-    "bench/build_embedding_model.py: bench/embedding_bench.py",
 }
 
 

@@ -42,7 +42,7 @@ TABLE = "neighbours"
 
 @dataclass(frozen=True)
 class Settings:
-    """The knobs, tuned on the half of the papers with an area that bench/similar_bench.py does not hold out."""
+    """The knobs, tuned on the half of the papers with an area that bench/quality/similar.py does not hold out."""
 
     title_weight: int = 2  # a title word counts as this many abstract words
     pair_weight: float = 0.5  # an adjacent word pair counts as this much of a word

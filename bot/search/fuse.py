@@ -3,7 +3,7 @@ reciprocal rank (each list credits a paper weight / (k + rank)), so that no one 
 lexical rules know titles, typos and ideas, BM25 weighs rare words where few papers hold every word, and meaning
 finds an idea described in other words.
 
-The weights live in `bot.search.weights.Fusion`, part of the one frozen object bench/graded.py sweeps.
+The weights live in `bot.search.weights.Fusion`, part of the one frozen object bench/quality/graded.py sweeps.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from bot.text.words import WORD_RE, stem, valid_text
 
 @dataclass(frozen=True)
 class Settings:
-    """The numbers that bound and order related(): bench/related_bench.py reports what they give."""
+    """The numbers that bound and order related(): bench/quality/related.py reports what they give."""
 
     text_chars: int = 6_000  # of a pasted text (Slack allows 40,000), the opening read: an abstract is ~1,500
     terms: int = 24  # strongest terms asked of FTS5

@@ -1,4 +1,4 @@
-"""Weights: every number that decides an order, in one frozen object a bench can sweep (`bench/graded.py --set`).
+"""Weights: every number that decides an order, in one frozen object a bench sweeps (`python -m bench graded --set`).
 
 `Ranking` weighs what the lexical ranker reads of titles and abstracts (bot.search.rank, bot.search.ideas);
 `Fusion` how that order is merged with BM25 and meaning (bot.search.fuse). The defaults were chosen on the tune

@@ -92,7 +92,7 @@ class Channel(HTTPChannel):  # type: ignore[misc]  # (waitress is untyped: pypro
     The thread sends its own answer (waitress sends as soon as anything is written), so the loop has nothing to send
     meanwhile: yet waitress calls the connection writable whenever unsent bytes wait, which they do while the thread
     is inside send(), so poll() returned at once and the loop spun, holding the GIL against the very thread answering
-    (a profile under bench/serve_bench.py's load: docs/benchmarks.md).
+    (a profile under python -m bench serve's load: docs/benchmarks.md).
     The loop still steps in when the answer outgrows waitress's high-water mark (the thread waits for it then), when
     the connection is to be closed, and once the thread is done (waitress then wakes the loop)."""
 

@@ -91,7 +91,7 @@ class Runtime:
 def freeze_when_warm(warming: threading.Thread) -> None:
     """Once the index is warm, take what the process keeps for good (modules, the app, the index's caches) out of
     Python's cycle collector: its full passes walked all of it with every request waiting (how long and how often
-    under bench/serve_bench.py's load: docs/benchmarks.md). Frozen objects are still freed when nothing
+    under python -m bench serve's load: docs/benchmarks.md). Frozen objects are still freed when nothing
     refers to them (a new index's caches replace the old ones); only a reference cycle among them would stay."""
     warming.join()
     gc.freeze()

@@ -1,9 +1,9 @@
 """Text to meaning vectors with the static model shipped in bot/text/embedding_model/: offline, no PyTorch.
 
 A static embedding (model2vec style) is one vector per WordPiece token, distilled from the sentence encoder
-all-MiniLM-L6-v2 by bench/build_embedding_model.py; a text's vector is the mean of its tokens' vectors, unit length.
-Encoding is fast enough to embed every paper at index time and every query as it comes (docs/benchmarks.md). Two
-texts are close when their cosine (a dot product of unit vectors) is high.
+all-MiniLM-L6-v2 by bench/tools/build_embedding_model.py; a text's vector is the mean of its tokens' vectors, unit
+length. Encoding is fast enough to embed every paper at index time and every query as it comes (docs/benchmarks.md).
+Two texts are close when their cosine (a dot product of unit vectors) is high.
 """
 
 from __future__ import annotations

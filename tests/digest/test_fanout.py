@@ -1,4 +1,4 @@
-"""A morning fan-out in small (bench/fanout_bench.py runs it at 1,000 workspaces on 3 replicas): many installed
+"""A morning fan-out in small (bench/speed/fanout.py runs it at 1,000 workspaces on 3 replicas): many installed
 workspaces, several channels each, all due at 09:00, posted through each workspace's own token to a fake Slack that
 enforces Slack's rate limits, while Slack answers a burst of posts with 5xx (half of them after posting anyway).
 Each channel gets its digest once: nothing lost, nothing twice."""

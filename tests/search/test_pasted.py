@@ -108,7 +108,7 @@ def test_any_text_answers_without_raising(seed_index_path: Path, text: str) -> N
 
 @needs_shared_data()
 def test_on_the_real_list_three_sentences_put_their_paper_first(full_index_path: Path) -> None:
-    """bench/related_bench.py measures 100 papers beside the ordinary search; here 40 others, a fixed sample."""
+    """bench/quality/related.py measures 100 papers beside the ordinary search; here 40 others, a fixed sample."""
     db = index.connect(full_index_path, readonly=True)
     rows = db.execute("SELECT id, abstract FROM papers WHERE venue = 'icml2026' AND abstract != '' ORDER BY id")
     sample = random.Random(38).sample(rows.fetchall(), 40)
@@ -125,10 +125,10 @@ def test_on_the_real_list_three_sentences_put_their_paper_first(full_index_path:
 
 @needs_shared_data()
 def test_the_bench_reports_related_beside_the_ordinary_search(full_index_path: Path) -> None:
-    """bench/related_bench.py in a short run: every kind of paste, both methods, the neighbours' areas."""
+    """bench/quality/related.py in a short run: every kind of paste, both methods, the neighbours' areas."""
     from tests.robustness.test_bench import bench
 
-    out = bench("bench/related_bench.py", "--index", str(full_index_path), "--papers", "10", timeout=110)
+    out = bench("related", "--index", str(full_index_path), "--papers", "10", timeout=110)
     first = re.search(r"^first 3 sentences\s+related\(\)\s+(\d+)/10", out, re.MULTILINE)
     assert first, out
     assert int(first.group(1)) >= 9

@@ -1,35 +1,18 @@
-"""Relevance targets on the labelled query sets in tests/relevance/ (judged by bench/relevance.py; no timings here)."""
+"""Relevance targets on the labelled query sets in tests/relevance/ (judged by bench.quality.relevance; no timings)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import sqlite_utils
 
+from bench import common, sets
+from bench.quality import graded, relevance
 from bot.papers import index
-from tests.support.paths import ROOT, needs_shared_data
-
-
-def _bench(name: str) -> ModuleType:
-    """A module of bench/ (not a package), imported once under its own name."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec
-    assert spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-relevance = _bench("relevance")
+from tests.support.paths import needs_shared_data
 
 
 @pytest.fixture(scope="module")
@@ -40,20 +23,20 @@ def full_db(full_index_path: Path) -> Iterator[sqlite_utils.Database]:
 
 
 def test_every_seed_query_finds_its_paper_first(seed_db: sqlite_utils.Database) -> None:
-    score = relevance.judge_lookups(seed_db, relevance.ours, relevance.seeds(), "id")
+    score = relevance.judge_lookups(seed_db, relevance.ours, sets.seeds(), "id")
     assert score.misses == []
     assert score.mrr == 1.0
 
 
 @needs_shared_data()
 def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db: sqlite_utils.Database) -> None:
-    topics = relevance.topics()
+    topics = sets.topics()
     clean = [(q, rx) for q, _, rx in topics]
     typo = [(t, rx) for _, t, rx in topics]
     ours = relevance.judge_topics(full_db, relevance.ours, clean)
     ours_typo = relevance.judge_topics(full_db, relevance.ours, typo)
-    base_or = relevance.judge_topics(full_db, relevance.baseline_or, clean)
-    base_and = relevance.judge_topics(full_db, relevance.baseline_and, clean)
+    base_or = relevance.judge_topics(full_db, common.baseline_or, clean)
+    base_and = relevance.judge_topics(full_db, common.baseline_and, clean)
     assert ours.p5 > base_or.p5, (ours, base_or, base_and)
     assert ours.p5 > base_and.p5, (ours, base_or, base_and)
     assert ours_typo.p5 >= 0.9 * ours.p5, ours_typo.misses
@@ -63,15 +46,15 @@ def test_topic_queries_beat_plain_bm25_and_typos_keep_their_precision(full_db: s
 
 @needs_shared_data()
 def test_title_lookups_with_a_typo_find_the_paper_first(full_db: sqlite_utils.Database) -> None:
-    score = relevance.judge_lookups(full_db, relevance.ours, relevance.titles(), "source_id")
+    score = relevance.judge_lookups(full_db, relevance.ours, sets.titles(), "source_id")
     assert score.p5 >= 0.9, score.misses  # hit@1
     assert score.mrr >= 0.9
 
 
 @needs_shared_data()
 def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db: sqlite_utils.Database) -> None:
-    held_out = [p for p in relevance.people() if p.half == "held-out"]
-    plain = relevance.judge_people(full_db, relevance.baseline_plain, held_out, "as listed")
+    held_out = [p for p in sets.people() if p.half == "held-out"]
+    plain = relevance.judge_people(full_db, common.baseline_plain, held_out, "as listed")
     for form in ("as listed", "surname first", "Surname, First", "no diacritics", "typo"):
         ours = relevance.judge_people(full_db, relevance.ours, held_out, form)
         assert ours.p5 >= 0.95, (form, ours.misses)
@@ -80,7 +63,7 @@ def test_held_out_people_find_their_papers_however_the_name_is_typed(full_db: sq
 
 @needs_shared_data()
 def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db: sqlite_utils.Database) -> None:
-    held_out = [p for p in relevance.people() if p.half == "held-out"]
+    held_out = [p for p in sets.people() if p.half == "held-out"]
     fits = relevance.initial_fits(held_out)
     alone = [p for p in held_out if fits[p.name].fitting == 1]
     most = sum(fits[p.name].most for p in held_out) / len(held_out)  # listing the most prolific first scores this
@@ -91,13 +74,13 @@ def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db: sql
 
 @needs_shared_data()
 def test_held_out_longer_questions_beat_title_weighted_bm25_and_survive_a_typo(full_db: sqlite_utils.Database) -> None:
-    held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
-    typo = [(relevance.typo_query(q), rx) for q, rx in held_out]
+    held_out = [(q, rx) for q, half, rx in sets.multiconcept() if half == "held-out"]
+    typo = [(sets.typo_query(q), rx) for q, rx in held_out]
     ours = relevance.judge_topics(full_db, relevance.ours, held_out)
     ours_typo = relevance.judge_topics(full_db, relevance.ours, typo)
-    title_or = relevance.judge_topics(full_db, relevance.baseline_or, held_out)
-    # (Issue 31 withdrew this title-judged set's targets for the graded set, bench/graded.py, where fusing BM25 and
-    # meaning in gained 0.2 nDCG@10 on several concepts; judged by titles alone the lead shrank from +0.10.)
+    title_or = relevance.judge_topics(full_db, common.baseline_or, held_out)
+    # (Issue 31 withdrew this title-judged set's targets for the graded set, bench/quality/graded.py, where fusing BM25
+    # and meaning in gained 0.2 nDCG@10 on several concepts; judged by titles alone the lead shrank from +0.10.)
     assert ours.p5 >= title_or.p5, (ours.p5, title_or.p5)
     assert ours_typo.p5 >= 0.95 * ours.p5, (ours_typo.p5, ours.p5)
 
@@ -109,10 +92,10 @@ def test_held_out_longer_questions_of_the_blind_set_stay_ahead_of_title_weighted
     """The second multi-concept set, written by someone who never ran the search, checks that the first did not
     flatter it: there the lead over FTS5 with a title weight is smaller (0.726 against 0.689 when it was added) but
     must not vanish."""
-    held_out = [(q, rx) for q, half, rx in relevance.multiconcept(relevance.BLIND) if half == "held-out"]
+    held_out = [(q, rx) for q, half, rx in sets.multiconcept(sets.BLIND) if half == "held-out"]
     assert len(held_out) >= 35
     ours = relevance.judge_topics(full_db, relevance.ours, held_out)
-    title_or = relevance.judge_topics(full_db, relevance.baseline_or, held_out)
+    title_or = relevance.judge_topics(full_db, common.baseline_or, held_out)
     assert ours.p5 >= title_or.p5 + 0.02, (ours.p5, title_or.p5)
 
 
@@ -122,7 +105,7 @@ def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db: sq
     """So a ranker that knew the judges' regexes would score 1.0: what ours misses is ranking, not papers the list
     lacks. Papers holding a word of every idea leave less room, and papers holding every word less still."""
     ceilings = relevance.multiconcept_ceilings(full_db, name)
-    for half in relevance.HALVES:
+    for half in sets.HALVES:
         every, ideas, words = ceilings[half].values()
         assert every == 1.0
         assert every >= ideas >= words
@@ -132,13 +115,13 @@ def test_every_multi_concept_query_has_five_papers_its_judge_accepts(full_db: sq
 def test_held_out_questions_asked_in_words_find_what_their_topics_find(full_db: sqlite_utils.Database) -> None:
     """ "what's new in {q}?", "can you find papers related to {q}?": the held-out ways of asking, around the held-out
     multi-concept queries and the topics, keep the topics' precision (they fell to 0.32 and 0.42 before)."""
-    held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
-    topics = [(q, rx) for q, _, rx in relevance.topics()]
+    held_out = [(q, rx) for q, half, rx in sets.multiconcept() if half == "held-out"]
+    topics = [(q, rx) for q, _, rx in sets.topics()]
     for queries in (held_out, topics):
         asked = relevance.asked(queries, "held-out")
         ours = relevance.judge_topics(full_db, relevance.ours, asked)
         bare = relevance.judge_topics(full_db, relevance.ours, queries)
-        title_or = relevance.judge_topics(full_db, relevance.baseline_or, asked)
+        title_or = relevance.judge_topics(full_db, common.baseline_or, asked)
         assert ours.p5 >= 0.97 * bare.p5, (ours.p5, bare.p5)
         assert ours.p5 >= title_or.p5 + 0.05, (ours.p5, title_or.p5)
 
@@ -176,7 +159,7 @@ def test_held_out_hyphenated_terms_with_a_slip_find_a_paper_that_writes_them(ful
     pairs = [(q, term) for q, term, half in relevance.hyphenated() if half == "held-out"]
     assert len(pairs) > 1000
     ours = relevance.judge_terms(full_db, relevance.ours, pairs)
-    title_or = relevance.judge_terms(full_db, relevance.baseline_or, pairs)
+    title_or = relevance.judge_terms(full_db, common.baseline_or, pairs)
     assert ours.p5 >= 0.9, ours.p5
     assert ours.p5 >= title_or.p5 + 0.5, (ours.p5, title_or.p5)
 
@@ -185,27 +168,24 @@ def test_held_out_hyphenated_terms_with_a_slip_find_a_paper_that_writes_them(ful
 def test_a_slip_at_the_first_letter_keeps_most_of_the_clean_queries_precision(full_db: sqlite_utils.Database) -> None:
     """The longest word's first letter dropped or wrong ("einforcement learning", "rokking"): the corrector kept a
     word's first letter, and these found 0.29 (topics) and 0.48 (held-out questions) before."""
-    topics = [(q, rx) for q, _, rx in relevance.topics()]
-    held_out = [(q, rx) for q, half, rx in relevance.multiconcept() if half == "held-out"]
+    topics = [(q, rx) for q, _, rx in sets.topics()]
+    held_out = [(q, rx) for q, half, rx in sets.multiconcept() if half == "held-out"]
     for queries, least in ((topics, 0.9), (held_out, 0.55)):  # (held-out: title-judged, see above)
         slipped = [(relevance.first_letter_typo(q), rx) for q, rx in queries]
         ours = relevance.judge_topics(full_db, relevance.ours, slipped)
         clean = relevance.judge_topics(full_db, relevance.ours, queries)
-        title_or = relevance.judge_topics(full_db, relevance.baseline_or, slipped)
+        title_or = relevance.judge_topics(full_db, common.baseline_or, slipped)
         assert ours.p5 >= least, ours.p5
         assert ours.p5 >= 0.85 * clean.p5, (ours.p5, clean.p5)  # (BM25 reads the slipped word as typed)
         assert ours.p5 >= title_or.p5 + 0.1, (ours.p5, title_or.p5)  # (title-judged: see above)
 
 
-graded = _bench("graded")
-
-
 @needs_shared_data()
 def test_graded_held_out_queries_beat_every_fts5_baseline_in_every_kind(full_db: sqlite_utils.Database) -> None:
-    """nDCG@10 on the held-out half of the graded set (bench/graded.py): when this was written, 0.720 against 0.626
-    for FTS5 OR; ahead of both FTS5 baselines on topics, questions and several concepts, level with FTS5 OR on
+    """nDCG@10 on the held-out half of the graded set (bench/quality/graded.py): when this was written, 0.720 against
+    0.626 for FTS5 OR; ahead of both FTS5 baselines on topics, questions and several concepts, level with FTS5 OR on
     descriptions (0.393 against 0.385; MiniLM, which cannot ship, 0.497)."""
-    held_out = [q for q in graded.queries() if q.half == "held-out"]
+    held_out = [q for q in sets.graded_queries() if q.half == "held-out"]
     grades = graded.judgments()
     figures = {}
     for name, system in (("ours", graded.ours), ("or", graded.fts_plain), ("title", graded.fts_title)):

@@ -1,4 +1,4 @@
-"""Clients that never finish a request (slowloris): shared by the serving tests and bench/abuse_serving.py."""
+"""Clients that never finish a request (slowloris): shared by the serving tests and bench/abuse/serving.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by the robustness tests and bench/robustness.py: input strategies, the checks every Slack message must
+"""Shared by the robustness tests and bench/abuse/robustness.py: input strategies, the checks every Slack message must
 pass, a real `icml-bot serve` process, a signed-request load driver, and a snapshot of what users created."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Tools beside the benchmarks, not benchmarks themselves: building the shipped embedding model, serve's floor app."""
