@@ -1,1 +1,1 @@
-"""Tests for bot/serve/: serving over HTTP (gunicorn workers) and Socket Mode, the serve command, index refresh and rollout."""
+"""Tests for bot/serve/: HTTP (gunicorn) and Socket Mode workers, the serve command, index refresh and rollout."""
