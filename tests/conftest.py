@@ -13,7 +13,8 @@ import sqlite_utils
 from hypothesis import HealthCheck, settings
 
 from bot.papers import index
-from tests.support.paths import ICML2026, SEEDS
+from tests.support.paths import ICML2026, SEEDS, SHARED_DATA_MISSING
+from tests.support.slow import COLLECTED, is_slow
 
 # The Slack helpers are imported by the fixtures that need them, not by every test run
 if TYPE_CHECKING:
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from tests.support.slack_harness import SlackHttp
 
 # Hypothesis profiles: "ci" (the default) keeps each property test to a few seconds; "long" tries thousands more
-# inputs. Pick one with `pytest --hypothesis-profile=long` or ICML_HYPOTHESIS_PROFILE=long.
+# inputs; "quick", the quick loop's (`-m "not slow"`), a few dozen. Pick one with `pytest --hypothesis-profile=long`
+# or ICML_HYPOTHESIS_PROFILE=long.
 settings.register_profile(
     "ci",
     max_examples=150,
@@ -32,7 +34,25 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
+settings.register_profile("quick", parent=settings.get_profile("ci"), max_examples=25)
 settings.load_profile(os.environ.get("ICML_HYPOTHESIS_PROFILE", "ci"))
+QUICK_LOOP = "not slow"  # the -m expression of the quick loop (README, docs/development.md)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The quick loop tries the "quick" profile's inputs per property test, unless a profile was asked for."""
+    asked = config.getoption("--hypothesis-profile") or "ICML_HYPOTHESIS_PROFILE" in os.environ
+    if config.getoption("markexpr") == QUICK_LOOP and not asked:
+        settings.load_profile("quick")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects by the marks added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark `slow` every test that tests/support/slow.py says is (processes, PostgreSQL, the full list)."""
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
+    config.stash[COLLECTED] = {(item.path, item.get_closest_marker("slow") is not None) for item in items}
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +79,7 @@ def seed_db(seed_index_path: Path, tmp_path: Path) -> Iterator[sqlite_utils.Data
 def full_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seeds merged with the real ICML 2026 list (5,863 papers); skipped when ../shared is absent."""
     if not ICML2026.exists():
-        pytest.skip("../shared/data/icml2026.jsonl is not available")
+        pytest.skip(SHARED_DATA_MISSING)
     path = tmp_path_factory.mktemp("full-index") / "papers.db"
     db = index.connect(path)
     index.load(db, [SEEDS])

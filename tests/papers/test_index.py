@@ -107,6 +107,7 @@ def test_a_broken_source_leaves_the_index_untouched(seed_db: sqlite_utils.Databa
     assert papers(seed_db) == before
 
 
+@pytest.mark.slow  # loads 3,000 papers under a reader polling in a loop: 20 s on a busy machine
 def test_readers_see_the_old_or_the_new_index_never_half(seed_index_path: Path, tmp_path: Path) -> None:
     path = tmp_path / "papers.db"
     path.write_bytes(seed_index_path.read_bytes())

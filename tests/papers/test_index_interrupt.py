@@ -19,6 +19,8 @@ from tests.support.processes import children, kill_session, session_members, wai
 from tests.support.sources import ROOT, large_jsonl
 from tests.support.workers import hangs_on_line_250
 
+pytestmark = pytest.mark.slow  # worker processes started and stopped: the quick loop leaves them out
+
 STOP_SECONDS = 5  # the bound on how long a stopped index may take to exit
 
 

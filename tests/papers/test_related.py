@@ -120,4 +120,4 @@ def test_an_index_above_the_size_cap_stores_none(tmp_path: Path, monkeypatch: py
     assert related.stored(db, 1) is not None
     monkeypatch.setattr(related, "MOST_PAPERS", 18)  # the seeds are 19 papers
     index.load(db, [SEEDS])
-    assert related.stored(db, 1) is None  # and `Similar` searches by words (tests/search/test_search.py)
+    assert related.stored(db, 1) is None  # and `Similar` searches by words (tests/search/test_similar.py)

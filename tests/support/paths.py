@@ -13,6 +13,9 @@ SHARED = ROOT.parent / "shared"
 ICML2026 = SHARED / "data" / "icml2026.jsonl"
 
 
+SHARED_DATA_MISSING = "../shared/data/icml2026.jsonl is not available"  # (tests/support/slow.py marks these slow)
+
+
 def needs_shared_data() -> pytest.MarkDecorator:
     """Skip cleanly when ../shared/data (not part of the repo) is absent."""
-    return pytest.mark.skipif(not ICML2026.exists(), reason="../shared/data/icml2026.jsonl is not available")
+    return pytest.mark.skipif(not ICML2026.exists(), reason=SHARED_DATA_MISSING)

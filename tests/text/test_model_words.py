@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.text import embedding, model_words
 
 
+@pytest.mark.slow  # loads the embedding model's tokenizer and asks it about each of its 30,000 words
 def test_the_vocabulary_read_as_bytes_knows_what_the_tokenizer_knows() -> None:
     vocabulary = json.loads((model_words.MODEL_DIR / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
     tokenizer = embedding.model()
