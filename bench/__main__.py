@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-KINDS = ("quality", "speed", "abuse", "tools")  # as listed; tools are run the same way but measure nothing
+# As listed; tools are run the same way but measure nothing
+KINDS = ("quality", "speed", "abuse", "tools")
 
 
 def modules() -> dict[str, Path]:

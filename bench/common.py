@@ -13,7 +13,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: bot/, bench/, seeds/, tests/
 SEEDS = ROOT / "seeds"
-SHARED_DATA = ROOT.parent / "shared" / "data"  # the full lists of papers, beside the checkout (not committed)
+# The full lists of papers, beside the checkout (not committed)
+SHARED_DATA = ROOT.parent / "shared" / "data"
 ICML2026 = SHARED_DATA / "icml2026.jsonl"
 WORD = re.compile(r"[^\W_]+")
 

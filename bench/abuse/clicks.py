@@ -28,7 +28,8 @@ from tests.support.slack_requests import mention_event
 CLICKS = 60  # Save clicks from one user
 IN_FLIGHT = 10  # clicks sent at once
 RETRY_AFTER = 2  # seconds Slack's 429 asks to wait
-QUERIES = ("attention", "language models", "reinforcement learning")  # their results carry 14 Save buttons
+# Their results carry 14 Save buttons
+QUERIES = ("attention", "language models", "reinforcement learning")
 PUBLISHED_WITHIN = 15.0  # seconds to wait for the Home view once the 429s stop
 
 
@@ -89,5 +90,6 @@ def figures() -> list[str]:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=logging.ERROR)  # the refused publishes and waitress's queue notes are expected here
+    # The refused publishes and waitress's queue notes are expected here
+    logging.basicConfig(level=logging.ERROR)
     print("\n".join(figures()))

@@ -25,7 +25,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=sorted(PARTS), action="append", help="run only these parts")
     args = parser.parse_args()
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # (a flood queues tasks: that is the point)
+    # A flood queues tasks: that is the point
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     for name in args.only or PARTS:
         started = time.perf_counter()
         print(f"== {name}", flush=True)

@@ -35,7 +35,8 @@ def flood(folder: Path, fake: FakeSlack, index_path: Path, stored_states: bool) 
     )
     served = SlackHttp(config)
     try:
-        if stored_states:  # the state store before: a row per visit, deleted only when the state comes back
+        # The state store before: a row per visit, deleted only when the state comes back
+        if stored_states:
             engine = sqlalchemy.create_engine(oauth.engine_url(config))
             before_store = SQLAlchemyOAuthStateStore(expiration_seconds=oauth.STATE_EXPIRY_SECONDS, engine=engine)
             before_store.create_tables()

@@ -258,7 +258,8 @@ def slack_faults(tally: Tally, http: Any, fake: Any, log: io.StringIO, rounds: i
                 fake.fail_next("chat.postMessage", "internal_error", status=500)
             elif fault == "timeout":
                 fake.delay_next("chat.postMessage", 1.5)
-            else:  # a revoked token: the bot logs it and does not try an apology that would be refused too
+            else:
+                # A revoked token: the bot logs it and does not try an apology that would be refused too
                 fake.fail_next("chat.postMessage", "invalid_auth")
             tally.faults[f"Web API {fault}"] += 1
             started = time.perf_counter()
@@ -533,7 +534,8 @@ def sigterm(tally: Tally, fake: Any, index_path: Path, state_path: Path, now: da
     status: int | None = None
     try:
         in_flight = wait_until(lambda: fake.arrived("chat.postMessage", SIGTERM_CHANNEL) > 0, timeout=30)
-        claimed = _run_status(state_path, SIGTERM_CHANNEL, day) == "claimed"  # committed before the post left
+        # Committed before the post left
+        claimed = _run_status(state_path, SIGTERM_CHANNEL, day) == "claimed"
         bot.proc.send_signal(signal.SIGTERM)
         stopping = wait_until(lambda: "SIGTERM: stopping" in bot.log(), timeout=30)
         slack_answers.set()  # Slack answers only once the bot is stopping

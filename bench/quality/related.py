@@ -151,7 +151,8 @@ def run_large(papers: Papers, sample: list[tuple[str, list[str]]]) -> None:
         score = Scores()
         for paper_id, sentences in sample:
             found, ms = timed(find, " ".join(sentences[:3]))
-            same = [paper_id if f.split("-c")[0] == paper_id else f for f in found]  # a copy is the paper
+            # a copy is the paper
+            same = [paper_id if f.split("-c")[0] == paper_id else f for f in found]
             score.add(paper_id, list(dict.fromkeys(same)), ms)
         print(f"{'first 3 sentences':22} {name:20} {score.row()}")
 
@@ -171,7 +172,8 @@ def run(papers: Papers, count: int, seed: int) -> list[tuple[str, list[str]]]:
         "search() (baseline)": lambda text: [str(r.paper["id"]) for r in papers.search(text, limit=DEPTH).results],
     }
     for text in ("kv cache eviction for long context", " ".join(sample[0][1])):
-        for find in methods.values():  # warm-up: the search cache, the model and the vectors load once
+        # warm-up: the search cache, the model and the vectors load once
+        for find in methods.values():
             find(text)
             find(text)
     print(f"{papers.count():,} papers; {len(sample)} sampled of {len(usable):,} ICML 2026 main papers, seed {seed}")

@@ -236,7 +236,8 @@ def _spaced(text: str) -> str:
 
 
 SEARCHERS = (ours, baseline_plain, baseline_or, baseline_and)
-Row = tuple[str, int, Score, Score, Score, Score]  # set, queries, ours, plain OR, title-weighted OR, AND
+# set, queries, ours, plain OR, title-weighted OR, AND
+Row = tuple[str, int, Score, Score, Score, Score]
 Queries = list[tuple[str, re.Pattern[str]]]
 
 
@@ -283,7 +284,8 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
             ("multi-concept", mc, as_written),
             ("multi-concept typo", mc, typed),
             ("multi-concept 1st letter", mc, first_letter),
-            ("multi-concept asked", mc, asked),  # (tune frames for the tune half, held-out ones for the other)
+            # Tune frames for the tune half, held-out ones for the other
+            ("multi-concept asked", mc, asked),
             ("multi-concept blind set", blind, as_written),
             ("multi-concept blind typo", blind, typed),
         ]
@@ -305,7 +307,8 @@ def run(seed_db: Any, full_db: Any | None, sets: str = "all") -> list[Row]:
                 label = f"people {form}, {half}"
                 out.append(_row(label, len(ps), (judge_people(full_db, f, ps, form) for f in SEARCHERS)))
         fits = initial_fits(persons)
-        for half in HALVES:  # the initial form where it names one person: what is left when nothing is ambiguous
+        # The initial form where it names one person: what is left when nothing is ambiguous
+        for half in HALVES:
             ps = [p for p in persons if p.half == half and fits[p.name].fitting == 1]
             label = f"people initial, one fits, {half}"
             out.append(_row(label, len(ps), (judge_people(full_db, f, ps, "initial") for f in SEARCHERS)))
@@ -368,7 +371,8 @@ def main() -> None:
             print(f"({ICML2026} not found: only the seed set)")
         rows = run(seed_db, full_db, args.sets)
         graded_lines = []
-        if full_db is not None and args.sets != "old":  # the graded set (bench/quality/graded.py), over the same index
+        # The graded set (bench/quality/graded.py), over the same index
+        if full_db is not None and args.sets != "old":
             qs = graded_queries()
             graded_lines = graded.table(graded.runs(full_db, qs, graded.stored_encoder()), qs, graded.judgments())
         ceilings = {}

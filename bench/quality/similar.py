@@ -40,7 +40,8 @@ from bot.search.reader import Papers
 
 K = 5
 
-_WORD = re.compile(r"\w\w+")  # scikit-learn's default token pattern: words of two or more characters
+# scikit-learn's default token pattern: words of two or more characters
+_WORD = re.compile(r"\w\w+")
 
 
 class TfidfCosine:

@@ -64,9 +64,11 @@ TOPICS = (
     *("kv cache", "diffusion models", "reinforcement learning", "graph neural networks", "quantization"),
     *("mixture of experts", "speculative decoding", "federated learning", "protein structure", "world models"),
 )
-DEADLINE_SECONDS = 900  # a fan-out not finished this long after its due minute is reported unfinished
+# A fan-out not finished this long after its due minute is reported unfinished
+DEADLINE_SECONDS = 900
 TICK = os.sysconf("SC_CLK_TCK")
-LEAD_SECONDS = 40  # the due minute is at least this far after the replicas are up and the baseline was measured
+# The due minute is at least this far after the replicas are up and the baseline was measured
+LEAD_SECONDS = 40
 
 
 # ---------------------------------------------------------------------- the fake Slack, in a process of its own
@@ -334,7 +336,8 @@ def spread_load(
         while (until is None and time.monotonic() - started < seconds) or (until is not None and not until.is_set()):
             time.sleep(max(0.0, due - time.monotonic()))
             due += interval
-            port = replicas[n % len(replicas)].port  # (a replica started again after a crash has a new port)
+            # A replica started again after a crash has a new port
+            port = replicas[n % len(replicas)].port
             body = form_body(slash_form(QUERIES[(n + sent) % len(QUERIES)], user_id=f"U{n:04d}", team_id=team))
             headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(SECRET, body)}
             began, error = time.perf_counter(), ""
@@ -385,8 +388,10 @@ class FanOut:
     events: list[str] = field(default_factory=list)
     refused: dict[str, int] = field(default_factory=dict)
     exits: list[int] = field(default_factory=list)
-    idle_cpu: list[float] = field(default_factory=list)  # CPU seconds per minute of each replica, after the fan-out
-    gone: list[Replica] = field(default_factory=list)  # replicas killed during the run (their logs are kept too)
+    # CPU seconds per minute of each replica, after the fan-out
+    idle_cpu: list[float] = field(default_factory=list)
+    # replicas killed during the run (their logs are kept too)
+    gone: list[Replica] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         """A timed line (seconds after the due minute) in the run's log, printed as it happens."""
@@ -491,7 +496,8 @@ def run_fanout(
         run.during = loaded[0] if loaded else None
         time.sleep(2.0)  # a post answered at the very end may still be recorded
         judge(slack, run, fleet)
-        if args.idle_seconds > 0:  # what the replicas cost when every digest is out (the scheduler's ticks)
+        # what the replicas cost when every digest is out (the scheduler's ticks)
+        if args.idle_seconds > 0:
             before = [replica.cpu_seconds() for replica in replicas]
             time.sleep(args.idle_seconds)
             run.idle_cpu = [

@@ -43,7 +43,8 @@ SAVED, MEMBERS, MEMBER_SAVES, LISTED = 40, 60, 25, 30
 CHANNEL = "C0PLANBENCH"
 TARGET_SECONDS = 1.0
 TOPICS = "kv cache"  # the channel digest's topics
-CONFERENCE_DAY = datetime(2026, 7, 15, 7, 0, tzinfo=ZoneInfo("Asia/Seoul"))  # Wed; Tue 14 in New York, also a day
+# Wed; Tue 14 in New York, also a day
+CONFERENCE_DAY = datetime(2026, 7, 15, 7, 0, tzinfo=ZoneInfo("Asia/Seoul"))
 QUERIES = ("kv cache", "speculative decoding", "diffusion models", "MoE", "graph neural networks", "grokking")
 SESSIONS = [
     ("Poster Session 1", "Poster", "2026-07-14T11:00:00+09:00", "2026-07-14T12:30:00+09:00", "Hall B"),
@@ -144,7 +145,8 @@ def run(rounds: int, scale: int) -> list[str]:
             for pid in random.sample(ids, LISTED):
                 app.state.lists.add("T1", CHANNEL, members[0], pid, now)
             moment = CONFERENCE_DAY.astimezone(UTC)
-            app.parts.digests.clock = lambda: moment  # the digests' clock, which the Home tab reads too
+            # The digests' clock, which the Home tab reads too
+            app.parts.digests.clock = lambda: moment
             said = texts(app.command(f"digest subscribe {TOPICS} at 08:00 Asia/Seoul", channel_id=CHANNEL).json())
             assert "Subscribed this channel" in said, said
             assert "today at the venue" in texts(app.command("digest today on", channel_id=CHANNEL).json())
@@ -166,7 +168,8 @@ def run(rounds: int, scale: int) -> list[str]:
                 timings["preview"].append(timed_preview(app))
                 timings["home"].append(timed_home(app, fake))
             preview = texts(app.command("digest preview", user_id="U9999", channel_id=CHANNEL).json())
-            assert "saved by" in preview, preview[:500]  # the team's saves, as well as the day's orals
+            # The team's saves, as well as the day's orals
+            assert "saved by" in preview, preview[:500]
             shown = json.dumps(app.command("plan channel", user_id="U9999", channel_id=CHANNEL).json())
             assert "of you saved" in shown, shown[:500]
         finally:

@@ -193,7 +193,8 @@ def first_query_ms(path: Path, query: str) -> float:
 
 COLD_QUERIES = {  # per kind of query: what a one-shot `icml-bot search` of it reads differs
     "1 word": ("grokking", "diffusion", "transformers"),
-    "typo": ("federated lerning", "speculatve decodng", "test time scalling"),  # (issue 40: 1,415 ms)
+    # Issue 40: 1,415 ms
+    "typo": ("federated lerning", "speculatve decodng", "test time scalling"),
     "4 words": (
         "sparse attention long context",
         "reinforcement learning human feedback",
@@ -251,7 +252,8 @@ def _after_publish(codes: dict[str, Path], path: Path, folder: Path) -> dict[str
     source, conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True), sqlite3.connect(new)
     source.backup(conn)
     source.close()
-    conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")  # (a new version of the index)
+    # A new version of the index
+    conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
     conn.commit()
     conn.close()
     queries = [kind[0] for kind in COLD_QUERIES.values()]
@@ -419,7 +421,8 @@ def main() -> None:
             if target:
                 p99_target, first_target = target
                 verdict = f"p99 < {p99_target:.0f} ms: {_ok(r['p99'] < p99_target, r['best_p99'] < p99_target)}"
-                if first_target:  # the 5,863-paper list: no slower than the plain FTS5 OR query at the median
+                # The 5,863-paper list: no slower than the plain FTS5 OR query at the median
+                if first_target:
                     p50_ok = _ok(r["p50"] <= r["base_p50"], r["best_p50"] <= r["best_base_p50"])
                     verdict += f"; p50 <= bm25 OR p50: {p50_ok}"
                     verdict += f"; open+1st < {first_target:.0f} ms: {'ok' if first < first_target else 'MISSED'}"

@@ -144,7 +144,8 @@ def run(seconds: float, clients: int, rounds: int, seeds_only: bool, servers: li
         index_path, papers = build_index(Path(tmp), seeds_only)
         print(f"index: {papers:,} papers; {clients} clients x {seconds:.0f} s per server and round, {rounds} rounds")
         for n in range(rounds):
-            order = list(kinds) if n % 2 == 0 else list(reversed(kinds))  # interleaved: drift hits everyone
+            # Interleaved: drift hits everyone
+            order = list(kinds) if n % 2 == 0 else list(reversed(kinds))
             for kind in order:
                 got = measure(kind, index_path, Path(tmp) / f"state-{kind}.db", fake.api_url, seconds, clients)
                 into = results[kind]

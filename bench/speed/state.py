@@ -114,7 +114,8 @@ def main() -> int:
         cells = []
         for label in table:
             p50, p99, rate = table[label][name]
-            cell = f"{rate:,.0f}/s" if p50 != p50 else f"{p50:.3f} / {p99:.3f} / {rate:,.0f}/s"  # NaN: rate only
+            # NaN: rate only
+            cell = f"{rate:,.0f}/s" if p50 != p50 else f"{p50:.3f} / {p99:.3f} / {rate:,.0f}/s"
             cells.append(f"{cell:>28}")
         print(f"{name:{width}}  " + "  ".join(cells))
     ratio = statistics.mean(

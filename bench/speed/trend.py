@@ -81,9 +81,12 @@ def main() -> int:
             return ack, done.time - sent
 
         try:
-            for topic in TOPICS:  # searched once, as in any bot that has served a while (the first searches of a
-                command(topic)  # process load the meaning vectors and the pages they read, trend or not)
-            first_scoped = [command(f"{TOPICS[0]} venue:{v}")[0] for v, _ in venues if v]  # (each venue's papers)
+            # Searched once, as in any bot that has served a while (the first searches of a process load the
+            # meaning vectors and the pages they read, trend or not)
+            for topic in TOPICS:
+                command(topic)
+            # Each venue's papers
+            first_scoped = [command(f"{TOPICS[0]} venue:{v}")[0] for v, _ in venues if v]
             cold_ack, cold_total = trend(TOPICS[0])
             search_acks: list[float] = []
             trend_acks: list[float] = []

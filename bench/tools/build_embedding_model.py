@@ -37,7 +37,8 @@ from bench.common import ROOT, SHARED_DATA
 
 OUT = ROOT / "bot" / "text" / "embedding_model"
 DIMS = 256  # dimensions kept, model2vec's default
-TUNED_ON = ("iclr2024", "icml2024", "iclr2026", "icml2026_workshops")  # never icml2026: the graded set judges it
+# Never icml2026: the graded set judges it
+TUNED_ON = ("iclr2024", "icml2024", "iclr2026", "icml2026_workshops")
 EPOCHS = 6
 BATCH = 128
 
