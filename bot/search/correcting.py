@@ -12,7 +12,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 
-from bot.papers import fts
+from bot.papers import fts, matching
+from bot.papers.fulltext import count_matches
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos
@@ -35,7 +36,6 @@ PART_OPTIONS = 8  # words one edit from a compound's part tried, most used first
 _CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # the words of HiddenState, KVCache, RLbased
 _CAPS_THEN_WORD = re.compile(r"([A-Z]{2,})([a-z]{2,})")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_PAPERS_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -56,18 +56,11 @@ class WordCorrector:
 
     def fetch_df(self, words: list[str]) -> dict[str, int]:
         """Document frequencies from the vocab table (for the cache to fill itself)."""
-        out: dict[str, int] = {}
-        for i in range(0, len(words), 500):
-            chunk = words[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            out.update(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", chunk).fetchall())
-        return out
+        return matching.word_counts(self.db, words)
 
     def fetch_prefix(self, first: str) -> list[tuple[str, int]]:
         """Vocabulary words starting with one character, with their frequencies (typo candidates)."""
-        return self.db.execute(
-            "SELECT word, df FROM vocab WHERE word >= ? AND word < ?", [first, chr(ord(first) + 1)]
-        ).fetchall()
+        return matching.words_from(self.db, first)
 
     def df(self, words: Iterable[str]) -> dict[str, int]:
         """Document frequency of each word in names, titles and abstracts (0: unknown)."""
@@ -76,7 +69,7 @@ class WordCorrector:
     def papers_writing(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
         """How many papers hold a phrase, counted up to `up_to` (by default as many as "without X" asks to write
         X-free; a compound's checks ask for one paper, or compare counts up to COMPOUND_PAPERS)."""
-        return int(self.db.execute(_PAPERS_UP_TO, [fts.phrase(phrase.words), up_to]).fetchone()[0])
+        return count_matches(self.db, fts.phrase(phrase.words), up_to)
 
     def rejoined(self, words: tuple[str, ...]) -> list[str] | None:
         """A compound whose hyphen slipped, when a part is unknown: the word its letters make ("finet-uned",
@@ -260,8 +253,7 @@ class WordCorrector:
 
     def together(self, word: str, rest: str) -> int:
         """How many papers use a word with the context expression `rest`, counted up to _TOGETHER."""
-        sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
-        return int(self.db.execute(sql, [f"{fts.phrase((word,))} AND {rest}"]).fetchone()[0])
+        return count_matches(self.db, f"{fts.phrase((word,))} AND {rest}", _TOGETHER)
 
     def slipped(self, word: str, common: str) -> bool:
         """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining

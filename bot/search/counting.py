@@ -22,7 +22,6 @@ from bot.papers.versions import IndexVersion
 
 log = logging.getLogger(__name__)
 
-COUNT_SQL = fulltext.COUNT_SQL  # (bot.search.retrieve reads it until the engine's statements move to bot.papers)
 BESIDE_FROM = 8000  # seeks (the rarest word's papers x the other words) from which a count is started beside
 WORKERS = 2  # counts of concurrent searches, each on its worker's connection
 KEPT = 4  # index files a worker keeps a connection to

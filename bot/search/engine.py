@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 import re
-import sqlite3
 import time
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
 from bot.papers import index
-from bot.papers.reading import Reader
+from bot.papers.matching import any_status, columns_of, matching_among, papers_of
+from bot.papers.reading import OperationalError, Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
 from bot.search import described, meaning
@@ -42,8 +42,6 @@ from bot.search.retrieve import (
     Retrieval,
     exclusions,
     filter_only,
-    read_columns,
-    read_papers,
 )
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
@@ -95,7 +93,7 @@ def search(
     try:
         with index.snapshot(db):  # (the app's Papers has opened one already; other callers get it here)
             _run(db, parsed, response, (limit, offset), scope or Scope(everything=True), weights)
-    except sqlite3.OperationalError as exc:
+    except OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise
         log.warning("search could not run %r: %s", query[:200], exc)  # a bug: user text should never reach here
@@ -293,7 +291,7 @@ def _order(
 def _write_page(db: Reader, asked: _Asked, order: _Order, page: list[ScoredPaper], response: SearchResponse) -> None:
     """The page's results: each paper with its snippet, why it is there and the authors the query named."""
     plan, person = asked.plan, order.person
-    papers = read_papers(db, [s.rowid for s in page])
+    papers = papers_of(db, [s.rowid for s in page])
     highlighter = Highlighter(plan.groups)
     for scored in page:
         paper = papers.get(scored.rowid)
@@ -394,7 +392,7 @@ def _described(
     units: list[tuple[str, ...]] = [(s,) for w in words for s in expanded[w]]
     widened = retriever.by_bm25_of(units, chosen.widened, weights.fusion.postings)
     among = list(dict.fromkeys([s.rowid for s in ranked[: chosen.depth] if not s.pinned] + widened))
-    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in read_columns(db, "title, abstract", among).items()}
+    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in columns_of(db, "title, abstract", among).items()}
     said = " ".join(asked.plan.sequence)
     whole = dict(meaning.closest(db, cache, said, among, -1.0))
     memory = described.memory_of(cache)
@@ -463,7 +461,7 @@ def _like_the_named_paper(
     ((rowid, why),) = pinned.items()
     if not why.startswith(("id:", "link:")) and why != "name:" + " ".join(t.text for t in parsed.positive):
         return False  # (a name among other words: those words are the topic)
-    paper = read_papers(db, [rowid])[rowid]
+    paper = papers_of(db, [rowid])[rowid]
     paper_id, title = paper["id"], shown_title(paper)  # (as its card shows it)
     like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
@@ -479,9 +477,7 @@ def _add_the_rest(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever
     rest = [r for r in rowids if r not in retriever.found and plan.passes_filters(r)]
     negs = exclusions(plan)
     if rest and negs:
-        marks = ",".join("?" * len(rest))
-        sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
-        out = {r for (r,) in db.execute(sql, [" OR ".join(negs), *rest])}
+        out = matching_among(db, " OR ".join(negs), rest)
         rest = [r for r in rest if r not in out]
     retriever.add(rest, 0, 4, len(rest))
 
@@ -512,7 +508,7 @@ def _suggestions(
     free = plan.free_text or parsed.free_text()
     if parsed.has_filters and free:
         out.append(free)
-    if parsed.status and not db.execute("SELECT 1 FROM papers WHERE status IS NOT NULL LIMIT 1").fetchone():
+    if parsed.status and not any_status(db):
         plan.notes_extra.append(
             "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
         )

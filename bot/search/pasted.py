@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from bot.papers import fts, index
 from bot.papers.fulltext import best_matches
+from bot.papers.matching import columns_of, papers_of
 from bot.papers.reading import Reader
 from bot.papers.related import GENERIC
 from bot.papers.vocabulary import document_frequencies
@@ -36,7 +37,6 @@ from bot.search.cache import index_cache
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, counter, norm
 from bot.search.results import MAX_LIMIT, Result
-from bot.search.retrieve import read_columns, read_papers
 from bot.search.snippets import Highlighter, make_snippet
 from bot.text.stopwords import CHAT_WORDS
 from bot.text.words import WORD_RE, stem, valid_text
@@ -186,8 +186,8 @@ def _results(
 ) -> list[Result]:
     """The ranked papers with snippets around the terms they share, and why each is here."""
     phrases = _phrases(text, {t.word for t in terms})
-    papers = read_papers(db, ranked)
-    texts = read_columns(db, "name, title, abstract", ranked)
+    papers = papers_of(db, ranked)
+    texts = columns_of(db, "name, title, abstract", ranked)
     out = []
     for rowid in ranked:
         paper = papers.get(rowid)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.people_lookup import COMMON_SURNAME_PAPERS as COMMON_SURNAME_PAPERS
@@ -19,7 +20,6 @@ from bot.search.people_lookup import SURNAME_PEOPLE as SURNAME_PEOPLE
 from bot.search.people_lookup import NameMatch as NameMatch
 from bot.search.people_lookup import People as People
 from bot.search.people_lookup import Person as Person
-from bot.search.retrieve import read_columns
 from bot.text.marked import Marked, Strong, marked
 from bot.text.person_names import PARTICLES, fold_name, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
@@ -242,7 +242,7 @@ def _in_place(db: Reader, match: NameMatch, place: str) -> frozenset[int]:
     """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
     keys = {p.key for p in match.everyone}
     at = 0 if place == "first" else -1
-    rows = read_columns(db, "authors", list(match.papers))
+    rows = columns_of(db, "authors", list(match.papers))
     return frozenset(
         r for r, (text,) in rows.items() if (names := json.loads(text or "[]")) and fold_name(names[at]) in keys
     )
@@ -331,7 +331,7 @@ def frequent_authors(
     listed; `skip`: a person's folded name (their co-authors are wanted)."""
     names: dict[tuple[str, ...], str] = {}
     shared: Counter[tuple[str, ...]] = Counter()
-    for (authors,) in read_columns(db, "authors", list(rowids)).values():
+    for (authors,) in columns_of(db, "authors", list(rowids)).values():
         for author in dict.fromkeys(json.loads(authors or "[]")):
             key = fold_name(author)
             if key and key != skip:

@@ -8,13 +8,13 @@ from urllib.parse import urlsplit
 
 from bot.papers import fts, references
 from bot.papers.fulltext import title_matches
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
 from bot.search.matching import coined, counter, found_alt, norm
 from bot.search.plan import QueryPlanner, RetrievalPlan
 from bot.search.questions import WANTED
-from bot.search.retrieve import read_columns
 from bot.text.names import name_key
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import normalize_title
@@ -97,7 +97,7 @@ def _titled(db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -
         return {}
     expression = fts.in_columns(("title",), f"({clues})")  # (titles alone, when the index has them: fewer postings)
     found = title_matches(db, expression, TITLE_CANDIDATES, titles_only=cache.titles_table(db))
-    titles = read_columns(db, "title", found)
+    titles = columns_of(db, "title", found)
     out: dict[int, str] = {}
     for rowid, (title,) in sorted(titles.items()):
         why = labels.get(normalize_title(title))
@@ -122,7 +122,7 @@ def _about_every_group(db: Reader, plan: RetrievalPlan, rowids: list[int]) -> li
 
 def _texts(db: Reader, rowids: list[int]) -> dict[int, tuple[bytes, bytes]]:
     """Papers' name, title and abstract as one text, and their authors, as matching.norm gives them."""
-    rows = read_columns(db, "name, title, abstract, authors", rowids) if rowids else {}
+    rows = columns_of(db, "name, title, abstract, authors", rowids) if rowids else {}
     return {r: (norm(f"{n or ''} {t} {a}"), norm(au or "")) for r, (n, t, a, au) in rows.items()}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from bot.papers import fts
+from bot.papers import fts, matching
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos, wording
@@ -311,7 +311,7 @@ class QueryPlanner(WordCorrector):
         if (key, long) not in memo:
             df = self.df([key])[key]
             both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
-            n = self.db.execute("SELECT count(*) FROM papers_fts WHERE papers_fts MATCH ?", [both]).fetchone()[0]
+            n = matching.count_all(self.db, both)
             memo[(key, long)] = n / df if df else 1.0
         return memo[(key, long)]
 
@@ -414,11 +414,7 @@ class QueryPlanner(WordCorrector):
     def writing_literally(self, term: ql.Term) -> frozenset[int]:
         """The papers whose title or abstract writes a term as typed (`C++`), among those FTS5 finds by its words."""
         written = re.compile(rf"(?<![\w+#]){re.escape(term.literal or '')}", re.IGNORECASE)  # (not ABC++)
-        sql = (
-            "SELECT rowid, title, abstract FROM papers WHERE rowid IN "
-            "(SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
-        )
-        rows = self.db.execute(sql, [fts.phrase(term.words)])
+        rows = matching.texts_matching(self.db, fts.phrase(term.words))
         return frozenset(rowid for rowid, title, abstract in rows if written.search(f"{title}\n{abstract}"))
 
     def weigh(self) -> None:

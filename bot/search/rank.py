@@ -12,11 +12,12 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search.ideas import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
 from bot.search.plan import RetrievalPlan
-from bot.search.retrieve import PHRASE_TIER, Candidate, read_columns
+from bot.search.retrieve import PHRASE_TIER, Candidate
 from bot.search.weights import DEFAULT, Ranking
 
 
@@ -166,7 +167,7 @@ class Ranker:
             every = self.titles
             texts = {rowid: every[rowid] for rowid in found if rowid in every}
         else:
-            texts = {rowid: norm(title) for rowid, (title,) in read_columns(self.db, "title", list(found)).items()}
+            texts = {rowid: norm(title) for rowid, (title,) in columns_of(self.db, "title", list(found)).items()}
         covers = self.covers(list(texts.values()))
         cover = dict(zip(texts, covers, strict=True))
         first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
@@ -213,7 +214,7 @@ class Ranker:
         """The papers among these whose title or abstract holds a group as ranking reads it: what a result shows as why
         it is there. A paper BM25 brought for one word of a compound or long form (`not` of `AND:NOT`, `view` of
         multi-view) may hold none."""
-        rows = read_columns(self.db, "CAST(title AS BLOB), CAST(abstract AS BLOB)", rowids) if rowids else {}
+        rows = columns_of(self.db, "CAST(title AS BLOB), CAST(abstract AS BLOB)", rowids) if rowids else {}
         counters = [g.counters for g in self.plan.groups]
         return {
             rowid
@@ -270,7 +271,7 @@ class Ranker:
         known = self.abstracts
         missing = [s.rowid for s in batch] if known is None else [s.rowid for s in batch if s.rowid not in known]
         # As their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
-        rows = read_columns(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", missing) if missing else {}
+        rows = columns_of(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", missing) if missing else {}
         read = {rowid: (norm(a or b""), norm(au or b"")) for rowid, (a, au) in rows.items()}
         if known is not None:
             known.update(read)  # (a dict update is atomic: threads searching at once only read some twice)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from bot.papers import fts, index, search_tables
+from bot.papers import fts, fulltext, matching
 from bot.papers.reading import Reader
-from bot.papers.row import PaperRow
 from bot.search import counting
 from bot.search.cache import IndexVersion
 from bot.search.groups import TermGroup
@@ -132,7 +131,7 @@ class CandidateRetriever:
         of its postings in papers_fts: 3x faster at 110,000 papers); otherwise a {title} filter on papers_fts finds
         the same papers."""
         if body and self.titles_answer:
-            return self.rowids(body, cap, table=search_tables.TITLES_FTS)
+            return self.rowids(body, cap, titles=True)
         return self.rowids(self.in_title_column(body) or "", cap)
 
     def in_titles_and_text(self, in_title: list[TermGroup], in_text: list[TermGroup], cap: int) -> list[int]:
@@ -144,7 +143,7 @@ class CandidateRetriever:
             return []
         body = self.body(in_title, title_only=True)
         if self.titles_answer:
-            titled = self.rowids(body, FEW_TITLES, table=search_tables.TITLES_FTS)
+            titled = self.rowids(body, FEW_TITLES, titles=True)
             if not titled:
                 return []
             if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest
@@ -160,10 +159,8 @@ class CandidateRetriever:
         the first and last rowid are read."""
         terms = sum(len(alt.words) for g in groups for alt in g.alts)
         if min(g.df for g in groups) <= SCAN_RATIO * len(rowids) * terms:
-            sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid BETWEEN ? AND ?"
-            return {rowid for (rowid,) in self.db.execute(sql, [expr, rowids[0], rowids[-1]])}
-        sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))})"
-        return {rowid for (rowid,) in self.db.execute(sql, [expr, *rowids])}
+            return matching.matching_between(self.db, expr, rowids[0], rowids[-1])
+        return matching.matching_among(self.db, expr, rowids)
 
     def restricted(self, body: str) -> str | None:
         """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
@@ -177,18 +174,17 @@ class CandidateRetriever:
             expr = f"({expr}) NOT ({' OR '.join(negs)})"
         return expr
 
-    def rowids(self, expr: str, cap: int = CAP, after: int = 0, table: str = "papers_fts") -> list[int]:
+    def rowids(self, expr: str, cap: int = CAP, after: int = 0, titles: bool = False) -> list[int]:
         """Up to cap+1 matching rowids in rowid order, after `after` (filters applied here: as SQL, FTS5 would
         re-run the match once per allowed rowid)."""
         if not expr:
             return []
-        sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid > ? LIMIT ?"
         if not self.plan.filtered:
-            return [r[0] for r in self.db.execute(sql, [expr, after, cap + 1])]
+            return list(matching.matching_rowids(self.db, expr, cap + 1, after, titles))
         out: list[int] = []
-        cursor = self.db.execute(sql, [expr, after, FILTER_SCAN])
+        cursor = matching.matching_rowids(self.db, expr, FILTER_SCAN, after, titles)
         passes = self.plan.passes_filters
-        for (rowid,) in cursor:
+        for rowid in cursor:
             if passes(rowid):
                 out.append(rowid)
                 if len(out) > cap:
@@ -212,7 +208,7 @@ class CandidateRetriever:
         plan = self.plan
         if depth <= 0 or not units:
             return []
-        held = {u: self.db.execute(counting.COUNT_SQL, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}
+        held = {u: fulltext.count_matches(self.db, fts.phrase(u), postings + 1) for u in units}
         kept: list[tuple[str, ...]] = []
         read = 0
         for unit in sorted(units, key=held.__getitem__):
@@ -224,9 +220,8 @@ class CandidateRetriever:
             return []
         required = [g.fielded_expression() for g in plan.groups if g.quoted or g.scope]
         expr = self.restricted(" AND ".join([f"({' OR '.join(fts.phrase(u) for u in kept)})", *required]))
-        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
-        rows = self.db.execute(sql, [expr, depth if not plan.filtered else FILTER_COUNT])
-        return [rowid for (rowid,) in rows if plan.passes_filters(rowid)][:depth]
+        rows = matching.bm25_order(self.db, expr or "", depth if not plan.filtered else FILTER_COUNT)
+        return [rowid for rowid in rows if plan.passes_filters(rowid)][:depth]
 
     def count(self, groups: list[TermGroup], at_least: int, early: Callable[[], int] | None = None) -> Retrieval:
         """Matches for a query that read more than `at_least` rows, counted with each group's first alternative
@@ -245,9 +240,7 @@ class CandidateRetriever:
             return Retrieval(n, single and n < TOTAL_CAP, False)
         scanned = kept = 0
         passes = self.plan.passes_filters
-        for (rowid,) in self.db.execute(
-            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?", [expr, FILTER_COUNT]
-        ):
+        for rowid in matching.matching_rowids(self.db, expr, FILTER_COUNT):
             scanned += 1
             kept += passes(rowid)
         return Retrieval(min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP, False)
@@ -458,16 +451,14 @@ def filter_only(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, 
     excluded: set[int] = set()
     negs = exclusions(plan)
     if negs:
-        excluded = {
-            r[0] for r in db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?", [" OR ".join(negs)])
-        }
+        excluded = set(matching.matching_rowids(db, " OR ".join(negs)))
     if plan.allowed is not None:
         keep = plan.allowed.difference(excluded, plan.denied)
         ahead = [r for r in dict.fromkeys(first) if r in keep]
         rows = ahead + sorted(keep.difference(ahead))
     else:
         rows = []
-        for (rowid,) in db.execute("SELECT rowid FROM papers ORDER BY rowid"):
+        for rowid in matching.every_rowid(db):
             if rowid not in excluded and rowid not in plan.denied:
                 rows.append(rowid)
                 if len(rows) >= TOTAL_CAP:
@@ -477,21 +468,6 @@ def filter_only(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, 
     return Retrieval(len(rows), len(rows) < TOTAL_CAP, False)
 
 
-def read_columns(db: Reader, columns: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
-    """Some columns of some papers by rowid, in chunks SQLite accepts (the row tuples follow `columns`)."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for i in range(0, len(rowids), 900):
-        chunk = rowids[i : i + 900]
-        sql = f"SELECT rowid, {columns} FROM papers WHERE rowid IN ({','.join('?' * len(chunk))})"
-        for row in db.execute(sql, chunk):
-            out[row[0]] = row[1:]
-    return out
-
-
-def read_papers(db: Reader, rowids: list[int]) -> dict[int, PaperRow]:
-    """Full decoded paper rows by rowid (only for the page shown: abstracts are long)."""
-    if not rowids:
-        return {}
-    cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
-    cols = [c[0] for c in cursor.description]
-    return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
+# Papers' columns and rows by rowid, for bot.search.neighbours until it reads them of bot.papers.matching itself.
+read_columns = matching.columns_of
+read_papers = matching.papers_of
