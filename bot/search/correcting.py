@@ -45,14 +45,25 @@ def idf(df: int, papers: int) -> float:
     return math.log(1 + (papers - df + 0.5) / (df + 0.5))
 
 
+def _no_name(word: str) -> bool:
+    """No word is an author's name (when no people are known)."""
+    return False
+
+
 class WordCorrector:
     """One query's words as the index knows them: their frequencies, the phrases papers write, and corrections."""
 
-    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, unknown: list[str]) -> None:
+    def __init__(
+        self,
+        db: Reader,
+        cache: IndexCache,
+        parsed: ql.ParsedQuery,
+        unknown: list[str] | None = None,
+        is_name: Callable[[str], bool] | None = None,
+    ) -> None:
         self.db, self.cache, self.parsed = db, cache, parsed
-        self.unknown = unknown  # words neither known nor correctable (the answer suggests near ones)
-        self.is_name: Callable[[str], bool] = lambda word: False  # an author's name is no typo (engine sets it)
-        self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
+        self.unknown = [] if unknown is None else unknown  # words neither known nor correctable (suggest near ones)
+        self.is_name: Callable[[str], bool] = is_name or _no_name  # an author's name is no typo
 
     def fetch_df(self, words: list[str]) -> dict[str, int]:
         """Document frequencies from the vocab table (for the cache to fill itself)."""

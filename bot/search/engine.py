@@ -14,9 +14,10 @@ from bot.papers.matching import any_status, columns_of, matching_among, papers_o
 from bot.papers.reading import OperationalError, Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
-from bot.search import described, meaning
+from bot.search import described, meaning, notes
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
+from bot.search.correcting import WordCorrector
 from bot.search.fuse import blend, fuse
 from bot.search.matching import norm
 from bot.search.neighbours import similar
@@ -24,12 +25,11 @@ from bot.search.people import (
     People,
     PersonFilter,
     author_of,
-    common_surname_note,
+    common_surname,
     frequent_authors,
     named_authors,
     one_person_at_a_time,
     people_in,
-    person_note,
     unknown_person,
 )
 from bot.search.pinned import found_links, pinned_papers
@@ -46,17 +46,12 @@ from bot.search.retrieve import (
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
 from bot.search.weights import DEFAULT, Fusion, Weights
-from bot.text.marked import Code, Marked, Strong, marked
+from bot.text.marked import Marked, marked
 from bot.text.stopwords import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
-NO_TOPIC = marked(
-    "Which topic? Name one, as in ", Code("any papers on grokking?"), " or ", Code("who works on kv cache?")
-)
 WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
 WHO_NAMED = 5
-EVERY_WORD_NOTE_UP_TO = 4  # a query of up to this many words says when few or no papers hold them all
-DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
 def request_without_topic(query: str, asked: bool = True) -> str | None:
@@ -98,7 +93,7 @@ def search(
             raise
         log.warning("search could not run %r: %s", query[:200], exc)  # a bug: user text should never reach here
         response.results, response.total = [], 0
-        response.notes.append(marked("This query could not be searched; try plain words."))
+        response.notes.append(marked(notes.NOT_SEARCHABLE))
     response.took_ms = (time.perf_counter() - started) * 1000
     return response
 
@@ -165,11 +160,9 @@ class _Order(NamedTuple):
 def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool:
     """An empty query, or a request that names no topic: the response says so, and nothing is searched."""
     if not parsed.terms and not parsed.has_filters and not parsed.links:
-        response.notes.append(
-            marked('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
-        )
+        response.notes.append(marked(notes.NOTHING_TO_SEARCH))
     elif parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists working memory papers)
-        response.notes.append(NO_TOPIC)
+        response.notes.append(notes.NO_TOPIC)
     else:
         return False
     response.searched = False
@@ -192,37 +185,29 @@ def _settle(
     if venues.nothing:
         return None
     people = People(db, cache)
-    planner = QueryPlanner(db, cache, parsed)
+    words = WordCorrector(db, cache, parsed)  # (how often words occur, and typos, before the plan is made)
     scoped = in_scope(db, venues, cache)
-    person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
-    nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w], planner.is_typo)
+    person = people_in(parsed, people, lambda w: words.df([w])[w], within=scoped)
+    nobody = None if person else unknown_person(parsed, people, lambda w: words.df([w])[w], words.is_typo)
     if nobody:
-        response.notes.append(
-            marked(
-                "No author here is called ", Strong(nobody), ", and no paper mentions ", Strong(nobody.split()[-1]), "."
-            )
-        )
+        response.notes.append(notes.nobody_called(nobody))
         if scoped is not None and not parsed.names_venues:
-            response.notes.append(marked(DEFAULT_VENUES_ONLY))
+            response.notes.append(marked(notes.DEFAULT_VENUES_ONLY))
         return None
     if person:
-        parsed = planner.parsed = person.rest
-    elif note := common_surname_note(parsed, people):
-        response.notes.append(note)
+        parsed = person.rest
+    elif surname := common_surname(parsed, people):
+        response.notes.append(notes.many_called(*surname))
     clock.lap("people")
-    planner.is_name = people.knows
+    planner = QueryPlanner(db, cache, parsed, is_name=people.knows)
     within = person.allowed if person else None  # (the person's papers and the venues', like status: is)
     if scoped is not None:
         within = scoped if within is None else within & scoped
     plan = planner.build(within, person.denied if person else frozenset(), narrowed=bool(person) or scoped is not None)
     response.corrected = plan.corrected
     clock.lap("plan", apart=("correction", planner.correcting_ms))
-    for typed, words in plan.apart:
-        response.notes.append(marked("No paper writes ", Strong(typed), ": showing papers with ", Strong(words), "."))
-    for rare, common in plan.also:
-        response.notes.append(
-            marked("Also showing papers with ", Strong(common), " (only a paper or two use ", Strong(rare), ").")
-        )
+    response.notes += [notes.searched_apart(typed, searched) for typed, searched in plan.apart]
+    response.notes += [notes.also_searched(rare, common) for rare, common in plan.also]
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
 
@@ -330,7 +315,7 @@ def _notes(
         topic = " ".join(g.label for g in plan.groups)
         on_topic = any(s.level for s in ranked)  # ("Tri Dao mamba": none of his papers here is)
         lead = total if order.lead_count is None else order.lead_count
-        response.notes.insert(0, person_note(person, lead, topic, on_topic))
+        response.notes.insert(0, notes.person(person, lead, topic, on_topic))
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
@@ -338,18 +323,18 @@ def _notes(
     added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (added and full < need)) and any(s.level < len(plan.groups) for s in page)
-    if response.partial and (note := _partial_note(full, list(dict.fromkeys(plan.unknown)), len(plan.groups))):
+    if response.partial and (note := notes.partial(full, list(dict.fromkeys(plan.unknown)), len(plan.groups))):
         response.notes.append(note)  # (plan.unknown: words no paper here writes, nor anything near them)
     found = found_links(asked.pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
-        narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
-        response.notes.append(marked(f"No paper in the index has the link {', '.join(unknown)}{narrowed}."))
+        response.notes.append(notes.unknown_links(unknown, bool(parsed.has_filters or parsed.negative)))
     if not response.results and offset == 0:
         if asked.scoped is not None and not parsed.names_venues:
-            response.notes.append(marked(DEFAULT_VENUES_ONLY))
-        response.suggestions = _suggestions(db, cache, parsed, plan, asked.planner)
-        response.notes += [marked(n) for n in plan.notes_extra]
+            response.notes.append(marked(notes.DEFAULT_VENUES_ONLY))
+        response.suggestions = _suggestions(cache, parsed, plan, asked.planner)
+        if parsed.status and not any_status(db):
+            response.notes.append(marked(notes.NO_STATUS))
 
 
 def _fused(
@@ -401,21 +386,6 @@ def _described(
     return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)
 
 
-def _partial_note(full: int, unused: list[str], words: int) -> Marked | None:
-    """What the page holds besides papers matching every word; the words no paper writes, by name, when they are why
-    none matches every word. Of a query of more than EVERY_WORD_NOTE_UP_TO `words`, nobody expects every word in one
-    paper: no note says so (None)."""
-    if unused and not full:
-        said = [piece for i, w in enumerate(unused) for piece in ((", ",) if i else ()) + (Strong(w),)]
-        return marked("No paper here writes ", *said, "; showing papers with the other words.")
-    if words > EVERY_WORD_NOTE_UP_TO:
-        return None
-    if not full:
-        return marked("No paper matches every word; showing papers that match some of them.")
-    verb = "papers match" if full > 1 else "paper matches"
-    return marked(f"Only {full} {verb} every word; the rest match some.")
-
-
 class _Stages:
     """Milliseconds per stage of one search, so the bench can say where the time goes."""
 
@@ -441,8 +411,7 @@ def _who_note(db: Reader, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> lis
     who = [(name, n) for name, n in frequent_authors(db, on_topic, WHO_NAMED) if n > 1]
     if not who:
         return []
-    topic = " ".join(g.label for g in plan.groups)
-    return [marked("Most papers on ", Strong(topic), " here: " + ", ".join(f"{name} ({n})" for name, n in who))]
+    return [notes.most_papers_on(" ".join(g.label for g in plan.groups), who)]
 
 
 def _like_the_named_paper(
@@ -466,9 +435,7 @@ def _like_the_named_paper(
     like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
-    response.notes.insert(
-        0, marked("Papers like ", Strong(title)) if like else marked("No papers like ", Strong(title), " here.")
-    )
+    response.notes.insert(0, notes.papers_like(title, bool(like)))
     return True
 
 
@@ -500,23 +467,17 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
     return list(dict.fromkeys(out))
 
 
-def _suggestions(
-    db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
-) -> list[str]:
+def _suggestions(cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner) -> list[str]:
     """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
     out: list[str] = []
     free = plan.free_text or parsed.free_text()
     if parsed.has_filters and free:
         out.append(free)
-    if parsed.status and not any_status(db):
-        plan.notes_extra.append(
-            "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
-        )
     if plan.negatives and free:
         out.append(free)
     for word in plan.unknown[:3]:
         for first in dict.fromkeys(word[:2]):
-            buckets = cache.vocab.bucket(first, planner.fetch_prefix)
+            buckets = cache.vocab.bucket(first, planner.words.fetch_prefix)
             near = [w for length in range(len(word) - 3, len(word) + 4) for w in buckets.get(length, ())]
             for cand, _, _ in process.extract(word, near, scorer=fuzz.ratio, score_cutoff=70, limit=3):
                 out.append(re.sub(re.escape(word), cand, free, count=1) if free else cand)

@@ -20,11 +20,9 @@ from bot.search.people_lookup import SURNAME_PEOPLE as SURNAME_PEOPLE
 from bot.search.people_lookup import NameMatch as NameMatch
 from bot.search.people_lookup import People as People
 from bot.search.people_lookup import Person as Person
-from bot.text.marked import Marked, Strong, marked
 from bot.text.person_names import PARTICLES, fold_name, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
-OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
 SURNAME_AMONG_WORDS = 4  # query words among which a capitalised surname names its bearers (a title is longer)
 T = TypeVar("T")
 
@@ -164,24 +162,16 @@ def _beside(
     return other if other and other.person.key != match.person.key else None
 
 
-def common_surname_note(parsed: ql.ParsedQuery, people: People) -> Marked | None:
-    """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): how to ask for one of them."""
+def common_surname(parsed: ql.ParsedQuery, people: People) -> tuple[str, str] | None:
+    """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): the surname as typed and one
+    of its bearers as the index names them (bot.search.notes says how to ask for one person)."""
     terms = parsed.terms
     if not people.available or len(terms) != 1 or len(terms[0].words) != 1 or terms[0].negated:
         return None
     if terms[0].quoted or terms[0].field not in (None, "author"):
         return None
     bearer = people.common_surname(terms[0].text, as_name=terms[0].field == "author")
-    if bearer is None:
-        return None
-    first, *rest = bearer.split()  # (as the index names them: the usual casing among a person's spellings)
-    example = (
-        (Strong(" ".join((first, *rest))), ", ", Strong(f"{first[0]}. {' '.join(rest)}")) if rest else (Strong(bearer),)
-    )
-    asked = Strong(terms[0].text)
-    return marked(
-        "Many authors are called ", asked, ": add a first name or an initial for one person's papers (", *example, ")."
-    )
+    return None if bearer is None else (terms[0].text, bearer)
 
 
 def unknown_person(
@@ -203,39 +193,6 @@ def unknown_person(
     if df(surname) or typo(surname) or not people.is_given_name(first[0]):
         return None
     return " ".join(t.text for t in terms)
-
-
-def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -> Marked:
-    """What the answer says about the person it found: `4 papers by Mohit Bansal` (the name Strong), and how it was read
-    (`on_topic`: whether any of their papers holds a word of the topic)."""
-    match = found.match
-    if match is None:
-        return marked()
-    name = Strong(match.person.name)
-    place = found.rest.author_position
-    whose = marked("with ", name, f" as {place} author") if place and found.from_text else marked("by ", name)
-    note = marked(f"{count} paper{'s' if count != 1 else ''} " if count else "No papers ") + whose
-    if found.beside and count:
-        note += marked(", those with ", Strong(found.beside.person.name), " first")
-    elif topic and found.from_text and count and not on_topic:
-        note += marked(", none about ", Strong(topic))
-    elif topic:
-        about = marked(", those about ", Strong(topic), " first") if found.from_text and count else None
-        note += about or marked(" about ", Strong(topic))
-    rest = found.rest
-    if not count and (rest.status or rest.status_excluded or rest.has_code is not None or rest.names_venues):
-        note += " with these filters"  # (they have papers here: a search names only people who do)
-    if not match.exact:
-        note += marked(" (you typed ", Strong(found.typed), ")")
-    if match.others:
-        more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:OTHERS_NAMED])
-        if len(match.others) > OTHERS_NAMED:
-            more += f" and {len(match.others) - OTHERS_NAMED} more"
-        if match.shared:
-            note += f". Also fits, listed after: {more}; type the full name for one person's papers."
-        else:
-            note += f". Also named so: {more}; type the full name for theirs."
-    return note
 
 
 def _in_place(db: Reader, match: NameMatch, place: str) -> frozenset[int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from typing import NamedTuple
 
 from bot.papers import fts, matching
@@ -50,9 +50,10 @@ class AlsoSearched(NamedTuple):
     common: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class RetrievalPlan:
-    """Everything retrieval and ranking need from the query, decided once: they never look at the text again."""
+    """Everything retrieval and ranking need from the query, decided once and never changed: they never look at the
+    text again."""
 
     groups: list[TermGroup] = field(default_factory=list)
     negatives: list[TermGroup] = field(default_factory=list)
@@ -66,7 +67,6 @@ class RetrievalPlan:
     corrected: str | None = None
     corrections: dict[str, str] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
-    notes_extra: list[str] = field(default_factory=list)  # said only when nothing matched
     also: list[AlsoSearched] = field(default_factory=list)
     apart: list[SearchedApart] = field(default_factory=list)
     free_text: str = ""
@@ -89,13 +89,51 @@ def _recased(word: str) -> Callable[[re.Match[str]], str]:
     return lambda m: same_case(m.group(), word)
 
 
-class QueryPlanner(WordCorrector):
-    """Turns a parsed query into a RetrievalPlan; it asks the index only for word frequencies (cached per index),
-    and how its words were meant of the WordCorrector it builds on."""
+@dataclass
+class _Draft:
+    """A RetrievalPlan as the planner fills it in, field by field, before build() hands it out frozen."""
 
-    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
-        self.plan = RetrievalPlan()
-        super().__init__(db, cache, parsed, self.plan.unknown)
+    groups: list[TermGroup] = field(default_factory=list)
+    negatives: list[TermGroup] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    neg_authors: list[str] = field(default_factory=list)
+    author_words: list[tuple[str, ...]] = field(default_factory=list)
+    allowed: frozenset[int] | None = None
+    denied: frozenset[int] = frozenset()
+    filtered: bool = False
+    sequence: list[str] = field(default_factory=list)
+    corrected: str | None = None
+    corrections: dict[str, str] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)
+    also: list[AlsoSearched] = field(default_factory=list)
+    apart: list[SearchedApart] = field(default_factory=list)
+    free_text: str = ""
+    compares: bool = False
+
+    def frozen(self) -> RetrievalPlan:
+        """The plan as retrieval and ranking read it, no longer to be changed."""
+        return RetrievalPlan(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+
+class QueryPlanner:
+    """Turns a parsed query into a RetrievalPlan, once; it asks the index only for word frequencies (cached per
+    index), and how its words were meant of the WordCorrector it holds. `is_name`: an author's name, never a typo."""
+
+    def __init__(
+        self,
+        db: Reader,
+        cache: IndexCache,
+        parsed: ql.ParsedQuery,
+        is_name: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.db, self.cache, self.parsed = db, cache, parsed
+        self.draft = _Draft()
+        self.words = WordCorrector(db, cache, parsed, self.draft.unknown, is_name)
+        self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
+
+    def df(self, words: Iterable[str]) -> dict[str, int]:
+        """Document frequency of each word in names, titles and abstracts (0: unknown), as the corrector reads it."""
+        return self.words.df(words)
 
     def build(
         self, within: frozenset[int] | None = None, outside: frozenset[int] = frozenset(), narrowed: bool = False
@@ -103,12 +141,14 @@ class QueryPlanner(WordCorrector):
         """The plan: groups in typed order, exclusions, author terms, filters and weights. `within` and `outside`:
         papers the answer is limited to, or kept from, besides the query's own filters (the venues searched, a named
         person's papers); `narrowed`: such a limit applies even when it lets every paper through."""
-        parsed, plan = self.parsed, self.plan
+        if self.draft.groups or self.draft.sequence:
+            raise RuntimeError("a QueryPlanner builds one plan")
+        parsed, plan = self.parsed, self.draft
         positive = parsed.positive
         only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
         words = {w for t in parsed.terms for w in t.words}
         words |= {v for w in words for v in typos.spellings(w) + list(read_back(w))}
-        self.df(words)  # one query for every word we may ask about
+        self.words.df(words)  # one query for every word we may ask about
         slots: list[Slot] = []
         rewrites: list[_Rewrite] = []
         for term in positive:
@@ -118,13 +158,15 @@ class QueryPlanner(WordCorrector):
                 slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
                 continue
             started = time.perf_counter()
-            rejoined = self.rejoined(term.words)
-            split = None if rejoined else self.split_at_capitals(term)
-            names = self.camel_names(term)
+            rejoined = self.words.rejoined(term.words)
+            split = None if rejoined else self.words.split_at_capitals(term)
+            names = self.words.camel_names(term)
             fixed = (
                 rejoined
                 or (split and split[0])
-                or self.corrected_compound([self.correct(w, w in names) for w in term.words], term.words, names)
+                or self.words.corrected_compound(
+                    [self.words.correct(w, w in names) for w in term.words], term.words, names
+                )
             )
             self.correcting_ms += (time.perf_counter() - started) * 1000
             shown = term.text  # the term as the answer will show it
@@ -148,7 +190,7 @@ class QueryPlanner(WordCorrector):
             named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
             if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
                 plan.apart.append(SearchedApart(shown, " ".join(named)))
-                if len(named) > 1 and self.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
+                if len(named) > 1 and self.words.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
                     group = self.add_group(named, term.field)
                     slots += [Slot(group, w) for w in named]
                 else:  # mixture-of-depths: its words, as one idea
@@ -157,7 +199,7 @@ class QueryPlanner(WordCorrector):
             same = self.add_group(fixed, term.field)
             for w in fixed:
                 slots.append(Slot(same, w))
-        wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.papers_writing)
+        wording.free_forms(plan.groups, slots, lambda w: bool(self.words.df([w])[w]), self.words.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
         wording.number_ideas(plan.groups, slots, _BREAK)
         plan.compares = parsed.compares
@@ -172,7 +214,7 @@ class QueryPlanner(WordCorrector):
                 continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
             alts = [Alternative(term.words)]
             if len(term.words) == 1 and not term.quoted:
-                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.df([v])[v]]
+                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.words.df([v])[v]]
                 alts += self.expansions(term.words[0], term.text)
             plan.negatives.append(TermGroup(term.text, alts))
         for term in parsed.authors:
@@ -193,18 +235,18 @@ class QueryPlanner(WordCorrector):
                 text = text[:start] + display + text[end:]
             plan.corrected = text
         plan.free_text = " ".join(w for w in plan.sequence)
-        return plan
+        return plan.frozen()
 
     def add_group(self, words: list[str], scope: str | None) -> int:
         """The index of the group for these words (a new one unless the query asked them already: "diffusion
         diffusion" is one group), with other spellings of a word, or a compound's run-together form."""
-        groups = self.plan.groups
+        groups = self.draft.groups
         alts = [Alternative(tuple(words))]
         if len(words) == 1:
             alts += self.variants(words[0])
         else:
             joined = "".join(words)
-            if self.worthwhile(self.df([joined])[joined], min(self.df(words).values())):
+            if self.worthwhile(self.words.df([joined])[joined], min(self.words.df(words).values())):
                 alts.append(Alternative((joined,)))
         same = next((i for i, g in enumerate(groups) if g.alts[0] == alts[0] and g.scope == scope), None)
         if same is None:
@@ -217,10 +259,10 @@ class QueryPlanner(WordCorrector):
         """A compound of two or more words no paper writes, run together or not, though each of its `named` words
         is known (FlashAttention-3: flashattention)."""
         joined = "".join(words)
-        df = self.df([*words, joined])
+        df = self.words.df([*words, joined])
         if len(words) < 2 or df[joined] or not all(df[w] for w in named):
             return False
-        return self.papers_writing(Alternative(tuple(words))) == 0
+        return self.words.papers_writing(Alternative(tuple(words))) == 0
 
     def alts_df(self, alts: list[Alternative]) -> int:
         """About how many papers hold any of these alternatives (ML or machine learning): the most of any, each
@@ -241,31 +283,31 @@ class QueryPlanner(WordCorrector):
         """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
         alts = [
             Alternative((v,))
-            for v in typos.spellings(word) + typos.adjectives(word) + self.spelled_otherwise(word)
-            if self.worthwhile(self.df([v])[v], self.df([word])[word])
+            for v in typos.spellings(word) + typos.adjectives(word) + self.words.spelled_otherwise(word)
+            if self.worthwhile(self.words.df([v])[v], self.words.df([word])[word])
         ]
-        common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if common and self.slipped(word, common):
+        common = typos.common_neighbour(word, self.cache.vocab, self.words.fetch_df, self.words.fetch_prefix)
+        if common and self.words.slipped(word, common):
             alts.append(Alternative((common,)))
-            self.plan.also.append(AlsoSearched(word, common))
-        df = self.df([word])[word]
+            self.draft.also.append(AlsoSearched(word, common))
+        df = self.words.df([word])[word]
         if df < RARE_COMPOUND:
-            parts = typos.split_compound(word, self.df)
-            if parts and self.worthwhile(min(self.df(parts).values()), df):
+            parts = typos.split_compound(word, self.words.df)
+            if parts and self.worthwhile(min(self.words.df(parts).values()), df):
                 alts.append(Alternative(parts))
         elif apart := self.written_apart(word, df):  # finetuning: 59 papers, fine-tuning 711
             alts.append(apart)
-        if not self.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
+        if not self.words.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
             alts.append(Alternative((word,), prefix=True))
         return alts
 
     def written_apart(self, word: str, df: int) -> Alternative | None:
         """The two words more papers write a common word as (fine-tuning, pre-training) than joined, or None."""
-        parts = typos.split_compound(word, self.df, parts=2)
+        parts = typos.split_compound(word, self.words.df, parts=2)
         if not parts or min(map(len, parts)) < JOINED_PART:
             return None
         apart = Alternative(parts)
-        return apart if self.papers_writing(apart, up_to=df + 1) > df else None
+        return apart if self.words.papers_writing(apart, up_to=df + 1) > df else None
 
     def expansions(self, word: str, typed: str) -> list[Alternative]:
         """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
@@ -277,7 +319,7 @@ class QueryPlanner(WordCorrector):
         meanings = by_short[key]
         total = sum(max(papers, 1) for _, _, papers, _ in meanings)
         typed_as_acronym = any(c.isupper() for c in typed)
-        df = self.df([key])[key]
+        df = self.words.df([key])[key]
         out = []
         for _form, long_words, papers, builtin in meanings:
             if not builtin and (papers < 2 or papers < 0.2 * total or (not typed_as_acronym and papers * 25 < df)):
@@ -299,7 +341,7 @@ class QueryPlanner(WordCorrector):
             if len(key) < 3:
                 continue
             share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
-            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
+            if share >= 0.67 and (builtin or (papers >= 2 and self.words.df([key])[key] <= 25 * papers)):
                 out.append((key, builtin))
         if not out:
             return None
@@ -309,7 +351,7 @@ class QueryPlanner(WordCorrector):
         """The share of the papers using an acronym that also write this long form (once per index version)."""
         memo = self.cache.spelled_out
         if (key, long) not in memo:
-            df = self.df([key])[key]
+            df = self.words.df([key])[key]
             both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
             n = matching.count_all(self.db, both)
             memo[(key, long)] = n / df if df else 1.0
@@ -318,7 +360,7 @@ class QueryPlanner(WordCorrector):
     def short_forms(self, positive: list[ql.Term]) -> None:
         """Single-word groups that are acronyms also match their long forms."""
         typed = {w: t.text for t in positive for w in t.words}
-        for group in self.plan.groups:
+        for group in self.draft.groups:
             first = group.alts[0]
             if len(first.words) == 1 and not first.prefix and len(group.alts) < 8:
                 word = first.words[0]
@@ -346,7 +388,7 @@ class QueryPlanner(WordCorrector):
                 if shorts is None:
                     continue
                 words = tuple(s.word for s in span)
-                target = self.plan.groups[gids[0]]
+                target = self.draft.groups[gids[0]]
                 target.label = " ".join(words)
                 target.alts = [Alternative(words)] + [Alternative((short,)) for short in shorts if (short,) != words]
                 target.compound = target.compound and len(set(gids)) == 1  # (a long form of several counts in part)
@@ -356,7 +398,7 @@ class QueryPlanner(WordCorrector):
                 break
             i += step
         if drop:
-            self.plan.groups = [g for i, g in enumerate(self.plan.groups) if i not in drop]
+            self.draft.groups = [g for i, g in enumerate(self.draft.groups) if i not in drop]
 
     @staticmethod
     def _whole_groups(span: list[Slot], slots: list[Slot]) -> bool:
@@ -376,11 +418,11 @@ class QueryPlanner(WordCorrector):
         if not pairs:
             return
         gid = {s.word: s.group for s in slots if s.group is not None}
-        known = self.df(a + b for a, b in pairs)
+        known = self.words.df(a + b for a, b in pairs)
         for a, b in pairs:
-            if self.worthwhile(known[a + b], min(self.df([a])[a], self.df([b])[b])):
+            if self.worthwhile(known[a + b], min(self.words.df([a])[a], self.words.df([b])[b])):
                 for g in (gid[a], gid[b]):
-                    group = self.plan.groups[g]
+                    group = self.draft.groups[g]
                     alt = Alternative((a + b,))
                     if alt not in group.alts and len(group.alts[0].words) == 1:
                         group.alts.append(alt)
@@ -388,7 +430,7 @@ class QueryPlanner(WordCorrector):
     def filters(self, within: frozenset[int] | None, outside: frozenset[int], narrowed: bool) -> None:
         """status:, has:code and the limits build() is given as one set of allowed rowids (None: no such filter)
         and one of denied ones."""
-        parsed, plan, cache = self.parsed, self.plan, self.cache
+        parsed, plan, cache = self.parsed, self.draft, self.cache
         allowed: frozenset[int] | None = None
         if parsed.status:
             allowed = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status))
@@ -421,7 +463,7 @@ class QueryPlanner(WordCorrector):
         """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and
         BM25 weight, plus the counters ranking uses."""
         n = self.cache.papers
-        for group in self.plan.groups:
+        for group in self.draft.groups:
             total = 0
             for alt in group.alts:
                 if alt.prefix:
@@ -433,7 +475,7 @@ class QueryPlanner(WordCorrector):
             group.weight = idf(group.df, n)
             group.counters = [counter(a) for a in group.alts]
             first = group.alts[0]
-            dfs = self.df(first.words)
+            dfs = self.words.df(first.words)
             group.word_weights = tuple(0.0 if w in FUNCTION_WORDS else idf(dfs[w], n) for w in first.words)
             if len(first.words) == 1 and not first.prefix:
                 group.exact = counter(Alternative(first.words, exact=True))
@@ -460,6 +502,6 @@ class QueryPlanner(WordCorrector):
         words = alt.content_words
         if not words:
             return None
-        dfs = self.df(words)
+        dfs = self.words.df(words)
         word = min(words, key=lambda w: dfs[w])
         return word, dfs[word]
