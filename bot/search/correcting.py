@@ -8,7 +8,6 @@ this: the word frequencies and phrase counts here are what it plans with too.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable
 
@@ -19,30 +18,21 @@ from bot.search import query as ql
 from bot.search import typos
 from bot.search.cache import IndexCache
 from bot.search.matching import Alternative, camel_case
+from bot.search.scoring import idf
+from bot.search.weights import DEFAULT, Thresholds
 from bot.search.wording import FREE_FORM_PAPERS
 from bot.text import model_words
 from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
-CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
-TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
 COMPOUND_PAPERS = 50  # papers writing a corrected compound, counted up to this to choose the likeliest
-WRITTEN_COMPOUND = 3  # ...and at least this many, when the compound as typed was real words no paper writes...
-PART_SHARE = 0.001  # ...one of them a word no more than this share of the papers use (or one paper)...
-PART_RATIO = 50  # ...and the correction a word this many times more papers use
 PART_OPTIONS = 8  # words one edit from a compound's part tried, most used first
 _CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # the words of HiddenState, KVCache, RLbased
 _CAPS_THEN_WORD = re.compile(r"([A-Z]{2,})([a-z]{2,})")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _WORD = re.compile(r"[^\W_]+")
-
-
-def idf(df: int, papers: int) -> float:
-    """BM25's inverse document frequency: how much finding a word says about a paper."""
-    df = min(df, papers)
-    return math.log(1 + (papers - df + 0.5) / (df + 0.5))
 
 
 def _no_name(word: str) -> bool:
@@ -60,8 +50,9 @@ class WordCorrector:
         parsed: ql.ParsedQuery,
         unknown: list[str] | None = None,
         is_name: Callable[[str], bool] | None = None,
+        thresholds: Thresholds = DEFAULT.thresholds,
     ) -> None:
-        self.db, self.cache, self.parsed = db, cache, parsed
+        self.db, self.cache, self.parsed, self.thresholds = db, cache, parsed, thresholds
         self.unknown = [] if unknown is None else unknown  # words neither known nor correctable (suggest near ones)
         self.is_name: Callable[[str], bool] = is_name or _no_name  # an author's name is no typo
 
@@ -148,7 +139,7 @@ class WordCorrector:
         if real and (names or not all(w.isalpha() for w in fixed) or self.papers_writing(Alternative(typed), 1)):
             return fixed  # words papers write together, a name (DeepSeek-Coder) or a version (Llama-3)
         if real:
-            most = WRITTEN_COMPOUND - 1
+            most = self.thresholds.written_compound - 1
         elif any(w != t and w in FUNCTION_WORDS for w, t in zip(fixed, typed, strict=True)):
             most = 0  # a part corrected into a word such as "are" gives way to any phrase papers write (awre: aware)
         else:
@@ -170,12 +161,12 @@ class WordCorrector:
         away that many times more papers use, when only a paper in a thousand uses it (leaning: learning). A `name`
         only one edit away."""
         df = self.df([typed])[typed]
-        if not typed.isalpha() or df > (max(1, PART_SHARE * self.cache.papers) if real else 0):
+        if not typed.isalpha() or df > (max(1, self.thresholds.part_share * self.cache.papers) if real else 0):
             return []
         if df:  # a rare word, typed right: words one edit away many times more papers use
             near = typos.one_edit(typed) if len(typed) >= 2 else []
             counts = self.df(near)
-            found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
+            found = sorted((w for w in near if counts[w] >= self.thresholds.part_ratio * df), key=lambda w: -counts[w])
             return [w for w in found if w != fixed][:PART_OPTIONS]
         swapped = typos.swaps(typed)  # hsot: shot
         first = typos.one_edit(typed, first_only=True) if len(typed) >= typos.MIN_LENGTH else []
@@ -210,7 +201,9 @@ class WordCorrector:
             return word
         if not name and model_words.knows(word):  # "suddenly generalize" is meant, not "sudden generalize"
             return word
-        if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
+        if any(
+            self.df([v])[v] > self.thresholds.typo_of_a_word for v in typos.singulars(word)
+        ):  # parities: papers write parity
             return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
         edits = 1 if name else 2
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
@@ -225,7 +218,7 @@ class WordCorrector:
         """Whether an unknown word is a typo of a word papers use more than in passing (samplng: sampling), not
         merely near a rare one (olah: olaf)."""
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        return any(self.df([o])[o] > TYPO_OF_A_WORD for o in options)
+        return any(self.df([o])[o] > self.thresholds.typo_of_a_word for o in options)
 
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
@@ -256,7 +249,7 @@ class WordCorrector:
         # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
         # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
         df = {w: self.df([w])[w] for w in context}
-        telling = [w for w in context if idf(df[w], self.cache.papers) >= CONTEXT_IDF]
+        telling = [w for w in context if idf(df[w], self.cache.papers) >= self.thresholds.rare_word]
         telling = telling or [min(context, key=lambda w: df[w])]
         # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
         # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.

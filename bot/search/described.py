@@ -13,7 +13,6 @@ the index holds). The candidates are the lexical order's head and papers holding
 from __future__ import annotations
 
 import functools
-import math
 import re
 import threading
 import weakref
@@ -26,6 +25,7 @@ import numpy.typing as npt
 from bot.papers import sentence_vectors
 from bot.papers.reading import Reader
 from bot.papers.sentence_vectors import sentences_of
+from bot.search import scoring
 from bot.search.weights import Described
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
@@ -119,7 +119,7 @@ def order(
 
     model = embedding.model()
     asked = model.encode_one(query)
-    idf = {w: math.log((total - df.get(w, 0) + 0.5) / (df.get(w, 0) + 0.5) + 1) for w in words}
+    idf = {w: scoring.idf(df.get(w, 0), total) for w in words}
     weight = sum(idf.values()) or 1.0
     read = remembered(papers, memory, stored)
     scores = []

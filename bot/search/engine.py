@@ -113,14 +113,14 @@ def _run(
     clock = _Stages(response.stages)
     cache = index_cache(db)
     cache.count_search()
-    asked = _settle(db, cache, parsed, response, scope, clock)
+    asked = _settle(db, cache, parsed, response, (scope, weights), clock)
     if asked is None:
         return
     if asked.parsed.asks_similar and _like_the_named_paper(
         db, asked.parsed, asked.pinned, response, asked.venues.keys, page_asked
     ):
         return  # (before retrieving: the words are the paper's name, not what to search for)
-    retriever, retrieval = _retrieve(db, cache, asked)
+    retriever, retrieval = _retrieve(db, cache, asked, weights)
     clock.lap("retrieve")
     order = _order(db, cache, asked, retriever, offset + limit, weights, clock)
     page = order.ranked[offset : offset + limit]
@@ -174,18 +174,21 @@ def _settle(
     cache: IndexCache,
     parsed: ql.ParsedQuery,
     response: SearchResponse,
-    scope: Scope,
+    asked_in: tuple[Scope, Weights],
     clock: _Stages,
 ) -> _Asked | None:
     """Venues, the person a query names, the plan and the papers it names, with the notes each adds; None: there is
-    nothing to search (no such venue, or a name nobody here has)."""
+    nothing to search (no such venue, or a name nobody here has). `asked_in`: the scope and the weights searched."""
+    scope, weights = asked_in
     venues = resolve(db, parsed, scope, cache)
     response.notes += [marked(n) for n in venues.notes]
     response.venues = venues.venues
     if venues.nothing:
         return None
     people = People(db, cache)
-    words = WordCorrector(db, cache, parsed)  # (how often words occur, and typos, before the plan is made)
+    words = WordCorrector(
+        db, cache, parsed, thresholds=weights.thresholds
+    )  # (how often words occur, and typos, before the plan is made)
     scoped = in_scope(db, venues, cache)
     person = people_in(parsed, people, lambda w: words.df([w])[w], within=scoped)
     nobody = None if person else unknown_person(parsed, people, lambda w: words.df([w])[w], words.is_typo)
@@ -199,7 +202,7 @@ def _settle(
     elif surname := common_surname(parsed, people):
         response.notes.append(notes.many_called(*surname))
     clock.lap("people")
-    planner = QueryPlanner(db, cache, parsed, is_name=people.knows)
+    planner = QueryPlanner(db, cache, parsed, is_name=people.knows, weights=weights)
     within = person.allowed if person else None  # (the person's papers and the venues', like status: is)
     if scoped is not None:
         within = scoped if within is None else within & scoped
@@ -212,11 +215,11 @@ def _settle(
     return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
 
 
-def _retrieve(db: Reader, cache: IndexCache, asked: _Asked) -> tuple[CandidateRetriever, Retrieval]:
+def _retrieve(db: Reader, cache: IndexCache, asked: _Asked, weights: Weights) -> tuple[CandidateRetriever, Retrieval]:
     """Candidates from a few bounded FTS5 queries (bot.search.retrieve), a named person's other papers after them,
     and the papers the query names."""
     plan, person = asked.plan, asked.person
-    retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
+    retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file(), weights.thresholds)
     theirs = person.match.papers if person and person.match else ()
     # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
     if plan.groups or plan.authors:

@@ -37,6 +37,7 @@ from bot.search.cache import index_cache
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, counter, norm
 from bot.search.results import MAX_LIMIT, Result
+from bot.search.scoring import idf
 from bot.search.snippets import Highlighter, make_snippet
 from bot.text.stopwords import CHAT_WORDS
 from bot.text.words import WORD_RE, stem, valid_text
@@ -144,7 +145,7 @@ def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
         papers = df.get(word, 0)
         if not 0 < papers <= most:
             continue
-        weight = (1 + math.log(count)) * math.log(1 + (n - papers + 0.5) / (papers + 0.5))
+        weight = (1 + math.log(count)) * idf(papers, n)
         key = stem(word)
         old = by_stem.get(key)
         if old is None:

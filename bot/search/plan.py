@@ -19,17 +19,16 @@ from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos, wording
 from bot.search.cache import IndexCache
-from bot.search.correcting import WordCorrector, idf
+from bot.search.correcting import WordCorrector
 from bot.search.groups import Hint, Slot, TermGroup
 from bot.search.matching import Alternative, counter, same_case
+from bot.search.scoring import idf
+from bot.search.weights import DEFAULT, Weights
 from bot.text.acronyms import long_key
 from bot.text.person_names import fold_name, read_back
 from bot.text.stopwords import FUNCTION_WORDS
 
 JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
-RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
-HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
-SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 # A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
 _VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
@@ -125,10 +124,11 @@ class QueryPlanner:
         cache: IndexCache,
         parsed: ql.ParsedQuery,
         is_name: Callable[[str], bool] | None = None,
+        weights: Weights = DEFAULT,
     ) -> None:
-        self.db, self.cache, self.parsed = db, cache, parsed
+        self.db, self.cache, self.parsed, self.thresholds = db, cache, parsed, weights.thresholds
         self.draft = _Draft()
-        self.words = WordCorrector(db, cache, parsed, self.draft.unknown, is_name)
+        self.words = WordCorrector(db, cache, parsed, self.draft.unknown, is_name, weights.thresholds)
         self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
 
     def df(self, words: Iterable[str]) -> dict[str, int]:
@@ -291,7 +291,7 @@ class QueryPlanner:
             alts.append(Alternative((common,)))
             self.draft.also.append(AlsoSearched(word, common))
         df = self.words.df([word])[word]
-        if df < RARE_COMPOUND:
+        if df < self.thresholds.rare_compound:
             parts = typos.split_compound(word, self.words.df)
             if parts and self.worthwhile(min(self.words.df(parts).values()), df):
                 alts.append(Alternative(parts))
@@ -345,7 +345,9 @@ class QueryPlanner:
                 out.append((key, builtin))
         if not out:
             return None
-        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= SPELLED_OUT][:2]
+        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= self.thresholds.spelled_out][
+            :2
+        ]
 
     def spelled_out(self, key: str, long: str) -> float:
         """The share of the papers using an acronym that also write this long form (once per index version)."""
@@ -491,10 +493,14 @@ class QueryPlanner:
         if not all(rarest):
             return None
         words = dict(r for r in rarest if r)
-        if idf(sum(words.values()), self.cache.papers) < HINT_IDF:
+        if not self.narrows(sum(words.values())):
             return None  # a word most papers use narrows nothing and costs FTS5 a seek per row
         parts = [fts.phrase((word,)) for word in words]
         return Hint(parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")", sum(words.values()))
+
+    def narrows(self, papers: int) -> bool:
+        """Whether words that this many papers use are rare enough to narrow retrieval as a hint."""
+        return idf(papers, self.cache.papers) >= self.thresholds.rare_word
 
     def rarest(self, alt: Alternative) -> tuple[str, int] | None:
         """An alternative's rarest word other than function words, and how many papers use it (None: it has only

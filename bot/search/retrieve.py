@@ -20,6 +20,7 @@ from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
 from bot.search.plan import RetrievalPlan
 from bot.search.query import FIELDS
+from bot.search.weights import DEFAULT, Thresholds
 from bot.search.wording import broad_ideas
 from bot.text.stopwords import FUNCTION_WORDS
 
@@ -32,7 +33,6 @@ FILTER_COUNT = 4000  # ...and for the total
 FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
 IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a generic idea first (longer: titles)
-WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
 PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
@@ -92,8 +92,9 @@ class CandidateRetriever:
         plan: RetrievalPlan,
         titles_table: bool = False,
         index_file: IndexVersion | None = None,
+        thresholds: Thresholds = DEFAULT.thresholds,
     ) -> None:
-        self.db, self.plan = db, plan
+        self.db, self.plan, self.thresholds = db, plan, thresholds
         self.index_file = index_file  # the total may be counted beside on this file (bot.search.counting)
         # The titles table (search_tables.rebuild_titles) can answer title queries when nothing else is asked of a
         # paper's text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
@@ -359,15 +360,16 @@ class CandidateRetriever:
         Each idea is asked by its rarer words (a long form's too) and single-word alternatives, not phrases: FTS5
         reads positions for phrases and whole posting lists for common words, and neither says much of a title."""
         ideas: dict[int, list[tuple[float, str]]] = {}
+        floor = self.thresholds.rare_word  # (a quoted phrase, an acronym or a spelling counts as rare)
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
             words = g.alts[0].words
             if len(words) == 1 or g.quoted:  # (a compound by its words too: ranking counts it only whole)
-                parts.append((WORD_WEIGHT if g.quoted else g.weight, g.alts[0].expression()))
+                parts.append((floor if g.quoted else g.weight, g.alts[0].expression()))
             else:
                 parts += [(wt, fts.phrase((w,))) for w, wt in zip(words, g.word_weights, strict=True) if wt]
-            parts += [(WORD_WEIGHT, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
-        rare = [[expr for weight, expr in parts if weight >= WORD_WEIGHT] for parts in ideas.values()]
+            parts += [(floor, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
+        rare = [[expr for weight, expr in parts if weight >= floor] for parts in ideas.values()]
         asked = [words or [max(parts)[1]] for words, parts in zip(rare, ideas.values(), strict=True)]
         before = len(self.found)
         self.add(self.in_titles(_every(asked), CAP_TITLE), 0, 2, CAP_TITLE)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import math
 import re
 
 from bot import text
 from bot.papers.reading import Reader
 from bot.papers.vocabulary import document_frequencies
+from bot.search.scoring import plain_idf
 from bot.text.stopwords import CHAT_WORDS, TOO_COMMON
 
 THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
@@ -43,8 +43,7 @@ def topic_queries(db: Reader, message_text: str, papers: int) -> list[str]:
     df = document_frequencies(db, candidates)
     n = max(papers, 1)
     low, high = max(1, n * RARE_FRACTION), max(n * COMMON_FRACTION, 2)
-    # Plain log(N/df), not BM25's: a topic pair scores by the sum of its words' rarity, and this keeps that order.
-    idf = {w: math.log((n + 1) / df[w]) for w in candidates if low <= df.get(w, 0) <= high}
+    idf = {w: plain_idf(df[w], n) for w in candidates if low <= df.get(w, 0) <= high}
     pairs: dict[tuple[str, str], float] = {}
     for seg in segments:
         for a, b in itertools.pairwise(seg):

@@ -3,7 +3,8 @@
 `Ranking` weighs what the lexical ranker reads of titles and abstracts (bot.search.rank, bot.search.ideas);
 `Fusion` how that order is merged with BM25 and meaning (bot.search.fuse). The defaults were chosen on the tune
 half of the graded set (tests/relevance/graded_queries.tsv); the held-out half was read only after each choice.
-Bounds on work (how many rowids a query reads, how deep a page goes) are not weights: they stay beside their code.
+`Thresholds` where planning and retrieval tell rare words from common ones. Bounds on work (how many rowids a query
+reads, how deep a page goes) are not weights: they stay beside their code.
 """
 
 from __future__ import annotations
@@ -72,12 +73,27 @@ class Described:
 
 
 @dataclass(frozen=True)
+class Thresholds:
+    """Where planning and retrieval draw their lines between rare and common words, typos and names."""
+
+    rare_word: float = 2.0  # a word fewer than ~1 paper in 7 uses (idf >= 2) says something: it narrows retrieval
+    # (a phrase's hint), stands for an idea in a title, and tells a correction's candidates apart
+    typo_of_a_word: int = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
+    rare_compound: int = 20  # a word this rare may be two words run together (kvcache: "kv cache")
+    spelled_out: float = 0.3  # a mined acronym means its long form when this share of its papers also write it
+    written_compound: int = 3  # papers writing a compound that beat the compound as typed (meta-leaning)...
+    part_share: float = 0.001  # ...when one part is a word no more than this share of the papers use (or one)...
+    part_ratio: int = 50  # ...and the correction a word this many times more papers use
+
+
+@dataclass(frozen=True)
 class Weights:
     """Every weight of a search: what `search(..., weights=)` takes and a bench sweeps."""
 
     ranking: Ranking = field(default_factory=Ranking)
     fusion: Fusion = field(default_factory=Fusion)
     described: Described = field(default_factory=Described)
+    thresholds: Thresholds = field(default_factory=Thresholds)
 
     def with_values(self, settings: dict[str, str]) -> Weights:
         """A copy with `part.name` set from text ({"fusion.meaning": "2"}), each value read as its field's type;
@@ -92,8 +108,8 @@ class Weights:
         return Weights(*(_replaced(getattr(self, part), parts[part]) for part in PARTS))
 
 
-PARTS = ("ranking", "fusion", "described")  # Weights' fields, in order
-_Part = TypeVar("_Part", Ranking, Fusion, Described)
+PARTS = ("ranking", "fusion", "described", "thresholds")  # Weights' fields, in order
+_Part = TypeVar("_Part", Ranking, Fusion, Described, Thresholds)
 
 
 def _replaced(part: _Part, values: dict[str, str]) -> _Part:

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from bot import search
 from bot.papers import index, search_tables
-from bot.search import plan as plan_module
 from bot.search import query as ql
 from bot.search import retrieve
 from bot.search.cache import index_cache
@@ -165,7 +164,7 @@ def test_hints_never_change_the_matches(
 ) -> None:
     """Every phrase gets a hint here, however common its words: a hint is words every match holds, so nothing
     changes but the work."""
-    monkeypatch.setattr(plan_module, "HINT_IDF", 0.0)
+    monkeypatch.setattr(QueryPlanner, "narrows", lambda self, papers: True)
     plan = QueryPlanner(seed_db, index_cache(seed_db), ql.parse(query)).build()
     plain = " AND ".join(g.fielded_expression() for g in plan.groups)
     assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain) != []
@@ -221,18 +220,25 @@ SEED_TERMS = [
 ]
 
 
+def _always(planner: QueryPlanner, papers: int) -> bool:
+    return True
+
+
+def _never(planner: QueryPlanner, papers: int) -> bool:
+    return False
+
+
 @given(st.lists(st.sampled_from(SEED_TERMS), min_size=1, max_size=6))
 def test_any_query_finds_the_same_papers_with_or_without_hints(seeds: sqlite_utils.Database, terms: list[str]) -> None:
-    """Hints on every phrase (HINT_IDF 0) or on none (infinite): the same papers, order, total and notes."""
+    """Hints on every phrase or on none (QueryPlanner.narrows always or never): the same papers, order, total and
+    notes."""
     query = " ".join(terms)
-    answers, original = [], plan_module.HINT_IDF
-    try:
-        for threshold in (0.0, float("inf")):
-            plan_module.HINT_IDF = threshold
+    answers = []
+    for hinted in (_always, _never):
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(QueryPlanner, "narrows", hinted)
             response = search.search(seeds, query, limit=10)
-            answers.append(([r.paper["id"] for r in response.results], response.total, starred_notes(response)))
-    finally:
-        plan_module.HINT_IDF = original
+        answers.append(([r.paper["id"] for r in response.results], response.total, starred_notes(response)))
     assert answers[0] == answers[1]
 
 
