@@ -285,11 +285,9 @@ def _write_page(db: Reader, asked: _Asked, order: _Order, page: list[ScoredPaper
         paper = papers.get(scored.rowid)
         if paper is None:
             continue
-        if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
-            order_score = scored.score
+        if plan.groups and not scored.in_title:  # ranked by its title score only: what it holds where
             abstract, authors = norm(paper.get("abstract") or ""), norm(" ".join(paper["authors"]))
-            order.ranker.score(scored, norm(paper["title"]), abstract, authors)
-            scored.score = order_score
+            order.ranker.matched(scored, norm(paper["title"]), abstract, authors)
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         result = Result(paper, round(scored.score, 4), snippet, _matched(plan, asked.parsed, scored, paper))
         if person or plan.author_words:

@@ -222,6 +222,29 @@ class Ranker:
             if any(found_alt(c, text) >= 0 for text in map(norm, (t or b"" for t in texts)) for c in counters)
         }
 
+    def matched(self, scored: ScoredPaper, ttext: bytes, atext: bytes, authors: bytes) -> None:
+        """What a paper ranked by its title alone holds where (ScoredPaper.in_title, in_abstract, level), worked out
+        without scoring it again: what a result on the page shows as why it is there."""
+        self._found(scored, self.covers([ttext])[0][2], atext, authors)
+
+    def _found(self, scored: ScoredPaper, hits: list[int], atext: bytes, authors: bytes) -> tuple[float, list[int]]:
+        """Record which alternative of each group the title (`hits`) and the abstract hold, and how many groups the
+        paper matches anywhere (its authors too); the abstract's BM25-style evidence, summed over the groups."""
+        scored.in_title = hits
+        lnorm = len(atext) / 1300
+        s_abs, matched = 0.0, 0
+        in_abstract: list[int] = []
+        scored.in_abstract = in_abstract
+        for g, h in zip(self.plan.groups, hits, strict=True):
+            alt, tf = first_hit(g.counters, atext)
+            in_abstract.append(alt)
+            s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
+            if h < 0 and alt < 0 and found_alt(g.counters, authors) < 0:
+                continue
+            matched += 1
+        scored.level = max(scored.level, matched)
+        return s_abs, in_abstract
+
     def in_turn(self, ranked: list[ScoredPaper]) -> list[ScoredPaper]:
         """For a comparison of two ideas (DPO vs PPO): named papers and papers about both first, then each side's
         papers in turn, the side of the better paper first, so the side more papers write about does not hide the
@@ -316,24 +339,12 @@ class Ranker:
         """Coverage × 10 (of groups, or of ideas), then the title's part (title_score), the abstract's evidence and
         the query as a phrase in it. Title, abstract and authors as matching.norm gives them; `title`: what covers()
         and title_score() found in `ttext` (else read here)."""
-        groups = self.plan.groups
         if title is None:  # one title on its own, read as covers() reads many
             read = self.covers([ttext])[0]
             hits, facts, score = read[2], read[3], self.title_score(ttext, read, scored.pinned)
         else:
             hits, facts, score = title
-        scored.in_title = hits
-        lnorm = len(atext) / 1300
-        s_abs, matched = 0.0, 0
-        in_abstract = scored.in_abstract = []
-        for g, h in zip(groups, hits, strict=True):
-            alt, tf = first_hit(g.counters, atext)
-            in_abstract.append(alt)
-            s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
-            if h < 0 and alt < 0 and found_alt(g.counters, authors) < 0:
-                continue
-            matched += 1
-        scored.level = max(scored.level, matched)
+        s_abs, in_abstract = self._found(scored, hits, atext, authors)
         if self.several:  # how many ideas the paper is about leads
             anywhere = [max(t, a) for t, a in zip(facts.ideas, self.ideas.read(atext, in_abstract), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere))
