@@ -23,7 +23,7 @@ from bot.papers.reading import Error, IndexUnavailable, Reader, ReadOnly, has_ta
 from bot.papers.versions import IndexVersion as IndexVersion
 from bot.papers.versions import version_of
 from bot.search import typos
-from bot.search.acronyms import AcronymTable, load_table, rows_for
+from bot.search.long_forms import AcronymTable, load_table, rows_for
 from bot.search.matching import norm
 
 if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
@@ -57,7 +57,7 @@ class IndexCache:
         self._vectors: PaperVectors | None = None
         self._vectors_read = False
         self._people_checked = False
-        self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
+        self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): LongForms.spelled_out
         self.searches = 0
         self.whole = False  # whether to keep the whole-corpus look-ups (a second search or warming says so)
         self.warmed_apart = False  # whether a thread reads them (a server's new index): searches never wait for it

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
 from typing import NamedTuple
 
-from rapidfuzz import fuzz, process
-
 from bot.papers import index
-from bot.papers.matching import any_status, columns_of, matching_among, papers_of
+from bot.papers.matching import any_status, matching_among, papers_of
 from bot.papers.reading import OperationalError, Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
-from bot.search import described, meaning, notes
+from bot.search import notes
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
-from bot.search.correcting import WordCorrector
-from bot.search.fuse import blend, fuse
+from bot.search.candidates import Candidate, Retrieval
+from bot.search.expressions import exclusions
+from bot.search.fuse import described_order, fused_order
 from bot.search.matching import norm
 from bot.search.neighbours import similar
 from bot.search.people import (
@@ -26,32 +24,24 @@ from bot.search.people import (
     PersonFilter,
     author_of,
     common_surname,
-    frequent_authors,
     named_authors,
     one_person_at_a_time,
     people_in,
     unknown_person,
 )
 from bot.search.pinned import found_links, pinned_papers
-from bot.search.plan import QueryPlanner, RetrievalPlan
+from bot.search.plan import QueryPlanner
+from bot.search.query_words import WordCorrector
 from bot.search.rank import Ranker, ScoredPaper
-from bot.search.results import MAX_LIMIT, Result, SearchResponse
-from bot.search.retrieve import (
-    Candidate,
-    CandidateRetriever,
-    Retrieval,
-    exclusions,
-    filter_only,
-)
+from bot.search.results import MAX_LIMIT, Result, SearchResponse, Stages
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.retrieve import CandidateRetriever, filter_only
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
-from bot.search.weights import DEFAULT, Fusion, Weights
-from bot.text.marked import Marked, marked
-from bot.text.stopwords import FUNCTION_WORDS
+from bot.search.weights import DEFAULT, Weights
+from bot.text.marked import marked
 
 log = logging.getLogger(__name__)
-WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
-WHO_NAMED = 5
 
 
 def request_without_topic(query: str, asked: bool = True) -> str | None:
@@ -110,7 +100,7 @@ def _run(
     limit, offset = page_asked
     if _nothing_to_search(parsed, response):
         return
-    clock = _Stages(response.stages)
+    clock = Stages(response.stages)
     cache = index_cache(db)
     cache.count_search()
     asked = _settle(db, cache, parsed, response, (scope, weights), clock)
@@ -175,7 +165,7 @@ def _settle(
     parsed: ql.ParsedQuery,
     response: SearchResponse,
     asked_in: tuple[Scope, Weights],
-    clock: _Stages,
+    clock: Stages,
 ) -> _Asked | None:
     """Venues, the person a query names, the plan and the papers it names, with the notes each adds; None: there is
     nothing to search (no such venue, or a name nobody here has). `asked_in`: the scope and the weights searched."""
@@ -242,7 +232,7 @@ def _order(
     retriever: CandidateRetriever,
     need: int,
     weights: Weights,
-    clock: _Stages,
+    clock: Stages,
 ) -> _Order:
     """The candidates ranked (bot.search.rank), a comparison's sides in turn, fused with BM25 and meaning when the
     query is long enough, deeper blocks for a deep page, and one person at a time when initials fit several."""
@@ -255,9 +245,9 @@ def _order(
         ranked = ranker.in_turn(ranked)
     if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
         clock.lap("rank")
-        ranked = _fused(db, cache, (plan, ranker), retriever, ranked, fusion)
+        ranked = fused_order(db, cache, (plan, ranker), retriever, ranked, fusion)
         clock.lap("fuse")
-        ranked = _described(db, cache, asked, retriever, ranked, weights)
+        ranked = described_order(db, cache, (plan, asked.planner), retriever, ranked, weights)
         clock.lap("described")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
@@ -320,7 +310,7 @@ def _notes(
         for result in response.results:
             result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
-        response.notes += _who_note(db, plan, ranked)
+        response.notes += notes.who_works_on(db, plan, ranked)
     added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (added and full < need)) and any(s.level < len(plan.groups) for s in page)
@@ -333,86 +323,9 @@ def _notes(
     if not response.results and offset == 0:
         if asked.scoped is not None and not parsed.names_venues:
             response.notes.append(marked(notes.DEFAULT_VENUES_ONLY))
-        response.suggestions = _suggestions(cache, parsed, plan, asked.planner)
+        response.suggestions = notes.suggestions(cache, parsed, plan, asked.planner)
         if parsed.status and not any_status(db):
             response.notes.append(marked(notes.NO_STATUS))
-
-
-def _fused(
-    db: Reader,
-    cache: IndexCache,
-    planned: tuple[RetrievalPlan, Ranker],
-    retriever: CandidateRetriever,
-    ranked: list[ScoredPaper],
-    fusion: Fusion,
-) -> list[ScoredPaper]:
-    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse), less the papers BM25
-    alone brought that hold no query word as ranking reads it (nothing would show why they are there)."""
-    plan, ranker = planned
-    by_bm25 = retriever.by_bm25(fusion.depth if fusion.bm25 else 0, fusion.postings)
-    said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
-    among = [s.rowid for s in ranked[: fusion.depth]] + by_bm25
-    near = meaning.closest(db, cache, said, among, fusion.floor) if fusion.meaning else []
-    fused = fuse(ranked, by_bm25, near, len(plan.groups), fusion)
-    joined = {s.rowid for s in fused if s.rowid not in retriever.found and s.close is None}  # (BM25's alone)
-    unheld = joined - ranker.holding(sorted(joined)) if joined else set()
-    return [s for s in fused if s.rowid not in unheld] if unheld else fused
-
-
-def _described(
-    db: Reader,
-    cache: IndexCache,
-    asked: _Asked,
-    retriever: CandidateRetriever,
-    ranked: list[ScoredPaper],
-    weights: Weights,
-) -> list[ScoredPaper]:
-    """A long query read as the description of an idea (bot.search.described): its order of the fused head and
-    the papers holding its words or their synonyms, blended with the fused order."""
-    chosen = weights.described
-    words = described.content_words(asked.plan.sequence)
-    if not described.is_description(words, chosen) or any(s.looked_up for s in ranked[:1]):
-        return ranked  # (a title typed out is not a description: its paper leads)
-    df = asked.planner.df
-    expanded = described.expansions(words, df, chosen)
-    units: list[tuple[str, ...]] = [(s,) for w in words for s in expanded[w]]
-    widened = retriever.by_bm25_of(units, chosen.widened, weights.fusion.postings)
-    among = list(dict.fromkeys([s.rowid for s in ranked[: chosen.depth] if not s.pinned] + widened))
-    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in columns_of(db, "title, abstract", among).items()}
-    said = " ".join(asked.plan.sequence)
-    whole = dict(meaning.closest(db, cache, said, among, -1.0))
-    memory = described.memory_of(cache)
-    stored = described.stored_in(db) if whole else described.nothing_stored
-    ordered = described.order(said, words, expanded, papers, memory, stored, df(words), cache.papers, whole, chosen)
-    return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)
-
-
-class _Stages:
-    """Milliseconds per stage of one search, so the bench can say where the time goes."""
-
-    def __init__(self, into: dict[str, float]) -> None:
-        self.into, self.last = into, time.perf_counter()
-
-    def lap(self, stage: str, apart: tuple[str, float] | None = None) -> None:
-        """Close a stage: the time since the last lap is its, less the milliseconds of a part counted `apart`."""
-        now = time.perf_counter()
-        spent = (now - self.last) * 1000
-        if apart is not None:
-            part, ms = apart
-            self.into[part] = self.into.get(part, 0.0) + ms
-            spent -= ms
-        self.into[stage] = self.into.get(stage, 0.0) + spent
-        self.last = now
-
-
-def _who_note(db: Reader, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
-    """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
-    wrote more than one; else the papers' own author lines answer)."""
-    on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
-    who = [(name, n) for name, n in frequent_authors(db, on_topic, WHO_NAMED) if n > 1]
-    if not who:
-        return []
-    return [notes.most_papers_on(" ".join(g.label for g in plan.groups), who)]
 
 
 def _like_the_named_paper(
@@ -466,20 +379,3 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
     if parsed.has_code:
         out.append("has:code")
     return list(dict.fromkeys(out))
-
-
-def _suggestions(cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner) -> list[str]:
-    """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
-    out: list[str] = []
-    free = plan.free_text or parsed.free_text()
-    if parsed.has_filters and free:
-        out.append(free)
-    if plan.negatives and free:
-        out.append(free)
-    for word in plan.unknown[:3]:
-        for first in dict.fromkeys(word[:2]):
-            buckets = cache.vocab.bucket(first, planner.words.fetch_prefix)
-            near = [w for length in range(len(word) - 3, len(word) + 4) for w in buckets.get(length, ())]
-            for cand, _, _ in process.extract(word, near, scorer=fuzz.ratio, score_cutoff=70, limit=3):
-                out.append(re.sub(re.escape(word), cand, free, count=1) if free else cand)
-    return list(dict.fromkeys(s for s in out if s and s != parsed.text))[:5]

@@ -1,6 +1,6 @@
 """What planning hands on: a query word's group of alternatives (TermGroup) and the words as typed (Slot).
 
-A leaf module, so that plan.py and the modules it calls (wording.py) and those reading its plans (retrieve, rank,
+A leaf module, so that plan.py and the modules it calls (joining_words.py) and those reading its plans (retrieve, rank,
 snippets, ideas, neighbours) share these types without importing one another.
 """
 

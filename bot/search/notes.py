@@ -1,4 +1,5 @@
-"""Every note a search answer says beside its papers, worded in one place: the stages decide, this module words.
+"""Every note a search answer says beside its papers, and the queries it suggests, worded in one place: the stages
+decide, this module words.
 
 The engine (bot.search.engine) calls these with what it found; nothing else writes a note a user reads after
 parsing (the query language's own notes are worded in bot.search.query, the venues' in bot.search.scope).
@@ -6,10 +7,22 @@ parsing (the query language's own notes are worded in bot.search.query, the venu
 
 from __future__ import annotations
 
-from bot.search.people import PersonFilter
+import re
+
+from rapidfuzz import fuzz, process
+
+from bot.papers.reading import Reader
+from bot.search import query as ql
+from bot.search.cache import IndexCache
+from bot.search.people import PersonFilter, frequent_authors
+from bot.search.plan import QueryPlanner
+from bot.search.rank import ScoredPaper
+from bot.search.retrieval_plan import RetrievalPlan
 from bot.text.marked import Code, Marked, Strong, marked
 
 OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
+WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
+WHO_NAMED = 5
 EVERY_WORD_NOTE_UP_TO = 4  # a query of up to this many words says when few or no papers hold them all
 
 NO_TOPIC = marked(
@@ -110,3 +123,30 @@ def person(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -
         else:
             note += f". Also named so: {more}; type the full name for theirs."
     return note
+
+
+def who_works_on(db: Reader, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
+    """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
+    wrote more than one; else the papers' own author lines answer)."""
+    on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
+    who = [(name, n) for name, n in frequent_authors(db, on_topic, WHO_NAMED) if n > 1]
+    if not who:
+        return []
+    return [most_papers_on(" ".join(g.label for g in plan.groups), who)]
+
+
+def suggestions(cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner) -> list[str]:
+    """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
+    out: list[str] = []
+    free = plan.free_text or parsed.free_text()
+    if parsed.has_filters and free:
+        out.append(free)
+    if plan.negatives and free:
+        out.append(free)
+    for word in plan.unknown[:3]:
+        for first in dict.fromkeys(word[:2]):
+            buckets = cache.vocab.bucket(first, planner.words.fetch_prefix)
+            near = [w for length in range(len(word) - 3, len(word) + 4) for w in buckets.get(length, ())]
+            for cand, _, _ in process.extract(word, near, scorer=fuzz.ratio, score_cutoff=70, limit=3):
+                out.append(re.sub(re.escape(word), cand, free, count=1) if free else cand)
+    return list(dict.fromkeys(s for s in out if s and s != parsed.text))[:5]

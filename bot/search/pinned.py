@@ -12,9 +12,10 @@ from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
+from bot.search.framing import WANTED
 from bot.search.matching import coined, counter, found_alt, norm
-from bot.search.plan import QueryPlanner, RetrievalPlan
-from bot.search.questions import WANTED
+from bot.search.plan import QueryPlanner
+from bot.search.retrieval_plan import RetrievalPlan
 from bot.text.names import name_key
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import normalize_title

@@ -11,21 +11,24 @@ import itertools
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
 from typing import NamedTuple
 
 from bot.papers import fts, matching
 from bot.papers.reading import Reader
+from bot.search import joining_words, typos
 from bot.search import query as ql
-from bot.search import typos, wording
 from bot.search.cache import IndexCache
-from bot.search.correcting import WordCorrector
+from bot.search.expressions import author_phrase
 from bot.search.groups import Hint, Slot, TermGroup
+from bot.search.long_forms import LongForms
 from bot.search.matching import Alternative, counter, same_case
+from bot.search.query_words import WordCorrector
+from bot.search.retrieval_plan import AlsoSearched, PlanDraft, SearchedApart
+from bot.search.retrieval_plan import RetrievalPlan as RetrievalPlan
 from bot.search.scoring import idf
 from bot.search.weights import DEFAULT, Weights
 from bot.text.acronyms import long_key
-from bot.text.person_names import fold_name, read_back
+from bot.text.person_names import read_back
 from bot.text.stopwords import FUNCTION_WORDS
 
 JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
@@ -33,47 +36,6 @@ _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form span
 # A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
 _VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
 _HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
-
-
-class SearchedApart(NamedTuple):
-    """A hyphenated name no paper writes (as the user will read it), and the words searched instead."""
-
-    typed: str
-    words: str
-
-
-class AlsoSearched(NamedTuple):
-    """A rare word searched together with a common one one edit away: the user is told, it may be a typo."""
-
-    rare: str
-    common: str
-
-
-@dataclass(frozen=True)
-class RetrievalPlan:
-    """Everything retrieval and ranking need from the query, decided once and never changed: they never look at the
-    text again."""
-
-    groups: list[TermGroup] = field(default_factory=list)
-    negatives: list[TermGroup] = field(default_factory=list)
-    authors: list[str] = field(default_factory=list)  # FTS phrases for the authors column
-    neg_authors: list[str] = field(default_factory=list)
-    author_words: list[tuple[str, ...]] = field(default_factory=list)
-    allowed: frozenset[int] | None = None  # status:/has:code, as rowid sets
-    denied: frozenset[int] = frozenset()
-    filtered: bool = False
-    sequence: list[str] = field(default_factory=list)  # the unquoted words as typed (corrected), for phrase bonus
-    corrected: str | None = None
-    corrections: dict[str, str] = field(default_factory=dict)
-    unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
-    also: list[AlsoSearched] = field(default_factory=list)
-    apart: list[SearchedApart] = field(default_factory=list)
-    free_text: str = ""
-    compares: bool = False  # "DPO vs PPO": each side's papers in turn after those about both
-
-    def passes_filters(self, rowid: int) -> bool:
-        """Whether a paper passes the status: and has:code filters."""
-        return (self.allowed is None or rowid in self.allowed) and rowid not in self.denied
 
 
 class _Rewrite(NamedTuple):
@@ -86,32 +48,6 @@ class _Rewrite(NamedTuple):
 def _recased(word: str) -> Callable[[re.Match[str]], str]:
     """A re.sub replacement writing `word` in the capitals of what it replaces."""
     return lambda m: same_case(m.group(), word)
-
-
-@dataclass
-class _Draft:
-    """A RetrievalPlan as the planner fills it in, field by field, before build() hands it out frozen."""
-
-    groups: list[TermGroup] = field(default_factory=list)
-    negatives: list[TermGroup] = field(default_factory=list)
-    authors: list[str] = field(default_factory=list)
-    neg_authors: list[str] = field(default_factory=list)
-    author_words: list[tuple[str, ...]] = field(default_factory=list)
-    allowed: frozenset[int] | None = None
-    denied: frozenset[int] = frozenset()
-    filtered: bool = False
-    sequence: list[str] = field(default_factory=list)
-    corrected: str | None = None
-    corrections: dict[str, str] = field(default_factory=dict)
-    unknown: list[str] = field(default_factory=list)
-    also: list[AlsoSearched] = field(default_factory=list)
-    apart: list[SearchedApart] = field(default_factory=list)
-    free_text: str = ""
-    compares: bool = False
-
-    def frozen(self) -> RetrievalPlan:
-        """The plan as retrieval and ranking read it, no longer to be changed."""
-        return RetrievalPlan(**{f.name: getattr(self, f.name) for f in fields(self)})
 
 
 class QueryPlanner:
@@ -127,8 +63,10 @@ class QueryPlanner:
         weights: Weights = DEFAULT,
     ) -> None:
         self.db, self.cache, self.parsed, self.thresholds = db, cache, parsed, weights.thresholds
-        self.draft = _Draft()
+        self.draft = PlanDraft()
         self.words = WordCorrector(db, cache, parsed, self.draft.unknown, is_name, weights.thresholds)
+        share = weights.thresholds.spelled_out
+        self.long = LongForms(db, lambda: cache.acronyms(db), cache.spelled_out, self.words.df, share)
         self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
 
     def df(self, words: Iterable[str]) -> dict[str, int]:
@@ -152,81 +90,18 @@ class QueryPlanner:
         slots: list[Slot] = []
         rewrites: list[_Rewrite] = []
         for term in positive:
-            if term.quoted:
-                plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
-                plan.groups[-1].quoted = True
-                slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
-                continue
-            started = time.perf_counter()
-            rejoined = self.words.rejoined(term.words)
-            split = None if rejoined else self.words.split_at_capitals(term)
-            names = self.words.camel_names(term)
-            fixed = (
-                rejoined
-                or (split and split[0])
-                or self.words.corrected_compound(
-                    [self.words.correct(w, w in names) for w in term.words], term.words, names
-                )
-            )
-            self.correcting_ms += (time.perf_counter() - started) * 1000
-            shown = term.text  # the term as the answer will show it
-            if rejoined:
-                shown = same_case(term.text, "-".join(rejoined))
-                plan.corrections[term.text.lower()] = "-".join(rejoined)
-                rewrites.append(_Rewrite(term.span, shown))
-            elif split:
-                shown = split[1]
-                plan.corrections[term.text.lower()] = " ".join(fixed)
-                rewrites.append(_Rewrite(term.span, shown))
-            elif fixed != list(term.words):
-                for old, new in zip(term.words, fixed, strict=True):
-                    if old != new:
-                        shown = re.sub(re.escape(old), _recased(new), shown, count=1, flags=re.I)
-                        plan.corrections[old] = new
-                rewrites.append(_Rewrite(term.span, shown))
-            if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
-                slots += [Slot(None, w) for w in fixed]
-                continue
-            named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
-            if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
-                plan.apart.append(SearchedApart(shown, " ".join(named)))
-                if len(named) > 1 and self.words.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
-                    group = self.add_group(named, term.field)
-                    slots += [Slot(group, w) for w in named]
-                else:  # mixture-of-depths: its words, as one idea
-                    slots += [Slot(self.add_group([w], term.field), w) for w in named]
-                continue
-            same = self.add_group(fixed, term.field)
-            for w in fixed:
-                slots.append(Slot(same, w))
-        wording.free_forms(plan.groups, slots, lambda w: bool(self.words.df([w])[w]), self.words.papers_writing)
+            slots += self._slots(term, only_stop, rewrites)
+        joining_words.free_forms(plan.groups, slots, lambda w: bool(self.words.df([w])[w]), self.words.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
-        wording.number_ideas(plan.groups, slots, _BREAK)
+        joining_words.number_ideas(plan.groups, slots, _BREAK)
         plan.compares = parsed.compares
-        means = wording.means(plan.groups, slots)  # (before long forms merge groups)
+        means = joining_words.means(plan.groups, slots)  # (before long forms merge groups)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
         typed = [w for t in positive for w in t.words]
-        plan.groups = wording.without_field_ideas(plan.groups, typed, means, self.alts_df)
-        for term in parsed.negative:
-            if term.literal:
-                continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
-            alts = [Alternative(term.words)]
-            if len(term.words) == 1 and not term.quoted:
-                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.words.df([v])[v]]
-                alts += self.expansions(term.words[0], term.text)
-            plan.negatives.append(TermGroup(term.text, alts))
-        for term in parsed.authors:
-            phrase = fts.phrase(term.words)
-            if len(term.words) == 1:  # author:Schoelkopf: Schölkopf too (FTS5 reads him as scholkopf)
-                forms = [
-                    fts.phrase(f) for f in dict.fromkeys(map(fold_name, read_back(term.words[0]))) if f != term.words
-                ]
-                phrase = "(" + " OR ".join([phrase, *forms]) + ")" if forms else phrase
-            (plan.neg_authors if term.negated else plan.authors).append(phrase)
-            if not term.negated:
-                plan.author_words.append(term.words)
+        plan.groups = joining_words.without_field_ideas(plan.groups, typed, means, self.alts_df)
+        self._exclusions_and_authors()
         self.filters(within, outside, narrowed)
         self.weigh()
         if rewrites:
@@ -236,6 +111,67 @@ class QueryPlanner:
             plan.corrected = text
         plan.free_text = " ".join(w for w in plan.sequence)
         return plan.frozen()
+
+    def _slots(self, term: ql.Term, only_stop: bool, rewrites: list[_Rewrite]) -> list[Slot]:
+        """One positive term's words in the plan, each in the slot of its group (a quoted phrase: one break), with
+        its correction recorded and the rewrite the answer shows added to `rewrites`."""
+        plan = self.draft
+        if term.quoted:
+            plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
+            plan.groups[-1].quoted = True
+            return [Slot(None, _BREAK, len(plan.groups) - 1)]  # it breaks any long form around it
+        started = time.perf_counter()
+        rejoined = self.words.rejoined(term.words)
+        split = None if rejoined else self.words.split_at_capitals(term)
+        names = self.words.camel_names(term)
+        fixed = (
+            rejoined
+            or (split and split[0])
+            or self.words.corrected_compound([self.words.correct(w, w in names) for w in term.words], term.words, names)
+        )
+        self.correcting_ms += (time.perf_counter() - started) * 1000
+        shown = term.text  # the term as the answer will show it
+        if rejoined:
+            shown = same_case(term.text, "-".join(rejoined))
+            plan.corrections[term.text.lower()] = "-".join(rejoined)
+            rewrites.append(_Rewrite(term.span, shown))
+        elif split:
+            shown = split[1]
+            plan.corrections[term.text.lower()] = " ".join(fixed)
+            rewrites.append(_Rewrite(term.span, shown))
+        elif fixed != list(term.words):
+            for old, new in zip(term.words, fixed, strict=True):
+                if old != new:
+                    shown = re.sub(re.escape(old), _recased(new), shown, count=1, flags=re.I)
+                    plan.corrections[old] = new
+            rewrites.append(_Rewrite(term.span, shown))
+        if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
+            return [Slot(None, w) for w in fixed]
+        named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
+        if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
+            plan.apart.append(SearchedApart(shown, " ".join(named)))
+            if len(named) > 1 and self.words.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
+                group = self.add_group(named, term.field)
+                return [Slot(group, w) for w in named]
+            return [Slot(self.add_group([w], term.field), w) for w in named]  # mixture-of-depths: one idea
+        same = self.add_group(fixed, term.field)
+        return [Slot(same, w) for w in fixed]
+
+    def _exclusions_and_authors(self) -> None:
+        """The excluded terms as groups (with their spellings and long forms), and the author: terms as FTS5 phrases."""
+        parsed, plan = self.parsed, self.draft
+        for term in parsed.negative:
+            if term.literal:
+                continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
+            alts = [Alternative(term.words)]
+            if len(term.words) == 1 and not term.quoted:
+                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.words.df([v])[v]]
+                alts += self.long.expansions(term.words[0], term.text)
+            plan.negatives.append(TermGroup(term.text, alts))
+        for term in parsed.authors:
+            (plan.neg_authors if term.negated else plan.authors).append(author_phrase(term.words))
+            if not term.negated:
+                plan.author_words.append(term.words)
 
     def add_group(self, words: list[str], scope: str | None) -> int:
         """The index of the group for these words (a new one unless the query asked them already: "diffusion
@@ -309,56 +245,6 @@ class QueryPlanner:
         apart = Alternative(parts)
         return apart if self.words.papers_writing(apart, up_to=df + 1) > df else None
 
-    def expansions(self, word: str, typed: str) -> list[Alternative]:
-        """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
-        table = self.cache.acronyms(self.db)
-        by_short = table.by_short
-        key = word if word in by_short else word[:-1] if word.endswith("s") and word[:-1] in by_short else None
-        if key is None:
-            return []
-        meanings = by_short[key]
-        total = sum(max(papers, 1) for _, _, papers, _ in meanings)
-        typed_as_acronym = any(c.isupper() for c in typed)
-        df = self.words.df([key])[key]
-        out = []
-        for _form, long_words, papers, builtin in meanings:
-            if not builtin and (papers < 2 or papers < 0.2 * total or (not typed_as_acronym and papers * 25 < df)):
-                continue  # a rare or minority meaning, or a common word that some paper also uses as an acronym
-            if long_words != (word,):
-                out.append(Alternative(long_words))
-            if len(out) == 2:
-                break
-        return out
-
-    def acronyms_for(self, long: str) -> list[str] | None:
-        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much);
-        None when it is no long form worth merging. A mined acronym that papers mostly use without writing this
-        long form means something else to them (MAE: mean absolute error, not masked autoencoder; ADD: the verb):
-        the long form stays one idea, searched without it."""
-        table = self.cache.acronyms(self.db)
-        out = []
-        for key, _form, papers, builtin in table.by_long.get(long, []):
-            if len(key) < 3:
-                continue
-            share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
-            if share >= 0.67 and (builtin or (papers >= 2 and self.words.df([key])[key] <= 25 * papers)):
-                out.append((key, builtin))
-        if not out:
-            return None
-        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= self.thresholds.spelled_out][
-            :2
-        ]
-
-    def spelled_out(self, key: str, long: str) -> float:
-        """The share of the papers using an acronym that also write this long form (once per index version)."""
-        memo = self.cache.spelled_out
-        if (key, long) not in memo:
-            df = self.words.df([key])[key]
-            both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
-            n = matching.count_all(self.db, both)
-            memo[(key, long)] = n / df if df else 1.0
-        return memo[(key, long)]
-
     def short_forms(self, positive: list[ql.Term]) -> None:
         """Single-word groups that are acronyms also match their long forms."""
         typed = {w: t.text for t in positive for w in t.words}
@@ -366,7 +252,7 @@ class QueryPlanner:
             first = group.alts[0]
             if len(first.words) == 1 and not first.prefix and len(group.alts) < 8:
                 word = first.words[0]
-                group.alts += [a for a in self.expansions(word, typed.get(word, word)) if a not in group.alts]
+                group.alts += [a for a in self.long.expansions(word, typed.get(word, word)) if a not in group.alts]
 
     def long_forms(self, slots: list[Slot]) -> None:
         """Merge the words of a known long form into one group that also matches its acronym."""
@@ -386,7 +272,7 @@ class QueryPlanner:
                     continue
                 if used & set(gids) or not self._whole_groups(span, slots):
                     continue
-                shorts = self.acronyms_for(long_key(s.word for s in span))
+                shorts = self.long.acronyms_for(long_key(s.word for s in span))
                 if shorts is None:
                     continue
                 words = tuple(s.word for s in span)

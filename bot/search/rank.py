@@ -14,10 +14,11 @@ from rapidfuzz import fuzz
 
 from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
-from bot.search.ideas import Ideas
+from bot.search.candidates import Candidate
+from bot.search.idea_coverage import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
-from bot.search.plan import RetrievalPlan
-from bot.search.retrieve import PHRASE_TIER, Candidate
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.retrieve import PHRASE_TIER
 from bot.search.weights import DEFAULT, Ranking
 
 

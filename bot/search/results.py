@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,3 +87,21 @@ class SearchResponse:
             "notes": [note.text for note in self.notes],
             "results": [r.to_json() for r in self.results],
         }
+
+
+class Stages:
+    """Milliseconds per stage of one search, so the bench can say where the time goes."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def lap(self, stage: str, apart: tuple[str, float] | None = None) -> None:
+        """Close a stage: the time since the last lap is its, less the milliseconds of a part counted `apart`."""
+        now = time.perf_counter()
+        spent = (now - self.last) * 1000
+        if apart is not None:
+            part, ms = apart
+            self.into[part] = self.into.get(part, 0.0) + ms
+            spent -= ms
+        self.into[stage] = self.into.get(stage, 0.0) + spent
+        self.last = now

@@ -16,13 +16,13 @@ from bot.papers import fts, fulltext, matching
 from bot.papers.reading import Reader
 from bot.search import counting
 from bot.search.cache import IndexVersion
+from bot.search.candidates import TOTAL_CAP, Candidate, Retrieval
+from bot.search.expressions import bm25_units, conjunction, costly, every, exclusions, fenced, seeks
 from bot.search.groups import TermGroup
+from bot.search.joining_words import broad_ideas
 from bot.search.matching import Alternative
-from bot.search.plan import RetrievalPlan
-from bot.search.query import FIELDS
+from bot.search.retrieval_plan import RetrievalPlan
 from bot.search.weights import DEFAULT, Thresholds
-from bot.search.wording import broad_ideas
-from bot.text.stopwords import FUNCTION_WORDS
 
 CAP = 120  # rowids read per candidate query: bounded work however common the words are
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
@@ -36,43 +36,6 @@ IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a gener
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
 SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
 PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
-TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
-_CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
-
-
-class Candidate(NamedTuple):
-    """How a paper was found, which is all ranking knows of it before reading its title: how many groups the
-    finding query required, and how strict that query was (0: the query as a phrase in the title, 1: every
-    group in the title, 2: rare groups in the title or the phrase anywhere, 3: every group anywhere,
-    4: some of the groups)."""
-
-    level: int
-    tier: int
-
-
-class Total(NamedTuple):
-    """How many papers match, and whether that is exact or a lower bound."""
-
-    papers: int
-    exact: bool
-
-
-class Retrieval(NamedTuple):
-    """What a retrieval run tells the response: the total, and whether some candidates match only some words.
-    `counted`: every match, counted up to TOTAL_CAP (perhaps still running beside); the total is then at least
-    `total`, and exact when the count stays under the cap and `exact` says every group had one alternative."""
-
-    total: int
-    exact: bool
-    partial: bool
-    counted: Callable[[], int] | None = None
-
-    def settled(self) -> Total:
-        """The total, waiting for the count beside when there is one."""
-        if self.counted is None:
-            return Total(self.total, self.exact)
-        n = self.counted()
-        return Total(max(self.total, n), self.exact and n < TOTAL_CAP)
 
 
 class _DeepScan(NamedTuple):
@@ -113,14 +76,14 @@ class CandidateRetriever:
         """These groups ANDed, rarest first: FTS5 steps through an AND's first child row by row and seeks the
         others (same matches). `title_only`: without `title:` column filters (the caller limits the whole)."""
         ordered = sorted(groups, key=lambda g: g.df)
-        plain = [g for g in ordered if not _costly(g)]
-        phrases = [g for g in ordered if _costly(g)]
+        plain = [g for g in ordered if not costly(g)]
+        phrases = [g for g in ordered if costly(g)]
         cheap = [g.expression() for g in plain]
         if plain:  # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
             # rarer than every plain group stays out: its phrase is quick for FTS5 already, and each child costs.
             cheap += [g.hint.expression for g in phrases if g.hint and g.hint.papers >= plain[0].df]
-        costly = [g.expression() if title_only else g.fielded_expression() for g in phrases]
-        return conjunction(cheap, costly)
+        slow = [g.expression() if title_only else g.fielded_expression() for g in phrases]
+        return conjunction(cheap, slow)
 
     def in_title_column(self, body: str) -> str | None:
         """restricted() of `body` asked of the title column of papers_fts."""
@@ -200,7 +163,7 @@ class CandidateRetriever:
         `postings` are asked (none when even the rarest is that common): bounded work however many papers there are.
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
-        units = list(dict.fromkeys(u for g in self.plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
+        units = list(dict.fromkeys(u for g in self.plan.groups if not (g.quoted or g.scope) for u in bm25_units(g)))
         return self.by_bm25_of(units, depth, postings)
 
     def by_bm25_of(self, units: list[tuple[str, ...]], depth: int, postings: int) -> list[int]:
@@ -249,13 +212,13 @@ class CandidateRetriever:
     def count_expression(self, groups: list[TermGroup]) -> str | None:
         """What count() asks FTS5: each group's first alternative (None when one is a phrase, or nothing is asked)."""
         firsts = [TermGroup(g.label, g.alts[:1], g.scope) for g in groups]
-        return None if any(_costly(g) for g in firsts) else self.expression(firsts)
+        return None if any(costly(g) for g in firsts) else self.expression(firsts)
 
     def count_early(self, groups: list[TermGroup]) -> Callable[[], int] | None:
         """The count of every match, started on another core before the candidates are read when it will be slow
         (bot.search.counting): it runs while this thread waits on FTS5, which lets go of the GIL, and while ranking
         holds it. When the candidates turn out to be every match, it is left to finish unread."""
-        if self.index_file is None or self.plan.filtered or _seeks(groups) < counting.BESIDE_FROM:
+        if self.index_file is None or self.plan.filtered or seeks(groups) < counting.BESIDE_FROM:
             return None
         expr = self.count_expression(groups)
         return counting.beside(self.db.conn, self.index_file, expr, TOTAL_CAP) if expr else None
@@ -372,10 +335,10 @@ class CandidateRetriever:
         rare = [[expr for weight, expr in parts if weight >= floor] for parts in ideas.values()]
         asked = [words or [max(parts)[1]] for words, parts in zip(rare, ideas.values(), strict=True)]
         before = len(self.found)
-        self.add(self.in_titles(_every(asked), CAP_TITLE), 0, 2, CAP_TITLE)
+        self.add(self.in_titles(every(asked), CAP_TITLE), 0, 2, CAP_TITLE)
         if any(rare) and not all(rare):  # an idea of common words only ("language model reasoning") may be
             # anywhere in a paper whose title is about the rest (Self-Play Alignment of LLMs)
-            self.add(self.in_titles(_every([words for words in rare if words]), CAP_TITLE), 0, 2, CAP_TITLE)
+            self.add(self.in_titles(every([words for words in rare if words]), CAP_TITLE), 0, 2, CAP_TITLE)
         return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
@@ -395,55 +358,6 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
-
-
-def _bm25_units(group: TermGroup) -> list[tuple[str, ...]]:
-    """What the BM25 list asks of a group: each word, never a function word alone ("author:AND" is not every paper
-    with "and"); a compound holding a field's name (`title:NOT` typed loose) only whole, as the ranker reads it."""
-    words = group.alts[0].words
-    if group.compound and any(w in FIELDS for w in words):
-        return [words]
-    return [(w,) for w in words if w not in FUNCTION_WORDS]
-
-
-def _every(ideas: list[list[str]]) -> str:
-    """An expression holding one of each idea's expressions."""
-    return " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas)
-
-
-def _seeks(groups: list[TermGroup]) -> int:
-    """About how many posting-list seeks FTS5 makes to count these groups' matches: the rarest one's papers for
-    each other group."""
-    return min(g.df for g in groups) * max(1, len(groups) - 1) if groups else 0
-
-
-def _costly(group: TermGroup) -> bool:
-    """A phrase, a prefix or title: makes FTS5 read positions at every row it is asked about."""
-    return group.scope is not None or any(len(a.words) > 1 or a.prefix for a in group.alts)
-
-
-def conjunction(cheap: list[str], costly: list[str]) -> str:
-    """Every part, the costly ones asked only about rows every cheap one holds: FTS5 merges nested ANDs into one
-    (asking every child about every row any child stops at), so the cheap ones are fenced in by a NOT of the empty
-    phrase, which matches nothing."""
-    if len(cheap) > 1 and costly:
-        return " AND ".join([fenced(" AND ".join(cheap)), *costly])
-    return " AND ".join(cheap + costly)
-
-
-def fenced(expression: str) -> str:
-    """The same matches as one child of an AND that FTS5 does not merge into it (a NOT of the empty phrase, which
-    matches nothing), so the AND asks its other children only about the rows this one finds."""
-    return f'(({expression}) NOT "")'
-
-
-def exclusions(plan: RetrievalPlan) -> list[str]:
-    """FTS5 expressions for the excluded words and authors, each a reason to drop a paper."""
-    negs = []
-    if plan.negatives:
-        negs.append(fts.in_columns(_CONTENT, "(" + " OR ".join(g.expression() for g in plan.negatives) + ")"))
-    negs += [fts.in_columns(("authors",), a) for a in plan.neg_authors]
-    return negs
 
 
 def filter_only(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, first: Sequence[int] = ()) -> Retrieval:

@@ -1,6 +1,6 @@
 """Weights: every number that decides an order, in one frozen object a bench can sweep (`bench/graded.py --set`).
 
-`Ranking` weighs what the lexical ranker reads of titles and abstracts (bot.search.rank, bot.search.ideas);
+`Ranking` weighs what the lexical ranker reads of titles and abstracts (bot.search.rank, bot.search.idea_coverage);
 `Fusion` how that order is merged with BM25 and meaning (bot.search.fuse). The defaults were chosen on the tune
 half of the graded set (tests/relevance/graded_queries.tsv); the held-out half was read only after each choice.
 `Thresholds` where planning and retrieval tell rare words from common ones. Bounds on work (how many rowids a query

@@ -17,7 +17,7 @@ from bot import search
 from bot.papers import index
 from bot.search import query as ql
 from bot.search.cache import index_cache
-from bot.search.ideas import Ideas
+from bot.search.idea_coverage import Ideas
 from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
 from bot.search.weights import LEXICAL_ONLY

@@ -148,7 +148,7 @@ def test_titles_with_field_words_or_without_typed_whole_find_their_paper(full_db
     # The words the planner reads apart (an idea of field words, "without X", long forms such as DNN beside them):
     # three such titles once raised IndexError. Every one is answered, and all but a few put their paper first.
     from bot import search
-    from bot.search.wording import FIELD_WORDS
+    from bot.search.joining_words import FIELD_WORDS
 
     rows = full_db.execute("SELECT id, title FROM papers").fetchall()
     titles = [(pid, t) for pid, t in rows if FIELD_WORDS & set(t.lower().split()) or " without " in t.lower()]

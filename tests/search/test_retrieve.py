@@ -16,10 +16,11 @@ from bot.papers import index, search_tables
 from bot.search import query as ql
 from bot.search import retrieve
 from bot.search.cache import index_cache
+from bot.search.expressions import conjunction
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
 from bot.search.plan import QueryPlanner, RetrievalPlan
-from bot.search.retrieve import CandidateRetriever, conjunction
+from bot.search.retrieve import CandidateRetriever
 from tests.support.marks import starred_notes
 
 

@@ -17,10 +17,10 @@ from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos
 from bot.search.cache import IndexCache
+from bot.search.joining_words import FREE_FORM_PAPERS
 from bot.search.matching import Alternative, camel_case
 from bot.search.scoring import idf
 from bot.search.weights import DEFAULT, Thresholds
-from bot.search.wording import FREE_FORM_PAPERS
 from bot.text import model_words
 from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS

@@ -4,10 +4,10 @@ much of each idea a text holds, so papers about every idea rank above papers abo
 from __future__ import annotations
 
 from bot.search.groups import TermGroup
+from bot.search.joining_words import GENERIC_WORDS as GENERIC
+from bot.search.joining_words import broad_ideas, generic
 from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.weights import DEFAULT, Ranking
-from bot.search.wording import GENERIC_WORDS as GENERIC
-from bot.search.wording import broad_ideas, generic
 
 
 class Ideas:
