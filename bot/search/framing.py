@@ -105,18 +105,7 @@ def topic_span(
     lead = 0
     while lead < len(terms) and _may_ask(terms[lead], is_filter):
         lead += 1
-    start = 0
-    for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
-        asked = [w for words in terms[:i] for w in words or ()]
-        if asked[-1] in LEADS_IN and (
-            any(
-                w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
-                for w in asked
-            )
-            or (beside and all(w in LEADS_IN and w not in FUNCTION_WORDS for w in asked))
-        ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
-            start = i
-            break
+    start = _request_end(terms, lead, field_of, beside)
     first = terms[0] if terms else None
     if start == 0 and first is not None and first[0] in OPENING:  # "how can I speed up ...", "do you know ..."
         opening = _asking(terms, 0, lead)
@@ -142,6 +131,24 @@ def topic_span(
     if all(map(is_filter, topic)) and (start or end < len(terms) or all(field_of(w) == "status" for w in topic)):
         return start, start  # "ICML 2024 papers", "oral papers", "orals": the filters are all that is asked
     return start, end
+
+
+def _request_end(
+    terms: Sequence[tuple[str, ...] | None], lead: int, field_of: Callable[[str], str | None], beside: bool
+) -> int:
+    """Where the longest request among the first `lead` terms ends, when a topic starts there: it leads in (`on`,
+    `about`) after words that want papers, ask, name a status or compare (0: no such request)."""
+    for i in range(lead, 0, -1):
+        asked = [w for words in terms[:i] for w in words or ()]
+        if asked[-1] in LEADS_IN and (
+            any(
+                w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
+                for w in asked
+            )
+            or (beside and all(w in LEADS_IN and w not in FUNCTION_WORDS for w in asked))
+        ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
+            return i
+    return 0
 
 
 def names_no_topic(words: Sequence[str], asked: bool = True) -> bool:

@@ -130,7 +130,6 @@ def parse(raw: str) -> ParsedQuery:
         kind = FIELDS.get(fname)
         value = m["quoted"] if m["quoted"] is not None else (m["bare"] or "")
         quoted = m["quoted"] is not None
-        start = m.start()
         if m["field"] and kind is None:
             # An unknown "field:" is just text (year:2020 searches for "year 2020").
             value = f"{m['field']} {value}"
@@ -143,41 +142,61 @@ def parse(raw: str) -> ParsedQuery:
         if len(query.terms) >= MAX_TERMS:
             query.truncated = True
             break
-        if quoted or kind == "author":
-            if len(words) > MAX_PHRASE_WORDS:
-                words = words[:MAX_PHRASE_WORDS]
-                query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
-            literal = _literal(value.strip()) if quoted else None
-            query.terms.append(
-                Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal)
-            )
-            continue
-        if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
-            unique = list(dict.fromkeys(words))
-            room = MAX_TERMS - len(query.terms)
-            query.truncated |= len(unique) > room
-            for word in unique[:room]:
-                at = start + max(0, m.group(0).lower().find(word))
-                query.terms.append(Term(word, (word,), negated=negated, field=kind, span=(at, at + len(word))))
-            continue
-        # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
-        display = value.strip("'\".,;:!?()[]{}<>*^")
-        if display.endswith("'s"):  # Bansal's papers: Bansal, as the vocabulary reads it
-            display = drop_possessives(display)
-            words = tuple(w.lower() for w in WORD_RE.findall(display)) or words
-        if len(words) == 1:
-            display = words[0] if not any(c.isalnum() for c in display) else display
-        token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
-        query.terms.append(
-            Term(
-                display or " ".join(words),
-                words,
-                negated=negated,
-                field=kind,
-                span=(token_start, token_start + len(display)),
-                literal=_literal(display),
-            )
+        _add_term(query, m, (value, words), quoted, negated, kind)
+    _tidy(query, text)
+    return query
+
+
+def _add_term(
+    query: ParsedQuery,
+    m: re.Match[str],
+    typed: tuple[str, tuple[str, ...]],
+    quoted: bool,
+    negated: bool,
+    kind: str | None,
+) -> None:
+    """One token's term: a phrase or author name as typed, a garbled run of too many words as its words each once,
+    or a bare word or compound (kv-cache, GPT-4o, don't) that must match as adjacent words. `typed`: its value and
+    its words."""
+    value, words = typed
+    start = m.start()
+    if quoted or kind == "author":
+        if len(words) > MAX_PHRASE_WORDS:
+            words = words[:MAX_PHRASE_WORDS]
+            query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
+        literal = _literal(value.strip()) if quoted else None
+        query.terms.append(Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal))
+        return
+    if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
+        unique = list(dict.fromkeys(words))
+        room = MAX_TERMS - len(query.terms)
+        query.truncated |= len(unique) > room
+        for word in unique[:room]:
+            at = start + max(0, m.group(0).lower().find(word))
+            query.terms.append(Term(word, (word,), negated=negated, field=kind, span=(at, at + len(word))))
+        return
+    # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
+    display = value.strip("'\".,;:!?()[]{}<>*^")
+    if display.endswith("'s"):  # Bansal's papers: Bansal, as the vocabulary reads it
+        display = drop_possessives(display)
+        words = tuple(w.lower() for w in WORD_RE.findall(display)) or words
+    if len(words) == 1:
+        display = words[0] if not any(c.isalnum() for c in display) else display
+    token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
+    query.terms.append(
+        Term(
+            display or " ".join(words),
+            words,
+            negated=negated,
+            field=kind,
+            span=(token_start, token_start + len(display)),
+            literal=_literal(display),
         )
+    )
+
+
+def _tidy(query: ParsedQuery, text: str) -> None:
+    """A parsed query's filters each once, its question read (_keep_topic), and its notes said once each."""
     _keep_topic(query)
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))
@@ -188,7 +207,6 @@ def parse(raw: str) -> ParsedQuery:
         query.notes.insert(
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
         )
-    return query
 
 
 def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:

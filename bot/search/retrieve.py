@@ -272,22 +272,7 @@ class CandidateRetriever:
         rows = self.rowids(expr, CAP)
         complete = len(rows) <= CAP
         if not complete and n:
-            seq = tuple(self.plan.sequence)
-            simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
-            phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
-            if phrase:
-                self.add(self.in_titles(self.body([phrase], title_only=True), CAP_TITLE), n, 0, CAP_TITLE)
-            if n <= 2:
-                self.add(self.in_titles(self.body(groups, title_only=True), CAP_TITLE), n, 1, CAP_TITLE)
-            else:
-                # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
-                # the two rarest words in the title, and the rest anywhere.
-                rare = sorted(groups, key=lambda g: g.df)[:2]
-                others = [g for g in groups if all(g is not r for r in rare)]
-                self.add(self.in_titles_and_text(rare, others, CAP_TITLE), n, 2, CAP_TITLE)
-            if phrase and len(seq) <= 3:
-                self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
-            self.deeper = _DeepScan(expr, rows[CAP - 1])  # later pages continue the rowid scan from here
+            self.strict(expr, rows)
         self.add(rows, n, 3, CAP)
         if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:  # fewer: relaxed below
             self.titles_missing_one(groups)
@@ -315,6 +300,28 @@ class CandidateRetriever:
             return Retrieval(len(self.found), True, partial)
         whole = self.count(groups, CAP, early)
         return whole._replace(total=max(whole.total, len(self.found)), partial=partial)
+
+    def strict(self, expr: str, rows: list[int]) -> None:
+        """When more papers match every group than a query reads (`rows`, of `expr`), the candidates rowid order would
+        miss: the query as a phrase in the title, every group (or the two rarest) in the title, the phrase anywhere."""
+        groups = self.plan.groups
+        n = len(groups)
+        seq = tuple(self.plan.sequence)
+        simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
+        phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
+        if phrase:
+            self.add(self.in_titles(self.body([phrase], title_only=True), CAP_TITLE), n, 0, CAP_TITLE)
+        if n <= 2:
+            self.add(self.in_titles(self.body(groups, title_only=True), CAP_TITLE), n, 1, CAP_TITLE)
+        else:
+            # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
+            # the two rarest words in the title, and the rest anywhere.
+            rare = sorted(groups, key=lambda g: g.df)[:2]
+            others = [g for g in groups if all(g is not r for r in rare)]
+            self.add(self.in_titles_and_text(rare, others, CAP_TITLE), n, 2, CAP_TITLE)
+        if phrase and len(seq) <= 3:
+            self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
+        self.deeper = _DeepScan(expr, rows[CAP - 1])  # later pages continue the rowid scan from here
 
     def titles_with_every_idea(self) -> bool:
         """Papers whose titles hold part of every idea of the query ("transformers for time series forecasting":
