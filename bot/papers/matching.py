@@ -13,7 +13,8 @@ from bot.papers.reading import Reader
 from bot.papers.row import PaperRow
 
 WORDS_PER_STATEMENT = 500  # vocab words asked per IN (...) list
-ROWIDS_PER_STATEMENT = 900  # rowids per IN (...) list: under SQLite's 999 host parameters of old builds
+# Rowids per IN (...) list: under the 999 host parameters of older SQLite builds.
+ROWIDS_PER_STATEMENT = 900
 
 __all__ = [
     "any_status",

@@ -33,7 +33,7 @@ from bot.search.pinned import found_links, pinned_papers
 from bot.search.plan import QueryPlanner
 from bot.search.query_words import WordCorrector
 from bot.search.rank import Ranker, ScoredPaper
-from bot.search.results import MAX_LIMIT, Result, SearchResponse, Stages
+from bot.search.results import MAX_LIMIT, Evidence, Result, SearchResponse, Stages
 from bot.search.retrieval_plan import RetrievalPlan
 from bot.search.retrieve import CandidateRetriever, filter_only
 from bot.search.scope import Key, Resolved, in_scope, resolve
@@ -308,7 +308,7 @@ def _notes(
         lead = total if order.lead_count is None else order.lead_count
         response.notes.insert(0, notes.person(person, lead, topic, on_topic))
         for result in response.results:
-            result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
+            result.matched.append(Evidence.AUTHOR.of(author_of(person.match, result.paper["authors"])))
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
         response.notes += notes.who_works_on(db, plan, ranked)
     added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
@@ -368,14 +368,14 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
     out = [scored.pinned] if scored.pinned else []
     for g, t, a in zip(plan.groups, scored.in_title, scored.in_abstract or [-1] * len(plan.groups), strict=True):
         if t >= 0:
-            out.append(f"title:{g.alts[t].label}")
+            out.append(Evidence.TITLE.of(g.alts[t].label))
         if a >= 0:
-            out.append(f"abstract:{g.alts[a].label}")
+            out.append(Evidence.ABSTRACT.of(g.alts[a].label))
     if scored.close is not None:
-        out.append(f"meaning:{scored.close:.2f}")
-    out += [f"author:{' '.join(w)}" for w in plan.author_words]
+        out.append(Evidence.MEANING.of(f"{scored.close:.2f}"))
+    out += [Evidence.AUTHOR.of(" ".join(w)) for w in plan.author_words]
     if parsed.status and paper.get("status"):
-        out.append(f"status:{paper['status']}")
+        out.append(Evidence.STATUS.of(str(paper["status"])))
     if parsed.has_code:
-        out.append("has:code")
+        out.append(Evidence.HAS.of("code"))
     return list(dict.fromkeys(out))

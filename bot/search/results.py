@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from bot.papers.row import PaperRow
 from bot.text.marked import Marked
+
+
+class Evidence(Enum):
+    """Where a result holds what the query asked: each entry of Result.matched is one kind and what it found there
+    (`title:kv cache`, `meaning:0.61`), the text `icml-bot search --json` prints and Slack's blocks read."""
+
+    TITLE = "title"
+    ABSTRACT = "abstract"
+    MEANING = "meaning"
+    AUTHOR = "author"
+    STATUS = "status"
+    HAS = "has"
+
+    def of(self, found: str) -> str:
+        """The matched entry for `found` in this place."""
+        return f"{self.value}:{found}"
+
 
 MAX_LIMIT = 50  # results per call, for search and similar alike
 EMPHASIS_KINDS = {"b": "bold", "i": "italic"}  # the index's emphasis kinds (bot.text.cleanup), as JSON names them
