@@ -21,10 +21,6 @@ INDEX_SQL = re.compile(  # (keywords in capitals, as the code writes SQL: "paper
 )
 # Modules whose SQL moves into bot/papers on other branches; the lead empties this list as they are merged.
 PENDING_INDEX_SQL = {
-    "bot/search/correcting.py",  # wt-engine (bot/papers/matching.py)
-    "bot/search/engine.py",  # wt-engine
-    "bot/search/plan.py",  # wt-engine
-    "bot/search/retrieve.py",  # wt-engine
     "bot/search/neighbours.py",  # wt-similar
 }
 

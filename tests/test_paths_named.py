@@ -22,10 +22,7 @@ MODULE = re.compile(r"(?<![\w./-])((?:bot|tests)(?:\.\w+)+)")
 PLACEHOLDER = re.compile(r"[*<>{}\[\]]|\b[A-Z]+\b")
 
 # Dead names this branch could not fix, as `file: name`; the lead empties this as the branches named are merged.
-PENDING = {
-    "bot/papers/fulltext.py: bot.papers.matching",  # wt-engine adds the module
-    "tests/test_layers.py: bot/papers/matching.py",  # wt-engine
-}
+PENDING: set[str] = set()
 
 
 def prose(source: str) -> Iterator[tuple[int, str]]:

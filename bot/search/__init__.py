@@ -2,9 +2,9 @@
 
 How a query runs, and why it stays fast on 100,000+ papers (one module per step):
 1. query.py: `parse` turns any text into terms and filters (never raises).
-2. plan.py: words are corrected against the index vocabulary (typos.py), given their British/US and run-together
-   variants, and acronyms are expanded both ways (acronyms.py: MoE ↔ mixture of experts). Each query word becomes a
-   *group* of alternatives.
+2. plan.py: words are corrected against the index vocabulary (query_words.py, typos.py), given their British/US and
+   run-together variants, and acronyms are expanded both ways (long_forms.py: MoE ↔ mixture of experts). Each query
+   word becomes a *group* of alternatives, in one frozen plan.
 3. retrieve.py: candidates come from a few FTS5 queries built only from words we quoted ourselves, each reading at
    most a few hundred rowids in rowid order; FTS5's own bm25 is never asked for (it reads every posting).
 4. pinned.py: papers the query names (an id, a paper name) go first.

@@ -23,15 +23,18 @@ from bot.papers.reading import Error, IndexUnavailable, Reader, ReadOnly, has_ta
 from bot.papers.versions import IndexVersion as IndexVersion
 from bot.papers.versions import version_of
 from bot.search import typos
-from bot.search.acronyms import AcronymTable, load_table, rows_for
+from bot.search.long_forms import AcronymTable, load_table, rows_for
 from bot.search.matching import norm
 
-if TYPE_CHECKING:  # numpy and the embedding model load when a query first needs meaning, not with search
+# Numpy and the embedding model load when a query first needs meaning, not with search
+if TYPE_CHECKING:
     from bot.papers.vectors import PaperVectors
 
 log = logging.getLogger(__name__)
-KEEP_FROM_SEARCH = 2  # a process's search of one index version from which whole-corpus look-ups are kept
-ABSTRACTS_IN_MEMORY = 30_000  # papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
+# A process's search of one index version from which whole-corpus look-ups are kept
+KEEP_FROM_SEARCH = 2
+# papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
+ABSTRACTS_IN_MEMORY = 30_000
 
 
 class IndexCache:
@@ -43,24 +46,29 @@ class IndexCache:
         self.version = version
         self.vocab = typos.Vocabulary()
         self._lock = threading.Lock()
-        self._local = threading.local()  # per thread: what its connection read for queries before keeping
+        # Per thread: what its connection read for queries before keeping
+        self._local = threading.local()
         self._names: dict[str, list[tuple[int, str]]] | None = None
         self._acronyms: AcronymTable | None = None
         self._sets: dict[str, frozenset[int]] = {}
         self._venues: list[tuple[str | None, str, int]] | None = None
         self._scopes: dict[frozenset[tuple[str | None, str]], frozenset[int]] = {}
         self._titles: dict[int, bytes] | None = None
-        self._abstracts: dict[int, tuple[bytes, bytes]] = {}  # filled as ranking reads them (abstracts())
+        # Filled as ranking reads them (abstracts())
+        self._abstracts: dict[int, tuple[bytes, bytes]] = {}
         self._name_parts: frozenset[str] | None = None
         self._titles_table: bool | None = None
         self._name_keys: bool | None = None
         self._vectors: PaperVectors | None = None
         self._vectors_read = False
         self._people_checked = False
-        self.spelled_out: dict[tuple[str, str], float] = {}  # (acronym, long form): bot.search.plan.spelled_out
+        # (acronym, long form): LongForms.spelled_out
+        self.spelled_out: dict[tuple[str, str], float] = {}
         self.searches = 0
-        self.whole = False  # whether to keep the whole-corpus look-ups (a second search or warming says so)
-        self.warmed_apart = False  # whether a thread reads them (a server's new index): searches never wait for it
+        # Whether to keep the whole-corpus look-ups (a second search or warming says so)
+        self.whole = False
+        # Whether a thread reads them (a server's new index): searches never wait for it
+        self.warmed_apart = False
 
     def count_search(self) -> None:
         """One more search of this version: from the KEEP_FROM_SEARCH-th on, whole-corpus look-ups are kept (unless a
@@ -225,7 +233,8 @@ class NameParts:
 
 _CACHES: dict[IndexVersion, IndexCache] = {}
 _CACHES_LOCK = threading.Lock()
-_SERVED: set[str] = set()  # index files this process serves (keep_warm): each new version is warmed in a thread
+# index files this process serves (keep_warm): each new version is warmed in a thread
+_SERVED: set[str] = set()
 
 
 def index_cache(db: Reader) -> IndexCache:
@@ -251,7 +260,8 @@ def _cache_of(db: Reader) -> tuple[IndexCache, bool]:
             while len(_CACHES) >= 16:
                 del _CACHES[next(iter(_CACHES))]
             cache = _CACHES[version] = IndexCache(seq, version)
-            cache.warmed_apart = path in _SERVED  # (searches answer as a first search does until it is read)
+            # searches answer as a first search does until it is read
+            cache.warmed_apart = path in _SERVED
             return cache, True
     return cache, False
 
@@ -276,7 +286,8 @@ def warm_file(path: str | Path) -> None:
         return
     try:
         with snapshot(ReadOnly(conn)) as db:  # (one version throughout)
-            cache, new = _cache_of(db)  # (read here, not in a thread of its own; a cache a search made has its thread)
+            # read here, not in a thread of its own; a cache a search made has its thread
+            cache, new = _cache_of(db)
             if new and cache.warmed_apart:
                 cache.load_whole(db)
     finally:

@@ -22,12 +22,13 @@ from bot.papers.versions import IndexVersion
 
 log = logging.getLogger(__name__)
 
-COUNT_SQL = fulltext.COUNT_SQL  # (bot.search.retrieve reads it until the engine's statements move to bot.papers)
-BESIDE_FROM = 8000  # seeks (the rarest word's papers x the other words) from which a count is started beside
+# Seeks (the rarest word's papers x the other words) from which a count is started beside
+BESIDE_FROM = 8000
 WORKERS = 2  # counts of concurrent searches, each on its worker's connection
 KEPT = 4  # index files a worker keeps a connection to
 
-_pool: tuple[int, ThreadPoolExecutor] | None = None  # with the pid that made it: threads do not cross a fork
+# with the pid that made it: threads do not cross a fork
+_pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
 _kept = KeptPerThread(KEPT)  # a worker's connections, one per index file
 

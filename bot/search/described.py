@@ -13,7 +13,6 @@ the index holds). The candidates are the lexical order's head and papers holding
 from __future__ import annotations
 
 import functools
-import math
 import re
 import threading
 import weakref
@@ -21,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.papers.reading import Reader
+from bot.search import scoring
 from bot.search.weights import Described
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.words import word_set
@@ -73,7 +73,8 @@ class Synonyms:
 
     def nearest(self, words: Sequence[str], count: int, floor: float) -> dict[str, list[tuple[str, float]]]:
         """Per word, up to `count` other words at least `floor` close to it (cosine), closest first (remembered)."""
-        if len(self.known) > REMEMBERED_WORDS:  # (typed words are anything: keep the memory bounded)
+        # Typed words are anything: keep the memory bounded
+        if len(self.known) > REMEMBERED_WORDS:
             self.known.clear()
         todo = [w for w in dict.fromkeys(words) if (w, count, floor) not in self.known]
         if todo and count > 0:
@@ -97,8 +98,10 @@ def synonyms() -> Synonyms:
 
 
 REMEMBERED_WORDS = 20_000  # words whose synonyms a process keeps
-REMEMBERED_PAPERS = 20_000  # papers whose sentence vectors a process keeps, per index (~8 sentences of 256 floats)
-Expansions = dict[str, dict[str, float]]  # per query word: itself (1.0) and its synonyms with their closeness
+# papers whose sentence vectors a process keeps, per index (~8 sentences of 256 floats)
+REMEMBERED_PAPERS = 20_000
+# Per query word: itself (1.0) and its synonyms with their closeness
+Expansions = dict[str, dict[str, float]]
 
 
 def expansions(words: Sequence[str], held: Callable[[list[str]], dict[str, int]], weights: Described) -> Expansions:
@@ -127,7 +130,7 @@ def order(
 
     model = embedding.model()
     asked = model.encode_one(query)
-    idf = {w: math.log((total - df.get(w, 0) + 0.5) / (df.get(w, 0) + 0.5) + 1) for w in words}
+    idf = {w: scoring.idf(df.get(w, 0), total) for w in words}
     weight = sum(idf.values()) or 1.0
     read = remembered(papers, memory, stored)
     scores = []

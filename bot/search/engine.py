@@ -3,62 +3,46 @@
 from __future__ import annotations
 
 import logging
-import re
-import sqlite3
 import time
 from typing import NamedTuple
 
-from rapidfuzz import fuzz, process
-
 from bot.papers import index
-from bot.papers.reading import Reader
+from bot.papers.matching import any_status, matching_among, papers_of
+from bot.papers.reading import OperationalError, Reader
 from bot.papers.row import PaperRow, shown_title
 from bot.papers.venues import Scope
-from bot.search import described, meaning
+from bot.search import notes
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
-from bot.search.fuse import blend, fuse
+from bot.search.candidates import Candidate, Retrieval
+from bot.search.expressions import exclusions
+from bot.search.filtered import filter_only
+from bot.search.fuse import described_order, fused_order
 from bot.search.matching import norm
 from bot.search.neighbours import similar
 from bot.search.people import (
     People,
     PersonFilter,
     author_of,
-    common_surname_note,
-    frequent_authors,
+    common_surname,
     named_authors,
     one_person_at_a_time,
     people_in,
-    person_note,
     unknown_person,
 )
 from bot.search.pinned import found_links, pinned_papers
-from bot.search.plan import QueryPlanner, RetrievalPlan
+from bot.search.plan import QueryPlanner
+from bot.search.query_words import WordCorrector
 from bot.search.rank import Ranker, ScoredPaper
-from bot.search.results import MAX_LIMIT, Result, SearchResponse
-from bot.search.retrieve import (
-    Candidate,
-    CandidateRetriever,
-    Retrieval,
-    exclusions,
-    filter_only,
-    read_columns,
-    read_papers,
-)
+from bot.search.results import MAX_LIMIT, Evidence, Result, SearchResponse, Stages
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.retrieve import CandidateRetriever
 from bot.search.scope import Key, Resolved, in_scope, resolve
 from bot.search.snippets import Highlighter, make_snippet
-from bot.search.weights import DEFAULT, Fusion, Weights
-from bot.text.marked import Code, Marked, Strong, marked
-from bot.text.stopwords import FUNCTION_WORDS
+from bot.search.weights import DEFAULT, Weights
+from bot.text.marked import marked
 
 log = logging.getLogger(__name__)
-NO_TOPIC = marked(
-    "Which topic? Name one, as in ", Code("any papers on grokking?"), " or ", Code("who works on kv cache?")
-)
-WHO_PAPERS = 50  # best-ranked papers whose authors answer "who works on ...?"
-WHO_NAMED = 5
-EVERY_WORD_NOTE_UP_TO = 4  # a query of up to this many words says when few or no papers hold them all
-DEFAULT_VENUES_ONLY = "Searched the default venues only; add venue:all to search every venue."
 
 
 def request_without_topic(query: str, asked: bool = True) -> str | None:
@@ -93,14 +77,16 @@ def search(
     )
     response.stages["parse"] = (time.perf_counter() - started) * 1000
     try:
-        with index.snapshot(db):  # (the app's Papers has opened one already; other callers get it here)
+        # The app's Papers has opened one already; other callers get it here
+        with index.snapshot(db):
             _run(db, parsed, response, (limit, offset), scope or Scope(everything=True), weights)
-    except sqlite3.OperationalError as exc:
+    except OperationalError as exc:
         if "fts5" not in str(exc) and "no such column" not in str(exc):
             raise
-        log.warning("search could not run %r: %s", query[:200], exc)  # a bug: user text should never reach here
+        # a bug: user text should never reach here
+        log.warning("search could not run %r: %s", query[:200], exc)
         response.results, response.total = [], 0
-        response.notes.append(marked("This query could not be searched; try plain words."))
+        response.notes.append(marked(notes.NOT_SEARCHABLE))
     response.took_ms = (time.perf_counter() - started) * 1000
     return response
 
@@ -117,17 +103,17 @@ def _run(
     limit, offset = page_asked
     if _nothing_to_search(parsed, response):
         return
-    clock = _Stages(response.stages)
+    clock = Stages(response.stages)
     cache = index_cache(db)
     cache.count_search()
-    asked = _settle(db, cache, parsed, response, scope, clock)
+    asked = _settle(db, cache, parsed, response, (scope, weights), clock)
     if asked is None:
         return
     if asked.parsed.asks_similar and _like_the_named_paper(
         db, asked.parsed, asked.pinned, response, asked.venues.keys, page_asked
     ):
         return  # (before retrieving: the words are the paper's name, not what to search for)
-    retriever, retrieval = _retrieve(db, cache, asked)
+    retriever, retrieval = _retrieve(db, cache, asked, weights)
     clock.lap("retrieve")
     order = _order(db, cache, asked, retriever, offset + limit, weights, clock)
     page = order.ranked[offset : offset + limit]
@@ -167,11 +153,10 @@ class _Order(NamedTuple):
 def _nothing_to_search(parsed: ql.ParsedQuery, response: SearchResponse) -> bool:
     """An empty query, or a request that names no topic: the response says so, and nothing is searched."""
     if not parsed.terms and not parsed.has_filters and not parsed.links:
-        response.notes.append(
-            marked('Nothing to search for: type words, a "phrase", author:name, has:code or status:oral.')
-        )
-    elif parsed.names_no_topic and not parsed.has_filters:  # (searching "who works on" lists working memory papers)
-        response.notes.append(NO_TOPIC)
+        response.notes.append(marked(notes.NOTHING_TO_SEARCH))
+    # Searching "who works on" lists working memory papers
+    elif parsed.names_no_topic and not parsed.has_filters:
+        response.notes.append(notes.NO_TOPIC)
     else:
         return False
     response.searched = False
@@ -183,62 +168,59 @@ def _settle(
     cache: IndexCache,
     parsed: ql.ParsedQuery,
     response: SearchResponse,
-    scope: Scope,
-    clock: _Stages,
+    asked_in: tuple[Scope, Weights],
+    clock: Stages,
 ) -> _Asked | None:
     """Venues, the person a query names, the plan and the papers it names, with the notes each adds; None: there is
-    nothing to search (no such venue, or a name nobody here has)."""
+    nothing to search (no such venue, or a name nobody here has). `asked_in`: the scope and the weights searched."""
+    scope, weights = asked_in
     venues = resolve(db, parsed, scope, cache)
     response.notes += [marked(n) for n in venues.notes]
     response.venues = venues.venues
     if venues.nothing:
         return None
     people = People(db, cache)
-    planner = QueryPlanner(db, cache, parsed)
+    words = WordCorrector(
+        db, cache, parsed, thresholds=weights.thresholds
+    )  # (how often words occur, and typos, before the plan is made)
     scoped = in_scope(db, venues, cache)
-    person = people_in(parsed, people, lambda w: planner.df([w])[w], within=scoped)
-    nobody = None if person else unknown_person(parsed, people, lambda w: planner.df([w])[w], planner.is_typo)
+    person = people_in(parsed, people, lambda w: words.df([w])[w], within=scoped)
+    nobody = None if person else unknown_person(parsed, people, lambda w: words.df([w])[w], words.is_typo)
     if nobody:
-        response.notes.append(
-            marked(
-                "No author here is called ", Strong(nobody), ", and no paper mentions ", Strong(nobody.split()[-1]), "."
-            )
-        )
+        response.notes.append(notes.nobody_called(nobody))
         if scoped is not None and not parsed.names_venues:
-            response.notes.append(marked(DEFAULT_VENUES_ONLY))
+            response.notes.append(marked(notes.DEFAULT_VENUES_ONLY))
         return None
     if person:
-        parsed = planner.parsed = person.rest
-    elif note := common_surname_note(parsed, people):
-        response.notes.append(note)
+        parsed = person.rest
+    elif surname := common_surname(parsed, people):
+        response.notes.append(notes.many_called(*surname))
     clock.lap("people")
-    planner.is_name = people.knows
-    within = person.allowed if person else None  # (the person's papers and the venues', like status: is)
+    planner = QueryPlanner(db, cache, parsed, is_name=people.knows, weights=weights)
+    # The person's papers and the venues', like status: is
+    within = person.allowed if person else None
     if scoped is not None:
         within = scoped if within is None else within & scoped
     plan = planner.build(within, person.denied if person else frozenset(), narrowed=bool(person) or scoped is not None)
     response.corrected = plan.corrected
     clock.lap("plan", apart=("correction", planner.correcting_ms))
-    for typed, words in plan.apart:
-        response.notes.append(marked("No paper writes ", Strong(typed), ": showing papers with ", Strong(words), "."))
-    for rare, common in plan.also:
-        response.notes.append(
-            marked("Also showing papers with ", Strong(common), " (only a paper or two use ", Strong(rare), ").")
-        )
+    response.notes += [notes.searched_apart(typed, searched) for typed, searched in plan.apart]
+    response.notes += [notes.also_searched(rare, common) for rare, common in plan.also]
     pinned = pinned_papers(db, cache, parsed, plan, planner)
     return _Asked(parsed, planner, plan, person, venues, scoped, pinned)
 
 
-def _retrieve(db: Reader, cache: IndexCache, asked: _Asked) -> tuple[CandidateRetriever, Retrieval]:
+def _retrieve(db: Reader, cache: IndexCache, asked: _Asked, weights: Weights) -> tuple[CandidateRetriever, Retrieval]:
     """Candidates from a few bounded FTS5 queries (bot.search.retrieve), a named person's other papers after them,
     and the papers the query names."""
     plan, person = asked.plan, asked.person
-    retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file())
+    retriever = CandidateRetriever(db, plan, cache.titles_table(db), cache.index_file(), weights.thresholds)
     theirs = person.match.papers if person and person.match else ()
     # (the count of a large retrieval may still be running beside: it is asked for once the page is written)
     if plan.groups or plan.authors:
         retrieval = retriever.run()
-    elif asked.parsed.links:  # a pasted link and no words: the paper it names (pinned), if it passes the filters
+    # a pasted link and no words: the paper it names (pinned), if it passes the filters
+    elif asked.parsed.links:
         retrieval = Retrieval(0, True, False)
     else:
         retrieval = filter_only(db, plan, retriever, first=theirs)
@@ -256,7 +238,7 @@ def _order(
     retriever: CandidateRetriever,
     need: int,
     weights: Weights,
-    clock: _Stages,
+    clock: Stages,
 ) -> _Order:
     """The candidates ranked (bot.search.rank), a comparison's sides in turn, fused with BM25 and meaning when the
     query is long enough, deeper blocks for a deep page, and one person at a time when initials fit several."""
@@ -267,22 +249,25 @@ def _order(
     ranked = ranker.rank(retriever.found, asked.pinned, depth) if retriever.found else []
     if plan.compares:  # "DPO vs PPO": each side's papers in turn after those about both
         ranked = ranker.in_turn(ranked)
-    if fusing and retriever.found:  # (only beside papers holding query words: meaning alone would answer anything)
+    # Only beside papers holding query words: meaning alone would answer anything
+    if fusing and retriever.found:
         clock.lap("rank")
-        ranked = _fused(db, cache, (plan, ranker), retriever, ranked, fusion)
+        ranked = fused_order(db, cache, (plan, ranker), retriever, ranked, fusion)
         clock.lap("fuse")
-        ranked = _described(db, cache, asked, retriever, ranked, weights)
+        ranked = described_order(db, cache, (plan, asked.planner), retriever, ranked, weights)
         clock.lap("described")
     candidates = len(ranked)
     listed = {s.rowid for s in ranked}
-    while len(ranked) < need:  # a deep page: rank the next block of papers matching every word, after these
+    # a deep page: rank the next block of papers matching every word, after these
+    while len(ranked) < need:
         block = [r for r in retriever.next_block() or () if r not in listed]
         if not block:
             break
         ranked += ranker.rank({r: retriever.found[r] for r in block}, {})
         listed.update(block)
     lead_count: int | None = None
-    if person and person.match and person.match.shared:  # initials several people fit: one person at a time
+    # Initials several people fit: one person at a time
+    if person and person.match and person.match.shared:
         on_topic = len(plan.groups)
         person, ranked, lead_count = one_person_at_a_time(
             person, ranked, lambda s: s.rowid, lambda s: bool(on_topic) and s.level >= on_topic
@@ -293,17 +278,16 @@ def _order(
 def _write_page(db: Reader, asked: _Asked, order: _Order, page: list[ScoredPaper], response: SearchResponse) -> None:
     """The page's results: each paper with its snippet, why it is there and the authors the query named."""
     plan, person = asked.plan, order.person
-    papers = read_papers(db, [s.rowid for s in page])
+    papers = papers_of(db, [s.rowid for s in page])
     highlighter = Highlighter(plan.groups)
     for scored in page:
         paper = papers.get(scored.rowid)
         if paper is None:
             continue
-        if plan.groups and not scored.in_title:  # ranked by its title score only: work out what matched
-            order_score = scored.score
+        # ranked by its title score only: what it holds where
+        if plan.groups and not scored.in_title:
             abstract, authors = norm(paper.get("abstract") or ""), norm(" ".join(paper["authors"]))
-            order.ranker.score(scored, norm(paper["title"]), abstract, authors)
-            scored.score = order_score
+            order.ranker.matched(scored, norm(paper["title"]), abstract, authors)
         snippet = make_snippet(paper.get("abstract") or "", paper.get("headline") or paper["title"], highlighter)
         result = Result(paper, round(scored.score, 4), snippet, _matched(plan, asked.parsed, scored, paper))
         if person or plan.author_words:
@@ -332,119 +316,28 @@ def _notes(
         topic = " ".join(g.label for g in plan.groups)
         on_topic = any(s.level for s in ranked)  # ("Tri Dao mamba": none of his papers here is)
         lead = total if order.lead_count is None else order.lead_count
-        response.notes.insert(0, person_note(person, lead, topic, on_topic))
+        response.notes.insert(0, notes.person(person, lead, topic, on_topic))
         for result in response.results:
-            result.matched.append(f"author:{author_of(person.match, result.paper['authors'])}")
+            result.matched.append(Evidence.AUTHOR.of(author_of(person.match, result.paper["authors"])))
     elif parsed.asks_who and plan.groups and offset == 0:  # "who works on kv cache?"
-        response.notes += _who_note(db, plan, ranked)
-    added = any(s.rowid not in retriever.found for s in page)  # brought by BM25 (holding some of the words)
+        response.notes += notes.who_works_on(db, plan, ranked)
+    # Brought by BM25 (holding some of the words)
+    added = any(s.rowid not in retriever.found for s in page)
     full = sum(1 for s in ranked if s.level >= len(plan.groups))
     response.partial = (retrieval.partial or (added and full < need)) and any(s.level < len(plan.groups) for s in page)
-    if response.partial and (note := _partial_note(full, list(dict.fromkeys(plan.unknown)), len(plan.groups))):
-        response.notes.append(note)  # (plan.unknown: words no paper here writes, nor anything near them)
+    if response.partial and (note := notes.partial(full, list(dict.fromkeys(plan.unknown)), len(plan.groups))):
+        # plan.unknown: words no paper here writes, nor anything near them
+        response.notes.append(note)
     found = found_links(asked.pinned)
     unknown = [link for link in parsed.links if link not in found]
     if unknown and offset == 0:
-        narrowed = " with these filters" if parsed.has_filters or parsed.negative else ""
-        response.notes.append(marked(f"No paper in the index has the link {', '.join(unknown)}{narrowed}."))
+        response.notes.append(notes.unknown_links(unknown, bool(parsed.has_filters or parsed.negative)))
     if not response.results and offset == 0:
         if asked.scoped is not None and not parsed.names_venues:
-            response.notes.append(marked(DEFAULT_VENUES_ONLY))
-        response.suggestions = _suggestions(db, cache, parsed, plan, asked.planner)
-        response.notes += [marked(n) for n in plan.notes_extra]
-
-
-def _fused(
-    db: Reader,
-    cache: IndexCache,
-    planned: tuple[RetrievalPlan, Ranker],
-    retriever: CandidateRetriever,
-    ranked: list[ScoredPaper],
-    fusion: Fusion,
-) -> list[ScoredPaper]:
-    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse), less the papers BM25
-    alone brought that hold no query word as ranking reads it (nothing would show why they are there)."""
-    plan, ranker = planned
-    by_bm25 = retriever.by_bm25(fusion.depth if fusion.bm25 else 0, fusion.postings)
-    said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)  # (as corrected: typos unknown)
-    among = [s.rowid for s in ranked[: fusion.depth]] + by_bm25
-    near = meaning.closest(db, cache, said, among, fusion.floor) if fusion.meaning else []
-    fused = fuse(ranked, by_bm25, near, len(plan.groups), fusion)
-    joined = {s.rowid for s in fused if s.rowid not in retriever.found and s.close is None}  # (BM25's alone)
-    unheld = joined - ranker.holding(sorted(joined)) if joined else set()
-    return [s for s in fused if s.rowid not in unheld] if unheld else fused
-
-
-def _described(
-    db: Reader,
-    cache: IndexCache,
-    asked: _Asked,
-    retriever: CandidateRetriever,
-    ranked: list[ScoredPaper],
-    weights: Weights,
-) -> list[ScoredPaper]:
-    """A long query read as the description of an idea (bot.search.described): its order of the fused head and
-    the papers holding its words or their synonyms, blended with the fused order."""
-    chosen = weights.described
-    words = described.content_words(asked.plan.sequence)
-    if not described.is_description(words, chosen) or any(s.looked_up for s in ranked[:1]):
-        return ranked  # (a title typed out is not a description: its paper leads)
-    df = asked.planner.df
-    expanded = described.expansions(words, df, chosen)
-    units: list[tuple[str, ...]] = [(s,) for w in words for s in expanded[w]]
-    widened = retriever.by_bm25_of(units, chosen.widened, weights.fusion.postings)
-    among = list(dict.fromkeys([s.rowid for s in ranked[: chosen.depth] if not s.pinned] + widened))
-    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in read_columns(db, "title, abstract", among).items()}
-    said = " ".join(asked.plan.sequence)
-    whole = dict(meaning.closest(db, cache, said, among, -1.0))
-    memory = described.memory_of(cache)
-    stored = described.stored_in(db) if whole else described.nothing_stored
-    ordered = described.order(said, words, expanded, papers, memory, stored, df(words), cache.papers, whole, chosen)
-    return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)
-
-
-def _partial_note(full: int, unused: list[str], words: int) -> Marked | None:
-    """What the page holds besides papers matching every word; the words no paper writes, by name, when they are why
-    none matches every word. Of a query of more than EVERY_WORD_NOTE_UP_TO `words`, nobody expects every word in one
-    paper: no note says so (None)."""
-    if unused and not full:
-        said = [piece for i, w in enumerate(unused) for piece in ((", ",) if i else ()) + (Strong(w),)]
-        return marked("No paper here writes ", *said, "; showing papers with the other words.")
-    if words > EVERY_WORD_NOTE_UP_TO:
-        return None
-    if not full:
-        return marked("No paper matches every word; showing papers that match some of them.")
-    verb = "papers match" if full > 1 else "paper matches"
-    return marked(f"Only {full} {verb} every word; the rest match some.")
-
-
-class _Stages:
-    """Milliseconds per stage of one search, so the bench can say where the time goes."""
-
-    def __init__(self, into: dict[str, float]) -> None:
-        self.into, self.last = into, time.perf_counter()
-
-    def lap(self, stage: str, apart: tuple[str, float] | None = None) -> None:
-        """Close a stage: the time since the last lap is its, less the milliseconds of a part counted `apart`."""
-        now = time.perf_counter()
-        spent = (now - self.last) * 1000
-        if apart is not None:
-            part, ms = apart
-            self.into[part] = self.into.get(part, 0.0) + ms
-            spent -= ms
-        self.into[stage] = self.into.get(stage, 0.0) + spent
-        self.last = now
-
-
-def _who_note(db: Reader, plan: RetrievalPlan, ranked: list[ScoredPaper]) -> list[Marked]:
-    """For a question asking who works on a topic: the authors of the most of its best-ranked papers (when anyone
-    wrote more than one; else the papers' own author lines answer)."""
-    on_topic = [s.rowid for s in ranked[:WHO_PAPERS] if s.level >= len(plan.groups)]
-    who = [(name, n) for name, n in frequent_authors(db, on_topic, WHO_NAMED) if n > 1]
-    if not who:
-        return []
-    topic = " ".join(g.label for g in plan.groups)
-    return [marked("Most papers on ", Strong(topic), " here: " + ", ".join(f"{name} ({n})" for name, n in who))]
+            response.notes.append(marked(notes.DEFAULT_VENUES_ONLY))
+        response.suggestions = notes.suggestions(cache, parsed, plan, asked.planner)
+        if parsed.status and not any_status(db):
+            response.notes.append(marked(notes.NO_STATUS))
 
 
 def _like_the_named_paper(
@@ -463,14 +356,12 @@ def _like_the_named_paper(
     ((rowid, why),) = pinned.items()
     if not why.startswith(("id:", "link:")) and why != "name:" + " ".join(t.text for t in parsed.positive):
         return False  # (a name among other words: those words are the topic)
-    paper = read_papers(db, [rowid])[rowid]
+    paper = papers_of(db, [rowid])[rowid]
     paper_id, title = paper["id"], shown_title(paper)  # (as its card shows it)
     like = similar(db, paper_id, k=MAX_LIMIT, keys=keys)
     limit, offset = page
     response.results, response.total = like[offset : offset + limit], len(like)
-    response.notes.insert(
-        0, marked("Papers like ", Strong(title)) if like else marked("No papers like ", Strong(title), " here.")
-    )
+    response.notes.insert(0, notes.papers_like(title, bool(like)))
     return True
 
 
@@ -479,9 +370,7 @@ def _add_the_rest(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever
     rest = [r for r in rowids if r not in retriever.found and plan.passes_filters(r)]
     negs = exclusions(plan)
     if rest and negs:
-        marks = ",".join("?" * len(rest))
-        sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({marks})"
-        out = {r for (r,) in db.execute(sql, [" OR ".join(negs), *rest])}
+        out = matching_among(db, " OR ".join(negs), rest)
         rest = [r for r in rest if r not in out]
     retriever.add(rest, 0, 4, len(rest))
 
@@ -491,37 +380,14 @@ def _matched(plan: RetrievalPlan, parsed: ql.ParsedQuery, scored: ScoredPaper, p
     out = [scored.pinned] if scored.pinned else []
     for g, t, a in zip(plan.groups, scored.in_title, scored.in_abstract or [-1] * len(plan.groups), strict=True):
         if t >= 0:
-            out.append(f"title:{g.alts[t].label}")
+            out.append(Evidence.TITLE.of(g.alts[t].label))
         if a >= 0:
-            out.append(f"abstract:{g.alts[a].label}")
+            out.append(Evidence.ABSTRACT.of(g.alts[a].label))
     if scored.close is not None:
-        out.append(f"meaning:{scored.close:.2f}")
-    out += [f"author:{' '.join(w)}" for w in plan.author_words]
+        out.append(Evidence.MEANING.of(f"{scored.close:.2f}"))
+    out += [Evidence.AUTHOR.of(" ".join(w)) for w in plan.author_words]
     if parsed.status and paper.get("status"):
-        out.append(f"status:{paper['status']}")
+        out.append(Evidence.STATUS.of(str(paper["status"])))
     if parsed.has_code:
-        out.append("has:code")
+        out.append(Evidence.HAS.of("code"))
     return list(dict.fromkeys(out))
-
-
-def _suggestions(
-    db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, plan: RetrievalPlan, planner: QueryPlanner
-) -> list[str]:
-    """Queries worth trying when nothing matched: without filters, without exclusions, near words for unknown ones."""
-    out: list[str] = []
-    free = plan.free_text or parsed.free_text()
-    if parsed.has_filters and free:
-        out.append(free)
-    if parsed.status and not db.execute("SELECT 1 FROM papers WHERE status IS NOT NULL LIMIT 1").fetchone():
-        plan.notes_extra.append(
-            "This index has no oral/spotlight/poster status for its papers, so status: finds nothing here."
-        )
-    if plan.negatives and free:
-        out.append(free)
-    for word in plan.unknown[:3]:
-        for first in dict.fromkeys(word[:2]):
-            buckets = cache.vocab.bucket(first, planner.fetch_prefix)
-            near = [w for length in range(len(word) - 3, len(word) + 4) for w in buckets.get(length, ())]
-            for cand, _, _ in process.extract(word, near, scorer=fuzz.ratio, score_cutoff=70, limit=3):
-                out.append(re.sub(re.escape(word), cand, free, count=1) if free else cand)
-    return list(dict.fromkeys(s for s in out if s and s != parsed.text))[:5]

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.search.rank import ScoredPaper
-from bot.search.weights import DEFAULT, Described, Fusion
+from bot.papers.matching import columns_of
+from bot.papers.reading import Reader
+from bot.search import described, meaning
+from bot.search.cache import IndexCache
+from bot.search.plan import QueryPlanner
+from bot.search.rank import Ranker, ScoredPaper
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.retrieve import CandidateRetriever
+from bot.search.weights import DEFAULT, Described, Fusion, Weights
+from bot.text.stopwords import FUNCTION_WORDS
 
 
 def fuse(
@@ -37,7 +45,8 @@ def fuse(
         (by_bm25[: fusion.depth], fusion.bm25),
         ([rowid for rowid, _ in near[: fusion.depth]], fusion.meaning),
     )
-    if sum(1 for s in lexical if s.level >= groups) >= fusion.add_below:  # enough hold every word: only reorder
+    # Enough hold every word: only reorder
+    if sum(1 for s in lexical if s.level >= groups) >= fusion.add_below:
         head = {s.rowid for s in lexical[: fusion.depth]}
         lists = tuple(([r for r in rowids if r in head], weight) for rowids, weight in lists)
     for rowids, weight in lists:
@@ -81,3 +90,55 @@ def blend(ranked: list[ScoredPaper], described: Sequence[tuple[int, float]], wei
         known.get(r) or ScoredPaper(r, 0.0, close=cosine[r]) for r in sorted(score, key=lambda r: (-score[r], r))
     ]
     return pinned + blended + [s for s in rest if s.rowid not in score]
+
+
+def fused_order(
+    db: Reader,
+    cache: IndexCache,
+    planned: tuple[RetrievalPlan, Ranker],
+    retriever: CandidateRetriever,
+    ranked: list[ScoredPaper],
+    fusion: Fusion,
+) -> list[ScoredPaper]:
+    """The lexical order fused with the BM25 order and closeness in meaning (bot.search.fuse), less the papers BM25
+    alone brought that hold no query word as ranking reads it (nothing would show why they are there)."""
+    plan, ranker = planned
+    by_bm25 = retriever.by_bm25(fusion.depth if fusion.bm25 else 0, fusion.postings)
+    # As corrected: typos unknown
+    said = " ".join(w for w in plan.sequence if w and w not in FUNCTION_WORDS)
+    among = [s.rowid for s in ranked[: fusion.depth]] + by_bm25
+    near = meaning.closest(db, cache, said, among, fusion.floor) if fusion.meaning else []
+    fused = fuse(ranked, by_bm25, near, len(plan.groups), fusion)
+    # BM25's alone
+    joined = {s.rowid for s in fused if s.rowid not in retriever.found and s.close is None}
+    unheld = joined - ranker.holding(sorted(joined)) if joined else set()
+    return [s for s in fused if s.rowid not in unheld] if unheld else fused
+
+
+def described_order(
+    db: Reader,
+    cache: IndexCache,
+    planned: tuple[RetrievalPlan, QueryPlanner],
+    retriever: CandidateRetriever,
+    ranked: list[ScoredPaper],
+    weights: Weights,
+) -> list[ScoredPaper]:
+    """A long query read as the description of an idea (bot.search.described): its order of the fused head and
+    the papers holding its words or their synonyms, blended with the fused order."""
+    plan, planner = planned
+    chosen = weights.described
+    words = described.content_words(plan.sequence)
+    if not described.is_description(words, chosen) or any(s.looked_up for s in ranked[:1]):
+        return ranked  # (a title typed out is not a description: its paper leads)
+    df = planner.df
+    expanded = described.expansions(words, df, chosen)
+    units: list[tuple[str, ...]] = [(s,) for w in words for s in expanded[w]]
+    widened = retriever.by_bm25_of(units, chosen.widened, weights.fusion.postings)
+    among = list(dict.fromkeys([s.rowid for s in ranked[: chosen.depth] if not s.pinned] + widened))
+    papers = {r: (str(t or ""), str(a or "")) for r, (t, a) in columns_of(db, "title, abstract", among).items()}
+    said = " ".join(plan.sequence)
+    whole = dict(meaning.closest(db, cache, said, among, -1.0))
+    memory = described.memory_of(cache)
+    stored = described.stored_in(db) if whole else described.nothing_stored
+    ordered = described.order(said, words, expanded, papers, memory, stored, df(words), cache.papers, whole, chosen)
+    return blend(ranked, [(r, whole.get(r, 0.0)) for r, _ in ordered], chosen)

@@ -1,6 +1,6 @@
 """What planning hands on: a query word's group of alternatives (TermGroup) and the words as typed (Slot).
 
-A leaf module, so that plan.py and the modules it calls (wording.py) and those reading its plans (retrieve, rank,
+A leaf module, so that plan.py and the modules it calls (joining_words.py) and those reading its plans (retrieve, rank,
 snippets, ideas, neighbours) share these types without importing one another.
 """
 
@@ -35,9 +35,12 @@ class TermGroup:
     exact: TextCounter | None = None  # the word as typed (or its plural), not just its stem
     word_weights: tuple[float, ...] = ()  # per word of the first alternative (0 for function words)
     quoted: bool = False  # typed in quotes: only the phrase itself
-    compound: bool = False  # typed as one hyphenated word (self-play): a text holds it whole or not at all
-    concept: int = 0  # which idea of the query the word belongs to: "for", "of", "with" … separate ideas
-    hint: Hint | None = None  # for phrase alternatives: a cheap expression every match also holds (QueryPlanner.hint)
+    # Typed as one hyphenated word (self-play): a text holds it whole or not at all
+    compound: bool = False
+    # Which idea of the query the word belongs to: "for", "of", "with" … separate ideas
+    concept: int = 0
+    # for phrase alternatives: a cheap expression every match also holds (QueryPlanner.hint)
+    hint: Hint | None = None
 
     def expression(self) -> str:
         """The FTS5 expression matching any alternative."""

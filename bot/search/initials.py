@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from bot.text.person_names import fold_name
 
-MAX_CAPITALS = 3  # `MJ`, `MJK`: capitals read as initials; `LIN` in `X. LIN` is a surname (no other word)
+# `MJ`, `MJK`: capitals read as initials; `LIN` in `X. LIN` is a surname (no other word)
+MAX_CAPITALS = 3
 _TOKEN_RE = re.compile(r"[^\s,]+|,")
 
 
@@ -54,7 +55,8 @@ def _letters(token: str, capitals_are_initials: bool) -> tuple[tuple[str, ...], 
 def read_initials(text: str) -> TypedInitials | None:
     """Initials then a surname, or a surname then initials; None when the text is not typed so (a whole name,
     one word, initials between words)."""
-    for capitals_are_initials in (True, False):  # `X. LIN`: LIN is the surname when nothing else can be
+    # `X. LIN`: LIN is the surname when nothing else can be
+    for capitals_are_initials in (True, False):
         typed = _read(text, capitals_are_initials)
         if typed is not None:
             return typed
@@ -62,7 +64,8 @@ def read_initials(text: str) -> TypedInitials | None:
 
 
 def _read(text: str, capitals_are_initials: bool) -> TypedInitials | None:
-    blocks: list[tuple[bool, list[str]]] = []  # (is initials, folded letters or words), in typed order
+    # (is initials, folded letters or words), in typed order
+    blocks: list[tuple[bool, list[str]]] = []
     marked = comma = False
     for token in _TOKEN_RE.findall(text):
         if token == ",":

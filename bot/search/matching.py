@@ -90,8 +90,10 @@ def pattern(alt: Alternative) -> re.Pattern[bytes]:
             pieces.append(re.escape(word.encode()) + rb"[^ ]*")
         elif len(word) <= 3 or not word.isascii() or alt.exact:
             pieces.append(re.escape(word.encode()) + rb"s?(?= )")
-        elif i and word.endswith("ing") and len(word) == 6:  # fine-tuning: fine-tune, fine-tuned (in a phrase only:
-            pieces.append(re.escape(word[:3].encode()) + rb"[^ ]*")  # alone, "tun" would find tunnels)
+        # fine-tuning: fine-tune, fine-tuned (in a phrase only:
+        elif i and word.endswith("ing") and len(word) == 6:
+            # Alone, "tun" would find tunnels)
+            pieces.append(re.escape(word[:3].encode()) + rb"[^ ]*")
         else:
             pieces.append(re.escape(stem(word).encode()) + rb"[^ ]*")
     return re.compile(rb" " + rb" +".join(pieces))

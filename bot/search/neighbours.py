@@ -24,9 +24,11 @@ from bot.text.stopwords import TOO_COMMON
 from bot.text.words import WORD_RE, stem, valid_text
 
 SIMILAR_TERMS = 12
-TITLE = DEFAULT.ranking.title  # a shared topic word in the title counts as search's ranking weighs it
+# A shared topic word in the title counts as search's ranking weighs it
+TITLE = DEFAULT.ranking.title
 SIMILAR_CANDIDATES = 60
-SIMILAR_BUDGET = 6000  # sum of the chosen terms' document frequencies: bounds the work of FTS5's bm25
+# sum of the chosen terms' document frequencies: bounds the work of FTS5's bm25
+SIMILAR_BUDGET = 6000
 
 
 class _Term(NamedTuple):
@@ -48,7 +50,8 @@ def similar(db: Reader, paper_id: str, k: int = 5, keys: frozenset[Key] | None =
     """Papers closest to one paper: the neighbours the index stored (bot.papers.related), or on an index built before
     it stored them, papers found by the paper's most distinctive words. Each result names the words both share.
     `keys`: only papers of these (venue, track)s, the venues searched (looked for among the 4k closest)."""
-    if valid_text(paper_id) != paper_id:  # a lone surrogate from a JSON payload: no paper has such an id
+    # A lone surrogate from a JSON payload: no paper has such an id
+    if valid_text(paper_id) != paper_id:
         return []
     paper = index.get_paper(db, paper_id)
     if paper is None:
@@ -99,12 +102,14 @@ def _distinctive_terms(db: Reader, paper: PaperRow) -> list[TermGroup]:
     for times, text in ((3, f"{paper.get('name') or ''} {paper['title']}"), (1, paper.get("abstract") or "")):
         for w in _display_words(text):
             tf[w] = tf.get(w, 0) + times
-    own_name = set(_display_words(paper.get("name") or ""))  # the paper's name says who it is, not what about
+    # The paper's name says who it is, not what about
+    own_name = set(_display_words(paper.get("name") or ""))
     words = [w for w in tf if len(w) >= 3 and w.isalpha() and w not in TOO_COMMON and w not in own_name]
     dfs = planner.df(words)
     n = cache.papers
     most = max(n * 0.05, min(n * 0.3, 5))  # words in more papers than this say little about a topic
-    least = 3 if n >= 1000 else 2  # a word only one other paper uses is more often incidental than topical
+    # A word only one other paper uses is more often incidental than topical
+    least = 3 if n >= 1000 else 2
     by_stem: dict[str, _Term] = {}  # tokenizer, tokenizers, tokenization: one term
     for w in words:
         if least <= dfs[w] <= most:
@@ -137,7 +142,8 @@ def _by_words(db: Reader, me: int, groups: list[TermGroup], k: int) -> list[_Nei
     sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
     rows = list(dict.fromkeys(r for q in (expr, main) for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
     total = sum(g.weight for g in groups)
-    topical = {g.label for g in groups[:3]}  # only the paper's main terms count extra in the other's title
+    # Only the paper's main terms count extra in the other's title
+    topical = {g.label for g in groups[:3]}
     texts = read_columns(db, "title, abstract", rows)
     neighbours = []
     for rowid in rows:

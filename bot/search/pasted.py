@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from bot.papers import fts, index
 from bot.papers.fulltext import best_matches
+from bot.papers.matching import columns_of, papers_of
 from bot.papers.reading import Reader
 from bot.papers.related import GENERIC
 from bot.papers.vocabulary import document_frequencies
@@ -36,7 +37,7 @@ from bot.search.cache import index_cache
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, counter, norm
 from bot.search.results import MAX_LIMIT, Result
-from bot.search.retrieve import read_columns, read_papers
+from bot.search.scoring import idf
 from bot.search.snippets import Highlighter, make_snippet
 from bot.text.stopwords import CHAT_WORDS
 from bot.text.words import WORD_RE, stem, valid_text
@@ -46,7 +47,8 @@ from bot.text.words import WORD_RE, stem, valid_text
 class Settings:
     """The numbers that bound and order related(): bench/quality/related.py reports what they give."""
 
-    text_chars: int = 6_000  # of a pasted text (Slack allows 40,000), the opening read: an abstract is ~1,500
+    # Of a pasted text (Slack allows 40,000), the opening read: an abstract is ~1,500
+    text_chars: int = 6_000
     terms: int = 24  # strongest terms asked of FTS5
     postings: int = 5_000  # ...while their papers add up to this (search's BM25 list reads as many)
     common: float = 0.2  # a word in more than this share of papers says nothing of a topic
@@ -144,7 +146,7 @@ def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
         papers = df.get(word, 0)
         if not 0 < papers <= most:
             continue
-        weight = (1 + math.log(count)) * math.log(1 + (n - papers + 0.5) / (papers + 0.5))
+        weight = (1 + math.log(count)) * idf(papers, n)
         key = stem(word)
         old = by_stem.get(key)
         if old is None:
@@ -155,7 +157,8 @@ def _terms(db: Reader, text: str, settings: Settings) -> list[_Term]:
     strongest = sorted(by_stem.values(), key=lambda t: (-t.weight, t.word))[: settings.terms]
     kept: set[str] = set()
     read = 0
-    for term in sorted(strongest, key=lambda t: (t.df, t.word)):  # the rarest first: they tell a paper apart
+    # The rarest first: they tell a paper apart
+    for term in sorted(strongest, key=lambda t: (t.df, t.word)):
         if kept and read + term.df > settings.postings:
             break  # (FTS5's bm25 reads every posting of every term it is asked)
         kept.add(term.word)
@@ -186,8 +189,8 @@ def _results(
 ) -> list[Result]:
     """The ranked papers with snippets around the terms they share, and why each is here."""
     phrases = _phrases(text, {t.word for t in terms})
-    papers = read_papers(db, ranked)
-    texts = read_columns(db, "name, title, abstract", ranked)
+    papers = papers_of(db, ranked)
+    texts = columns_of(db, "name, title, abstract", ranked)
     out = []
     for rowid in ranked:
         paper = papers.get(rowid)

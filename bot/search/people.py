@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.people_lookup import COMMON_SURNAME_PAPERS as COMMON_SURNAME_PAPERS
@@ -19,13 +20,11 @@ from bot.search.people_lookup import SURNAME_PEOPLE as SURNAME_PEOPLE
 from bot.search.people_lookup import NameMatch as NameMatch
 from bot.search.people_lookup import People as People
 from bot.search.people_lookup import Person as Person
-from bot.search.retrieve import read_columns
-from bot.text.marked import Marked, Strong, marked
 from bot.text.person_names import PARTICLES, fold_name, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
-OTHERS_NAMED = 3  # people the note names beside the one it found; the rest are counted
-SURNAME_AMONG_WORDS = 4  # query words among which a capitalised surname names its bearers (a title is longer)
+# query words among which a capitalised surname names its bearers (a title is longer)
+SURNAME_AMONG_WORDS = 4
 T = TypeVar("T")
 
 
@@ -35,12 +34,15 @@ class PersonFilter:
     any), and the papers author: names allow or exclude (None: no such filter)."""
 
     rest: ql.ParsedQuery
-    match: NameMatch | None  # the person the answer names: from the free words, else the one author: name
+    # The person the answer names: from the free words, else the one author: name
+    match: NameMatch | None
     typed: str  # the words that named the person, as typed
-    from_text: bool  # named by free words (all their papers, a topic first), not by an author: filter
+    # named by free words (all their papers, a topic first), not by an author: filter
+    from_text: bool
     allowed: frozenset[int] | None
     denied: frozenset[int]
-    beside: NameMatch | None = None  # a second person the rest of the query names whole (`Finn and Levine`)
+    # a second person the rest of the query names whole (`Finn and Levine`)
+    beside: NameMatch | None = None
 
 
 def _typed(parsed: ql.ParsedQuery, term: ql.Term) -> str:
@@ -74,9 +76,11 @@ def people_in(
         allowed = rowids if allowed is None else allowed & rowids
     if not drop:
         return None
-    if match:  # the request around a name typed in words goes too ("Sergey Levine's work on offline RL")
+    # The request around a name typed in words goes too ("Sergey Levine's work on offline RL")
+    if match:
         rest = ql.without_name(parsed, drop)
-        if rest.author_position and allowed is not None:  # "Chelsea Finn as last author": only those papers
+        # "Chelsea Finn as last author": only those papers
+        if rest.author_position and allowed is not None:
             allowed &= _in_place(people.db, match, rest.author_position)
     else:
         rest = dataclasses.replace(parsed, terms=[t for i, t in enumerate(parsed.terms) if i not in drop])
@@ -164,24 +168,16 @@ def _beside(
     return other if other and other.person.key != match.person.key else None
 
 
-def common_surname_note(parsed: ql.ParsedQuery, people: People) -> Marked | None:
-    """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): how to ask for one of them."""
+def common_surname(parsed: ql.ParsedQuery, people: People) -> tuple[str, str] | None:
+    """When the query is only a surname many authors share (`Zhang`, `author:Zhang`): the surname as typed and one
+    of its bearers as the index names them (bot.search.notes says how to ask for one person)."""
     terms = parsed.terms
     if not people.available or len(terms) != 1 or len(terms[0].words) != 1 or terms[0].negated:
         return None
     if terms[0].quoted or terms[0].field not in (None, "author"):
         return None
     bearer = people.common_surname(terms[0].text, as_name=terms[0].field == "author")
-    if bearer is None:
-        return None
-    first, *rest = bearer.split()  # (as the index names them: the usual casing among a person's spellings)
-    example = (
-        (Strong(" ".join((first, *rest))), ", ", Strong(f"{first[0]}. {' '.join(rest)}")) if rest else (Strong(bearer),)
-    )
-    asked = Strong(terms[0].text)
-    return marked(
-        "Many authors are called ", asked, ": add a first name or an initial for one person's papers (", *example, ")."
-    )
+    return None if bearer is None else (terms[0].text, bearer)
 
 
 def unknown_person(
@@ -205,44 +201,11 @@ def unknown_person(
     return " ".join(t.text for t in terms)
 
 
-def person_note(found: PersonFilter, count: int, topic: str, on_topic: bool = True) -> Marked:
-    """What the answer says about the person it found: `4 papers by Mohit Bansal` (the name Strong), and how it was read
-    (`on_topic`: whether any of their papers holds a word of the topic)."""
-    match = found.match
-    if match is None:
-        return marked()
-    name = Strong(match.person.name)
-    place = found.rest.author_position
-    whose = marked("with ", name, f" as {place} author") if place and found.from_text else marked("by ", name)
-    note = marked(f"{count} paper{'s' if count != 1 else ''} " if count else "No papers ") + whose
-    if found.beside and count:
-        note += marked(", those with ", Strong(found.beside.person.name), " first")
-    elif topic and found.from_text and count and not on_topic:
-        note += marked(", none about ", Strong(topic))
-    elif topic:
-        about = marked(", those about ", Strong(topic), " first") if found.from_text and count else None
-        note += about or marked(" about ", Strong(topic))
-    rest = found.rest
-    if not count and (rest.status or rest.status_excluded or rest.has_code is not None or rest.names_venues):
-        note += " with these filters"  # (they have papers here: a search names only people who do)
-    if not match.exact:
-        note += marked(" (you typed ", Strong(found.typed), ")")
-    if match.others:
-        more = ", ".join(f"{p.name} ({len(p.rowids)})" for p in match.others[:OTHERS_NAMED])
-        if len(match.others) > OTHERS_NAMED:
-            more += f" and {len(match.others) - OTHERS_NAMED} more"
-        if match.shared:
-            note += f". Also fits, listed after: {more}; type the full name for one person's papers."
-        else:
-            note += f". Also named so: {more}; type the full name for theirs."
-    return note
-
-
 def _in_place(db: Reader, match: NameMatch, place: str) -> frozenset[int]:
     """The person's papers that list them first (`place` "first") or last ("last", the senior author's place)."""
     keys = {p.key for p in match.everyone}
     at = 0 if place == "first" else -1
-    rows = read_columns(db, "authors", list(match.papers))
+    rows = columns_of(db, "authors", list(match.papers))
     return frozenset(
         r for r, (text,) in rows.items() if (names := json.loads(text or "[]")) and fold_name(names[at]) in keys
     )
@@ -331,7 +294,7 @@ def frequent_authors(
     listed; `skip`: a person's folded name (their co-authors are wanted)."""
     names: dict[tuple[str, ...], str] = {}
     shared: Counter[tuple[str, ...]] = Counter()
-    for (authors,) in read_columns(db, "authors", list(rowids)).values():
+    for (authors,) in columns_of(db, "authors", list(rowids)).values():
         for author in dict.fromkeys(json.loads(authors or "[]")):
             key = fold_name(author)
             if key and key != skip:

@@ -33,8 +33,10 @@ from bot.text.person_names import PARTICLES, fold_name, read_back, spelled_out, 
 
 MAX_NAME_WORDS = 4  # longest run of query words tried as one name
 TYPO_MAX_DF = 2  # a word may be a mistyped name only when the papers' text (almost) never uses it
-SURNAME_PEOPLE = 5  # a surname alone names its bearers when this many or fewer wrote papers here (not the Zhangs)
-COMMON_SURNAME_PAPERS = 1000  # a common surname's papers are counted up to this many (as many as a page's total says)
+# A surname alone names its bearers when this many or fewer wrote papers here (not the Zhangs)
+SURNAME_PEOPLE = 5
+# A common surname's papers are counted up to this many (as many as a page's total says)
+COMMON_SURNAME_PAPERS = 1000
 
 
 class Person(NamedTuple):
@@ -70,8 +72,10 @@ class NameMatch:
         return tuple(r for p in self.everyone for r in p.rowids)
 
 
-_Found = tuple[list[Person], bool]  # the people a run of words fits, and whether it was typed as listed
-InText = Callable[[tuple[str, ...]], bool]  # whether the papers' titles or abstracts use these words as a phrase
+# The people a run of words fits, and whether it was typed as listed
+_Found = tuple[list[Person], bool]
+# Whether the papers' titles or abstracts use these words as a phrase
+InText = Callable[[tuple[str, ...]], bool]
 
 
 class People:
@@ -83,7 +87,8 @@ class People:
         self.db = db
         parts = (cache or index_cache(db)).name_parts(db)
         self.available = parts is not None
-        self.parts: Container[str] = frozenset() if parts is None else parts  # given names and surnames (folded)
+        # given names and surnames (folded)
+        self.parts: Container[str] = frozenset() if parts is None else parts
 
     @staticmethod
     def _people(rows: list[PersonRow]) -> list[Person]:

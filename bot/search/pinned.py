@@ -8,26 +8,32 @@ from urllib.parse import urlsplit
 
 from bot.papers import fts, references
 from bot.papers.fulltext import title_matches
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search.cache import IndexCache
+from bot.search.framing import WANTED
 from bot.search.matching import coined, counter, found_alt, norm
-from bot.search.plan import QueryPlanner, RetrievalPlan
-from bot.search.questions import WANTED
-from bot.search.retrieve import read_columns
+from bot.search.plan import QueryPlanner
+from bot.search.retrieval_plan import RetrievalPlan
 from bot.text.names import name_key
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import normalize_title
 
 MAX_PINNED = 20
 NAME_AMONG_WORDS = 4  # most query terms among which one paper's name pins that paper
-TITLE_WORDS = 3  # fewest words a query must have to be read as a whole title (two are a topic as often)
-TITLE_CLUES = 4  # longest words of a title that find it (with a title's words, few papers hold them all)
-TITLE_LEAD = 6  # most words before the topic tried as a title's first words (a request may take "From", "On the")
-TITLE_CANDIDATES = 50  # titles holding them, shortest first, read to find the one the query is whole
+# Fewest words a query must have to be read as a whole title (two are a topic as often)
+TITLE_WORDS = 3
+# Longest words of a title that find it (with a title's words, few papers hold them all)
+TITLE_CLUES = 4
+# most words before the topic tried as a title's first words (a request may take "From", "On the")
+TITLE_LEAD = 6
+# titles holding them, shortest first, read to find the one the query is whole
+TITLE_CANDIDATES = 50
 _OPENREVIEW_ID = re.compile(r"openreview\.net/\w+\?(?:\S*&)?id=(?P<id>[\w-]+)", re.IGNORECASE)
 _WORD_START = re.compile(r"(?<!\S)\S")
-_SAYS_WHICH = FUNCTION_WORDS | WANTED  # words beside a name that only say which paper ("the ... method")
+# words beside a name that only say which paper ("the ... method")
+_SAYS_WHICH = FUNCTION_WORDS | WANTED
 
 
 def pinned_papers(
@@ -63,7 +69,8 @@ def pinned_papers(
     for text in dict.fromkeys((typed, plan.free_text)):
         for rowid in named(text, MAX_PINNED):
             out.setdefault(rowid, f"name:{text}")
-    if 1 < len(positive) <= NAME_AMONG_WORDS and not titled:  # (a title's words are not names among words)
+    # a title's words are not names among words
+    if 1 < len(positive) <= NAME_AMONG_WORDS and not titled:
         # One distinctive name among other words ("TokSuite tokenizer"): that paper first. (A longer query is a
         # title or a sentence: "Dynamic Fractal Mamba: ..." is not about the paper called FRACTAL.)
         for term in positive:
@@ -83,7 +90,8 @@ def _titled(db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -
     positive, text = parsed.positive, parsed.text
     first, last = positive[0].span[0], positive[-1].span[1]
     whole = normalize_title(typed)
-    starts = [m.start() for m in _WORD_START.finditer(text, 0, first)][-TITLE_LEAD:]  # (a title's first words)
+    # a title's first words
+    starts = [m.start() for m in _WORD_START.finditer(text, 0, first)][-TITLE_LEAD:]
     said = [(text[s:end], s > 0) for s in sorted({0, *starts, first}) for end in (last, len(text))]
     if text.count('"') > 1:  # (a title with quotes in it, quoted: `paper "A "B" C"`)
         said.append((text[text.find('"') + 1 : text.rfind('"')], False))
@@ -95,9 +103,10 @@ def _titled(db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, typed: str) -
     clues = " OR ".join(dict.fromkeys(filter(None, map(_clue, labels))))
     if not clues:
         return {}
-    expression = fts.in_columns(("title",), f"({clues})")  # (titles alone, when the index has them: fewer postings)
+    # titles alone, when the index has them: fewer postings
+    expression = fts.in_columns(("title",), f"({clues})")
     found = title_matches(db, expression, TITLE_CANDIDATES, titles_only=cache.titles_table(db))
-    titles = read_columns(db, "title", found)
+    titles = columns_of(db, "title", found)
     out: dict[int, str] = {}
     for rowid, (title,) in sorted(titles.items()):
         why = labels.get(normalize_title(title))
@@ -122,7 +131,7 @@ def _about_every_group(db: Reader, plan: RetrievalPlan, rowids: list[int]) -> li
 
 def _texts(db: Reader, rowids: list[int]) -> dict[int, tuple[bytes, bytes]]:
     """Papers' name, title and abstract as one text, and their authors, as matching.norm gives them."""
-    rows = read_columns(db, "name, title, abstract, authors", rowids) if rowids else {}
+    rows = columns_of(db, "name, title, abstract, authors", rowids) if rowids else {}
     return {r: (norm(f"{n or ''} {t} {a}"), norm(au or "")) for r, (n, t, a, au) in rows.items()}
 
 
@@ -149,7 +158,8 @@ def linked_papers(db: Reader, links: tuple[str, ...]) -> dict[int, str]:
                      for slash in ("", "/")]  # fmt: skip
             rows = references.rowids_linked(db, forms)
         for rowid in rows[:MAX_PINNED]:
-            out[rowid] = f"{out[rowid]} {link}" if rowid in out else f"link:{link}"  # (every link that found it)
+            # Every link that found it
+            out[rowid] = f"{out[rowid]} {link}" if rowid in out else f"link:{link}"
     return out
 
 

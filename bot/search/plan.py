@@ -10,92 +10,59 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
 
-from bot.papers import fts
+from bot.papers import fts, matching
 from bot.papers.reading import Reader
+from bot.search import joining_words, typos
 from bot.search import query as ql
-from bot.search import typos, wording
 from bot.search.cache import IndexCache
-from bot.search.correcting import WordCorrector, idf
+from bot.search.expressions import author_phrase
 from bot.search.groups import Hint, Slot, TermGroup
+from bot.search.long_forms import LongForms
 from bot.search.matching import Alternative, counter, same_case
+from bot.search.query_words import WordCorrector
+from bot.search.retrieval_plan import AlsoSearched, PlanDraft, SearchedApart
+from bot.search.retrieval_plan import RetrievalPlan as RetrievalPlan
+from bot.search.rewrites import Rewrite, recased, spliced
+from bot.search.scoring import idf
+from bot.search.weights import DEFAULT, Weights
 from bot.text.acronyms import long_key
-from bot.text.person_names import fold_name, read_back
+from bot.text.person_names import read_back
 from bot.text.stopwords import FUNCTION_WORDS
 
-JOINED_PART = 3  # a common word is split only into parts this long (pre-training; not in-context: cheaper)
-RARE_COMPOUND = 20  # a word this rare may be two words run together (kvcache → "kv cache")
-HINT_IDF = 2.0  # a phrase's rarest word narrows retrieval when fewer than ~1 paper in 7 use it
-SPELLED_OUT = 0.3  # a mined acronym means its long form when at least this share of its papers also write it
+# a common word is split only into parts this long (pre-training; not in-context: cheaper)
+JOINED_PART = 3
 _BREAK = "\x00"  # a slot's word where a quoted phrase stands: no long form spans it
 # A version, size or variant in a model's name (-3, -v1.5, -7B, -T, -large, -mini, -uncased): alone it says nothing.
 _VERSION = re.compile(r"\d+|v\d*|\d+[kmbt]|[a-z]|base|large|small|tiny|mini|medium|huge|xx?l|pro|instruct|uncased")
-_HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")  # FlashAttention-3, Llama-3.1 (not "NEAR(a")
+# FlashAttention-3, Llama-3.1 (not "NEAR(a")
+_HYPHENATED = re.compile(r"\w+(?:\.\w+)*(?:-\w+(?:\.\w+)*)+")
 
 
-class SearchedApart(NamedTuple):
-    """A hyphenated name no paper writes (as the user will read it), and the words searched instead."""
+class QueryPlanner:
+    """Turns a parsed query into a RetrievalPlan, once; it asks the index only for word frequencies (cached per
+    index), and how its words were meant of the WordCorrector it holds. `is_name`: an author's name, never a typo."""
 
-    typed: str
-    words: str
+    def __init__(
+        self,
+        db: Reader,
+        cache: IndexCache,
+        parsed: ql.ParsedQuery,
+        is_name: Callable[[str], bool] | None = None,
+        weights: Weights = DEFAULT,
+    ) -> None:
+        self.db, self.cache, self.parsed, self.thresholds = db, cache, parsed, weights.thresholds
+        self.draft = PlanDraft()
+        self.words = WordCorrector(db, cache, parsed, self.draft.unknown, is_name, weights.thresholds)
+        share = weights.thresholds.spelled_out
+        self.long = LongForms(db, lambda: cache.acronyms(db), cache.spelled_out, self.words.df, share)
+        # Spent correcting typos, which the bench reports apart from the rest of the plan
+        self.correcting_ms = 0.0
 
-
-class AlsoSearched(NamedTuple):
-    """A rare word searched together with a common one one edit away: the user is told, it may be a typo."""
-
-    rare: str
-    common: str
-
-
-@dataclass
-class RetrievalPlan:
-    """Everything retrieval and ranking need from the query, decided once: they never look at the text again."""
-
-    groups: list[TermGroup] = field(default_factory=list)
-    negatives: list[TermGroup] = field(default_factory=list)
-    authors: list[str] = field(default_factory=list)  # FTS phrases for the authors column
-    neg_authors: list[str] = field(default_factory=list)
-    author_words: list[tuple[str, ...]] = field(default_factory=list)
-    allowed: frozenset[int] | None = None  # status:/has:code, as rowid sets
-    denied: frozenset[int] = frozenset()
-    filtered: bool = False
-    sequence: list[str] = field(default_factory=list)  # the unquoted words as typed (corrected), for phrase bonus
-    corrected: str | None = None
-    corrections: dict[str, str] = field(default_factory=dict)
-    unknown: list[str] = field(default_factory=list)  # words the index has never seen and we could not correct
-    notes_extra: list[str] = field(default_factory=list)  # said only when nothing matched
-    also: list[AlsoSearched] = field(default_factory=list)
-    apart: list[SearchedApart] = field(default_factory=list)
-    free_text: str = ""
-    compares: bool = False  # "DPO vs PPO": each side's papers in turn after those about both
-
-    def passes_filters(self, rowid: int) -> bool:
-        """Whether a paper passes the status: and has:code filters."""
-        return (self.allowed is None or rowid in self.allowed) and rowid not in self.denied
-
-
-class _Rewrite(NamedTuple):
-    """A corrected term, to splice into the query text the user is shown ("Showing results for …")."""
-
-    span: tuple[int, int]  # where the term sits in the parsed text
-    text: str  # the term with its corrections, in the user's capitals
-
-
-def _recased(word: str) -> Callable[[re.Match[str]], str]:
-    """A re.sub replacement writing `word` in the capitals of what it replaces."""
-    return lambda m: same_case(m.group(), word)
-
-
-class QueryPlanner(WordCorrector):
-    """Turns a parsed query into a RetrievalPlan; it asks the index only for word frequencies (cached per index),
-    and how its words were meant of the WordCorrector it builds on."""
-
-    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery) -> None:
-        self.plan = RetrievalPlan()
-        super().__init__(db, cache, parsed, self.plan.unknown)
+    def df(self, words: Iterable[str]) -> dict[str, int]:
+        """Document frequency of each word in names, titles and abstracts (0: unknown), as the corrector reads it."""
+        return self.words.df(words)
 
     def build(
         self, within: frozenset[int] | None = None, outside: frozenset[int] = frozenset(), narrowed: bool = False
@@ -103,108 +70,111 @@ class QueryPlanner(WordCorrector):
         """The plan: groups in typed order, exclusions, author terms, filters and weights. `within` and `outside`:
         papers the answer is limited to, or kept from, besides the query's own filters (the venues searched, a named
         person's papers); `narrowed`: such a limit applies even when it lets every paper through."""
-        parsed, plan = self.parsed, self.plan
+        if self.draft.groups or self.draft.sequence:
+            raise RuntimeError("a QueryPlanner builds one plan")
+        parsed, plan = self.parsed, self.draft
         positive = parsed.positive
         only_stop = all(w in FUNCTION_WORDS for t in positive for w in t.words)
         words = {w for t in parsed.terms for w in t.words}
         words |= {v for w in words for v in typos.spellings(w) + list(read_back(w))}
-        self.df(words)  # one query for every word we may ask about
+        self.words.df(words)  # one query for every word we may ask about
         slots: list[Slot] = []
-        rewrites: list[_Rewrite] = []
+        rewrites: list[Rewrite] = []
         for term in positive:
-            if term.quoted:
-                plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
-                plan.groups[-1].quoted = True
-                slots.append(Slot(None, _BREAK, len(plan.groups) - 1))  # it breaks any long form around it
-                continue
-            started = time.perf_counter()
-            rejoined = self.rejoined(term.words)
-            split = None if rejoined else self.split_at_capitals(term)
-            names = self.camel_names(term)
-            fixed = (
-                rejoined
-                or (split and split[0])
-                or self.corrected_compound([self.correct(w, w in names) for w in term.words], term.words, names)
-            )
-            self.correcting_ms += (time.perf_counter() - started) * 1000
-            shown = term.text  # the term as the answer will show it
-            if rejoined:
-                shown = same_case(term.text, "-".join(rejoined))
-                plan.corrections[term.text.lower()] = "-".join(rejoined)
-                rewrites.append(_Rewrite(term.span, shown))
-            elif split:
-                shown = split[1]
-                plan.corrections[term.text.lower()] = " ".join(fixed)
-                rewrites.append(_Rewrite(term.span, shown))
-            elif fixed != list(term.words):
-                for old, new in zip(term.words, fixed, strict=True):
-                    if old != new:
-                        shown = re.sub(re.escape(old), _recased(new), shown, count=1, flags=re.I)
-                        plan.corrections[old] = new
-                rewrites.append(_Rewrite(term.span, shown))
-            if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
-                slots += [Slot(None, w) for w in fixed]
-                continue
-            named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
-            if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):  # FlashAttention-3
-                plan.apart.append(SearchedApart(shown, " ".join(named)))
-                if len(named) > 1 and self.papers_writing(Alternative(tuple(named))):  # Stable-Diffusion-v1.5
-                    group = self.add_group(named, term.field)
-                    slots += [Slot(group, w) for w in named]
-                else:  # mixture-of-depths: its words, as one idea
-                    slots += [Slot(self.add_group([w], term.field), w) for w in named]
-                continue
-            same = self.add_group(fixed, term.field)
-            for w in fixed:
-                slots.append(Slot(same, w))
-        wording.free_forms(plan.groups, slots, lambda w: bool(self.df([w])[w]), self.papers_writing)
+            slots += self._slots(term, only_stop, rewrites)
+        joining_words.free_forms(plan.groups, slots, lambda w: bool(self.words.df([w])[w]), self.words.papers_writing)
         plan.sequence = [s.word for s in slots if s.word != _BREAK]
-        wording.number_ideas(plan.groups, slots, _BREAK)
+        joining_words.number_ideas(plan.groups, slots, _BREAK)
         plan.compares = parsed.compares
-        means = wording.means(plan.groups, slots)  # (before long forms merge groups)
+        means = joining_words.means(plan.groups, slots)  # (before long forms merge groups)
         self.join_neighbours(slots)
         self.long_forms(slots)
         self.short_forms(positive)
         typed = [w for t in positive for w in t.words]
-        plan.groups = wording.without_field_ideas(plan.groups, typed, means, self.alts_df)
-        for term in parsed.negative:
-            if term.literal:
-                continue  # (-c++: the papers writing it are denied by filters(), not every paper with a c)
-            alts = [Alternative(term.words)]
-            if len(term.words) == 1 and not term.quoted:
-                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.df([v])[v]]
-                alts += self.expansions(term.words[0], term.text)
-            plan.negatives.append(TermGroup(term.text, alts))
-        for term in parsed.authors:
-            phrase = fts.phrase(term.words)
-            if len(term.words) == 1:  # author:Schoelkopf: Schölkopf too (FTS5 reads him as scholkopf)
-                forms = [
-                    fts.phrase(f) for f in dict.fromkeys(map(fold_name, read_back(term.words[0]))) if f != term.words
-                ]
-                phrase = "(" + " OR ".join([phrase, *forms]) + ")" if forms else phrase
-            (plan.neg_authors if term.negated else plan.authors).append(phrase)
-            if not term.negated:
-                plan.author_words.append(term.words)
+        plan.groups = joining_words.without_field_ideas(plan.groups, typed, means, self.alts_df)
+        self._exclusions_and_authors()
         self.filters(within, outside, narrowed)
         self.weigh()
         if rewrites:
-            text = parsed.text
-            for (start, end), display in sorted(rewrites, reverse=True):
-                text = text[:start] + display + text[end:]
-            plan.corrected = text
+            plan.corrected = spliced(parsed.text, rewrites)
         plan.free_text = " ".join(w for w in plan.sequence)
-        return plan
+        return plan.frozen()
+
+    def _slots(self, term: ql.Term, only_stop: bool, rewrites: list[Rewrite]) -> list[Slot]:
+        """One positive term's words in the plan, each in the slot of its group (a quoted phrase: one break), with
+        its correction recorded and the rewrite the answer shows added to `rewrites`."""
+        plan = self.draft
+        if term.quoted:
+            plan.groups.append(self.group(term.text, [Alternative(term.words)], term.field))
+            plan.groups[-1].quoted = True
+            return [Slot(None, _BREAK, len(plan.groups) - 1)]  # it breaks any long form around it
+        started = time.perf_counter()
+        rejoined = self.words.rejoined(term.words)
+        split = None if rejoined else self.words.split_at_capitals(term)
+        names = self.words.camel_names(term)
+        fixed = (
+            rejoined
+            or (split and split[0])
+            or self.words.corrected_compound([self.words.correct(w, w in names) for w in term.words], term.words, names)
+        )
+        self.correcting_ms += (time.perf_counter() - started) * 1000
+        shown = term.text  # the term as the answer will show it
+        if rejoined:
+            shown = same_case(term.text, "-".join(rejoined))
+            plan.corrections[term.text.lower()] = "-".join(rejoined)
+            rewrites.append(Rewrite(term.span, shown))
+        elif split:
+            shown = split[1]
+            plan.corrections[term.text.lower()] = " ".join(fixed)
+            rewrites.append(Rewrite(term.span, shown))
+        elif fixed != list(term.words):
+            for old, new in zip(term.words, fixed, strict=True):
+                if old != new:
+                    shown = re.sub(re.escape(old), recased(new), shown, count=1, flags=re.I)
+                    plan.corrections[old] = new
+            rewrites.append(Rewrite(term.span, shown))
+        if all(w in FUNCTION_WORDS for w in fixed) and not only_stop:  # `for`, and `AND-AND` alike
+            return [Slot(None, w) for w in fixed]
+        named = [w for w in fixed if not _VERSION.fullmatch(w) and w not in FUNCTION_WORDS]
+        # FlashAttention-3
+        if named and _HYPHENATED.fullmatch(term.text) and self.unwritten(fixed, named):
+            plan.apart.append(SearchedApart(shown, " ".join(named)))
+            # Stable-Diffusion-v1.5
+            if len(named) > 1 and self.words.papers_writing(Alternative(tuple(named))):
+                group = self.add_group(named, term.field)
+                return [Slot(group, w) for w in named]
+            # mixture-of-depths: one idea
+            return [Slot(self.add_group([w], term.field), w) for w in named]
+        same = self.add_group(fixed, term.field)
+        return [Slot(same, w) for w in fixed]
+
+    def _exclusions_and_authors(self) -> None:
+        """The excluded terms as groups (with their spellings and long forms), and the author: terms as FTS5 phrases."""
+        parsed, plan = self.parsed, self.draft
+        for term in parsed.negative:
+            if term.literal:
+                # (-c++: the papers writing it are denied by filters(), not every paper with a c)
+                continue
+            alts = [Alternative(term.words)]
+            if len(term.words) == 1 and not term.quoted:
+                alts += [Alternative((v,)) for v in typos.spellings(term.words[0]) if self.words.df([v])[v]]
+                alts += self.long.expansions(term.words[0], term.text)
+            plan.negatives.append(TermGroup(term.text, alts))
+        for term in parsed.authors:
+            (plan.neg_authors if term.negated else plan.authors).append(author_phrase(term.words))
+            if not term.negated:
+                plan.author_words.append(term.words)
 
     def add_group(self, words: list[str], scope: str | None) -> int:
         """The index of the group for these words (a new one unless the query asked them already: "diffusion
         diffusion" is one group), with other spellings of a word, or a compound's run-together form."""
-        groups = self.plan.groups
+        groups = self.draft.groups
         alts = [Alternative(tuple(words))]
         if len(words) == 1:
             alts += self.variants(words[0])
         else:
             joined = "".join(words)
-            if self.worthwhile(self.df([joined])[joined], min(self.df(words).values())):
+            if self.worthwhile(self.words.df([joined])[joined], min(self.words.df(words).values())):
                 alts.append(Alternative((joined,)))
         same = next((i for i, g in enumerate(groups) if g.alts[0] == alts[0] and g.scope == scope), None)
         if same is None:
@@ -217,10 +187,10 @@ class QueryPlanner(WordCorrector):
         """A compound of two or more words no paper writes, run together or not, though each of its `named` words
         is known (FlashAttention-3: flashattention)."""
         joined = "".join(words)
-        df = self.df([*words, joined])
+        df = self.words.df([*words, joined])
         if len(words) < 2 or df[joined] or not all(df[w] for w in named):
             return False
-        return self.papers_writing(Alternative(tuple(words))) == 0
+        return self.words.papers_writing(Alternative(tuple(words))) == 0
 
     def alts_df(self, alts: list[Alternative]) -> int:
         """About how many papers hold any of these alternatives (ML or machine learning): the most of any, each
@@ -241,88 +211,40 @@ class QueryPlanner(WordCorrector):
         """Other spellings, the split of a run-together word (kvcache → "kv cache"), or a prefix for unknown words."""
         alts = [
             Alternative((v,))
-            for v in typos.spellings(word) + typos.adjectives(word) + self.spelled_otherwise(word)
-            if self.worthwhile(self.df([v])[v], self.df([word])[word])
+            for v in typos.spellings(word) + typos.adjectives(word) + self.words.spelled_otherwise(word)
+            if self.worthwhile(self.words.df([v])[v], self.words.df([word])[word])
         ]
-        common = typos.common_neighbour(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        if common and self.slipped(word, common):
+        common = typos.common_neighbour(word, self.cache.vocab, self.words.fetch_df, self.words.fetch_prefix)
+        if common and self.words.slipped(word, common):
             alts.append(Alternative((common,)))
-            self.plan.also.append(AlsoSearched(word, common))
-        df = self.df([word])[word]
-        if df < RARE_COMPOUND:
-            parts = typos.split_compound(word, self.df)
-            if parts and self.worthwhile(min(self.df(parts).values()), df):
+            self.draft.also.append(AlsoSearched(word, common))
+        df = self.words.df([word])[word]
+        if df < self.thresholds.rare_compound:
+            parts = typos.split_compound(word, self.words.df)
+            if parts and self.worthwhile(min(self.words.df(parts).values()), df):
                 alts.append(Alternative(parts))
         elif apart := self.written_apart(word, df):  # finetuning: 59 papers, fine-tuning 711
             alts.append(apart)
-        if not self.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
+        if not self.words.df([word])[word] and not alts and len(word) >= 4 and word.isalpha():
             alts.append(Alternative((word,), prefix=True))
         return alts
 
     def written_apart(self, word: str, df: int) -> Alternative | None:
         """The two words more papers write a common word as (fine-tuning, pre-training) than joined, or None."""
-        parts = typos.split_compound(word, self.df, parts=2)
+        parts = typos.split_compound(word, self.words.df, parts=2)
         if not parts or min(map(len, parts)) < JOINED_PART:
             return None
         apart = Alternative(parts)
-        return apart if self.papers_writing(apart, up_to=df + 1) > df else None
-
-    def expansions(self, word: str, typed: str) -> list[Alternative]:
-        """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
-        table = self.cache.acronyms(self.db)
-        by_short = table.by_short
-        key = word if word in by_short else word[:-1] if word.endswith("s") and word[:-1] in by_short else None
-        if key is None:
-            return []
-        meanings = by_short[key]
-        total = sum(max(papers, 1) for _, _, papers, _ in meanings)
-        typed_as_acronym = any(c.isupper() for c in typed)
-        df = self.df([key])[key]
-        out = []
-        for _form, long_words, papers, builtin in meanings:
-            if not builtin and (papers < 2 or papers < 0.2 * total or (not typed_as_acronym and papers * 25 < df)):
-                continue  # a rare or minority meaning, or a common word that some paper also uses as an acronym
-            if long_words != (word,):
-                out.append(Alternative(long_words))
-            if len(out) == 2:
-                break
-        return out
-
-    def acronyms_for(self, long: str) -> list[str] | None:
-        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much);
-        None when it is no long form worth merging. A mined acronym that papers mostly use without writing this
-        long form means something else to them (MAE: mean absolute error, not masked autoencoder; ADD: the verb):
-        the long form stays one idea, searched without it."""
-        table = self.cache.acronyms(self.db)
-        out = []
-        for key, _form, papers, builtin in table.by_long.get(long, []):
-            if len(key) < 3:
-                continue
-            share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
-            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
-                out.append((key, builtin))
-        if not out:
-            return None
-        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= SPELLED_OUT][:2]
-
-    def spelled_out(self, key: str, long: str) -> float:
-        """The share of the papers using an acronym that also write this long form (once per index version)."""
-        memo = self.cache.spelled_out
-        if (key, long) not in memo:
-            df = self.df([key])[key]
-            both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
-            n = self.db.execute("SELECT count(*) FROM papers_fts WHERE papers_fts MATCH ?", [both]).fetchone()[0]
-            memo[(key, long)] = n / df if df else 1.0
-        return memo[(key, long)]
+        return apart if self.words.papers_writing(apart, up_to=df + 1) > df else None
 
     def short_forms(self, positive: list[ql.Term]) -> None:
         """Single-word groups that are acronyms also match their long forms."""
         typed = {w: t.text for t in positive for w in t.words}
-        for group in self.plan.groups:
+        for group in self.draft.groups:
             first = group.alts[0]
             if len(first.words) == 1 and not first.prefix and len(group.alts) < 8:
                 word = first.words[0]
-                group.alts += [a for a in self.expansions(word, typed.get(word, word)) if a not in group.alts]
+                group.alts += [a for a in self.long.expansions(word, typed.get(word, word)) if a not in group.alts]
 
     def long_forms(self, slots: list[Slot]) -> None:
         """Merge the words of a known long form into one group that also matches its acronym."""
@@ -334,7 +256,8 @@ class QueryPlanner(WordCorrector):
         i = 0
         while i < len(slots):
             step = 1
-            longest = table.firsts.get(slots[i].word, 0)  # most starts are no long form's first word
+            # Most starts are no long form's first word
+            longest = table.firsts.get(slots[i].word, 0)
             for n in range(min(longest + 2, len(slots) - i), 1, -1):
                 span = slots[i : i + n]
                 gids = list(dict.fromkeys(s.group for s in span if s.group is not None))
@@ -342,21 +265,22 @@ class QueryPlanner(WordCorrector):
                     continue
                 if used & set(gids) or not self._whole_groups(span, slots):
                     continue
-                shorts = self.acronyms_for(long_key(s.word for s in span))
+                shorts = self.long.acronyms_for(long_key(s.word for s in span))
                 if shorts is None:
                     continue
                 words = tuple(s.word for s in span)
-                target = self.plan.groups[gids[0]]
+                target = self.draft.groups[gids[0]]
                 target.label = " ".join(words)
                 target.alts = [Alternative(words)] + [Alternative((short,)) for short in shorts if (short,) != words]
-                target.compound = target.compound and len(set(gids)) == 1  # (a long form of several counts in part)
+                # a long form of several counts in part
+                target.compound = target.compound and len(set(gids)) == 1
                 used |= set(gids)
                 drop |= set(gids[1:])
                 step = n
                 break
             i += step
         if drop:
-            self.plan.groups = [g for i, g in enumerate(self.plan.groups) if i not in drop]
+            self.draft.groups = [g for i, g in enumerate(self.draft.groups) if i not in drop]
 
     @staticmethod
     def _whole_groups(span: list[Slot], slots: list[Slot]) -> bool:
@@ -376,11 +300,11 @@ class QueryPlanner(WordCorrector):
         if not pairs:
             return
         gid = {s.word: s.group for s in slots if s.group is not None}
-        known = self.df(a + b for a, b in pairs)
+        known = self.words.df(a + b for a, b in pairs)
         for a, b in pairs:
-            if self.worthwhile(known[a + b], min(self.df([a])[a], self.df([b])[b])):
+            if self.worthwhile(known[a + b], min(self.words.df([a])[a], self.words.df([b])[b])):
                 for g in (gid[a], gid[b]):
-                    group = self.plan.groups[g]
+                    group = self.draft.groups[g]
                     alt = Alternative((a + b,))
                     if alt not in group.alts and len(group.alts[0].words) == 1:
                         group.alts.append(alt)
@@ -388,7 +312,7 @@ class QueryPlanner(WordCorrector):
     def filters(self, within: frozenset[int] | None, outside: frozenset[int], narrowed: bool) -> None:
         """status:, has:code and the limits build() is given as one set of allowed rowids (None: no such filter)
         and one of denied ones."""
-        parsed, plan, cache = self.parsed, self.plan, self.cache
+        parsed, plan, cache = self.parsed, self.draft, self.cache
         allowed: frozenset[int] | None = None
         if parsed.status:
             allowed = frozenset().union(*(cache.rowids(self.db, s) for s in parsed.status))
@@ -399,7 +323,8 @@ class QueryPlanner(WordCorrector):
         if parsed.has_code is False:
             denied |= cache.rowids(self.db, "code")
         for term in parsed.terms:
-            if term.literal and term.field is None:  # c++: only papers writing it so, not C-index or (C) ones
+            # c++: only papers writing it so, not C-index or (C) ones
+            if term.literal and term.field is None:
                 papers = self.writing_literally(term)
                 if term.negated:
                     denied |= papers
@@ -413,19 +338,16 @@ class QueryPlanner(WordCorrector):
 
     def writing_literally(self, term: ql.Term) -> frozenset[int]:
         """The papers whose title or abstract writes a term as typed (`C++`), among those FTS5 finds by its words."""
-        written = re.compile(rf"(?<![\w+#]){re.escape(term.literal or '')}", re.IGNORECASE)  # (not ABC++)
-        sql = (
-            "SELECT rowid, title, abstract FROM papers WHERE rowid IN "
-            "(SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
-        )
-        rows = self.db.execute(sql, [fts.phrase(term.words)])
+        # not ABC++
+        written = re.compile(rf"(?<![\w+#]){re.escape(term.literal or '')}", re.IGNORECASE)
+        rows = matching.texts_matching(self.db, fts.phrase(term.words))
         return frozenset(rowid for rowid, title, abstract in rows if written.search(f"{title}\n{abstract}"))
 
     def weigh(self) -> None:
         """Each group's document frequency (its rarest alternative's rarest word, summed over alternatives) and
         BM25 weight, plus the counters ranking uses."""
         n = self.cache.papers
-        for group in self.plan.groups:
+        for group in self.draft.groups:
             total = 0
             for alt in group.alts:
                 if alt.prefix:
@@ -437,7 +359,7 @@ class QueryPlanner(WordCorrector):
             group.weight = idf(group.df, n)
             group.counters = [counter(a) for a in group.alts]
             first = group.alts[0]
-            dfs = self.df(first.words)
+            dfs = self.words.df(first.words)
             group.word_weights = tuple(0.0 if w in FUNCTION_WORDS else idf(dfs[w], n) for w in first.words)
             if len(first.words) == 1 and not first.prefix:
                 group.exact = counter(Alternative(first.words, exact=True))
@@ -453,10 +375,14 @@ class QueryPlanner(WordCorrector):
         if not all(rarest):
             return None
         words = dict(r for r in rarest if r)
-        if idf(sum(words.values()), self.cache.papers) < HINT_IDF:
+        if not self.narrows(sum(words.values())):
             return None  # a word most papers use narrows nothing and costs FTS5 a seek per row
         parts = [fts.phrase((word,)) for word in words]
         return Hint(parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")", sum(words.values()))
+
+    def narrows(self, papers: int) -> bool:
+        """Whether words that this many papers use are rare enough to narrow retrieval as a hint."""
+        return idf(papers, self.cache.papers) >= self.thresholds.rare_word
 
     def rarest(self, alt: Alternative) -> tuple[str, int] | None:
         """An alternative's rarest word other than function words, and how many papers use it (None: it has only
@@ -464,6 +390,6 @@ class QueryPlanner(WordCorrector):
         words = alt.content_words
         if not words:
             return None
-        dfs = self.df(words)
+        dfs = self.words.df(words)
         word = min(words, key=lambda w: dfs[w])
         return word, dfs[word]

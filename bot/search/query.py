@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from bot.papers.venues import CONFERENCES, venue_filter
-from bot.search.questions import COMPARING, LIKE, VERSUS, names_no_topic, only_asks, topic_span
+from bot.search.framing import COMPARING, LIKE, VERSUS, names_no_topic, only_asks, topic_span
+from bot.search.parsed import ParsedQuery as ParsedQuery
+from bot.search.parsed import Term as Term
+from bot.search.typed import LINK, as_written, normalize_input, tokens
+from bot.search.typed import MAX_CHARS as MAX_CHARS
 from bot.text.stopwords import FUNCTION_WORDS
 from bot.text.tokens import drop_possessives
 from bot.text.words import WORD_RE, word_set
 
-MAX_CHARS = 500
 MAX_TERMS = 32
 # Words a phrase or a hyphenated term may join. FTS5 reads a phrase's words' positions once per word: `"a a a …"`
 # or `a-a-a-…` pasted 250 times took 1-2 s at 110,000 papers. Real terms join a few (Llama-3.1-8B-Instruct: five).
@@ -44,130 +44,15 @@ _SAID = {
     "implementation": ("has", "code"), "implementations": ("has", "code"),
 }  # fmt: skip
 _WANTING = frozenset(("i", "d", "we", "would", "you", "they"))  # "I'd like ...": like as in want
-# A language named by a letter and symbols (C++, C#, F#): words drop the symbols, so it is searched as written.
-_LITERAL = re.compile(r"[a-z](?:\+\+|#)", re.IGNORECASE)
-FILTER_WORDS = frozenset(_SAID)  # words of the query language: never typo-corrected into other words ("oral": odal)
+# words of the query language: never typo-corrected into other words ("oral": odal)
+FILTER_WORDS = frozenset(_SAID)
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_JOINERS = re.compile(r"[+/]")
-# A pasted link (Slack wraps links as <url> or <url|label>; prose wraps them in brackets, quotes and a full stop): it
-# names a paper, it is not words to search for.
-_LINK = re.compile(
-    r"""[("'\[]*<?(?P<url>(?:https?://|www\.)[^\s<>|"]+?|(?:openreview\.net|icml\.cc|arxiv\.org)/[^\s<>|"]+?)"""
-    r"""(?:\|[^>]*)?>?[)"'\].,;:!?]*""",
-    re.IGNORECASE,
-)
-_NOT_ABOUT = frozenset(("about", "on", "regarding", "concerning", "involving"))  # between NOT and its term
+# between NOT and its term
+_NOT_ABOUT = frozenset(("about", "on", "regarding", "concerning", "involving"))
 _AROUND_LINKS = FUNCTION_WORDS | word_set(
     "see like this that these paper papers check out look what about here link links please similar related more same "
     "any anything"
 )  # words around a pasted link that only point at it
-_QUOTES = str.maketrans(
-    {
-        "“": '"',
-        "”": '"',
-        "„": '"',
-        "«": '"',
-        "»": '"',
-        "＂": '"',
-        "‘": "'",
-        "’": "'",
-        "＇": "'",
-        "－": "-",
-        "‐": "-",
-        "‑": "-",
-        "—": " ",
-        "–": "-",
-        "：": ":",
-    }
-)
-_TOKEN_RE = re.compile(
-    r"""(?P<neg>-(?=[^\s-]))?(?:(?P<field>[A-Za-z]{2,8}):(?=\S))?(?:"(?P<quoted>[^"]*)(?:"|$)|(?P<bare>[^\s"]+))"""
-)
-
-
-@dataclass(frozen=True)
-class Term:
-    """One unit of the query: a word, a hyphenated compound, or a quoted phrase, possibly negated or fielded."""
-
-    text: str  # as typed, for messages and the corrected query
-    words: tuple[str, ...]  # lowercase word tokens, at least one
-    quoted: bool = False  # "exact phrase": words must be adjacent, never typo-corrected
-    negated: bool = False
-    field: str | None = None  # None (name, title, abstract), "title" or "author"
-    span: tuple[int, int] = (0, 0)  # where the typed text sits in ParsedQuery.text
-    literal: str | None = None  # "c++": the term as papers write it, which FTS5 and matching read as its letter alone
-
-
-@dataclass
-class ParsedQuery:
-    """A query split into terms and filters, with notes the UI can show when something was dropped."""
-
-    text: str  # the cleaned input the spans refer to
-    terms: list[Term] = field(default_factory=list)
-    has_code: bool | None = None  # True: only with code, False: only without
-    status: tuple[str, ...] = ()  # capitalised statuses to keep
-    status_excluded: tuple[str, ...] = ()
-    venues: tuple[str, ...] = ()  # venue: values as typed, lowercased (`icml2024`, `icml`, `all`); bot.search.scope
-    years: tuple[int, ...] = ()
-    tracks: tuple[str, ...] = ()
-    links: tuple[str, ...] = ()  # pasted links (OpenReview, the conference site), looked up as the papers they name
-    truncated: bool = False
-    notes: list[str] = field(default_factory=list)
-    asks_who: bool = False  # "who works on kv cache?": the answer names the people with the most papers on it
-    asks_similar: bool = False  # "papers like TokSuite": when the topic names one paper, papers like it
-    names_no_topic: bool = False  # "who works on", "any papers on?": a question with nothing to search for
-    only_request: bool = False  # ...or any words that only ask or say which papers ("recent papers")
-    author_position: str | None = None  # beside a name, "as first author" / "last-author papers": first or last
-    compares: bool = False  # "compare LoRA and full fine-tuning", "the difference between DPO and IPO"
-
-    @property
-    def positive(self) -> list[Term]:
-        """Terms a result must (or should) match, authors excluded."""
-        return [t for t in self.terms if not t.negated and t.field != "author"]
-
-    @property
-    def negative(self) -> list[Term]:
-        """Terms a result must not match, authors excluded."""
-        return [t for t in self.terms if t.negated and t.field != "author"]
-
-    @property
-    def authors(self) -> list[Term]:
-        """author:name filters (negated ones exclude an author)."""
-        return [t for t in self.terms if t.field == "author"]
-
-    @property
-    def has_filters(self) -> bool:
-        """Whether anything besides free text narrows the results."""
-        return bool(
-            self.authors or self.status or self.status_excluded or self.has_code is not None or self.names_venues
-        )
-
-    @property
-    def names_venues(self) -> bool:
-        """Whether venue:, year: or track: chose the venues instead of the default scope."""
-        return bool(self.venues or self.years or self.tracks)
-
-    def free_text(self) -> str:
-        """The positive words as typed, without filters (for name and title look-ups)."""
-        return " ".join(t.text if not t.quoted else " ".join(t.words) for t in self.positive)
-
-
-def normalize_input(raw: object) -> str:
-    """Normalise Unicode, turn Slack's smart quotes into plain ones, and drop control and invisible characters."""
-    text = raw if isinstance(raw, str) else str(raw)  # callers pass Slack payload values: not always str
-    s = unicodedata.normalize("NFKC", text[: MAX_CHARS * 4]).translate(_QUOTES)
-    if "&" in s:  # Slack escapes these three in command text
-        s = s.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    if s.isascii() and s.isprintable():  # nearly every query: no character of the categories below
-        return " ".join(s.split())
-    out = []
-    for ch in s:
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            out.append(" ")
-        else:
-            out.append(ch)
-    return " ".join("".join(out).split())
 
 
 def parse(raw: str) -> ParsedQuery:
@@ -180,14 +65,16 @@ def parse(raw: str) -> ParsedQuery:
         query.truncated = True
     query.text = text
     after_word = excluding = False  # "diffusion NOT video": an exclusion, as search engines read it
-    for m in _tokens(text):
+    for m in tokens(text):
         if m.group(0) == "NOT" and after_word:
             after_word, excluding = False, True
             continue
-        if excluding and m.group(0).lower() in _NOT_ABOUT:  # "papers NOT about LLMs": what follows is excluded
+        # "papers NOT about LLMs": what follows is excluded
+        if excluding and m.group(0).lower() in _NOT_ABOUT:
             continue
-        after_word = m.group(0)[-1].isalnum() or m.group(0)[-1] in '")'  # (not "Models, NOT Abused")
-        link = _LINK.fullmatch(m.group(0))
+        # not "Models, NOT Abused"
+        after_word = m.group(0)[-1].isalnum() or m.group(0)[-1] in '")'
+        link = LINK.fullmatch(m.group(0))
         if link:
             query.links += (link["url"],)
             continue
@@ -196,7 +83,6 @@ def parse(raw: str) -> ParsedQuery:
         kind = FIELDS.get(fname)
         value = m["quoted"] if m["quoted"] is not None else (m["bare"] or "")
         quoted = m["quoted"] is not None
-        start = m.start()
         if m["field"] and kind is None:
             # An unknown "field:" is just text (year:2020 searches for "year 2020").
             value = f"{m['field']} {value}"
@@ -209,41 +95,62 @@ def parse(raw: str) -> ParsedQuery:
         if len(query.terms) >= MAX_TERMS:
             query.truncated = True
             break
-        if quoted or kind == "author":
-            if len(words) > MAX_PHRASE_WORDS:
-                words = words[:MAX_PHRASE_WORDS]
-                query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
-            literal = _literal(value.strip()) if quoted else None
-            query.terms.append(
-                Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal)
-            )
-            continue
-        if len(words) > MAX_COMPOUND_WORDS:  # no term joins so many (a\a\a…, garbled text): its words, each once
-            unique = list(dict.fromkeys(words))
-            room = MAX_TERMS - len(query.terms)
-            query.truncated |= len(unique) > room
-            for word in unique[:room]:
-                at = start + max(0, m.group(0).lower().find(word))
-                query.terms.append(Term(word, (word,), negated=negated, field=kind, span=(at, at + len(word))))
-            continue
-        # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
-        display = value.strip("'\".,;:!?()[]{}<>*^")
-        if display.endswith("'s"):  # Bansal's papers: Bansal, as the vocabulary reads it
-            display = drop_possessives(display)
-            words = tuple(w.lower() for w in WORD_RE.findall(display)) or words
-        if len(words) == 1:
-            display = words[0] if not any(c.isalnum() for c in display) else display
-        token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
-        query.terms.append(
-            Term(
-                display or " ".join(words),
-                words,
-                negated=negated,
-                field=kind,
-                span=(token_start, token_start + len(display)),
-                literal=_literal(display),
-            )
+        _add_term(query, m, (value, words), quoted, negated, kind)
+    _tidy(query, text)
+    return query
+
+
+def _add_term(
+    query: ParsedQuery,
+    m: re.Match[str],
+    typed: tuple[str, tuple[str, ...]],
+    quoted: bool,
+    negated: bool,
+    kind: str | None,
+) -> None:
+    """One token's term: a phrase or author name as typed, a garbled run of too many words as its words each once,
+    or a bare word or compound (kv-cache, GPT-4o, don't) that must match as adjacent words. `typed`: its value and
+    its words."""
+    value, words = typed
+    start = m.start()
+    if quoted or kind == "author":
+        if len(words) > MAX_PHRASE_WORDS:
+            words = words[:MAX_PHRASE_WORDS]
+            query.notes.append(f"A phrase that long was searched by its first {MAX_PHRASE_WORDS} words.")
+        literal = as_written(value.strip()) if quoted else None
+        query.terms.append(Term(value.strip(), words, quoted, negated, kind, span=(start, m.end()), literal=literal))
+        return
+    # No term joins so many (a\a\a…, garbled text): its words, each once
+    if len(words) > MAX_COMPOUND_WORDS:
+        unique = list(dict.fromkeys(words))
+        room = MAX_TERMS - len(query.terms)
+        query.truncated |= len(unique) > room
+        for word in unique[:room]:
+            at = start + max(0, m.group(0).lower().find(word))
+            query.terms.append(Term(word, (word,), negated=negated, field=kind, span=(at, at + len(word))))
+        return
+    # A bare token: one word, or a compound (kv-cache, GPT-4o, don't) that must match as adjacent words.
+    display = value.strip("'\".,;:!?()[]{}<>*^")
+    if display.endswith("'s"):  # Bansal's papers: Bansal, as the vocabulary reads it
+        display = drop_possessives(display)
+        words = tuple(w.lower() for w in WORD_RE.findall(display)) or words
+    if len(words) == 1:
+        display = words[0] if not any(c.isalnum() for c in display) else display
+    token_start = start + (m.group(0).find(display) if display in m.group(0) else 0)
+    query.terms.append(
+        Term(
+            display or " ".join(words),
+            words,
+            negated=negated,
+            field=kind,
+            span=(token_start, token_start + len(display)),
+            literal=as_written(display),
         )
+    )
+
+
+def _tidy(query: ParsedQuery, text: str) -> None:
+    """A parsed query's filters each once, its question read (_keep_topic), and its notes said once each."""
     _keep_topic(query)
     query.venues, query.years = tuple(dict.fromkeys(query.venues)), tuple(dict.fromkeys(query.years))
     query.tracks = tuple(dict.fromkeys(query.tracks))
@@ -254,25 +161,27 @@ def parse(raw: str) -> ParsedQuery:
         query.notes.insert(
             0, f"Your query was long: searched its first {len(query.terms)} terms ({len(text)} characters)."
         )
-    return query
 
 
 def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
     """Keep the terms that are the topic: a request around it goes, and the filters it names in words apply (bot.
-    search.questions). `beside`: a person's name stood beside these terms, as an author: filter does."""
+    search.framing). `beside`: a person's name stood beside these terms, as an author: filter does."""
     # Exclusions and authors are never part of a request, wherever typed: "diffusion papers -video" (or "... papers
     # author:Levine") is about diffusion.
-    asked_after = _asked_after(query)  # "are diffusion LMs still studied? | find me some": a second request
+    # "are diffusion LMs still studied? | find me some": a second request
+    asked_after = _asked_after(query)
     query.terms = [t for t in query.terms if t not in asked_after]
     aside = [t for t in query.terms if t.negated or t.field == "author"]
     wanted = [t for t in query.terms if not (t.negated or t.field == "author")]
     plain = [t.words if not (t.quoted or t.field) else None for t in wanted]
     beside = beside or bool(aside)
     question = "?" in query.text
-    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside, question)  # the topic
+    # The topic
+    start, end = topic_span(plain, lambda w: (said := _said_field(w)) and said[0], beside, question)
     start, end = _venues_around(plain, start, end)
     typed = [w for words in plain for w in words or ("",)]
-    capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)  # (BEST, TOP, ME: papers' names)
+    # BEST, TOP, ME: papers' names
+    capitals = any(len(t.text) > 1 and t.text.isupper() for t in wanted)
     query.only_request = not (beside or capitals or query.links) and None not in plain and names_no_topic(typed, False)
     query.names_no_topic = query.only_request and names_no_topic(typed)
     for term in wanted[:start] + wanted[end:]:  # "any oral ICML 2024 papers on", "... with code"
@@ -281,14 +190,17 @@ def _keep_topic(query: ParsedQuery, beside: bool = False) -> None:
             if said:
                 _filter_field(query, *said, negated=False)
     asked = [w for t in wanted[:start] for w in t.words]
-    query.asks_who = query.asks_who or "who" in (typed if query.names_no_topic else asked)  # ("who works on this?")
+    # "who works on this?"
+    query.asks_who = query.asks_who or "who" in (typed if query.names_no_topic else asked)
     query.asks_similar = query.asks_similar or _asks_like(asked)
     kept = {id(t) for t in aside + wanted[start:end]}
-    between = [w for words in plain[start:end] for w in words or ()]  # (unquoted: "X vs Y" typed in quotes is a phrase)
+    # Unquoted: "X vs Y" typed in quotes is a phrase
+    between = [w for words in plain[start:end] for w in words or ()]
     query.compares = query.compares or any(w in COMPARING for w in asked) or any(w in VERSUS for w in between)
     query.terms = [t for t in query.terms if id(t) in kept]  # (in typed order)
     plain_terms = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
-    if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):  # "see <link>", "papers like <link>"
+    # "see <link>", "papers like <link>"
+    if query.links and all(set(t.words) <= _AROUND_LINKS for t in plain_terms):
         query.asks_similar = query.asks_similar or _asks_like([w for t in plain_terms for w in t.words])
         query.terms = [t for t in query.terms if t not in plain_terms]
 
@@ -328,7 +240,8 @@ def _venues_around(plain: list[tuple[str, ...] | None], start: int, end: int) ->
     return topic[0], topic[-1] + 1
 
 
-PLAIN_YEARS_FROM = 2020  # a bare year before this, typed beside a topic, is a dataset's (COCO 2017), not a filter
+# A bare year before this, typed beside a topic, is a dataset's (COCO 2017), not a filter
+PLAIN_YEARS_FROM = 2020
 
 
 def _asks_like(asked: list[str]) -> bool:
@@ -345,18 +258,22 @@ def without_name(parsed: ParsedQuery, name: set[int]) -> ParsedQuery:
     _author_place(query)
     _keep_topic(query, beside=True)
     plain = [t for t in query.terms if not (t.quoted or t.negated or t.field)]
-    said = [_SAID.get(w) for t in plain for w in t.words]  # (a venue or year would come too late: scope is chosen)
-    if plain and all(said):  # "Sergey Levine oral papers", "Mohit Bansal code": beside a name, filters, not words
+    # A venue or year would come too late: scope is chosen
+    said = [_SAID.get(w) for t in plain for w in t.words]
+    # "Sergey Levine oral papers", "Mohit Bansal code": beside a name, filters, not words
+    if plain and all(said):
         for kind, value in filter(None, said):
             _filter_field(query, kind, value, negated=False)
         query.terms = [t for t in query.terms if t not in plain]
-    elif only_asks([w for t in plain for w in t.words]):  # "what did Yejin Choi publish?": no topic "publish"
+    # "what did Yejin Choi publish?": no topic "publish"
+    elif only_asks([w for t in plain for w in t.words]):
         query.terms = [t for t in query.terms if t not in plain]
     query.notes = list(dict.fromkeys(query.notes))
     return query
 
 
-_PLACES = {"first": "first", "lead": "first", "last": "last", "senior": "last"}  # ...in the author list
+# ...in the author list
+_PLACES = {"first": "first", "lead": "first", "last": "last", "senior": "last"}
 _AUTHOR = frozenset(("author", "authors", "authored", "coauthor", "coauthors"))
 
 
@@ -373,30 +290,6 @@ def _author_place(query: ParsedQuery) -> None:
                 said.add(id(before[0]))
                 query.author_position = _PLACES[before[1]]
     query.terms = [t for t in query.terms if id(t) not in said]
-
-
-def _tokens(text: str) -> Iterator[re.Match[str]]:
-    """The tokens of the text; words joined by + or / are tokens of their own (LoRA+DoRA, LLM/VLM safety,
-    GPT-4/GPT-5, pre-/post-training), not one compound whose words must be adjacent. Pieces of a single letter or
-    digit keep the token whole (w/o, A/B, c++, GPT-4/5), and so do links."""
-    for m in _TOKEN_RE.finditer(text):
-        bare = m["bare"]
-        if bare and not (m["field"] or m["neg"]) and _joined(bare) and not _LINK.fullmatch(m.group(0)):
-            spaced = text[: m.start()] + _JOINERS.sub(" ", m.group(0)) + text[m.end() :]  # (the same length)
-            yield from _TOKEN_RE.finditer(spaced, m.start(), m.end())
-        else:
-            yield m
-
-
-def _literal(typed: str) -> str | None:
-    """The term as papers must write it, for a language named by a letter and symbols (`c++`, `C#`); else None."""
-    return typed.lower() if _LITERAL.fullmatch(typed) else None
-
-
-def _joined(token: str) -> bool:
-    """Whether + or / joins pieces of two letters or digits or more."""
-    pieces = _JOINERS.split(token)
-    return len(pieces) > 1 and all(sum(map(str.isalnum, piece)) >= 2 for piece in pieces)
 
 
 def _said_field(word: str) -> tuple[str, str] | None:

@@ -12,11 +12,13 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from bot.papers.matching import columns_of
 from bot.papers.reading import Reader
-from bot.search.ideas import Ideas
+from bot.search.candidates import Candidate
+from bot.search.idea_coverage import Ideas
 from bot.search.matching import Alternative, counter, first_hit, found_alt, norm, pattern
-from bot.search.plan import RetrievalPlan
-from bot.search.retrieve import PHRASE_TIER, Candidate, read_columns
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.retrieve import PHRASE_TIER
 from bot.search.weights import DEFAULT, Ranking
 
 
@@ -27,11 +29,14 @@ class ScoredPaper:
     rowid: int
     score: float
     level: int = 0  # how many query groups the paper matches
-    in_title: Sequence[int] = ()  # per group: index of the alt found in name/title, or -1 (empty: not scored)
+    # Per group: index of the alt found in name/title, or -1 (empty: not scored)
+    in_title: Sequence[int] = ()
     in_abstract: Sequence[int] = ()
     pinned: str | None = None
-    close: float | None = None  # its cosine to the query, when meaning found it too (bot.search.meaning)
-    looked_up: bool = False  # its title is (nearly) the query: a title typed or pasted, which nothing outranks
+    # Its cosine to the query, when meaning found it too (bot.search.meaning)
+    close: float | None = None
+    # Its title is (nearly) the query: a title typed or pasted, which nothing outranks
+    looked_up: bool = False
 
 
 class TitleFacts(NamedTuple):
@@ -45,7 +50,8 @@ class TitleFacts(NamedTuple):
 
 
 _ROWID, _SCORE = operator.attrgetter("rowid"), operator.attrgetter("score")
-Cover = tuple[float, float, list[int], TitleFacts]  # title score, ideas present, alternative per group, the rest
+# title score, ideas present, alternative per group, the rest
+Cover = tuple[float, float, list[int], TitleFacts]
 
 
 class Ranker:
@@ -61,15 +67,19 @@ class Ranker:
         weights: Ranking = DEFAULT.ranking,
     ) -> None:
         self.db, self.plan, self.weights = db, plan, weights
-        self.titles = titles  # every title, normalised (IndexCache.titles); None: read them per query
-        self.abstracts = abstracts  # abstracts and author lists read so far, normalised (IndexCache.abstracts)
+        # every title, normalised (IndexCache.titles); None: read them per query
+        self.titles = titles
+        # abstracts and author lists read so far, normalised (IndexCache.abstracts)
+        self.abstracts = abstracts
         self.total_weight = sum(g.weight for g in plan.groups) or 1.0
         seq = [w for w in plan.sequence if w]
         self.phrase = counter(Alternative(tuple(seq))) if len(plan.groups) > 1 and 1 < len(seq) <= 12 else None
         self.lookup = " ".join(plan.sequence) if len(plan.sequence) >= weights.lookup_words else None
-        self.looked_up: set[bytes] = set()  # titles (nearly) the whole query, as title_score found them
+        # titles (nearly) the whole query, as title_score found them
+        self.looked_up: set[bytes] = set()
         self.ideas = Ideas(plan.groups, weights)
-        self.several = bool(self.ideas)  # whether the query holds several ideas (asked per candidate)
+        # Whether the query holds several ideas (asked per candidate)
+        self.several = bool(self.ideas)
         self.exacts = [(g.weight, g.exact) for g in plan.groups if g.exact]
         # Groups that are terms of several words, in a query of more: `chain-of-thought prompting` once listed an
         # abstract using the phrase twice above every title saying Chain-of-Thought (the abstract's phrase bonus).
@@ -90,11 +100,13 @@ class Ranker:
         """The title part of the first score for many titles at once (one regex pass per alternative over them
         all): the squared share of the groups found (with several ideas, how much of each), how many ideas, and
         which alternative of each group each title holds (-1: none), and the rest the full score reads of it."""
-        groups = self.plan.groups  # (never empty: rank() orders queries without words before asking)
+        # (never empty: rank() orders queries without words before asking)
+        groups = self.plan.groups
         starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
         blob = b"\x01".join(texts)
         n = len(groups)
-        found: dict[int, list[int]] = {}  # by title: which alternative of each group it holds (-1: none)
+        # By title: which alternative of each group it holds (-1: none)
+        found: dict[int, list[int]] = {}
         for gi, group in enumerate(groups):
             for ai, alt in enumerate(group.alts):
                 for m in pattern(alt).finditer(blob):
@@ -108,9 +120,11 @@ class Ranker:
         for wi, alt in enumerate(self.ideas.words):
             for m in pattern(alt).finditer(blob):
                 words.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(wi)
-        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, float, TitleFacts]] = {}  # patterns
+        # Patterns
+        known: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, float, TitleFacts]] = {}
         none: list[int] = [-1] * n  # shared by every title holding nothing (never changed)
-        out: list[Cover] = [self._cover(none, set(), known)] * len(texts)  # most titles hold nothing
+        # Most titles hold nothing
+        out: list[Cover] = [self._cover(none, set(), known)] * len(texts)
         for i in found.keys() | words.keys():
             hits = found.get(i, none)
             out[i] = self._cover(hits, words.get(i, set()), known)
@@ -158,7 +172,8 @@ class Ranker:
         With `need`, only the first `need` are sure to be in full-score order (the rest follow in some order): full
         scores are then worked out only for candidates whose title leaves them a chance of those places."""
         groups, w = self.plan.groups, self.weights
-        if not groups:  # only a person or filters: nothing to score, so named papers first, then in the order found
+        # Only a person or filters: nothing to score, so named papers first, then in the order found
+        if not groups:
             named = [ScoredPaper(r, w.named, pinned=pinned[r]) for r in sorted(pinned) if r in found]
             return named + [ScoredPaper(r, 0.0) for r in found if r not in pinned]
         query_words = sum(len(g.alts[0].words) for g in groups)
@@ -166,28 +181,10 @@ class Ranker:
             every = self.titles
             texts = {rowid: every[rowid] for rowid in found if rowid in every}
         else:
-            texts = {rowid: norm(title) for rowid, (title,) in read_columns(self.db, "title", list(found)).items()}
+            texts = {rowid: norm(title) for rowid, (title,) in columns_of(self.db, "title", list(found)).items()}
         covers = self.covers(list(texts.values()))
         cover = dict(zip(texts, covers, strict=True))
-        first: list[ScoredPaper] = []  # scored by title first: the full score replaces it for the best few
-        ideas, all_groups, lead = self.ideas.whole, len(groups), self.lead
-        for (rowid, text), (title, present, _, _) in zip(texts.items(), covers, strict=True):
-            level, tier = found[rowid]
-            if tier <= 1:  # found by a title query: every group (so every idea) is in the title
-                words = max(1, text.count(b" ") - 1)
-                pre = lead(level, ideas) + w.title + w.title_words * min(1.0, query_words / words)
-                pre += w.ideas + w.ideas_share if ideas else 0.0
-            else:  # every idea is somewhere when every group is
-                pre = lead(level, ideas if level == all_groups else present) + title
-                if tier == PHRASE_TIER and self.phrase:  # (found holding the query as a phrase: length generalization)
-                    pre += w.abstract_phrase
-            if pinned and rowid in pinned:
-                pre += w.named
-                first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))
-            else:
-                first.append(ScoredPaper(rowid, pre, level))
-        first.sort(key=_ROWID)  # then by score, highest first: equal scores stay in rowid order (the sort is stable)
-        first.sort(key=_SCORE, reverse=True)
+        first = self._by_title(found, pinned, texts, covers, query_words)
         head = w.rerank if len(groups) <= 3 else w.rerank // 2
         top, rest = first[:head], first[head:]
         titled = {s.rowid: self.title_score(texts[s.rowid], cover[s.rowid], s.pinned) for s in top}
@@ -209,17 +206,74 @@ class Ranker:
         done.sort(key=lambda s: (-s.score, s.rowid))
         return done + unscored + rest
 
+    def _by_title(
+        self,
+        found: dict[int, Candidate],
+        pinned: dict[int, str],
+        texts: dict[int, bytes],
+        covers: list[Cover],
+        query_words: int,
+    ) -> list[ScoredPaper]:
+        """Every candidate by a cheap score of its title and how it was found, best first (the full score replaces it
+        for the best few); equal scores stay in rowid order."""
+        first: list[ScoredPaper] = []
+        groups, w = self.plan.groups, self.weights
+        ideas, all_groups, lead = self.ideas.whole, len(groups), self.lead
+        for (rowid, text), (title, present, _, _) in zip(texts.items(), covers, strict=True):
+            level, tier = found[rowid]
+            if tier <= 1:  # found by a title query: every group (so every idea) is in the title
+                words = max(1, text.count(b" ") - 1)
+                pre = lead(level, ideas) + w.title + w.title_words * min(1.0, query_words / words)
+                pre += w.ideas + w.ideas_share if ideas else 0.0
+            else:  # every idea is somewhere when every group is
+                pre = lead(level, ideas if level == all_groups else present) + title
+                # found holding the query as a phrase: length generalization
+                if tier == PHRASE_TIER and self.phrase:
+                    pre += w.abstract_phrase
+            if pinned and rowid in pinned:
+                pre += w.named
+                first.append(ScoredPaper(rowid, pre, level, pinned=pinned[rowid]))
+            else:
+                first.append(ScoredPaper(rowid, pre, level))
+        # Then by score, highest first: equal scores stay in rowid order (the sort is stable)
+        first.sort(key=_ROWID)
+        first.sort(key=_SCORE, reverse=True)
+        return first
+
     def holding(self, rowids: list[int]) -> set[int]:
         """The papers among these whose title or abstract holds a group as ranking reads it: what a result shows as why
         it is there. A paper BM25 brought for one word of a compound or long form (`not` of `AND:NOT`, `view` of
         multi-view) may hold none."""
-        rows = read_columns(self.db, "CAST(title AS BLOB), CAST(abstract AS BLOB)", rowids) if rowids else {}
+        rows = columns_of(self.db, "CAST(title AS BLOB), CAST(abstract AS BLOB)", rowids) if rowids else {}
         counters = [g.counters for g in self.plan.groups]
         return {
             rowid
             for rowid, texts in rows.items()
             if any(found_alt(c, text) >= 0 for text in map(norm, (t or b"" for t in texts)) for c in counters)
         }
+
+    def matched(self, scored: ScoredPaper, ttext: bytes, atext: bytes, authors: bytes) -> None:
+        """What a paper ranked by its title alone holds where (ScoredPaper.in_title, in_abstract, level), worked out
+        without scoring it again: what a result on the page shows as why it is there."""
+        self._found(scored, self.covers([ttext])[0][2], atext, authors)
+
+    def _found(self, scored: ScoredPaper, hits: list[int], atext: bytes, authors: bytes) -> tuple[float, list[int]]:
+        """Record which alternative of each group the title (`hits`) and the abstract hold, and how many groups the
+        paper matches anywhere (its authors too); the abstract's BM25-style evidence, summed over the groups."""
+        scored.in_title = hits
+        lnorm = len(atext) / 1300
+        s_abs, matched = 0.0, 0
+        in_abstract: list[int] = []
+        scored.in_abstract = in_abstract
+        for g, h in zip(self.plan.groups, hits, strict=True):
+            alt, tf = first_hit(g.counters, atext)
+            in_abstract.append(alt)
+            s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
+            if h < 0 and alt < 0 and found_alt(g.counters, authors) < 0:
+                continue
+            matched += 1
+        scored.level = max(scored.level, matched)
+        return s_abs, in_abstract
 
     def in_turn(self, ranked: list[ScoredPaper]) -> list[ScoredPaper]:
         """For a comparison of two ideas (DPO vs PPO): named papers and papers about both first, then each side's
@@ -235,7 +289,8 @@ class Ranker:
         for scored in head:
             hit = [scored.in_title[i] >= 0 or scored.in_abstract[i] >= 0 for i in range(len(scored.in_title))]
             if hit and not all(hit[i] for i in context) and not scored.pinned:
-                neither.append(scored)  # ("diffusion vs autoregressive image generation": an audio paper)
+                # "diffusion vs autoregressive image generation": an audio paper
+                neither.append(scored)
                 continue
             words = [[i for i in members if i not in context] for members in self.ideas.members]
             on = [any(hit[i] for i in side) for side in words] if hit else [True, True]
@@ -245,7 +300,8 @@ class Ranker:
                 sides[on.index(True)].append(scored)
             else:
                 neither.append(scored)
-        order = sorted(sides, key=lambda side: -side[0].score if side else 0.0)  # (the better paper's side first)
+        # The better paper's side first
+        order = sorted(sides, key=lambda side: -side[0].score if side else 0.0)
         turns = [s for pair in itertools.zip_longest(*order) for s in pair if s is not None]
         return first + turns + neither + ranked[len(head) :]
 
@@ -270,17 +326,19 @@ class Ranker:
         known = self.abstracts
         missing = [s.rowid for s in batch] if known is None else [s.rowid for s in batch if s.rowid not in known]
         # As their UTF-8 bytes: ranking matches bytes, so decoding them into str would be undone at once.
-        rows = read_columns(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", missing) if missing else {}
+        rows = columns_of(self.db, "CAST(abstract AS BLOB), CAST(authors AS BLOB)", missing) if missing else {}
         read = {rowid: (norm(a or b""), norm(au or b"")) for rowid, (a, au) in rows.items()}
         if known is not None:
-            known.update(read)  # (a dict update is atomic: threads searching at once only read some twice)
+            # a dict update is atomic: threads searching at once only read some twice
+            known.update(read)
         abstracts = read if known is None else known
         for scored in batch:
             abstract, authors = abstracts.get(scored.rowid, (b"  ", b"  "))
             _, _, hits, facts = cover[scored.rowid]
             title = (hits, facts, titled[scored.rowid])
             scored.score = self.score(scored, texts[scored.rowid], abstract, authors, title)
-            scored.looked_up = texts[scored.rowid] in self.looked_up  # (title_score saw it when it scored the title)
+            # title_score saw it when it scored the title
+            scored.looked_up = texts[scored.rowid] in self.looked_up
 
     def title_score(self, ttext: bytes, cover: Cover, pinned: str | None = None) -> float:
         """The part of the full score a title fixes: what covers() scored (its share of the groups, squared: the
@@ -289,7 +347,8 @@ class Ranker:
         facts, w = cover[3], self.weights
         words = max(1, ttext.count(b" ") - 1)
         score = cover[0] + w.title_words * min(1.0, facts.words / words)
-        if self.exacts:  # "transformer" in the title beats "transformations", which only shares the stem.
+        # "transformer" in the title beats "transformations", which only shares the stem.
+        if self.exacts:
             score += w.exact_word * sum(weight for weight, exact in self.exacts if exact(ttext)) / self.total_weight
         if self.phrase:
             score += w.title_phrase * min(1, self.phrase(ttext))
@@ -315,24 +374,12 @@ class Ranker:
         """Coverage × 10 (of groups, or of ideas), then the title's part (title_score), the abstract's evidence and
         the query as a phrase in it. Title, abstract and authors as matching.norm gives them; `title`: what covers()
         and title_score() found in `ttext` (else read here)."""
-        groups = self.plan.groups
         if title is None:  # one title on its own, read as covers() reads many
             read = self.covers([ttext])[0]
             hits, facts, score = read[2], read[3], self.title_score(ttext, read, scored.pinned)
         else:
             hits, facts, score = title
-        scored.in_title = hits
-        lnorm = len(atext) / 1300
-        s_abs, matched = 0.0, 0
-        in_abstract = scored.in_abstract = []
-        for g, h in zip(groups, hits, strict=True):
-            alt, tf = first_hit(g.counters, atext)
-            in_abstract.append(alt)
-            s_abs += g.weight * tf / (tf + 1.2 * (0.25 + 0.75 * lnorm))
-            if h < 0 and alt < 0 and found_alt(g.counters, authors) < 0:
-                continue
-            matched += 1
-        scored.level = max(scored.level, matched)
+        s_abs, in_abstract = self._found(scored, hits, atext, authors)
         if self.several:  # how many ideas the paper is about leads
             anywhere = [max(t, a) for t, a in zip(facts.ideas, self.ideas.read(atext, in_abstract), strict=True)]
             score += self.lead(scored.level, self.ideas.present(anywhere))

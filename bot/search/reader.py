@@ -46,9 +46,11 @@ class AuthorQuery:
         return f"Co-authors: {listed or 'none listed'}"
 
 
-TURNS = Turns()  # every Papers of the process: searches take turns (bot.search.turns), /healthz's count does not
+# Every Papers of the process: searches take turns (bot.search.turns), /healthz's count does not
+TURNS = Turns()
 
-WARM_QUERY = "learning models with data"  # common words, three of them: the first search loads what ranking and
+# common words, three of them: the first search loads what ranking and
+WARM_QUERY = "learning models with data"
 # fusion read (titles, names, people, the embedding model and the papers' vectors: ~1 s at 110,000 papers)
 
 
@@ -58,7 +60,8 @@ class Papers:
 
     def __init__(self, path: str | Path, venues: Scope | None = None) -> None:
         self.path = Path(path)
-        self.venues = venues or Scope()  # ICML_BOT_VENUES: what searches, similar papers and digests cover
+        # ICML_BOT_VENUES: what searches, similar papers and digests cover
+        self.venues = venues or Scope()
         self.connections = PerThread(self.path)  # (bot.papers owns the connections)
 
     @property
@@ -87,10 +90,13 @@ class Papers:
     def _warm(self) -> None:
         try:
             papers = self.db
-            with index.snapshot(papers):  # (a server searches again and again: its new indexes are warmed too)
+            # A server searches again and again: its new indexes are warmed too
+            with index.snapshot(papers):
                 keep_warm(papers).load_whole(papers)
-            self.search(WARM_QUERY)  # (and what a search loads besides: the embedding model, the file's pages)
-        except Exception as exc:  # no index yet, or a broken one: the first query will say so to its user
+            # And what a search loads besides: the embedding model, the file's pages
+            self.search(WARM_QUERY)
+        # No index yet, or a broken one: the first query will say so to its user
+        except Exception as exc:
             log.info("index not warmed: %s", exc)
         finally:
             self.connections.close()

@@ -9,20 +9,20 @@ each term, ~100 ms for "language model" at 110,000 papers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
-from bot.papers import fts, index, search_tables
+from bot.papers import fts, fulltext, matching
 from bot.papers.reading import Reader
-from bot.papers.row import PaperRow
 from bot.search import counting
 from bot.search.cache import IndexVersion
+from bot.search.candidates import TOTAL_CAP, Candidate, Retrieval
+from bot.search.expressions import bm25_units, conjunction, costly, every, exclusions, fenced, seeks
 from bot.search.groups import TermGroup
+from bot.search.joining_words import broad_ideas
 from bot.search.matching import Alternative
-from bot.search.plan import RetrievalPlan
-from bot.search.query import FIELDS
-from bot.search.wording import broad_ideas
-from bot.text.stopwords import FUNCTION_WORDS
+from bot.search.retrieval_plan import RetrievalPlan
+from bot.search.weights import DEFAULT, Thresholds
 
 CAP = 120  # rowids read per candidate query: bounded work however common the words are
 CAP_TITLE = 60  # rowids read per title query (every one holds all the words in its title)
@@ -30,50 +30,16 @@ RELAX_BELOW = 10  # fewer papers than this match every word: add papers matching
 DEEP_BLOCK = 200  # papers ranked together per further block when paging past the first candidates
 FILTER_SCAN = 20_000  # with status:/has:code, matches scanned at most per candidate query...
 FILTER_COUNT = 4000  # ...and for the total
-FEW_FOR_MANY = 40  # fewer papers than this match all of three or more groups: look for titles missing one
+# Fewer papers than this match all of three or more groups: look for titles missing one
+FEW_FOR_MANY = 40
 MISSING_ONE_TRIES = 4  # ...leaving out each of the (four most common) groups in turn
-IDEAS_RELAXED = 5  # queries up to this many groups widen by leaving out a generic idea first (longer: titles)
-WORD_WEIGHT = 2.0  # a word fewer than ~1 paper in 7 uses says something about a title: idf >= 2
+# Queries up to this many groups widen by leaving out a generic idea first (longer: titles)
+IDEAS_RELAXED = 5
 FEW_TITLES = 120  # titles the titles table may hand papers_fts to check, one by one or...
-SCAN_RATIO = 40  # ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
-PHRASE_TIER = 2  # Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
-TOTAL_CAP = 1000  # beyond this many matches `total` is a lower bound (total_exact=False)
-_CONTENT = ("name", "title", "abstract")  # the columns exclusions apply to
-
-
-class Candidate(NamedTuple):
-    """How a paper was found, which is all ranking knows of it before reading its title: how many groups the
-    finding query required, and how strict that query was (0: the query as a phrase in the title, 1: every
-    group in the title, 2: rare groups in the title or the phrase anywhere, 3: every group anywhere,
-    4: some of the groups)."""
-
-    level: int
-    tier: int
-
-
-class Total(NamedTuple):
-    """How many papers match, and whether that is exact or a lower bound."""
-
-    papers: int
-    exact: bool
-
-
-class Retrieval(NamedTuple):
-    """What a retrieval run tells the response: the total, and whether some candidates match only some words.
-    `counted`: every match, counted up to TOTAL_CAP (perhaps still running beside); the total is then at least
-    `total`, and exact when the count stays under the cap and `exact` says every group had one alternative."""
-
-    total: int
-    exact: bool
-    partial: bool
-    counted: Callable[[], int] | None = None
-
-    def settled(self) -> Total:
-        """The total, waiting for the count beside when there is one."""
-        if self.counted is None:
-            return Total(self.total, self.exact)
-        n = self.counted()
-        return Total(max(self.total, n), self.exact and n < TOTAL_CAP)
+# ...by reading all the rest's matches, when it is in fewer papers than this per rowid and term
+SCAN_RATIO = 40
+# Candidate.tier of papers found holding the query as a phrase anywhere (or rare groups in the title)
+PHRASE_TIER = 2
 
 
 class _DeepScan(NamedTuple):
@@ -93,14 +59,17 @@ class CandidateRetriever:
         plan: RetrievalPlan,
         titles_table: bool = False,
         index_file: IndexVersion | None = None,
+        thresholds: Thresholds = DEFAULT.thresholds,
     ) -> None:
-        self.db, self.plan = db, plan
-        self.index_file = index_file  # the total may be counted beside on this file (bot.search.counting)
+        self.db, self.plan, self.thresholds = db, plan, thresholds
+        # The total may be counted beside on this file (bot.search.counting)
+        self.index_file = index_file
         # The titles table (search_tables.rebuild_titles) can answer title queries when nothing else is asked of a
         # paper's text (status:, has:, venues and people filter the rowids either table returns, in rowids()).
         self.titles_answer = titles_table and not (plan.authors or exclusions(plan))
         self.found: dict[int, Candidate] = {}
-        self.deeper: _DeepScan | None = None  # set when more papers match every group than were read
+        # set when more papers match every group than were read
+        self.deeper: _DeepScan | None = None
 
     def expression(self, groups: list[TermGroup], title_only: bool = False) -> str | None:
         """The FTS5 expression requiring these groups (and the author terms), minus the exclusions."""
@@ -113,14 +82,15 @@ class CandidateRetriever:
         """These groups ANDed, rarest first: FTS5 steps through an AND's first child row by row and seeks the
         others (same matches). `title_only`: without `title:` column filters (the caller limits the whole)."""
         ordered = sorted(groups, key=lambda g: g.df)
-        plain = [g for g in ordered if not _costly(g)]
-        phrases = [g for g in ordered if _costly(g)]
+        plain = [g for g in ordered if not costly(g)]
+        phrases = [g for g in ordered if costly(g)]
         cheap = [g.expression() for g in plain]
-        if plain:  # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
+        # a phrase of common words: its rarest words narrow the rows its positions are read for. A hint
+        if plain:
             # rarer than every plain group stays out: its phrase is quick for FTS5 already, and each child costs.
             cheap += [g.hint.expression for g in phrases if g.hint and g.hint.papers >= plain[0].df]
-        costly = [g.expression() if title_only else g.fielded_expression() for g in phrases]
-        return conjunction(cheap, costly)
+        slow = [g.expression() if title_only else g.fielded_expression() for g in phrases]
+        return conjunction(cheap, slow)
 
     def in_title_column(self, body: str) -> str | None:
         """restricted() of `body` asked of the title column of papers_fts."""
@@ -132,7 +102,7 @@ class CandidateRetriever:
         of its postings in papers_fts: 3x faster at 110,000 papers); otherwise a {title} filter on papers_fts finds
         the same papers."""
         if body and self.titles_answer:
-            return self.rowids(body, cap, table=search_tables.TITLES_FTS)
+            return self.rowids(body, cap, titles=True)
         return self.rowids(self.in_title_column(body) or "", cap)
 
     def in_titles_and_text(self, in_title: list[TermGroup], in_text: list[TermGroup], cap: int) -> list[int]:
@@ -144,7 +114,7 @@ class CandidateRetriever:
             return []
         body = self.body(in_title, title_only=True)
         if self.titles_answer:
-            titled = self.rowids(body, FEW_TITLES, table=search_tables.TITLES_FTS)
+            titled = self.rowids(body, FEW_TITLES, titles=True)
             if not titled:
                 return []
             if len(titled) <= FEW_TITLES:  # every such title: keep those whose papers hold the rest
@@ -160,10 +130,8 @@ class CandidateRetriever:
         the first and last rowid are read."""
         terms = sum(len(alt.words) for g in groups for alt in g.alts)
         if min(g.df for g in groups) <= SCAN_RATIO * len(rowids) * terms:
-            sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid BETWEEN ? AND ?"
-            return {rowid for (rowid,) in self.db.execute(sql, [expr, rowids[0], rowids[-1]])}
-        sql = f"SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))})"
-        return {rowid for (rowid,) in self.db.execute(sql, [expr, *rowids])}
+            return matching.matching_between(self.db, expr, rowids[0], rowids[-1])
+        return matching.matching_among(self.db, expr, rowids)
 
     def restricted(self, body: str) -> str | None:
         """An expression that also requires the author terms and leaves out the exclusions (None: nothing to ask)."""
@@ -177,18 +145,17 @@ class CandidateRetriever:
             expr = f"({expr}) NOT ({' OR '.join(negs)})"
         return expr
 
-    def rowids(self, expr: str, cap: int = CAP, after: int = 0, table: str = "papers_fts") -> list[int]:
+    def rowids(self, expr: str, cap: int = CAP, after: int = 0, titles: bool = False) -> list[int]:
         """Up to cap+1 matching rowids in rowid order, after `after` (filters applied here: as SQL, FTS5 would
         re-run the match once per allowed rowid)."""
         if not expr:
             return []
-        sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid > ? LIMIT ?"
         if not self.plan.filtered:
-            return [r[0] for r in self.db.execute(sql, [expr, after, cap + 1])]
+            return list(matching.matching_rowids(self.db, expr, cap + 1, after, titles))
         out: list[int] = []
-        cursor = self.db.execute(sql, [expr, after, FILTER_SCAN])
+        cursor = matching.matching_rowids(self.db, expr, FILTER_SCAN, after, titles)
         passes = self.plan.passes_filters
-        for (rowid,) in cursor:
+        for rowid in cursor:
             if passes(rowid):
                 out.append(rowid)
                 if len(out) > cap:
@@ -203,7 +170,7 @@ class CandidateRetriever:
         `postings` are asked (none when even the rarest is that common): bounded work however many papers there are.
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
-        units = list(dict.fromkeys(u for g in self.plan.groups if not (g.quoted or g.scope) for u in _bm25_units(g)))
+        units = list(dict.fromkeys(u for g in self.plan.groups if not (g.quoted or g.scope) for u in bm25_units(g)))
         return self.by_bm25_of(units, depth, postings)
 
     def by_bm25_of(self, units: list[tuple[str, ...]], depth: int, postings: int) -> list[int]:
@@ -212,7 +179,7 @@ class CandidateRetriever:
         plan = self.plan
         if depth <= 0 or not units:
             return []
-        held = {u: self.db.execute(counting.COUNT_SQL, [fts.phrase(u), postings + 1]).fetchone()[0] for u in units}
+        held = {u: fulltext.count_matches(self.db, fts.phrase(u), postings + 1) for u in units}
         kept: list[tuple[str, ...]] = []
         read = 0
         for unit in sorted(units, key=held.__getitem__):
@@ -224,9 +191,8 @@ class CandidateRetriever:
             return []
         required = [g.fielded_expression() for g in plan.groups if g.quoted or g.scope]
         expr = self.restricted(" AND ".join([f"({' OR '.join(fts.phrase(u) for u in kept)})", *required]))
-        sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY bm25(papers_fts) LIMIT ?"
-        rows = self.db.execute(sql, [expr, depth if not plan.filtered else FILTER_COUNT])
-        return [rowid for (rowid,) in rows if plan.passes_filters(rowid)][:depth]
+        rows = matching.bm25_order(self.db, expr or "", depth if not plan.filtered else FILTER_COUNT)
+        return [rowid for rowid in rows if plan.passes_filters(rowid)][:depth]
 
     def count(self, groups: list[TermGroup], at_least: int, early: Callable[[], int] | None = None) -> Retrieval:
         """Matches for a query that read more than `at_least` rows, counted with each group's first alternative
@@ -245,9 +211,7 @@ class CandidateRetriever:
             return Retrieval(n, single and n < TOTAL_CAP, False)
         scanned = kept = 0
         passes = self.plan.passes_filters
-        for (rowid,) in self.db.execute(
-            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?", [expr, FILTER_COUNT]
-        ):
+        for rowid in matching.matching_rowids(self.db, expr, FILTER_COUNT):
             scanned += 1
             kept += passes(rowid)
         return Retrieval(min(kept, TOTAL_CAP), scanned < FILTER_COUNT and kept < TOTAL_CAP, False)
@@ -255,13 +219,13 @@ class CandidateRetriever:
     def count_expression(self, groups: list[TermGroup]) -> str | None:
         """What count() asks FTS5: each group's first alternative (None when one is a phrase, or nothing is asked)."""
         firsts = [TermGroup(g.label, g.alts[:1], g.scope) for g in groups]
-        return None if any(_costly(g) for g in firsts) else self.expression(firsts)
+        return None if any(costly(g) for g in firsts) else self.expression(firsts)
 
     def count_early(self, groups: list[TermGroup]) -> Callable[[], int] | None:
         """The count of every match, started on another core before the candidates are read when it will be slow
         (bot.search.counting): it runs while this thread waits on FTS5, which lets go of the GIL, and while ranking
         holds it. When the candidates turn out to be every match, it is left to finish unread."""
-        if self.index_file is None or self.plan.filtered or _seeks(groups) < counting.BESIDE_FROM:
+        if self.index_file is None or self.plan.filtered or seeks(groups) < counting.BESIDE_FROM:
             return None
         expr = self.count_expression(groups)
         return counting.beside(self.db.conn, self.index_file, expr, TOTAL_CAP) if expr else None
@@ -315,24 +279,10 @@ class CandidateRetriever:
         rows = self.rowids(expr, CAP)
         complete = len(rows) <= CAP
         if not complete and n:
-            seq = tuple(self.plan.sequence)
-            simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
-            phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
-            if phrase:
-                self.add(self.in_titles(self.body([phrase], title_only=True), CAP_TITLE), n, 0, CAP_TITLE)
-            if n <= 2:
-                self.add(self.in_titles(self.body(groups, title_only=True), CAP_TITLE), n, 1, CAP_TITLE)
-            else:
-                # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
-                # the two rarest words in the title, and the rest anywhere.
-                rare = sorted(groups, key=lambda g: g.df)[:2]
-                others = [g for g in groups if all(g is not r for r in rare)]
-                self.add(self.in_titles_and_text(rare, others, CAP_TITLE), n, 2, CAP_TITLE)
-            if phrase and len(seq) <= 3:
-                self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
-            self.deeper = _DeepScan(expr, rows[CAP - 1])  # later pages continue the rowid scan from here
+            self.strict(expr, rows)
         self.add(rows, n, 3, CAP)
-        if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:  # fewer: relaxed below
+        # Fewer: relaxed below
+        if complete and n >= 3 and RELAX_BELOW <= len(self.found) < FEW_FOR_MANY:
             self.titles_missing_one(groups)
         # Papers matching the words: every word (or, below, most of them). Titles found for their ideas do not
         # count, so that a dozen "Robust Neural Networks" titles do not stop the search from widening to the papers
@@ -359,6 +309,29 @@ class CandidateRetriever:
         whole = self.count(groups, CAP, early)
         return whole._replace(total=max(whole.total, len(self.found)), partial=partial)
 
+    def strict(self, expr: str, rows: list[int]) -> None:
+        """When more papers match every group than a query reads (`rows`, of `expr`), the candidates rowid order would
+        miss: the query as a phrase in the title, every group (or the two rarest) in the title, the phrase anywhere."""
+        groups = self.plan.groups
+        n = len(groups)
+        seq = tuple(self.plan.sequence)
+        simple = all(len(g.alts[0].words) == 1 and not g.scope for g in groups)
+        phrase = TermGroup("", [Alternative(seq)]) if n > 1 and simple and len(seq) <= 4 else None
+        if phrase:
+            self.add(self.in_titles(self.body([phrase], title_only=True), CAP_TITLE), n, 0, CAP_TITLE)
+        if n <= 2:
+            self.add(self.in_titles(self.body(groups, title_only=True), CAP_TITLE), n, 1, CAP_TITLE)
+        else:
+            # A title filter on a very common word makes FTS5 read that word's whole posting list: ask for
+            # the two rarest words in the title, and the rest anywhere.
+            rare = sorted(groups, key=lambda g: g.df)[:2]
+            others = [g for g in groups if all(g is not r for r in rare)]
+            self.add(self.in_titles_and_text(rare, others, CAP_TITLE), n, 2, CAP_TITLE)
+        if phrase and len(seq) <= 3:
+            self.add(self.rowids(self.expression([phrase]) or "", CAP), n, 2, CAP)
+        # Later pages continue the rowid scan from here
+        self.deeper = _DeepScan(expr, rows[CAP - 1])
+
     def titles_with_every_idea(self) -> bool:
         """Papers whose titles hold part of every idea of the query ("transformers for time series forecasting":
         a transformer for weather forecasting), which need not use every word; True when that found new papers.
@@ -366,21 +339,26 @@ class CandidateRetriever:
         Each idea is asked by its rarer words (a long form's too) and single-word alternatives, not phrases: FTS5
         reads positions for phrases and whole posting lists for common words, and neither says much of a title."""
         ideas: dict[int, list[tuple[float, str]]] = {}
+        # a quoted phrase, an acronym or a spelling counts as rare
+        floor = self.thresholds.rare_word
         for g in self.plan.groups:
             parts = ideas.setdefault(g.concept, [])
             words = g.alts[0].words
-            if len(words) == 1 or g.quoted:  # (a compound by its words too: ranking counts it only whole)
-                parts.append((WORD_WEIGHT if g.quoted else g.weight, g.alts[0].expression()))
+            # a compound by its words too: ranking counts it only whole
+            if len(words) == 1 or g.quoted:
+                parts.append((floor if g.quoted else g.weight, g.alts[0].expression()))
             else:
                 parts += [(wt, fts.phrase((w,))) for w, wt in zip(words, g.word_weights, strict=True) if wt]
-            parts += [(WORD_WEIGHT, a.expression()) for a in g.alts[1:] if len(a.words) == 1]  # acronyms, spellings
-        rare = [[expr for weight, expr in parts if weight >= WORD_WEIGHT] for parts in ideas.values()]
+            # Acronyms, spellings
+            parts += [(floor, a.expression()) for a in g.alts[1:] if len(a.words) == 1]
+        rare = [[expr for weight, expr in parts if weight >= floor] for parts in ideas.values()]
         asked = [words or [max(parts)[1]] for words, parts in zip(rare, ideas.values(), strict=True)]
         before = len(self.found)
-        self.add(self.in_titles(_every(asked), CAP_TITLE), 0, 2, CAP_TITLE)
-        if any(rare) and not all(rare):  # an idea of common words only ("language model reasoning") may be
+        self.add(self.in_titles(every(asked), CAP_TITLE), 0, 2, CAP_TITLE)
+        # An idea of common words only ("language model reasoning") may be
+        if any(rare) and not all(rare):
             # anywhere in a paper whose title is about the rest (Self-Play Alignment of LLMs)
-            self.add(self.in_titles(_every([words for words in rare if words]), CAP_TITLE), 0, 2, CAP_TITLE)
+            self.add(self.in_titles(every([words for words in rare if words]), CAP_TITLE), 0, 2, CAP_TITLE)
         return len(self.found) > before
 
     def titles_missing_one(self, groups: list[TermGroup]) -> None:
@@ -402,96 +380,6 @@ class CandidateRetriever:
         return fresh
 
 
-def _bm25_units(group: TermGroup) -> list[tuple[str, ...]]:
-    """What the BM25 list asks of a group: each word, never a function word alone ("author:AND" is not every paper
-    with "and"); a compound holding a field's name (`title:NOT` typed loose) only whole, as the ranker reads it."""
-    words = group.alts[0].words
-    if group.compound and any(w in FIELDS for w in words):
-        return [words]
-    return [(w,) for w in words if w not in FUNCTION_WORDS]
-
-
-def _every(ideas: list[list[str]]) -> str:
-    """An expression holding one of each idea's expressions."""
-    return " AND ".join("(" + " OR ".join(dict.fromkeys(parts)) + ")" for parts in ideas)
-
-
-def _seeks(groups: list[TermGroup]) -> int:
-    """About how many posting-list seeks FTS5 makes to count these groups' matches: the rarest one's papers for
-    each other group."""
-    return min(g.df for g in groups) * max(1, len(groups) - 1) if groups else 0
-
-
-def _costly(group: TermGroup) -> bool:
-    """A phrase, a prefix or title: makes FTS5 read positions at every row it is asked about."""
-    return group.scope is not None or any(len(a.words) > 1 or a.prefix for a in group.alts)
-
-
-def conjunction(cheap: list[str], costly: list[str]) -> str:
-    """Every part, the costly ones asked only about rows every cheap one holds: FTS5 merges nested ANDs into one
-    (asking every child about every row any child stops at), so the cheap ones are fenced in by a NOT of the empty
-    phrase, which matches nothing."""
-    if len(cheap) > 1 and costly:
-        return " AND ".join([fenced(" AND ".join(cheap)), *costly])
-    return " AND ".join(cheap + costly)
-
-
-def fenced(expression: str) -> str:
-    """The same matches as one child of an AND that FTS5 does not merge into it (a NOT of the empty phrase, which
-    matches nothing), so the AND asks its other children only about the rows this one finds."""
-    return f'(({expression}) NOT "")'
-
-
-def exclusions(plan: RetrievalPlan) -> list[str]:
-    """FTS5 expressions for the excluded words and authors, each a reason to drop a paper."""
-    negs = []
-    if plan.negatives:
-        negs.append(fts.in_columns(_CONTENT, "(" + " OR ".join(g.expression() for g in plan.negatives) + ")"))
-    negs += [fts.in_columns(("authors",), a) for a in plan.neg_authors]
-    return negs
-
-
-def filter_only(db: Reader, plan: RetrievalPlan, retriever: CandidateRetriever, first: Sequence[int] = ()) -> Retrieval:
-    """Only filters and exclusions (`has:code status:oral -diffusion`): matching papers in index order; `first`
-    (the papers of the people a name fits, person by person) before the rest, so the cap of TOTAL_CAP never cuts
-    off the person the answer leads with (`Y. Wang` fits 250 people with 4,900 papers at 110,000 papers)."""
-    excluded: set[int] = set()
-    negs = exclusions(plan)
-    if negs:
-        excluded = {
-            r[0] for r in db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?", [" OR ".join(negs)])
-        }
-    if plan.allowed is not None:
-        keep = plan.allowed.difference(excluded, plan.denied)
-        ahead = [r for r in dict.fromkeys(first) if r in keep]
-        rows = ahead + sorted(keep.difference(ahead))
-    else:
-        rows = []
-        for (rowid,) in db.execute("SELECT rowid FROM papers ORDER BY rowid"):
-            if rowid not in excluded and rowid not in plan.denied:
-                rows.append(rowid)
-                if len(rows) >= TOTAL_CAP:
-                    break
-    rows = rows[:TOTAL_CAP]  # papers in index order; pages beyond the first thousand are not worth reading
-    retriever.add(rows, 0, 2, len(rows))
-    return Retrieval(len(rows), len(rows) < TOTAL_CAP, False)
-
-
-def read_columns(db: Reader, columns: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
-    """Some columns of some papers by rowid, in chunks SQLite accepts (the row tuples follow `columns`)."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for i in range(0, len(rowids), 900):
-        chunk = rowids[i : i + 900]
-        sql = f"SELECT rowid, {columns} FROM papers WHERE rowid IN ({','.join('?' * len(chunk))})"
-        for row in db.execute(sql, chunk):
-            out[row[0]] = row[1:]
-    return out
-
-
-def read_papers(db: Reader, rowids: list[int]) -> dict[int, PaperRow]:
-    """Full decoded paper rows by rowid (only for the page shown: abstracts are long)."""
-    if not rowids:
-        return {}
-    cursor = db.execute(f"SELECT rowid AS _rowid, * FROM papers WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)
-    cols = [c[0] for c in cursor.description]
-    return {v[0]: index.decode(dict(zip(cols[1:], v[1:], strict=True))) for v in cursor.fetchall()}
+# Papers' columns and rows by rowid, for bot.search.neighbours until it reads them of bot.papers.matching itself.
+read_columns = matching.columns_of
+read_papers = matching.papers_of

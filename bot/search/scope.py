@@ -15,7 +15,8 @@ from bot.papers.venues import CONFERENCES, DEFAULT_VENUE, MAIN, Scope, venue_fil
 from bot.search import query as ql
 from bot.search.cache import IndexCache, index_cache
 
-Key = tuple[str | None, str]  # (venue, track) as the index stores them; a paper without a track is main
+# (venue, track) as the index stores them; a paper without a track is main
+Key = tuple[str | None, str]
 
 
 @dataclass
@@ -24,7 +25,8 @@ class Resolved:
     query named venues that are not there (then nothing is searched)."""
 
     keys: frozenset[Key] | None
-    venues: int  # how many venues (not tracks) the scope holds: results name theirs when there are several
+    # How many venues (not tracks) the scope holds: results name theirs when there are several
+    venues: int
     notes: list[str] = field(default_factory=list)
     nothing: bool = False
 

@@ -14,7 +14,8 @@ from bot.text.marked import Marked, Strong
 from bot.text.words import stem
 
 SNIPPET_CHARS = 300
-SCANNED_CHARS = 20_000  # of an abstract, where a snippet may come from (indexing caps abstracts there; older indexes
+# Of an abstract, where a snippet may come from (indexing caps abstracts there; older indexes
+SCANNED_CHARS = 20_000
 # may hold longer ones, and finding every query word in megabytes took seconds)
 # Markdown emphasis around words: runs of *_`~ after a non-word character or before one. Written to start with
 # the character class, so the regex engine skips to those characters instead of trying every position (7x faster
@@ -59,9 +60,11 @@ class Highlighter:
     def spans(self, text: str) -> list[Span]:
         """Every match, in order, not overlapping (the longest wins)."""
         low = text.lower()
-        if len(low) != len(text):  # a rare character whose lowercase is longer: positions would shift
+        # a rare character whose lowercase is longer: positions would shift
+        if len(low) != len(text):
             low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-        found: list[tuple[int, int, int]] = []  # (start, -end, group): sorts by start, longest first
+        # (start, -end, group): sorts by start, longest first
+        found: list[tuple[int, int, int]] = []
         for head, regex, gi in self.needles:
             pos = low.find(head)
             while pos >= 0:
@@ -104,7 +107,8 @@ def display(text: str | None) -> str:
     """Display text without Markdown emphasis, so the matched words are the only emphasis in a snippet."""
     if not text:
         return ""
-    if "*" in text or "_" in text or "`" in text or "~" in text:  # (four scans cost less than one regex search)
+    # Four scans cost less than one regex search
+    if "*" in text or "_" in text or "`" in text or "~" in text:
         text = MARKUP_RE.sub("", text).replace("*", "∗")
     if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text  # no whitespace but single spaces: already as split() and join() would leave it

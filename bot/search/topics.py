@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import itertools
-import math
 import re
 
 from bot import text
 from bot.papers.reading import Reader
 from bot.papers.vocabulary import document_frequencies
+from bot.search.scoring import plain_idf
 from bot.text.stopwords import CHAT_WORDS, TOO_COMMON
 
 THREAD_QUERY_WORDS = 3  # single words, when no two topic words stand next to each other
 FALLBACK_WORDS = 6  # last resort: each of the rarest words alone
-COMMON_FRACTION = 0.2  # a word in more than this share of papers does not say what a thread is about
-RARE_FRACTION = 0.0005  # nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
-TOPIC_TEXT_CHARS = 4000  # a thread's topic is in its opening; a 40,000-character paste is read this far
+# a word in more than this share of papers does not say what a thread is about
+COMMON_FRACTION = 0.2
+# Nor does one in fewer (1 in 2,000: a name, a typo, chatter the papers happen to hold)
+RARE_FRACTION = 0.0005
+# a thread's topic is in its opening; a 40,000-character paste is read this far
+TOPIC_TEXT_CHARS = 4000
 
 # Punctuation that separates phrases: words on either side are not "next to each other".
 _SEGMENT_BREAK = re.compile(r"[.,;:!?&()\[\]{}\"“”/\\|]+|\s[-–—]+\s")
@@ -43,8 +46,7 @@ def topic_queries(db: Reader, message_text: str, papers: int) -> list[str]:
     df = document_frequencies(db, candidates)
     n = max(papers, 1)
     low, high = max(1, n * RARE_FRACTION), max(n * COMMON_FRACTION, 2)
-    # Plain log(N/df), not BM25's: a topic pair scores by the sum of its words' rarity, and this keeps that order.
-    idf = {w: math.log((n + 1) / df[w]) for w in candidates if low <= df.get(w, 0) <= high}
+    idf = {w: plain_idf(df[w], n) for w in candidates if low <= df.get(w, 0) <= high}
     pairs: dict[tuple[str, str], float] = {}
     for seg in segments:
         for a, b in itertools.pairwise(seg):

@@ -24,7 +24,8 @@ RARE_DF = 2  # a known word this rare may itself be a typo in some abstract ("mo
 RARE_MIN_LENGTH = 5
 RARE_NEIGHBOUR_DF = 50  # ...of a word one edit away that at least this many papers use
 RARE_NEIGHBOUR_RATIO = 50
-FIRST_LETTER_RATIO = 10  # a word one edit away at the first letter this many times more used is a candidate too
+# a word one edit away at the first letter this many times more used is a candidate too
+FIRST_LETTER_RATIO = 10
 TYPO_FLOOR = 2  # ...if more than this many papers use it
 MAX_COMPOUND = 40  # longer "words" are not run-together words (and splitting them would take long)
 
@@ -97,7 +98,8 @@ def singulars(word: str) -> list[str]:
     if len(word) < 5 or not word.endswith("s") or word.endswith("ss"):
         return []
     forms = [word[:-3] + "y"] if word.endswith("ies") else []
-    forms += [word[:-2]] if word.endswith(("ses", "xes", "zes", "ches", "shes")) else []  # not lab for labes
+    # not lab for labes
+    forms += [word[:-2]] if word.endswith(("ses", "xes", "zes", "ches", "shes")) else []
     return list(dict.fromkeys([*forms, word[:-1]]))
 
 
@@ -182,7 +184,8 @@ def corrections(
     elif first:
         bar = FIRST_LETTER_RATIO * closest
         found = [w for w in first if dfs[w] > bar] + found + [w for w in first if dfs[w] <= bar]
-    if not found and len(word) >= LONG_WORD and max_edits > 1:  # most typos are one edit: look further when needed
+    # Most typos are one edit: look further when needed
+    if not found and len(word) >= LONG_WORD and max_edits > 1:
         found = [w for w in _closest(word, 2, 1, vocab, fetch_df, fetch_prefix) if _slips(word, w)]
     return found[:n]
 
@@ -199,7 +202,8 @@ def _slips(typed: str, word: str) -> bool:
     return all(op.tag != "replace" or _neighbours(typed[op.src_pos], word[op.dest_pos]) for op in ops)
 
 
-_ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))  # each row's keys and how far it is set in
+# Each row's keys and how far it is set in
+_ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))
 _KEYS = {c: (r, i + shift) for r, (row, shift) in enumerate(_ROWS) for i, c in enumerate(row)}
 
 

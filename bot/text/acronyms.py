@@ -1,7 +1,7 @@
 """Acronyms the papers define ("Mixture of Experts (MoE)"), learned at index time, and the keys both sides use.
 
 Learning is pure (text in, pairs out): bot.papers.index stores what learn() returns in its acronyms table, and
-search (bot.search.acronyms) reads that table, adds its built-in list and expands queries both ways with the same
+search (bot.search.long_forms) reads that table, adds its built-in list and expands queries both ways with the same
 short_key and long_key. This module imports nothing from search, so the index never does.
 """
 

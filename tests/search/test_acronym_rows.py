@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.papers import index
-from bot.search.acronyms import load_table, rows_for
+from bot.search.long_forms import load_table, rows_for
 
 
 def test_pairs_read_key_by_key_are_the_whole_tables(full_index_path: Path) -> None:

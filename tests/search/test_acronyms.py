@@ -74,7 +74,8 @@ def test_a_long_form_skips_an_acronym_papers_use_for_something_else(tmp_path: Pa
     masked = search.search(db, "masked autoencoders", limit=10)
     assert {r.paper["source_id"] for r in masked.results} == {"M1", "M2"}  # not the error metric
     rope = search.search(db, "rotary position embedding", limit=10)
-    assert {r.paper["source_id"] for r in rope.results} == {"R1", "R2", "R3"}  # spelled out by 2 of its 3 papers
+    # Spelled out by 2 of its 3 papers
+    assert {r.paper["source_id"] for r in rope.results} == {"R1", "R2", "R3"}
     db.conn.close()
 
 

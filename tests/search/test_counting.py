@@ -83,7 +83,8 @@ def test_a_count_run_beside_gives_the_answer_counted_at_once(
 ) -> None:
     monkeypatch.setattr(counting, "BESIDE_FROM", 10**9)
     at_once = {(q, o): _answer(many, q, o) for q in QUERIES for o in (0, 125)}
-    assert at_once[("cache memory", 0)][:2] == (400, True)  # more than a candidate query reads: counted
+    # More than a candidate query reads: counted
+    assert at_once[("cache memory", 0)][:2] == (400, True)
     assert at_once[("cache compression", 0)][:2] == (134, True)
     monkeypatch.setattr(counting, "BESIDE_FROM", 0)
     counted_on = _threads_that_counted(monkeypatch)

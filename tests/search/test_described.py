@@ -70,7 +70,8 @@ def test_the_sentences_kept_for_an_index_are_bounded_and_shared_safely() -> None
     }
     first = described.remembered(papers, memory, described.nothing_stored)
     assert set(first) == set(memory) == set(range(5))
-    assert described.remembered({0: papers[0]}, memory, described.nothing_stored)[0] is first[0]  # encoded once
+    # Encoded once
+    assert described.remembered({0: papers[0]}, memory, described.nothing_stored)[0] is first[0]
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,8 @@ def test_exclusions_and_title_field(seed_db: sqlite_utils.Database) -> None:
     assert DEFENSIVE_KV in ids(search.search(seed_db, "kv cache"))
     assert DEFENSIVE_KV not in ids(search.search(seed_db, "kv cache -eviction"))
     assert ids(search.search(seed_db, "kv cache -eviction")) == [VEGAS]
-    assert ids(search.search(seed_db, "title:critical")) == [DEFENSIVE_KV]  # "critical" is in other abstracts too
+    # "critical" is in other abstracts too
+    assert ids(search.search(seed_db, "title:critical")) == [DEFENSIVE_KV]
     assert ids(search.search(seed_db, "critical")) == [DEFENSIVE_KV, VEGAS, KEYSTONE, RACO]
 
 
@@ -53,7 +54,8 @@ def test_a_question_naming_orals_spotlights_or_code_filters_by_them(tiny_db: sql
         "oral presentations on attention": "attention status:oral",
         "orals": "status:oral",  # a status alone asks for those papers
         "spotlight": "status:spotlight",
-        "Alan Turing oral papers": "author:turing status:oral",  # ...and beside a name filters theirs
+        # ...and beside a name filters theirs
+        "Alan Turing oral papers": "author:turing status:oral",
     }
     for question, filtered in asked.items():
         expected = sorted(source_ids(search.search(tiny_db, filtered)), key=str)
@@ -67,7 +69,8 @@ def test_a_filter_word_is_never_corrected_into_another_word(tmp_path: Path) -> N
         _paper("O1", "Odal Groups and Tumour Growth", "The odal group acts on tumour growth models."),
     ]
     db = index.connect(index_of(tmp_path, papers), readonly=True)
-    response = search.search(db, "oral tumour detection")  # no abstract says "oral": it was corrected to "odal"
+    # No abstract says "oral": it was corrected to "odal"
+    response = search.search(db, "oral tumour detection")
     assert response.corrected is None
     assert source_ids(response)[0] == "T1"
     db.conn.close()

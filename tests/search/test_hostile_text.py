@@ -41,7 +41,8 @@ NASTY: list[tuple[str, str | list[str] | None]] = [
     ("*", NOTHING),
     ("^foo", []),
     ("foo*", []),
-    ("col:term", []),  # an unknown field is text: the words "col term", which no paper has side by side
+    # An unknown field is text: the words "col term", which no paper has side by side
+    ("col:term", []),
     ("title:", []),
     ("year:2020", []),
     ('"unbalanced', []),
@@ -66,12 +67,14 @@ NASTY: list[tuple[str, str | list[str] | None]] = [
     ("👩‍🔬 llm", "llm"),
     ("x" * 10_000, []),
     (" ".join(["diffusion"] * 100), [VIEWMASK]),
-    ("'; DROP TABLE models; --", "drop table models"),  # (a trailing "papers" asks for papers: no word)
+    # A trailing "papers" asks for papers: no word
+    ("'; DROP TABLE models; --", "drop table models"),
     ("%_%", NOTHING),
     ("\\", NOTHING),
     ("author:", []),
     ("has:", "has"),
-    ("status:", []),  # as the word status, which no seed writes (an English word: not "corrected" into another)
+    # as the word status, which no seed writes (an English word: not "corrected" into another)
+    ("status:", []),
     ("-author:smith", EVERY_PAPER),
     ("\ud800", NOTHING),
     ("ﬁne-tuning", "fine-tuning"),
@@ -159,16 +162,22 @@ def test_arbitrary_text_gets_a_sound_answer(seed_db: sqlite_utils.Database, text
         max_size=12,
     )
 )
-@example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])  # an idea of function words alone (AND-AND)
-@example(parts=["kv", " ", "status:", " ", ":", "title:", "NOT"])  # BM25 once asked "not" alone of `title:NOT`
-@example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])  # BM25 once OR'd "and": papers holding nothing
-@example(parts=["ANDAND", " ", "AND:NOT", " ", "kv"])  # BM25 once asked "not" alone of the compound `AND:NOT`
+# An idea of function words alone (AND-AND)
+@example(parts=['"', "NOT", '"', "has:", " ", "AND", "-", "AND"])
+# BM25 once asked "not" alone of `title:NOT`
+@example(parts=["kv", " ", "status:", " ", ":", "title:", "NOT"])
+# BM25 once OR'd "and": papers holding nothing
+@example(parts=[":", "author:", "AND", " ", "status:", " ", "NOT"])
+# BM25 once asked "not" alone of the compound `AND:NOT`
+@example(parts=["ANDAND", " ", "AND:NOT", " ", "kv"])
 def test_operator_soup_is_searched_as_text(seed_db: sqlite_utils.Database, parts: list[str]) -> None:
     for text in ("".join(parts), " ".join(parts)):
         response = search.search(seed_db, text)
         assert_a_sound_answer(response, text, 5)
-        if any(not t.negated for t in ql.parse(text).terms):  # (exclusions alone list papers without a reason)
-            assert all(r.matched for r in response.results)  # each result shows which of kv, cache, ... it holds
+        # Exclusions alone list papers without a reason
+        if any(not t.negated for t in ql.parse(text).terms):
+            # Each result shows which of kv, cache, ... it holds
+            assert all(r.matched for r in response.results)
 
 
 @pytest.mark.parametrize("text", ["ANDAND AND:NOT kv", "ANDAND  AND:NOT  kv"])
@@ -184,7 +193,8 @@ def test_a_compound_lists_no_paper_holding_only_a_word_of_it(seed_db: sqlite_uti
     ("query", "word_only"),
     [
         ("multi-view image generation discrete diffusion", RACO),  # writes "view", not multi-view
-        ("adversarial robustness of graph neural networks", SCM_GRPO),  # "graph", not graph neural networks
+        # "graph", not graph neural networks
+        ("adversarial robustness of graph neural networks", SCM_GRPO),
     ],
 )
 def test_bm25_brings_no_paper_holding_only_a_word_of_a_compound_or_long_form(

@@ -95,7 +95,8 @@ def test_threads_with_their_own_connections(seed_index_path: Path) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert answers == [expected] * len(threads)  # every thread, sharing the per-index cache, got the same answers
+    # Every thread, sharing the per-index cache, got the same answers
+    assert answers == [expected] * len(threads)
 
 
 def test_a_non_fts_database_error_is_not_hidden(tmp_path: Path) -> None:

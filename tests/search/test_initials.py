@@ -19,7 +19,8 @@ from bot.search.initials import TypedInitials, fits, read_initials
         ("Bansal M", ("m",), ("bansal",), False),
         ("M. J. Smith", ("m", "j"), ("smith",), True),
         ("M.J. Smith", ("m", "j"), ("smith",), True),
-        ("MJ Smith", ("m", "j"), ("smith",), False),  # capitals may be an acronym: `LLM long context`
+        # Capitals may be an acronym: `LLM long context`
+        ("MJ Smith", ("m", "j"), ("smith",), False),
         ("Smith MJ", ("m", "j"), ("smith",), False),
         ("Smith, M. J.", ("m", "j"), ("smith",), True),
         ("X. LIN", ("x",), ("lin",), True),  # a surname in capitals is still the surname
@@ -28,7 +29,8 @@ from bot.search.initials import TypedInitials, fits, read_initials
         ("E. Stengel-Eskin", ("e",), ("stengel", "eskin"), True),
         ("M. van der Schaar", ("m",), ("van", "der", "schaar"), True),
         ("K means", ("k",), ("means",), False),
-        ("t SNE", ("t",), ("sne",), False),  # SNE is the only word, so the surname: unmarked, maybe text
+        # SNE is the only word, so the surname: unmarked, maybe text
+        ("t SNE", ("t",), ("sne",), False),
     ],
 )
 def test_initials_and_surname_in_either_order(

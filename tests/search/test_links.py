@@ -66,7 +66,8 @@ def linked(linked_path: Path) -> Iterator[sqlite_utils.Database]:
         "https://icml.cc/virtual/2026/poster/615",
         "http://www.icml.cc/virtual/2026/poster/615/",
         "icml.cc/virtual/2026/poster/615#details",
-        "see (https://ICML.cc/virtual/2026/poster/615?session=2).",  # in prose: brackets, a query, a full stop
+        # in prose: brackets, a query, a full stop
+        "see (https://ICML.cc/virtual/2026/poster/615?session=2).",
         '"https://openreview.net/forum?id=kz7n1D8Y1o"',
     ],
 )
@@ -82,7 +83,8 @@ def test_a_link_is_not_words() -> None:
     parsed = ql.parse("<https://openreview.net/forum?id=kz7n1D8Y1o> kv cache")
     assert parsed.links == ("https://openreview.net/forum?id=kz7n1D8Y1o",)
     assert [t.text for t in parsed.terms] == ["kv", "cache"]
-    phrase = ql.parse('"see https://icml.cc"')  # a link inside a quoted phrase: the phrase, as typed
+    # A link inside a quoted phrase: the phrase, as typed
+    phrase = ql.parse('"see https://icml.cc"')
     assert (phrase.links, [t.words for t in phrase.terms]) == ((), [("see", "https", "icml", "cc")])
 
 

@@ -17,7 +17,7 @@ from bot import search
 from bot.papers import index
 from bot.search import query as ql
 from bot.search.cache import index_cache
-from bot.search.ideas import Ideas
+from bot.search.idea_coverage import Ideas
 from bot.search.matching import norm
 from bot.search.plan import QueryPlanner
 from bot.search.weights import LEXICAL_ONLY
@@ -94,7 +94,8 @@ def test_every_answer_says_where_its_time_went(theory_db: sqlite_utils.Database,
             VEGAS,  # Vegas
             "self-speculative decoding with sparse attention for long context",
         ),
-        ("MoE routing for sparse mixture models", SOFTMOE, None),  # SoftMoE: the acronym inside a longer question
+        # SoftMoE: the acronym inside a longer question
+        ("MoE routing for sparse mixture models", SOFTMOE, None),
         (
             "identifying critical kv cahce entries for LLM inference compression",
             DEFENSIVE_KV,  # DefensiveKV
@@ -184,8 +185,10 @@ def test_one_idea_alone_ranks_as_before(forecasting_db: sqlite_utils.Database) -
     [
         ("transformers for time series forecasting", {"transformers": 0, "time": 1, "series": 1, "forecasting": 1}),
         ("theory of transformers expressivity", {"theory": 0, "transformers": 1, "expressivity": 1}),
-        ("how do transformers work", {"transformers": 0}),  # no idea before the first word; "work" at the end asks
-        ('"road sensor" for traffic', {"road sensor": 0, "traffic": 1}),  # a quoted phrase is an idea too
+        # No idea before the first word; "work" at the end asks
+        ("how do transformers work", {"transformers": 0}),
+        # a quoted phrase is an idea too
+        ('"road sensor" for traffic', {"road sensor": 0, "traffic": 1}),
         ("graph neural networks", {"graph neural networks": 0}),  # one idea (a long form: GNN)
         ("road sensor histories for traffic forecasting with attention layers",
          {"road": 0, "sensor": 0, "histories": 0, "traffic": 1, "forecasting": 1, "attention": 2, "layers": 2}),
@@ -247,13 +250,19 @@ def test_an_idea_of_field_words_beside_a_specific_one_is_not_required(
 @pytest.mark.parametrize(
     ("query", "field", "kept"),
     [
-        ("forecasting with machine learning", "machine learning", True),  # forecasting is as common: both the topic
-        ("weather and machine learning", "machine learning", True),  # set side by side, both are asked for
+        # Forecasting is as common: both the topic
+        ("forecasting with machine learning", "machine learning", True),
+        # set side by side, both are asked for
+        ("weather and machine learning", "machine learning", True),
         ("machine learning", "machine learning", True),  # the field idea alone
-        ("learning to forecast weather", "learning", True),  # `learning` alone names no field (learning to rank)
-        ("weather forecasting of machine learning", "machine learning", True),  # the object (fairness of ML)
-        ("weather forecasting with deep learning", "deep learning", True),  # a kind of method (... tabular data)
-        ("weather forecasting by machine learning", "machine learning", True),  # (functions computed by ...)
+        # `learning` alone names no field (learning to rank)
+        ("learning to forecast weather", "learning", True),
+        # The object (fairness of ML)
+        ("weather forecasting of machine learning", "machine learning", True),
+        # a kind of method (... tabular data)
+        ("weather forecasting with deep learning", "deep learning", True),
+        # Functions computed by ...
+        ("weather forecasting by machine learning", "machine learning", True),
         ("weather forecasting with machine learning", "machine learning", False),
         ("machine learning for weather forecasting", "machine learning", False),
     ],
@@ -264,7 +273,8 @@ def test_an_idea_of_field_words_is_kept_when_it_is_the_topic(
     plan = QueryPlanner(field_db, index_cache(field_db), ql.parse(query)).build()
     labels = {g.label for g in plan.groups}
     assert set(field.split()) <= labels if kept else not set(field.split()) & labels
-    assert {g.concept for g in plan.groups} == set(range(len({g.concept for g in plan.groups})))  # numbered from 0
+    # Numbered from 0
+    assert {g.concept for g in plan.groups} == set(range(len({g.concept for g in plan.groups})))
 
 
 EDITING = [
@@ -315,7 +325,8 @@ def test_a_word_after_without_that_no_paper_writes_free_stays_a_word(editing_db:
     plan = QueryPlanner(editing_db, index_cache(editing_db), ql.parse("image editing without masks")).build()
     assert [g.label for g in plan.groups] == ["image", "editing", "masks"]
     both = QueryPlanner(editing_db, index_cache(editing_db), ql.parse("image editing with and without training"))
-    assert [g.label for g in both.build().groups] == ["image", "editing", "training"]  # both ways: the word
+    # both ways: the word
+    assert [g.label for g in both.build().groups] == ["image", "editing", "training"]
 
 
 # Certified robustness is mostly studied for neural networks, so its papers need not say so; many more papers make
@@ -494,7 +505,8 @@ def test_a_comparison_lists_each_sides_papers_in_turn(tmp_path: Path) -> None:
         second = [str(r.paper["source_id"]) for r in search.search(db, "DPO vs PPO", limit=5, offset=5).results]
         assert not set(first) & set(second)
         assert {s[:3] for s in second[:2]} == {"DPO", "PPO"}
-        for asked in ("compare DPO and PPO", "what is the difference between DPO and PPO?"):  # comparisons too
+        # Comparisons too
+        for asked in ("compare DPO and PPO", "what is the difference between DPO and PPO?"):
             got = [str(r.paper["source_id"]) for r in search.search(db, asked, limit=5).results]
             assert got == first, asked
 

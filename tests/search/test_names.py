@@ -46,7 +46,8 @@ def test_a_title_typed_whole_is_not_taken_over_by_a_paper_named_by_one_of_its_wo
     titled = "Dynamic Fractal Mamba: A Neural Renormalization Group Flow for Scale-Invariant Sequence Modeling"
     db = index.connect(index_of(tmp_path, [paper("F", "FRACTAL: State Space Models"), paper("D", titled)]))
     assert search.search(db, titled).results[0].paper["source_id"] == "D"
-    assert search.search(db, "fractal sequence models").results[0].paper["source_id"] == "F"  # its name, named
+    # Its name, named
+    assert search.search(db, "fractal sequence models").results[0].paper["source_id"] == "F"
     db.conn.close()
 
 
@@ -61,8 +62,10 @@ def test_a_name_in_capitals_that_papers_use_as_a_term_pins_nothing_among_other_w
     ]
     db = index.connect(index_of(tmp_path, papers), readonly=True)
     bounds = search.search(db, "PAC Bayesian bounds")
-    assert all(str(r.paper["source_id"]).startswith("B") for r in bounds.results)  # the term, not papers called PAC
-    for alone in ("PAC", "the PAC method"):  # the name alone, or beside words that only say which paper
+    # The term, not papers called PAC
+    assert all(str(r.paper["source_id"]).startswith("B") for r in bounds.results)
+    # The name alone, or beside words that only say which paper
+    for alone in ("PAC", "the PAC method"):
         named = [r for r in search.search(db, alone).results if "name:PAC" in r.matched]
         assert {r.paper["source_id"] for r in named} == {"N1", "N2"}, alone
     db.conn.close()
@@ -79,5 +82,6 @@ def test_a_name_in_capitals_that_a_few_papers_write_as_a_word_pins_nothing_among
     tickets = search.search(db, "lottery ticket")
     assert sorted(source_ids(tickets)[:2], key=str) == ["T1", "T2"]
     assert not any(m.startswith("name:") for r in tickets.results for m in r.matched)
-    assert search.search(db, "lottery").results[0].matched[0] == "name:lottery"  # alone, it is the name
+    # alone, it is the name
+    assert search.search(db, "lottery").results[0].matched[0] == "name:lottery"
     db.conn.close()

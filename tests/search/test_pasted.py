@@ -54,7 +54,8 @@ def test_each_result_says_what_it_shares_with_the_text(seed_db: sqlite_utils.Dat
     answer = related(seed_db, opening(abstract_of(seed_db, VEGAS)), 3)
     first = answer.results[0]
     assert first.paper["id"] == VEGAS
-    assert first.matched[0] == "title:self speculative decoding"  # adjacent words of the text, as one phrase
+    # Adjacent words of the text, as one phrase
+    assert first.matched[0] == "title:self speculative decoding"
     assert first.matched[-1].startswith("meaning:")
     assert 0.5 < float(first.matched[-1].split(":")[1]) <= 1.0
     assert all(r.matched for r in answer.results)
@@ -77,7 +78,8 @@ def test_text_with_no_word_the_papers_use_finds_nothing(seed_db: sqlite_utils.Da
 
 
 def test_a_huge_paste_is_read_from_its_opening_and_says_so(seed_db: sqlite_utils.Database) -> None:
-    text = opening(abstract_of(seed_db, TOKSUITE)) + " filler" * 7000  # ~42,000 characters, as Slack's limit
+    # ~42,000 characters, as Slack's limit
+    text = opening(abstract_of(seed_db, TOKSUITE)) + " filler" * 7000
     answer = related(seed_db, text)
     assert answer.length == len(text) > 40_000
     assert answer.read <= DEFAULT.text_chars
@@ -132,7 +134,8 @@ def test_the_bench_reports_related_beside_the_ordinary_search(full_index_path: P
     first = re.search(r"^first 3 sentences\s+related\(\)\s+(\d+)/10", out, re.MULTILINE)
     assert first, out
     assert int(first.group(1)) >= 9
-    assert len(re.findall(r"search\(\) \(baseline\)\s+\d+/10", out)) == 6  # each kind beside the baseline
+    # Each kind beside the baseline
+    assert len(re.findall(r"search\(\) \(baseline\)\s+\d+/10", out)) == 6
     assert "Similar of the paper" in out
 
 
@@ -150,6 +153,7 @@ def test_the_postings_budget_keeps_the_rare_words_that_tell_a_paper_apart(tmp_pa
     index.load(db, [source])
     text = "Transformer, transformer, transformer: a transformer sees a transformer. Zebrafish and a xylophone."
     answer = related(db, text, 3, settings=replace(DEFAULT, postings=10))
-    assert answer.terms == ["xylophone", "zebrafish"]  # the transformer's 12 papers would pass the budget
+    # The transformer's 12 papers would pass the budget
+    assert answer.terms == ["xylophone", "zebrafish"]
     assert [r.paper["source_id"] for r in answer.results][:1] == ["TARGET"]
     db.conn.close()

@@ -125,7 +125,8 @@ SPELLED = [
     _paper("BS2", "Kernel Mean Embeddings", VISION, ["Bernhard Schölkopf"]),
     _paper("KS1", "Sparse Coding of Images", VISION, ["Kasper Sørensen"]),
     _paper("LA1", "Quantum Annealing Schedules", BASAL, ["Lena Åberg"]),
-    _paper("MS1", "Evolution Strategies Revisited", VISION, ["Marc Schoenauer"]),  # listed spelled out
+    # Listed spelled out
+    _paper("MS1", "Evolution Strategies Revisited", VISION, ["Marc Schoenauer"]),
     _paper("SB1", "Schrödinger Bridges for Sampling", "We sample with Schrödinger bridges and the Nyström method.", []),
     _paper("SB2", "Schroedinger Bridge Matching", "Schroedinger bridge matching, written out.", ["Alan Turing"]),
 ]
@@ -164,7 +165,8 @@ def test_words_and_author_filters_typed_with_letters_spelled_out(tmp_path: Path)
         for query in ("Schroedinger bridge", "Schrodinger bridge", "Schrödinger bridge"):
             response = search.search(db, query)
             assert {r.paper["source_id"] for r in response.results} == {"SB1", "SB2"}, query
-            assert response.corrected is None, query  # not "Showing results for Schrödinger", a typo's note
+            # not "Showing results for Schrödinger", a typo's note
+            assert response.corrected is None, query
         assert [r.paper["source_id"] for r in search.search(db, "Nystroem").results] == ["SB1"]
     finally:
         db.conn.close()
@@ -181,7 +183,8 @@ def test_name_plus_topic_ranks_that_persons_papers_by_the_topic(people_db: sqlit
 def test_author_field_takes_a_whole_name_not_a_shared_surname(people_db: sqlite_utils.Database) -> None:
     assert set(found(people_db, 'author:"Bo Zhang"')) == {"BZ1", "BZ2"}
     assert found(people_db, 'author:"Bo Zhang" reasoning') == ["BZ2"]
-    assert set(found(people_db, "author:Zhang")) == {"BZ1", "BZ2", "YZ1", "YZ2"}  # a surname alone: every Zhang
+    # A surname alone: every Zhang
+    assert set(found(people_db, "author:Zhang")) == {"BZ1", "BZ2", "YZ1", "YZ2"}
     assert set(found(people_db, 'reasoning -author:"Bo Zhang"')) == {"MB1", "MB3", "YZ2"}
     assert set(found(people_db, "Bo Zhang")) == {"BZ1", "BZ2"}  # not Bo Li, not Yu Zhang
 
@@ -207,7 +210,8 @@ def test_a_surname_alone_names_its_few_bearers_the_most_papers_first(people_db: 
     assert beside.person == "Mohit Bansal"
     assert starred_notes(beside)[0].startswith("4 papers by *Mohit Bansal*, those about *reasoning* first")
     assert search.search(people_db, "bansal reasoning").person is None
-    card = person_card(people_db, "Bansal")  # `/icml author Bansal` alike, where it said no author is called so
+    # `/icml author Bansal` alike, where it said no author is called so
+    card = person_card(people_db, "Bansal")
     assert card is not None
     assert (card.name, card.papers, card.query) == ("Mohit Bansal", 4, 'author:"Bansal"')
 
@@ -221,7 +225,8 @@ def test_a_surname_the_papers_use_as_a_word_or_many_people_share_stays_a_word(tm
         *(_paper(f"Z{i}", f"Reasoning Study {i}", REASONING, [f"{name} Zhang"]) for i, name in enumerate("ABCDEF")),
     ]
     db = indexed(tmp_path, papers)
-    assert search.search(db, "Turing").person is None  # three titles use it; Alan Turing wrote two papers
+    # Three titles use it; Alan Turing wrote two papers
+    assert search.search(db, "Turing").person is None
     zhang = search.search(db, "Zhang")
     assert zhang.person is None  # six people: which one would it be?
     # ...so the answer asks for a first name, naming one of them (the first with the most papers) as an example
@@ -260,14 +265,16 @@ def test_a_name_no_author_has_says_so_instead_of_listing_namesakes(people_db: sq
     response = search.search(people_db, "Mohit Basel")
     assert (response.results, response.corrected, response.person) == ([], None, None)
     assert starred_notes(response) == ["No author here is called *Mohit Basel*, and no paper mentions *Basel*."]
-    assert set(found(people_db, "Mohit Bansl")) == MOHIT  # a typo of an author's name is still that author
+    # A typo of an author's name is still that author
+    assert set(found(people_db, "Mohit Bansl")) == MOHIT
 
 
 @pytest.mark.parametrize(
     "query",
     [
         "Mohit Reasonign",  # a typo of a word four papers use: corrected, as before
-        "Yu Bansal",  # a surname an author has: maybe a nickname, left to people search and the words
+        # A surname an author has: maybe a nickname, left to people search and the words
+        "Yu Bansal",
         "Bo Spiking",  # a word the papers use: a topic
         "Zhang Mohit",  # "Zhang" is nobody's given name here
     ],
@@ -346,7 +353,8 @@ def test_a_name_with_particles_finds_the_person_in_either_order(vds_db: sqlite_u
     response = search.search(vds_db, query)
     assert {r.paper["source_id"] for r in response.results} == VDS  # not John Schaar's
     assert response.person == "Mihaela van der Schaar"
-    assert starred_notes(response)[0] == "3 papers by *Mihaela van der Schaar*"  # not "those about *van der* first"
+    # not "those about *van der* first"
+    assert starred_notes(response)[0] == "3 papers by *Mihaela van der Schaar*"
     assert response.corrected is None
     card = person_card(vds_db, query)  # `/icml author van der Schaar` alike
     assert card is not None
@@ -376,7 +384,8 @@ def test_a_surname_with_particles_among_topic_words_names_the_person(vds_db: sql
     assert response.person == "Mihaela van der Schaar"
     assert {r.paper["source_id"] for r in response.results[:2]} == {"VS1", "VS3"}
     assert starred_notes(response)[0] == "3 papers by *Mihaela van der Schaar*, those about *synthetic data* first"
-    assert found(vds_db, "van der Waals forces")[:1] == ["VW1"]  # words papers write are still words
+    # Words papers write are still words
+    assert found(vds_db, "van der Waals forces")[:1] == ["VW1"]
 
 
 @pytest.mark.parametrize(("query", "person"), [("Le Song", "Le Song"), ("Abir De", "Abir De"), ("De, Abir", "Abir De")])

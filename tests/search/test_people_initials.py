@@ -48,7 +48,8 @@ PAPERS = [
     _paper("SM2", "Bayesian Quadrature Revisited", ["Michael Smith"]),
     _paper("SM3", "Gaussian Processes for Control", ["Michael Smith"]),
     _paper("HG1", "Functional Data Analysis", ["Hans-Georg Müller"]),
-    _paper("JK1", "Sparse Identification of Dynamics", ["J. Nathan Kutz"]),  # listed with an initial
+    # Listed with an initial
+    _paper("JK1", "Sparse Identification of Dynamics", ["J. Nathan Kutz"]),
     _paper("JK2", "Koopman Operators in Practice", ["J. Nathan Kutz", "Steven Brunton"]),
     # People whose surnames are words the papers use right after a letter: `K means`, `X ray`, `a long` context.
     _paper("KM1", "Fair Division of Goods", ["Kevin Means"]),
@@ -136,7 +137,8 @@ def test_several_initials_must_all_fit(db: sqlite_utils.Database) -> None:
         assert starred_notes(response)[0].endswith(f"(you typed *{typed.removesuffix(' attention')}*)")
     one = search.search(db, "M. Smith", limit=10)
     assert set(ids(one)[:3]) == {"SM1", "SM2", "SM3"}
-    assert set(ids(one)[3:]) == {"SJ1", "SJ2"}  # Mark Smith's one paper is Mary Jane's too: listed once
+    # Mark Smith's one paper is Mary Jane's too: listed once
+    assert set(ids(one)[3:]) == {"SJ1", "SJ2"}
     assert "Also fits, listed after: Mary Jane Smith (2), Mark Smith (1)" in starred_notes(one)[0]
 
 
@@ -149,10 +151,12 @@ def test_all_the_initials_typed_belong_to_the_name(db: sqlite_utils.Database) ->
 
 
 def test_initials_nobody_has_in_full_fall_back_to_the_first(db: sqlite_utils.Database) -> None:
-    response = search.search(db, "M. K. Smith", limit=10)  # no M. K. Smith: the M. Smiths, most papers first
+    # No M. K. Smith: the M. Smiths, most papers first
+    response = search.search(db, "M. K. Smith", limit=10)
     assert response.person == "Michael Smith"
     assert "(you typed *M. K. Smith*)" in starred_notes(response)[0]
-    assert search.search(db, "MK Smith").person is None  # capitals alone are weaker: all of them must fit
+    # Capitals alone are weaker: all of them must fit
+    assert search.search(db, "MK Smith").person is None
 
 
 def test_initials_one_person_fits_name_them_alone(db: sqlite_utils.Database) -> None:
@@ -180,7 +184,8 @@ def test_a_letter_before_a_word_the_papers_use_is_text(
 ) -> None:
     response = search.search(db, query, limit=5)
     assert response.person is None
-    assert set(ids(response)[: len(expected)]) == expected  # the papers about it first (a surname in the authors
+    # The papers about it first (a surname in the authors
+    assert set(ids(response)[: len(expected)]) == expected
     assert not any(
         "papers by" in note or "paper by" in note for note in starred_notes(response)
     )  # may follow, as before)
@@ -204,8 +209,10 @@ def test_author_field_and_author_command_read_initials_as_search_does(db: sqlite
     assert starred_notes(routing)[0].startswith("2 papers by *Mahesh Bansal* about *routing* (you typed *M. Bansal*)")
     card = person_card(db, "M. Bansal", within=None)
     assert card is not None
-    assert (card.name, card.papers) == ("Manish Bansal", 6)  # the whole index: his ICML 2024 papers count
-    assert card.query == 'author:"M. Bansal"'  # the page lists the others who fit after his, as search does
+    # The whole index: his ICML 2024 papers count
+    assert (card.name, card.papers) == ("Manish Bansal", 6)
+    # The page lists the others who fit after his, as search does
+    assert card.query == 'author:"M. Bansal"'
     alone = person_card(db, "H. Muller")
     assert alone is not None
     assert alone.query == 'author:"Hans-Georg Müller"'

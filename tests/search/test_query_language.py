@@ -41,8 +41,10 @@ def test_parse_compounds_smart_quotes_and_unknown_fields() -> None:
         ("LoRA+DoRA", [("lora",), ("dora",)]),  # two methods, not a phrase no paper holds
         ("LLM/VLM safety", [("llm",), ("vlm",), ("safety",)]),
         ("GPT-4/GPT-5 pre-/post-training", [("gpt", "4"), ("gpt", "5"), ("pre",), ("post", "training")]),
-        ("w/o A/B c++ GPT-4/5", [("w", "o"), ("a", "b"), ("c",), ("gpt", "4", "5")]),  # single characters: joined
-        ('"LoRA+DoRA" -LoRA+DoRA', [("lora", "dora"), ("lora", "dora")]),  # quoted and excluded: as typed
+        # Single characters: joined
+        ("w/o A/B c++ GPT-4/5", [("w", "o"), ("a", "b"), ("c",), ("gpt", "4", "5")]),
+        # quoted and excluded: as typed
+        ('"LoRA+DoRA" -LoRA+DoRA', [("lora", "dora"), ("lora", "dora")]),
     ],
 )
 def test_words_joined_by_plus_or_slash_are_words_of_their_own(text: str, terms: list[tuple[str, ...]]) -> None:
@@ -56,9 +58,11 @@ def test_not_between_words_excludes_like_a_minus(seed_db: sqlite_utils.Database)
         (("diffusion",), False),
         (("video",), True),
     ]
-    title = "Position: RL Should Be Used to Adjust Foundation Models, NOT Abused"  # prose: after a comma
+    # Prose: after a comma
+    title = "Position: RL Should Be Used to Adjust Foundation Models, NOT Abused"
     assert not any(t.negated for t in ql.parse(title).terms)
-    assert [t.words for t in ql.parse("NOT video").terms] == [("not",), ("video",)]  # nothing to exclude from
+    # Nothing to exclude from
+    assert [t.words for t in ql.parse("NOT video").terms] == [("not",), ("video",)]
     asked = ql.parse("show me papers NOT about LLMs")  # used to exclude "about" and search LLMs
     assert [(t.words, t.negated) for t in asked.terms] == [(("llms",), True)]
     for query in ("kv cache NOT eviction", "language models NOT reasoning"):
@@ -92,7 +96,8 @@ def test_a_term_joining_more_words_than_any_real_term_is_read_as_its_words() -> 
     assert [len(t.words) for t in two.terms] == [ql.MAX_PHRASE_WORDS] * 2
     assert two.notes == phrase.notes  # said once
     words = " ".join(f"w{n}" for n in range(ql.MAX_TERMS + 8))
-    many = ql.parse("diffusion " + words.replace(" ", "-"))  # garble of more unique words than a query keeps
+    # garble of more unique words than a query keeps
+    many = ql.parse("diffusion " + words.replace(" ", "-"))
     assert len(many.terms) == ql.MAX_TERMS
     assert many.truncated
     assert many.notes[0].startswith(f"Your query was long: searched its first {ql.MAX_TERMS} terms")

@@ -15,9 +15,11 @@ def topic(text: str) -> list[str]:
     ("asked", "about"),
     [
         ("papers on grokking", ["grokking"]),
-        ("what should I read about grokking?", ["grokking"]),  # (#1 was "Reading Between the Tokens")
+        # #1 was "Reading Between the Tokens"
+        ("what should I read about grokking?", ["grokking"]),
         ("help me find grokking work", ["grokking"]),
-        ("reading comprehension", ["reading", "comprehension"]),  # a topic that starts like a request stays one
+        # A topic that starts like a request stays one
+        ("reading comprehension", ["reading", "comprehension"]),
         ("any recent work about KV cache?", ["KV", "cache"]),
         ("what are the best methods for kv cache compression?", ["kv", "cache", "compression"]),
         ("what's new in diffusion?", ["diffusion"]),
@@ -26,11 +28,14 @@ def topic(text: str) -> list[str]:
         ("which papers study grokking?", ["grokking"]),
         ("what is the state of the art in protein design", ["protein", "design"]),
         ("can you find papers related to speculative decoding?", ["speculative", "decoding"]),
-        ("papers on new benchmarks", ["new", "benchmarks"]),  # the request ends at "on"; "new" is the topic's
+        # The request ends at "on"; "new" is the topic's
+        ("papers on new benchmarks", ["new", "benchmarks"]),
         ("grokking papers", ["grokking"]),
-        ("intro to diffusion models", ["diffusion", "models"]),  # not corrected into "into to diffusion models"
+        # Not corrected into "into to diffusion models"
+        ("intro to diffusion models", ["diffusion", "models"]),
         ("papers by Mohit Bansal", ["Mohit", "Bansal"]),
-        ("how can I speed up LLM inference?", ["speed", "up", "LLM", "inference"]),  # an opening, then the topic
+        # An opening, then the topic
+        ("how can I speed up LLM inference?", ["speed", "up", "LLM", "inference"]),
         ("do you know any work on grokking", ["grokking"]),
         ("explain flow matching", ["flow", "matching"]),
         ("summarize recent progress in LLM agents", ["LLM", "agents"]),
@@ -38,16 +43,20 @@ def topic(text: str) -> list[str]:
         ("show me grokking papers", ["grokking"]),
         ("who wrote Knapsack RL", ["Knapsack", "RL"]),
         ("Mohit Bansal's papers", ["Mohit", "Bansal"]),  # a possessive is the name
-        ("what has Sergey Levine published?", ["what", "has", "Sergey", "Levine"]),  # (function words: no topic)
-        ("any code generation papers", ["code", "generation"]),  # "papers" at the end: the lead says which papers
+        # Function words: no topic
+        ("what has Sergey Levine published?", ["what", "has", "Sergey", "Levine"]),
+        # "papers" at the end: the lead says which papers
+        ("any code generation papers", ["code", "generation"]),
         ("are there any good RL papers?", ["RL"]),
         ("recent papers grokking", ["grokking"]),  # ...or "papers" ends the lead
         ("papers grokking", ["grokking"]),
         ("what is the best way to quantize llms", ["quantize", "llms"]),
-        ("working memory papers", ["working", "memory"]),  # only which papers: "working" is the topic's
+        # Only which papers: "working" is the topic's
+        ("working memory papers", ["working", "memory"]),
         ("point cloud papers", ["point", "cloud"]),
         ("best arm identification papers", ["best", "arm", "identification"]),
-        ("oral cancer detection papers", ["oral", "cancer", "detection"]),  # a filter word alone says no request
+        # A filter word alone says no request
+        ("oral cancer detection papers", ["oral", "cancer", "detection"]),
         ("oral", []),  # a status alone asks for those papers (it was typo-corrected into "odal")
         ("spotlights", []),
         ("code", ["code"]),  # ...other filter words alone stay words: code generation, code models
@@ -55,17 +64,22 @@ def topic(text: str) -> list[str]:
         ("RLHF survey paper", ["RLHF"]),
         ("difference between DPO and PPO", ["DPO", "and", "PPO"]),
         ("I need something on uncertainty in LLM agents", ["uncertainty", "in", "LLM", "agents"]),
-        ("how do I make diffusion sampling faster", ["diffusion", "sampling", "faster"]),  # a light verb ends it
+        # A light verb ends it
+        ("how do I make diffusion sampling faster", ["diffusion", "sampling", "faster"]),
         ("how do I make my model robust", ["model", "robust"]),
         ("what is the difference between DPO and PPO?", ["DPO", "and", "PPO"]),
         ("where should I start with diffusion models?", ["diffusion", "models"]),
-        ("how do people evaluate hallucination in VLMs", ["evaluate", "hallucination", "in", "VLMs"]),  # who asks
+        # who asks
+        ("how do people evaluate hallucination in VLMs", ["evaluate", "hallucination", "in", "VLMs"]),
         ("what do researchers use for uncertainty", ["uncertainty"]),
-        ("what are people doing with sparse autoencoders?", ["sparse", "autoencoders"]),  # doing was a topic word
+        # Doing was a topic word
+        ("what are people doing with sparse autoencoders?", ["sparse", "autoencoders"]),
         ("what's happening in diffusion models", ["diffusion", "models"]),
-        ("recommend 3 papers on grokking", ["grokking"]),  # a count of papers was a word they had to hold
+        # A count of papers was a word they had to hold
+        ("recommend 3 papers on grokking", ["grokking"]),
         ("top ten papers on in-context learning", ["in-context", "learning"]),
-        ("people tracking in videos", ["people", "tracking", "in", "videos"]),  # no opening: a topic
+        # No opening: a topic
+        ("people tracking in videos", ["people", "tracking", "in", "videos"]),
     ],
 )
 def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> None:
@@ -98,7 +112,8 @@ def test_a_question_is_searched_by_its_topic(asked: str, about: list[str]) -> No
         # Topics that only end like that stay whole.
         ("any work on inference at test time?", ["inference", "at", "test", "time"]),
         ("any papers on human well being?", ["human", "well", "being"]),
-        ("grokking this year", ["grokking", "this", "year"]),  # (no question: every word is searched)
+        # No question: every word is searched
+        ("grokking this year", ["grokking", "this", "year"]),
         ("anytime algorithms", ["anytime", "algorithms"]),
         ("any-order autoregressive models", ["any-order", "autoregressive", "models"]),
     ],
@@ -164,9 +179,11 @@ def test_a_question_naming_no_topic_says_so(asked: str, none: bool) -> None:
     [
         ("papers similar to TokSuite", True, ["TokSuite"]),
         ("work like DefensiveKV", True, ["DefensiveKV"]),
-        ("papers like <https://openreview.net/forum?id=abc>", True, []),  # a pasted link names the paper
+        # A pasted link names the paper
+        ("papers like <https://openreview.net/forum?id=abc>", True, []),
         ("see <https://openreview.net/forum?id=abc>", False, []),
-        ("papers related to speculative decoding", False, ["speculative", "decoding"]),  # a topic, not a paper
+        # A topic, not a paper
+        ("papers related to speculative decoding", False, ["speculative", "decoding"]),
         ("likelihood ratio tests", False, ["likelihood", "ratio", "tests"]),
         ("I'd like papers on TokSuite", False, ["TokSuite"]),  # like as in want: that paper
         ("we would like work similar to TokSuite", True, ["TokSuite"]),
@@ -207,7 +224,8 @@ def test_a_venue_or_year_in_the_request_becomes_a_filter() -> None:
     assert ql.parse("icml2026 papers about grokking").venues == ("icml2026",)
     after = ql.parse("grokking papers at ICML 2024")
     assert ([t.text for t in after.terms], after.venues, after.years) == (["grokking"], ("icml",), (2024,))
-    listing = ql.parse("ICML 2024 papers")  # where to look is all that is asked: a filter alone lists its papers
+    # Where to look is all that is asked: a filter alone lists its papers
+    listing = ql.parse("ICML 2024 papers")
     assert (listing.terms, listing.venues, listing.years) == ([], ("icml",), (2024,))
     typed = ql.parse("ICML 2026")  # no request: the words themselves
     assert ([t.text for t in typed.terms], typed.venues, typed.years) == (["ICML", "2026"], (), ())
@@ -233,7 +251,8 @@ def test_quoted_negated_and_fielded_terms_are_never_a_request() -> None:
     assert topic('"papers on" grokking') == ["papers on", "grokking"]
     assert topic("-papers on grokking") == ["papers", "on", "grokking"]
     assert topic("author:papers on grokking") == ["papers", "on", "grokking"]
-    assert topic("status:oral papers on grokking") == ["grokking"]  # filters are not terms: the request still leads
+    # Filters are not terms: the request still leads
+    assert topic("status:oral papers on grokking") == ["grokking"]
 
 
 @pytest.mark.parametrize(
@@ -265,7 +284,8 @@ def test_exclusions_and_authors_anywhere_leave_the_request_readable(query: str, 
         ("ICML 2024 grokking", ("icml",), (2024,), ["grokking"]),
         ("iclr2026 grokking", ("iclr2026",), (), ["grokking"]),
         ("mixture of experts 2024", (), (2024,), ["mixture", "of", "experts"]),
-        ("COCO 2017 detection", (), (), ["COCO", "2017", "detection"]),  # a dataset's year stays a word
+        # A dataset's year stays a word
+        ("COCO 2017 detection", (), (), ["COCO", "2017", "detection"]),
         ("ICML 2024", (), (), ["ICML", "2024"]),  # nothing but the venue: searched as typed
     ],
 )

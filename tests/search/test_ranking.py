@@ -103,7 +103,8 @@ def test_a_fields_noun_finds_papers_that_use_its_adjective(tmp_path: Path) -> No
     db = index.connect(index_of(tmp_path, papers, "fields2026.jsonl"))
     assert {r.paper["source_id"] for r in search.search(db, "AI in medicine").results} == {"M0", "M1", "M2"}
     assert {r.paper["source_id"] for r in search.search(db, "biology").results} == {"B0", "B1", "B2"}
-    assert search.search(db, "policy").total == 40  # (no adjective rule for every -y word: policy is no field)
+    # No adjective rule for every -y word: policy is no field
+    assert search.search(db, "policy").total == 40
 
 
 def test_a_comparison_keeps_what_both_sides_are_about(tmp_path: Path) -> None:
@@ -154,7 +155,9 @@ def test_c_plus_plus_finds_the_papers_that_write_it_and_not_the_letter_c(tmp_pat
             assert source_ids(response) == ["CPP"], query
             assert response.total == 1, query
         assert source_ids(search.search(db, "c#")) == ["CS"]
-        assert set(source_ids(search.search(db, "code -c++", limit=10))) == {"CS"}  # not every paper with a c
-        assert "CIDX" in source_ids(search.search(db, "c index"))  # the letter alone is still the letter
+        # not every paper with a c
+        assert set(source_ids(search.search(db, "code -c++", limit=10))) == {"CS"}
+        # The letter alone is still the letter
+        assert "CIDX" in source_ids(search.search(db, "c index"))
     finally:
         db.conn.close()

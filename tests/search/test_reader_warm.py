@@ -25,7 +25,8 @@ WHOLE_TABLE_READS = (
     "SELECT rowid, vector FROM paper_vectors ORDER BY rowid",
     "SELECT key, form, long, papers FROM acronyms",
 )
-QUERY = "decoding with a draft model"  # a paper's name to look for, people to ask about, meaning to weigh
+# A paper's name to look for, people to ask about, meaning to weigh
+QUERY = "decoding with a draft model"
 
 
 def _whole_table_reads(papers: Papers) -> list[str]:
@@ -42,7 +43,8 @@ def test_a_process_searching_once_reads_no_whole_table_and_keeps_them_from_its_s
     path = tmp_path / "cold.db"  # (its own file: search keeps its cache per file)
     shutil.copy(seed_index_path, path)
     papers = Papers(path)
-    assert _whole_table_reads(papers) == []  # (`icml-bot search`: what the query needs, through the indexes)
+    # `icml-bot search`: what the query needs, through the indexes
+    assert _whole_table_reads(papers) == []
     assert sorted(s.split(" FROM ")[1].split()[0] for s in _whole_table_reads(papers)) == [
         "acronyms",
         "paper_vectors",
@@ -87,10 +89,12 @@ def test_an_index_published_under_a_server_is_warmed_beside_its_searches(tmp_pat
     served = Papers(live)
     served.warm().join()
     publish(new, live)
-    assert _whole_table_reads(served) == []  # (the first search on it answers as a first search does)
+    # The first search on it answers as a first search does
+    assert _whole_table_reads(served) == []
     _warmed_apart()
     assert index_cache(served.db).whole
-    assert _whole_table_reads(served) == []  # (the second one no longer reads them all in its request)
+    # The second one no longer reads them all in its request
+    assert _whole_table_reads(served) == []
     assert [r.paper["source_id"] for r in served.search("zorblatting").results] == ["ZORB1"]
 
 
@@ -145,5 +149,6 @@ def test_a_first_search_answers_as_the_kept_look_ups_do(full_index_path: Path, t
     for query in queries:
         for path in (cold, older):
             fresh = Papers(path)
-            index_cache(fresh.db).searches = 0  # (as the first search of a process: `icml-bot search`)
+            # As the first search of a process: `icml-bot search`
+            index_cache(fresh.db).searches = 0
             assert _answer(fresh, query) == _answer(kept, query), (query, path.name)

@@ -66,7 +66,8 @@ def test_held_out_initials_find_the_person_whenever_the_name_allows(full_db: sql
     held_out = [p for p in sets.people() if p.half == "held-out"]
     fits = relevance.initial_fits(held_out)
     alone = [p for p in held_out if fits[p.name].fitting == 1]
-    most = sum(fits[p.name].most for p in held_out) / len(held_out)  # listing the most prolific first scores this
+    # Listing the most prolific first scores this
+    most = sum(fits[p.name].most for p in held_out) / len(held_out)
     # No per-person misses in the messages: the held-out people stay unseen while tuning.
     assert relevance.judge_people(full_db, relevance.ours, alone, "initial").p5 >= 0.95
     assert relevance.judge_people(full_db, relevance.ours, held_out, "initial").p5 >= most
@@ -131,7 +132,7 @@ def test_titles_with_field_words_or_without_typed_whole_find_their_paper(full_db
     # The words the planner reads apart (an idea of field words, "without X", long forms such as DNN beside them):
     # three such titles once raised IndexError. Every one is answered, and all but a few put their paper first.
     from bot import search
-    from bot.search.wording import FIELD_WORDS
+    from bot.search.joining_words import FIELD_WORDS
 
     rows = full_db.execute("SELECT id, title FROM papers").fetchall()
     titles = [(pid, t) for pid, t in rows if FIELD_WORDS & set(t.lower().split()) or " without " in t.lower()]
@@ -176,7 +177,8 @@ def test_a_slip_at_the_first_letter_keeps_most_of_the_clean_queries_precision(fu
         clean = relevance.judge_topics(full_db, relevance.ours, queries)
         title_or = relevance.judge_topics(full_db, common.baseline_or, slipped)
         assert ours.p5 >= least, ours.p5
-        assert ours.p5 >= 0.85 * clean.p5, (ours.p5, clean.p5)  # (BM25 reads the slipped word as typed)
+        # BM25 reads the slipped word as typed
+        assert ours.p5 >= 0.85 * clean.p5, (ours.p5, clean.p5)
         assert ours.p5 >= title_or.p5 + 0.1, (ours.p5, title_or.p5)  # (title-judged: see above)
 
 

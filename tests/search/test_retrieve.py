@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 
 from bot import search
 from bot.papers import index, search_tables
-from bot.search import plan as plan_module
 from bot.search import query as ql
 from bot.search import retrieve
 from bot.search.cache import index_cache
+from bot.search.expressions import conjunction
 from bot.search.groups import TermGroup
 from bot.search.matching import Alternative
 from bot.search.plan import QueryPlanner, RetrievalPlan
-from bot.search.retrieve import CandidateRetriever, conjunction
+from bot.search.retrieve import CandidateRetriever
 from tests.support.marks import starred_notes
 
 
@@ -92,7 +92,8 @@ def test_the_titles_table_answers_filtered_queries_too(seed_db: sqlite_utils.Dat
 def test_title_queries_with_authors_or_exclusions_read_the_whole_index(seed_db: sqlite_utils.Database) -> None:
     plain = _retriever(seed_db, False, authors=['"chen"']).in_titles('"model"', 60)
     assert _retriever(seed_db, True, authors=['"chen"']).in_titles('"model"', 60) == plain
-    seed_db.execute(f"DROP TABLE {search_tables.TITLES_FTS}")  # an index built before the table: nothing asks it
+    # An index built before the table: nothing asks it
+    seed_db.execute(f"DROP TABLE {search_tables.TITLES_FTS}")
     assert _retriever(seed_db, False).in_titles('"model"', 60) == rowids(seed_db, '{title} : ("model")')
 
 
@@ -110,8 +111,10 @@ def _groups(*words: str) -> list[TermGroup]:
         (("speculative",), ("zebra",)),  # titles hold it, no paper holds the rest
     ],
 )
-@pytest.mark.parametrize("few", [0, 2, 120])  # the titles table hands over at most `few` titles, else one query
-@pytest.mark.parametrize("df", [1, 10**9])  # the rest is rare (its matches are read) or common (titles checked)
+# The titles table hands over at most `few` titles, else one query
+@pytest.mark.parametrize("few", [0, 2, 120])
+# The rest is rare (its matches are read) or common (titles checked)
+@pytest.mark.parametrize("df", [1, 10**9])
 def test_titles_and_text_finds_what_one_query_finds(
     seed_db: sqlite_utils.Database,
     monkeypatch: pytest.MonkeyPatch,
@@ -145,7 +148,8 @@ def test_a_phrase_of_common_words_is_read_only_where_its_rarest_word_is(seed_db:
     assert '"mixture" OR "moe"' in fence
     assert '"routing"' in fence
     assert rowids(seed_db, body) == rowids(seed_db, f"{moe.expression()} AND {routing.expression()}") != []
-    routing.df = moe.hint.papers + 1  # a hint rarer than the fence: its phrase is cheap already, and it would cost
+    # a hint rarer than the fence: its phrase is cheap already, and it would cost
+    routing.df = moe.hint.papers + 1
     assert CandidateRetriever.body(plan.groups) == conjunction([routing.expression()], [moe.expression()])
 
 
@@ -165,12 +169,13 @@ def test_hints_never_change_the_matches(
 ) -> None:
     """Every phrase gets a hint here, however common its words: a hint is words every match holds, so nothing
     changes but the work."""
-    monkeypatch.setattr(plan_module, "HINT_IDF", 0.0)
+    monkeypatch.setattr(QueryPlanner, "narrows", lambda self, papers: True)
     plan = QueryPlanner(seed_db, index_cache(seed_db), ql.parse(query)).build()
     plain = " AND ".join(g.fielded_expression() for g in plan.groups)
     assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain) != []
     for group in plan.groups:
-        group.df = 10**9 if group.hint else 1  # every hint as common as can be: all of them join the fence
+        # every hint as common as can be: all of them join the fence
+        group.df = 10**9 if group.hint else 1
     assert rowids(seed_db, CandidateRetriever.body(plan.groups)) == rowids(seed_db, plain)
     if any(len(a.words) > 1 for g in plan.groups for a in g.alts if not a.prefix):
         assert any(g.hint for g in plan.groups)
@@ -221,18 +226,25 @@ SEED_TERMS = [
 ]
 
 
+def _always(planner: QueryPlanner, papers: int) -> bool:
+    return True
+
+
+def _never(planner: QueryPlanner, papers: int) -> bool:
+    return False
+
+
 @given(st.lists(st.sampled_from(SEED_TERMS), min_size=1, max_size=6))
 def test_any_query_finds_the_same_papers_with_or_without_hints(seeds: sqlite_utils.Database, terms: list[str]) -> None:
-    """Hints on every phrase (HINT_IDF 0) or on none (infinite): the same papers, order, total and notes."""
+    """Hints on every phrase or on none (QueryPlanner.narrows always or never): the same papers, order, total and
+    notes."""
     query = " ".join(terms)
-    answers, original = [], plan_module.HINT_IDF
-    try:
-        for threshold in (0.0, float("inf")):
-            plan_module.HINT_IDF = threshold
+    answers = []
+    for hinted in (_always, _never):
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(QueryPlanner, "narrows", hinted)
             response = search.search(seeds, query, limit=10)
-            answers.append(([r.paper["id"] for r in response.results], response.total, starred_notes(response)))
-    finally:
-        plan_module.HINT_IDF = original
+        answers.append(([r.paper["id"] for r in response.results], response.total, starred_notes(response)))
     assert answers[0] == answers[1]
 
 

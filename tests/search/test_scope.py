@@ -162,10 +162,12 @@ def test_a_list_that_labels_every_paper_main_still_has_its_position_papers(tmp_p
     main = [
         _listed("m1", 2026, "Position: Benchmarks for KV Cache Compression Are Broken"),
         _listed("m2", 2026, "position paper: KV Cache Research Should Report Memory"),
-        _listed("m3", 2026, "KV Cache Compression by Positional Importance"),  # (a word, not the prefix)
+        # A word, not the prefix
+        _listed("m3", 2026, "KV Cache Compression by Positional Importance"),
         _listed("m4", 2024, "Position: KV Caches in 2024"),  # ICML 2024 had a position track too
     ]
-    iclr = {**_listed("i1", 2026, "Position: KV Cache Eviction Is Solved"), "conference": "ICLR"}  # (none at ICLR)
+    # none at ICLR
+    iclr = {**_listed("i1", 2026, "Position: KV Cache Eviction Is Solved"), "conference": "ICLR"}
     db = index.connect(index_of(tmp_path, [*main, iclr]), readonly=True)
     try:
         assert sorted(venues_of(db, "kv cache track:position venue:all")) == [

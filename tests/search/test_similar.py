@@ -27,7 +27,8 @@ from tests.support.seed_ids import (
 
 def test_similar_excludes_the_paper_and_finds_its_neighbours(seed_db: sqlite_utils.Database) -> None:
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
-    assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, HIDE]  # Vegas: the other KV cache paper
+    # Vegas: the other KV cache paper
+    assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, HIDE]
     assert found[0].matched == [
         "shared:cache",
         "shared:entries",
@@ -53,7 +54,8 @@ def test_similar_reads_the_neighbours_the_index_stored(seed_db: sqlite_utils.Dat
 
 
 def test_similar_on_an_index_built_before_neighbours_were_stored(seed_db: sqlite_utils.Database) -> None:
-    seed_db.execute("DROP TABLE neighbours")  # what an older release built: the words find the papers at query time
+    # What an older release built: the words find the papers at query time
+    seed_db.execute("DROP TABLE neighbours")
     found = search.similar(seed_db, DEFENSIVE_KV, k=3)
     assert [r.paper["id"] for r in found] == [VEGAS, LOGIC_VERIFICATION, RACO]
     assert found[0].matched == [

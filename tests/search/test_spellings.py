@@ -39,7 +39,8 @@ def test_a_compound_whose_hyphen_slipped_is_read_as_the_word_its_letters_make(tm
     response = search.search(db, "Fin-etuning")
     assert response.corrected == "Finetuning"
     assert [r.paper["source_id"] for r in response.results] == ["F1"]
-    assert search.search(db, "fin-tuning").corrected is None  # every part known: the compound as typed
+    # Every part known: the compound as typed
+    assert search.search(db, "fin-tuning").corrected is None
 
 
 def test_split_run_together_words() -> None:
@@ -72,7 +73,8 @@ def test_a_compound_no_paper_writes_is_searched_word_by_word_and_says_so(tmp_pat
     assert [r.paper["source_id"] for r in search.search(db, "Swin-T").results] == ["S1"]
     assert [r.paper["source_id"] for r in search.search(db, "Stable-Diffusion-v1.5").results] == ["D1"]
     assert search.search(db, "i-on").results == []  # nothing telling is left: as typed
-    written = search.search(db, "kv-cache")  # a compound papers write stays one phrase, without a note
+    # A compound papers write stays one phrase, without a note
+    written = search.search(db, "kv-cache")
     assert [r.paper["source_id"] for r in written.results] == ["K1"]
     assert not any("No paper writes" in note for note in starred_notes(written))
 

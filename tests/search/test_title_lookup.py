@@ -26,7 +26,8 @@ LOOPED = (  # as the index keeps it and the card shows it
 )
 SPIKING_LATEX = "A$^2$SG: Adaptive and Asymmetric Surrogate Gradients for Training Deep Spiking Neural Networks"
 SPIKING = "A²SG: Adaptive and Asymmetric Surrogate Gradients for Training Deep Spiking Neural Networks"
-FROM_TOKENS = "From Tokens to Algebra: How Grokking Finite Groups Emerges"  # ("... similar to From": a request's word)
+# "... similar to From": a request's word
+FROM_TOKENS = "From Tokens to Algebra: How Grokking Finite Groups Emerges"
 
 
 def _paper(pid: str, title: str, abstract: str) -> dict[str, Any]:
@@ -99,7 +100,8 @@ def test_a_quoted_title_after_paper_finds_that_paper_first(db: sqlite_utils.Data
         (f"papers similar to {LOOPED}", LOOPED),
         (f"papers like {LOOPED_LATEX}", LOOPED),
         (f"papers similar to {SPIKING}", SPIKING),
-        (f"papers similar to {FROM_TOKENS}", FROM_TOKENS),  # its first word reads as part of the request
+        # Its first word reads as part of the request
+        (f"papers similar to {FROM_TOKENS}", FROM_TOKENS),
     ],
     ids=["similar", "similar-quoted", "work-like", "long", "latex", "superscript", "request-word-first"],
 )

@@ -26,7 +26,8 @@ from tests.support.venue_index import index_of
         ("kv cahce", "kv cache", DEFENSIVE_KV),  # transposition, last word
         ("kv cahce eviction", "kv cache eviction", DEFENSIVE_KV),
         ("difusion models", "diffusion models", VIEWMASK),  # first word
-        ("speculativ decoding sparse atention", "speculative decoding sparse attention", VEGAS),  # two words
+        # Two words
+        ("speculativ decoding sparse atention", "speculative decoding sparse attention", VEGAS),
         ("Knapsak RL", "Knapsack RL", KNAPSACK),  # keeps the user's capitals
         ("toksuit", "toksuite", TOKSUITE),  # a paper name
         ("kv cahce -survey", "kv cache -survey", DEFENSIVE_KV),  # the rest of the query is kept
@@ -62,13 +63,15 @@ def test_a_plural_the_index_never_spelled_out_is_no_typo(tmp_path: Path) -> None
             {"id": f"L{i}", "title": f"Linear Probes of {part}", "abstract": f"We train linear probes on {part}."}
             for i, part in enumerate(["Attention", "Residuals", "Embeddings"])
         ),
-        {"id": "T1", "title": "Typos in Abstracts", "abstract": "One prbe of one word."},  # a one-off typo
+        # a one-off typo
+        {"id": "T1", "title": "Typos in Abstracts", "abstract": "One prbe of one word."},
     ]
     db = index.connect(index_of(tmp_path, papers, "parity2026.jsonl"))
     response = search.search(db, "learning parities")
     assert response.corrected is None
     assert {r.paper["source_id"] for r in response.results} == {"P0", "P1", "P2"}
-    assert search.search(db, "linear prbes").corrected == "linear probes"  # "prbe" once is no word to keep
+    # "prbe" once is no word to keep
+    assert search.search(db, "linear prbes").corrected == "linear probes"
     assert (typos.singulars("boxes"), typos.singulars("priors"), typos.singulars("loss")) == (
         ["box", "boxe"],
         ["prior"],
@@ -124,10 +127,14 @@ def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> No
 
     assert typos.correction("lerning", vocab, fetch_df, fetch_prefix) == "learning"
     assert typos.correction("cahce", vocab, fetch_df, fetch_prefix) == "cache"
-    assert typos.correction("modles", vocab, fetch_df, fetch_prefix) is None  # in the vocabulary: never corrected
-    assert typos.common_neighbour("modles", vocab, fetch_df, fetch_prefix) == "models"  # ...but searched beside
-    assert typos.common_neighbour("raining", vocab, fetch_df, fetch_prefix) == "training"  # a first letter lost
-    assert typos.common_neighbour("ransfer", vocab, fetch_df, fetch_prefix) == "rasfer"  # (not 10x: same letter)
+    # in the vocabulary: never corrected
+    assert typos.correction("modles", vocab, fetch_df, fetch_prefix) is None
+    # ...but searched beside
+    assert typos.common_neighbour("modles", vocab, fetch_df, fetch_prefix) == "models"
+    # a first letter lost
+    assert typos.common_neighbour("raining", vocab, fetch_df, fetch_prefix) == "training"
+    # not 10x: same letter
+    assert typos.common_neighbour("ransfer", vocab, fetch_df, fetch_prefix) == "rasfer"
     assert typos.correction("kx", vocab, fetch_df, fetch_prefix) is None  # too short
     assert typos.correction("zzzzzz", vocab, fetch_df, fetch_prefix) is None
 
@@ -135,7 +142,8 @@ def test_correction_prefers_frequent_words_and_respects_the_length_floor() -> No
 @needs_shared_data()
 def test_a_rare_word_one_first_letter_from_a_common_one_is_searched_beside_it(full_index_path: Path) -> None:
     db = index.connect(full_index_path, readonly=True)
-    response = search.search(db, "raining spiking neural networks")  # one ICML 2026 abstract says "raining"
+    # One ICML 2026 abstract says "raining"
+    response = search.search(db, "raining spiking neural networks")
     assert "Also showing papers with *training* (only a paper or two use *raining*)." in starred_notes(response)
     assert all(r.paper["title"].lower().count("train") for r in response.results)
     assert [r.paper["id"] for r in response.results] == ids(search.search(db, "training spiking neural networks"))
@@ -216,7 +224,8 @@ def test_a_slip_at_a_words_first_letter_is_corrected_too(tmp_path: Path) -> None
     db = index.connect(index_of(tmp_path, papers, "first2026.jsonl"))
     assert search.search(db, "ransformers").corrected == "transformers"
     assert search.search(db, "einforcement learning").corrected == "reinforcement learning"
-    conformal = search.search(db, "conformal rediction")  # reduction is as close and shares the first letter
+    # Reduction is as close and shares the first letter
+    conformal = search.search(db, "conformal rediction")
     assert conformal.corrected == "conformal prediction"
     assert {r.paper["source_id"] for r in conformal.results} == {"P0", "P1", "P2"}
     assert search.search(db, "enforcement").corrected is None

@@ -46,5 +46,6 @@ def test_ranking_weights_reach_the_order(tmp_path: Path) -> None:
         }
     )
     by_abstract = [r.paper["title"][:6] for r in search.search(db, "sparse attention", weights=abstracts_count).results]
-    assert by_title == ["Sparse", "A Stud"]  # a title about the topic leads, as the defaults weigh it
+    # A title about the topic leads, as the defaults weigh it
+    assert by_title == ["Sparse", "A Stud"]
     assert by_abstract == ["A Stud", "Sparse"]

@@ -18,15 +18,20 @@ from bot.search.matching import Alternative
 # `deep learning for tabular data` is not `tabular data`.)
 FIELD_WORDS = frozenset(("machine", "learning", "artificial", "intelligence", "ai", "ml"))
 FIELD_ACRONYMS = frozenset(("ai", "ml"))  # ...the words that name it alone
-FIELD_IDEA_RARER = 0.25  # ...a specific idea: its rarest word is used by at most this share of the field idea's
+# ...a specific idea: its rarest word is used by at most this share of the field idea's
+FIELD_IDEA_RARER = 0.25
 # Words nearly every paper here could use of its method: they say which papers only when nothing more specific is
 # asked (an idea of them alone is broad, see broad_ideas).
 GENERIC_WORDS = frozenset(("neural", "network", "networks", "deep", "learning", "method", "methods"))
-GENERIC_WORDS |= {"model", "models", "modeling", "modelling"}  # (one crude stem: reward models are reward modeling)
-FREE_FORM_PAPERS = 3  # "without X" means X-free when this many papers write it (training-free, reward-free)
-_BY_MEANS = frozenset(("with", "using", "via", "through"))  # "X with machine learning": ML is the means
+# One crude stem: reward models are reward modeling
+GENERIC_WORDS |= {"model", "models", "modeling", "modelling"}
+# "without X" means X-free when this many papers write it (training-free, reward-free)
+FREE_FORM_PAPERS = 3
+# "X with machine learning": ML is the means
+_BY_MEANS = frozenset(("with", "using", "via", "through"))
 _MEANS_FOR = frozenset(("for", "in", "to"))  # "ML for X" opening a query: the means too
-_BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))  # the field idea is then one side of the topic
+# The field idea is then one side of the topic
+_BOTH = frozenset(("and", "or", "vs", "versus", "between", "than"))
 
 
 def free_forms(
@@ -40,7 +45,8 @@ def free_forms(
     for i, slot in enumerate(slots):
         if slot.group is not None or slot.word != "without":
             continue
-        if [s.word for s in slots[max(0, i - 2) : i]] == ["with", "and"]:  # "with and without training": both
+        # "with and without training": both
+        if [s.word for s in slots[max(0, i - 2) : i]] == ["with", "and"]:
             continue
         words = itertools.takewhile(lambda s: s.group is not None, slots[i + 1 :])
         run = list(dict.fromkeys(s.group for s in words if s.group is not None))
@@ -52,7 +58,8 @@ def free_forms(
         free = Alternative((word, "free"))
         if papers(free) >= FREE_FORM_PAPERS:
             alts = [free, Alternative(("without", *group.alts[0].words))]
-            group.label, group.alts, group.quoted = f"{word}-free", alts, True  # (whole, not in part)
+            # Whole, not in part
+            group.label, group.alts, group.quoted = f"{word}-free", alts, True
 
 
 def generic(group: TermGroup) -> bool:
@@ -92,7 +99,8 @@ def means(groups: list[TermGroup], slots: list[Slot]) -> set[int]:
     if not any(s.word in FIELD_WORDS for s in slots):
         return set()
     out = set()
-    typed = [s.group if s.group is not None else s.quoted for s in slots]  # (a quoted phrase's slot: its group)
+    # A quoted phrase's slot: its group
+    typed = [s.group if s.group is not None else s.quoted for s in slots]
     for concept in {g.concept for g in groups}:
         at = [i for i, g in enumerate(typed) if g is not None and groups[g].concept == concept]
         if not at:
@@ -121,12 +129,14 @@ def without_field_ideas(
     if len(ideas) < 2:
         return groups
 
-    def field_only(members: list[TermGroup]) -> bool:  # (`learning` alone is no field: `learning to rank`)
+    # `learning` alone is no field: `learning to rank`
+    def field_only(members: list[TermGroup]) -> bool:
         words = [w for g in members for w in g.alts[0].words]
         plain = all(not g.quoted and g.scope is None for g in members)
         return plain and set(words) <= FIELD_WORDS and (len(words) > 1 or words[0] in FIELD_ACRONYMS)
 
-    def held_by(members: list[TermGroup]) -> int:  # about how many papers hold every word of the idea
+    # About how many papers hold every word of the idea
+    def held_by(members: list[TermGroup]) -> int:
         return min(papers(g.alts) for g in members)
 
     field = [c for c, members in ideas.items() if field_only(members) and c in means]

@@ -1,8 +1,8 @@
 """Acronyms at query time: the built-in list plus the pairs the index learned, looked up in both directions.
 
-The query "MoE" also matches "mixture of experts", and "retrieval-augmented generation" also matches "RAG" (the
-planner decides which meanings are safe, see plan.QueryPlanner.expansions). Learning pairs from abstracts is the
-index's job (bot.text.acronyms); this module only reads the table the index wrote.
+The query "MoE" also matches "mixture of experts", and "retrieval-augmented generation" also matches "RAG"; LongForms
+decides which meanings are safe for the planner (bot.search.plan). Learning pairs from abstracts is the index's job
+(bot.text.acronyms, bot.papers.learned_acronyms); this module only reads the table the index wrote.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from bot.papers import acronym_table
+from bot.papers import fts, learned_acronyms, matching
 from bot.papers.reading import Reader
+from bot.search.matching import Alternative
 from bot.text.acronyms import AcronymPair, long_key, short_key
 
 # Common ML acronyms whose expansion is not in doubt; learned pairs add the rest.
@@ -122,12 +123,13 @@ class AcronymTable:
     by_short: Lookup[str, list[LongForm]]  # acronym key → its meanings, most trusted first
     by_long: Lookup[str, list[ShortForm]]  # long-form key → its acronyms, most trusted first
     longest: int  # most words in any long form
-    firsts: Lookup[str, int]  # first word of a long form → most words of a long form starting with it
+    # first word of a long form → most words of a long form starting with it
+    firsts: Lookup[str, int]
 
 
 def load_table(db: Reader) -> AcronymTable:
     """Built-in plus learned pairs, both directions (an index without an acronyms table gets the built-in list)."""
-    return _table(_pairs(builtin_pairs(), acronym_table.learned_pairs(db)))
+    return _table(_pairs(builtin_pairs(), learned_acronyms.learned_pairs(db)))
 
 
 def rows_for(db: Reader) -> AcronymTable:
@@ -138,19 +140,21 @@ def rows_for(db: Reader) -> AcronymTable:
 
     def meanings(key: str) -> list[LongForm]:
         mine = [p for p in builtin if p[0] == key]
-        return _table(_pairs(mine, acronym_table.learned_for_acronym(db, key))).by_short.get(key, [])
+        return _table(_pairs(mine, learned_acronyms.learned_for_acronym(db, key))).by_short.get(key, [])
 
     def shorts(long: str) -> list[ShortForm]:
         mine = [p for p in builtin if p[2] == long]
-        return _table(_pairs(mine, acronym_table.learned_for_long(db, long))).by_long.get(long, [])
+        return _table(_pairs(mine, learned_acronyms.learned_for_long(db, long))).by_long.get(long, [])
 
     def first(word: str) -> int:
-        learned = acronym_table.long_forms_holding(db, word)  # (then split as the whole table splits them)
+        # Then split as the whole table splits them
+        learned = learned_acronyms.long_forms_holding(db, word)
         return max(
             (len(w) for long in [*(p[2] for p in builtin), *learned] if (w := long.split())[0] == word), default=0
         )
 
-    longest = _table(_pairs(builtin, [])).longest  # (the planner asks only whether any long form is known)
+    # The planner asks only whether any long form is known
+    longest = _table(_pairs(builtin, [])).longest
     return AcronymTable(_Asked(meanings, []), _Asked(shorts, []), longest, _Asked(first, 0))
 
 
@@ -212,3 +216,69 @@ def _table(pairs: dict[tuple[str, str], tuple[str, int, bool]]) -> AcronymTable:
         words = long.split()
         firsts[words[0]] = max(firsts.get(words[0], 0), len(words))
     return AcronymTable(by_short, by_long, max(firsts.values(), default=0), firsts)
+
+
+class LongForms:
+    """Which long forms a query's acronym stands for in this index (MoE: mixture of experts), and which acronyms a
+    long form also matches, when the built-in list or enough of the papers agree. `table`: the acronym table (loaded
+    when first asked); `spelled`: what spelled_out found, kept per index version; `df`: papers using each word;
+    `share`: the share of an acronym's papers that must write a mined long form (Thresholds.spelled_out)."""
+
+    def __init__(
+        self,
+        db: Reader,
+        table: Callable[[], AcronymTable],
+        spelled: dict[tuple[str, str], float],
+        df: Callable[[Iterable[str]], dict[str, int]],
+        share: float,
+    ) -> None:
+        self.db, self.table, self.spelled, self.df, self.share = db, table, spelled, df, share
+
+    def expansions(self, word: str, typed: str) -> list[Alternative]:
+        """Long forms of an acronym (MoE → mixture of experts), when the corpus or the built-in list agrees."""
+        table = self.table()
+        by_short = table.by_short
+        key = word if word in by_short else word[:-1] if word.endswith("s") and word[:-1] in by_short else None
+        if key is None:
+            return []
+        meanings = by_short[key]
+        total = sum(max(papers, 1) for _, _, papers, _ in meanings)
+        typed_as_acronym = any(c.isupper() for c in typed)
+        df = self.df([key])[key]
+        out = []
+        for _form, long_words, papers, builtin in meanings:
+            if not builtin and (papers < 2 or papers < 0.2 * total or (not typed_as_acronym and papers * 25 < df)):
+                # A rare or minority meaning, or a common word that some paper also uses as an acronym
+                continue
+            if long_words != (word,):
+                out.append(Alternative(long_words))
+            if len(out) == 2:
+                break
+        return out
+
+    def acronyms_for(self, long: str) -> list[str] | None:
+        """Acronyms that stand for this long form and little else (no two-letter ones: CL, MT, GP mean too much);
+        None when it is no long form worth merging. A mined acronym that papers mostly use without writing this
+        long form means something else to them (MAE: mean absolute error, not masked autoencoder; ADD: the verb):
+        the long form stays one idea, searched without it."""
+        table = self.table()
+        out = []
+        for key, _form, papers, builtin in table.by_long.get(long, []):
+            if len(key) < 3:
+                continue
+            share = max(papers, 1) / sum(max(n, 1) for _, _, n, _ in table.by_short[key])
+            if share >= 0.67 and (builtin or (papers >= 2 and self.df([key])[key] <= 25 * papers)):
+                out.append((key, builtin))
+        if not out:
+            return None
+        return [key for key, builtin in out if builtin or self.spelled_out(key, long) >= self.share][:2]
+
+    def spelled_out(self, key: str, long: str) -> float:
+        """The share of the papers using an acronym that also write this long form (once per index version)."""
+        memo = self.spelled
+        if (key, long) not in memo:
+            df = self.df([key])[key]
+            both = fts.phrase((key,)) + " AND " + fts.phrase(tuple(long.split()))
+            n = matching.count_all(self.db, both)
+            memo[(key, long)] = n / df if df else 1.0
+        return memo[(key, long)]

@@ -8,66 +8,64 @@ this: the word frequencies and phrase counts here are what it plans with too.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable
 
-from bot.papers import fts
+from bot.papers import fts, matching
+from bot.papers.fulltext import count_matches
 from bot.papers.reading import Reader
 from bot.search import query as ql
 from bot.search import typos
 from bot.search.cache import IndexCache
+from bot.search.joining_words import FREE_FORM_PAPERS
 from bot.search.matching import Alternative, camel_case
-from bot.search.wording import FREE_FORM_PAPERS
+from bot.search.scoring import idf
+from bot.search.weights import DEFAULT, Thresholds
 from bot.text import model_words
 from bot.text.person_names import read_back, spelled_out
 from bot.text.stopwords import FUNCTION_WORDS
 
 _TOGETHER = 50  # papers using a correction with the query's other words: enough to choose it
-CONTEXT_IDF = 2.0  # ...words fewer than ~1 paper in 7 uses (idf >= 2): the others say little about the choice
 CONTEXT_WORDS = 2  # ...and of those, the rarest this many
-TYPO_OF_A_WORD = 2  # an unknown word near a word more papers use than this is a typo of it, not a name
-COMPOUND_PAPERS = 50  # papers writing a corrected compound, counted up to this to choose the likeliest
-WRITTEN_COMPOUND = 3  # ...and at least this many, when the compound as typed was real words no paper writes...
-PART_SHARE = 0.001  # ...one of them a word no more than this share of the papers use (or one paper)...
-PART_RATIO = 50  # ...and the correction a word this many times more papers use
+# papers writing a corrected compound, counted up to this to choose the likeliest
+COMPOUND_PAPERS = 50
 PART_OPTIONS = 8  # words one edit from a compound's part tried, most used first
-_CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # the words of HiddenState, KVCache, RLbased
+# The words of HiddenState, KVCache, RLbased
+_CAPITALS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _CAPS_THEN_WORD = re.compile(r"([A-Z]{2,})([a-z]{2,})")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_PAPERS_UP_TO = "SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?)"
 _WORD = re.compile(r"[^\W_]+")
 
 
-def idf(df: int, papers: int) -> float:
-    """BM25's inverse document frequency: how much finding a word says about a paper."""
-    df = min(df, papers)
-    return math.log(1 + (papers - df + 0.5) / (df + 0.5))
+def _no_name(word: str) -> bool:
+    """No word is an author's name (when no people are known)."""
+    return False
 
 
 class WordCorrector:
     """One query's words as the index knows them: their frequencies, the phrases papers write, and corrections."""
 
-    def __init__(self, db: Reader, cache: IndexCache, parsed: ql.ParsedQuery, unknown: list[str]) -> None:
-        self.db, self.cache, self.parsed = db, cache, parsed
-        self.unknown = unknown  # words neither known nor correctable (the answer suggests near ones)
-        self.is_name: Callable[[str], bool] = lambda word: False  # an author's name is no typo (engine sets it)
-        self.correcting_ms = 0.0  # spent correcting typos, which the bench reports apart from the rest of the plan
+    def __init__(
+        self,
+        db: Reader,
+        cache: IndexCache,
+        parsed: ql.ParsedQuery,
+        unknown: list[str] | None = None,
+        is_name: Callable[[str], bool] | None = None,
+        thresholds: Thresholds = DEFAULT.thresholds,
+    ) -> None:
+        self.db, self.cache, self.parsed, self.thresholds = db, cache, parsed, thresholds
+        # words neither known nor correctable (suggest near ones)
+        self.unknown = [] if unknown is None else unknown
+        self.is_name: Callable[[str], bool] = is_name or _no_name  # an author's name is no typo
 
     def fetch_df(self, words: list[str]) -> dict[str, int]:
         """Document frequencies from the vocab table (for the cache to fill itself)."""
-        out: dict[str, int] = {}
-        for i in range(0, len(words), 500):
-            chunk = words[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            out.update(self.db.execute(f"SELECT word, df FROM vocab WHERE word IN ({marks})", chunk).fetchall())
-        return out
+        return matching.word_counts(self.db, words)
 
     def fetch_prefix(self, first: str) -> list[tuple[str, int]]:
         """Vocabulary words starting with one character, with their frequencies (typo candidates)."""
-        return self.db.execute(
-            "SELECT word, df FROM vocab WHERE word >= ? AND word < ?", [first, chr(ord(first) + 1)]
-        ).fetchall()
+        return matching.words_from(self.db, first)
 
     def df(self, words: Iterable[str]) -> dict[str, int]:
         """Document frequency of each word in names, titles and abstracts (0: unknown)."""
@@ -76,7 +74,7 @@ class WordCorrector:
     def papers_writing(self, phrase: Alternative, up_to: int = FREE_FORM_PAPERS) -> int:
         """How many papers hold a phrase, counted up to `up_to` (by default as many as "without X" asks to write
         X-free; a compound's checks ask for one paper, or compare counts up to COMPOUND_PAPERS)."""
-        return int(self.db.execute(_PAPERS_UP_TO, [fts.phrase(phrase.words), up_to]).fetchone()[0])
+        return count_matches(self.db, fts.phrase(phrase.words), up_to)
 
     def rejoined(self, words: tuple[str, ...]) -> list[str] | None:
         """A compound whose hyphen slipped, when a part is unknown: the word its letters make ("finet-uned",
@@ -95,10 +93,12 @@ class WordCorrector:
                 known = self.df([first])[first] and self.df([second])[second]
                 if known and self.papers_writing(Alternative((first, second))):
                     return [first, second]
-        for i, word in enumerate(words):  # a hyphen left out inside a part: "mixture-ofexperts", "chain-ofthought"
+        # A hyphen left out inside a part: "mixture-ofexperts", "chain-ofthought"
+        for i, word in enumerate(words):
             parts = None if self.df([word])[word] else typos.split_compound(word, self.df)
             if not parts or any(len(p) < 3 and p not in FUNCTION_WORDS for p in parts):
-                continue  # (not "in-cotext" as in co text: a phrase of such common words takes long to look for)
+                # not "in-cotext" as in co text: a phrase of such common words takes long to look for
+                continue
             if self.papers_writing(Alternative((*words[:i], *parts, *words[i + 1 :]))):
                 return [*words[:i], *parts, *words[i + 1 :]]
         return None
@@ -142,11 +142,13 @@ class WordCorrector:
             return fixed
         real = fixed == list(typed) and all(self.df(fixed).values())
         if real and (names or not all(w.isalpha() for w in fixed) or self.papers_writing(Alternative(typed), 1)):
-            return fixed  # words papers write together, a name (DeepSeek-Coder) or a version (Llama-3)
+            # words papers write together, a name (DeepSeek-Coder) or a version (Llama-3)
+            return fixed
         if real:
-            most = WRITTEN_COMPOUND - 1
+            most = self.thresholds.written_compound - 1
         elif any(w != t and w in FUNCTION_WORDS for w, t in zip(fixed, typed, strict=True)):
-            most = 0  # a part corrected into a word such as "are" gives way to any phrase papers write (awre: aware)
+            # A part corrected into a word such as "are" gives way to any phrase papers write (awre: aware)
+            most = 0
         else:
             most = self.papers_writing(Alternative(tuple(fixed)), COMPOUND_PAPERS)
         best = fixed
@@ -166,12 +168,12 @@ class WordCorrector:
         away that many times more papers use, when only a paper in a thousand uses it (leaning: learning). A `name`
         only one edit away."""
         df = self.df([typed])[typed]
-        if not typed.isalpha() or df > (max(1, PART_SHARE * self.cache.papers) if real else 0):
+        if not typed.isalpha() or df > (max(1, self.thresholds.part_share * self.cache.papers) if real else 0):
             return []
         if df:  # a rare word, typed right: words one edit away many times more papers use
             near = typos.one_edit(typed) if len(typed) >= 2 else []
             counts = self.df(near)
-            found = sorted((w for w in near if counts[w] >= PART_RATIO * df), key=lambda w: -counts[w])
+            found = sorted((w for w in near if counts[w] >= self.thresholds.part_ratio * df), key=lambda w: -counts[w])
             return [w for w in found if w != fixed][:PART_OPTIONS]
         swapped = typos.swaps(typed)  # hsot: shot
         first = typos.one_edit(typed, first_only=True) if len(typed) >= typos.MIN_LENGTH else []
@@ -179,7 +181,8 @@ class WordCorrector:
         edits = 1 if name else 2
         found = typos.corrections(typed, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
         found += [w for w in swapped if counts[w]]
-        first = [w for w in first if counts[w] and (len(w) >= len(typed) or w not in FUNCTION_WORDS)]  # not dto: to
+        # not dto: to
+        first = [w for w in first if counts[w] and (len(w) >= len(typed) or w not in FUNCTION_WORDS)]
         found += sorted(first, key=lambda w: -counts[w])[:PART_OPTIONS]
         return [w for w in dict.fromkeys(found) if w != fixed]
 
@@ -204,10 +207,14 @@ class WordCorrector:
             return word
         if word in ql.FILTER_WORDS:  # "oral cancer": what the query language knows is no typo
             return word
-        if not name and model_words.knows(word):  # "suddenly generalize" is meant, not "sudden generalize"
+        # "suddenly generalize" is meant, not "sudden generalize"
+        if not name and model_words.knows(word):
             return word
-        if any(self.df([v])[v] > TYPO_OF_A_WORD for v in typos.singulars(word)):  # parities: papers write parity
-            return word  # (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
+        if any(
+            self.df([v])[v] > self.thresholds.typo_of_a_word for v in typos.singulars(word)
+        ):  # parities: papers write parity
+            # More than a paper or two: not prbes, whose "prbe" is some abstract's typo
+            return word
         edits = 1 if name else 2
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
         fixed = self.in_context(options) if len(options) > 1 else options[0] if options else None
@@ -221,7 +228,7 @@ class WordCorrector:
         """Whether an unknown word is a typo of a word papers use more than in passing (samplng: sampling), not
         merely near a rare one (olah: olaf)."""
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix)
-        return any(self.df([o])[o] > TYPO_OF_A_WORD for o in options)
+        return any(self.df([o])[o] > self.thresholds.typo_of_a_word for o in options)
 
     def in_context(self, options: list[str]) -> str:
         """Of equally close corrections, the one most papers use together with the query's other words
@@ -230,7 +237,8 @@ class WordCorrector:
         if rest is None:
             return options[0]
         best, best_n = options[0], -1
-        for option in options:  # ties go to the earlier (more frequent) option, so a full count ends the search
+        # Ties go to the earlier (more frequent) option, so a full count ends the search
+        for option in options:
             n = self.together(option, rest)
             if n > best_n:
                 best, best_n = option, n
@@ -252,7 +260,7 @@ class WordCorrector:
         # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
         # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
         df = {w: self.df([w])[w] for w in context}
-        telling = [w for w in context if idf(df[w], self.cache.papers) >= CONTEXT_IDF]
+        telling = [w for w in context if idf(df[w], self.cache.papers) >= self.thresholds.rare_word]
         telling = telling or [min(context, key=lambda w: df[w])]
         # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
         # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
@@ -260,8 +268,7 @@ class WordCorrector:
 
     def together(self, word: str, rest: str) -> int:
         """How many papers use a word with the context expression `rest`, counted up to _TOGETHER."""
-        sql = f"SELECT count(*) FROM (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT {_TOGETHER})"
-        return int(self.db.execute(sql, [f"{fts.phrase((word,))} AND {rest}"]).fetchone()[0])
+        return count_matches(self.db, f"{fts.phrase((word,))} AND {rest}", _TOGETHER)
 
     def slipped(self, word: str, common: str) -> bool:
         """Whether a word a paper or two use is a slip for a common word one letter away (modles: models, raining

@@ -4,10 +4,10 @@ much of each idea a text holds, so papers about every idea rank above papers abo
 from __future__ import annotations
 
 from bot.search.groups import TermGroup
+from bot.search.joining_words import GENERIC_WORDS as GENERIC
+from bot.search.joining_words import broad_ideas, generic
 from bot.search.matching import Alternative, found_alt, pattern
 from bot.search.weights import DEFAULT, Ranking
-from bot.search.wording import GENERIC_WORDS as GENERIC
-from bot.search.wording import broad_ideas, generic
 
 
 class Ideas:
@@ -26,13 +26,16 @@ class Ideas:
         self.members = list(by_concept.values()) if len(by_concept) > 1 else []
         self.groups = groups
         self.words: list[Alternative] = []  # every long form's words, each on its own
-        self.parts: list[list[tuple[int, float]]] = []  # per group: (index into words, share of the group)
+        # Per group: (index into words, share of the group)
+        self.parts: list[list[tuple[int, float]]] = []
         for g in groups:
             weights = [(w, wt) for w, wt in zip(g.alts[0].words, g.word_weights, strict=True) if wt]
             total = sum(wt for _, wt in weights) or 1.0
             parts = []
-            if self.members and len(g.alts[0].words) > 1 and not (g.quoted or g.compound):  # (those count whole)
-                told = sum(wt for w, wt in weights if w not in GENERIC)  # the specific words' weight
+            # Those count whole
+            if self.members and len(g.alts[0].words) > 1 and not (g.quoted or g.compound):
+                # The specific words' weight
+                told = sum(wt for w, wt in weights if w not in GENERIC)
                 for word, wt in weights:
                     share = wt / total if not told else (0.0 if word in GENERIC else wt / told)
                     parts.append((len(self.words), share))

@@ -28,7 +28,8 @@ WANTED = word_set(
 )
 # Asked for only when "between" follows ("the difference between DPO and PPO", not "difference of Gaussians").
 COMPARING = word_set("difference differences compare compares comparing comparison")
-VERSUS = word_set("vs versus")  # between two ideas: a comparison, where each side's papers matter, not only both
+# Between two ideas: a comparison, where each side's papers matter, not only both
+VERSUS = word_set("vs versus")
 # Asking: question words, requests, who asks and how they are asked, and contraction tails (what's, I'm, you're).
 ASKING = word_set(
     "what whats which who how where when why any anyone anybody someone there please hi hey hello could would will "
@@ -50,14 +51,16 @@ WHEN = word_set(
     "still studied studying researched explored investigated lately recently recent nowadays today currently now "
     "these days this past last few couple year years anymore"
 )
-_WHEN_LINKS = word_set("being been getting")  # ...between them ("still being studied"), never last ("well being")
+# ...between them ("still being studied"), never last ("well being")
+_WHEN_LINKS = word_set("being been getting")
 # Where the topic starts: after a preposition, or after a verb of what papers do with it.
 LEADS_IN = word_set(
     "on about for in of to into by from regarding concerning around with using via between study studies use uses "
     "discuss discusses address addresses tackle tackles explore explores investigate investigates propose proposes "
     "improve improves like analyze analyzes analyse analyses examine examines characterize characterise"
 )
-LIKE = word_set("similar like")  # a request for papers like a named one ("papers similar to TokSuite")
+# A request for papers like a named one ("papers similar to TokSuite")
+LIKE = word_set("similar like")
 TRAILING = word_set("paper papers published survey surveys work")  # ("help me find grokking work")
 _TRAILING = {(w,) for w in TRAILING}  # as one term's words
 # Which papers: with "papers" at either end of the topic ("any code generation papers", "papers grokking"), a lead of
@@ -67,8 +70,10 @@ WHICH = word_set(
     "any anyone some recent latest new newest good great interesting important notable cool nice please show me "
     "find list give recommend suggest i we you there"
 )
-KINDS = word_set("survey surveys overview overviews tutorial tutorials")  # kinds of paper: a topic beside -llm
-AT_FILTER = {("at",), ("in",), ("from",), ("with",)}  # what leads into a filter after the topic ("with code")
+# Kinds of paper: a topic beside -llm
+KINDS = word_set("survey surveys overview overviews tutorial tutorials")
+# What leads into a filter after the topic ("with code")
+AT_FILTER = {("at",), ("in",), ("from",), ("with",)}
 # Words that open a question or a request: with only asking and function words after them ("how can I", "do you",
 # "explain"), the opening ends where another word starts. A light verb may end it ("how do I make ...").
 OPENING = word_set(
@@ -100,31 +105,24 @@ def topic_span(
     said = [w for words in terms for w in words or ("",)]
     only_which = all((w in _REQUEST or w in WHICH) and w not in KINDS for w in said)
     if beside and only_which and any(w in PAPERS for w in said):
-        return len(terms), len(terms)  # "papers author:Finn", "recent papers -llm": only which papers
+        # "papers author:Finn", "recent papers -llm": only which papers
+        return len(terms), len(terms)
 
     lead = 0
     while lead < len(terms) and _may_ask(terms[lead], is_filter):
         lead += 1
-    start = 0
-    for i in range(lead, 0, -1):  # the longest request that ends where a topic starts
-        asked = [w for words in terms[:i] for w in words or ()]
-        if asked[-1] in LEADS_IN and (
-            any(
-                w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
-                for w in asked
-            )
-            or (beside and all(w in LEADS_IN and w not in FUNCTION_WORDS for w in asked))
-        ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
-            start = i
-            break
+    start = _request_end(terms, lead, field_of, beside)
     first = terms[0] if terms else None
-    if start == 0 and first is not None and first[0] in OPENING:  # "how can I speed up ...", "do you know ..."
+    # "how can I speed up ...", "do you know ..."
+    if start == 0 and first is not None and first[0] in OPENING:
         opening = _asking(terms, 0, lead)
         if opening < len(terms) - 1 and (verb := terms[opening]) is not None and verb[0] in LIGHT_VERBS:
             opening = _asking(terms, opening + 1, len(terms) - 1)  # "how do I make (my) ..."
         if any(w not in FUNCTION_WORDS for words in terms[:opening] for w in words or ()):
-            start = opening  # (function words alone are no topic anyway: a title such as "Which Heads ..." stays)
-    if start == 0 and first is not None and first[0] in ANY:  # "any benchmarks for ...", "anyone looking at ..."
+            # Function words alone are no topic anyway: a title such as "Which Heads ..." stays
+            start = opening
+    # "any benchmarks for ...", "anyone looking at ..."
+    if start == 0 and first is not None and first[0] in ANY:
         start = _asking(terms, 0, lead, DESCRIBED)
     question = question or (first is not None and (first[0] in OPENING or first[0] in ANY))
     end = tail = _before_when(terms, start) if question else len(terms)
@@ -135,13 +133,33 @@ def topic_span(
     trailing = False
     while end > start + 1 and (last := terms[end - 1]) is not None and last in _TRAILING:
         end, trailing = end - 1, True  # "grokking papers", "RLHF survey paper"
-    start = max(start, _which_papers(terms[:end], lead, trailing, field_of))  # "any recent papers grokking"
+    # "any recent papers grokking"
+    start = max(start, _which_papers(terms[:end], lead, trailing, field_of))
     topic = [w for words in terms[start:end] for w in words or ("",)]
     if not topic or all(w in FUNCTION_WORDS for w in topic):
         return (len(terms), len(terms)) if beside else (0, len(terms))
     if all(map(is_filter, topic)) and (start or end < len(terms) or all(field_of(w) == "status" for w in topic)):
-        return start, start  # "ICML 2024 papers", "oral papers", "orals": the filters are all that is asked
+        # "ICML 2024 papers", "oral papers", "orals": the filters are all that is asked
+        return start, start
     return start, end
+
+
+def _request_end(
+    terms: Sequence[tuple[str, ...] | None], lead: int, field_of: Callable[[str], str | None], beside: bool
+) -> int:
+    """Where the longest request among the first `lead` terms ends, when a topic starts there: it leads in (`on`,
+    `about`) after words that want papers, ask, name a status or compare (0: no such request)."""
+    for i in range(lead, 0, -1):
+        asked = [w for words in terms[:i] for w in words or ()]
+        if asked[-1] in LEADS_IN and (
+            any(
+                w in WANTED or w in ASKING or field_of(w) == "status" or (w in COMPARING and asked[-1] == "between")
+                for w in asked
+            )
+            or (beside and all(w in LEADS_IN and w not in FUNCTION_WORDS for w in asked))
+        ):  # (orals and spotlights are papers wanted: "ICML 2026 orals on reasoning")
+            return i
+    return 0
 
 
 def names_no_topic(words: Sequence[str], asked: bool = True) -> bool:
@@ -179,7 +197,8 @@ def _which_papers(
     if said < lead and said + 1 < len(terms) and (words := terms[said]) is not None and words[-1] in PAPERS:
         return said + 1  # "recent papers grokking"
     which = [w for t in terms[:said] for w in t or () if w not in FUNCTION_WORDS]
-    return said if trailing and any(w in WHICH or w in OPENING for w in which) else 0  # not "oral cancer papers"
+    # not "oral cancer papers"
+    return said if trailing and any(w in WHICH or w in OPENING for w in which) else 0
 
 
 def _asking(terms: Sequence[tuple[str, ...] | None], i: int, stop: int, also: frozenset[str] = frozenset()) -> int:
