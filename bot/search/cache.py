@@ -4,7 +4,7 @@ This is a cache of the read-only paper index, rebuilt whenever the index changes
 (that is bot.state). Look-ups that read the whole corpus (titles, paper names, name parts, vectors, acronym pairs)
 are kept from a process's second search of an index version on, or once warmed: a one-shot `icml-bot search` asks
 the index for what its query needs instead (indexed reads), which is what makes it start as fast as sqlite-utils'
-own CLI and answer its first query at 110,000 papers in about a tenth of a second. A server (keep_warm) reads them
+own CLI and answer its first query at 110,000 papers at once (docs/benchmarks.md). A server (keep_warm) reads them
 for each new version of its index in a thread, while its searches answer that way.
 """
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 # A process's search of one index version from which whole-corpus look-ups are kept
 KEEP_FROM_SEARCH = 2
-# papers: ~45 MB of abstracts (every shared list together is ~18,500 papers)
+# papers whose abstracts ranking keeps as it reads them (every shared list together is ~18,500 papers)
 ABSTRACTS_IN_MEMORY = 30_000
 
 
@@ -79,8 +79,7 @@ class IndexCache:
 
     def load_whole(self, db: Reader) -> None:
         """Read every whole-corpus look-up now (titles, paper names, name parts, vectors, the acronym table), then
-        keep them: ~1 s at 110,000 papers, spent by a server's warm-up thread,
-        not by a search."""
+        keep them: a server's warm-up thread spends that time (docs/benchmarks.md), not a search."""
         from bot.papers import vectors
 
         names = paper_names.every_name(db)
@@ -127,7 +126,7 @@ class IndexCache:
     def titles(self, db: Reader) -> dict[int, bytes] | None:
         """Every title as ranking matches it (matching.norm), by rowid, loaded on first use once kept: ranking reads a
         few hundred titles per query, and a dictionary look-up beats reading and normalising them each time
-        (~15 MB at 110,000 papers). None: not kept yet (ranking reads the candidates' titles)."""
+        (docs/benchmarks.md). None: not kept yet (ranking reads the candidates' titles)."""
         if not self.whole:
             return None
         if self._titles is None:
@@ -137,7 +136,7 @@ class IndexCache:
         return self._titles
 
     def vectors(self, db: Reader, among: list[int] | None = None) -> PaperVectors | None:
-        """Every paper's meaning vector in one matrix, loaded on first use (~1 KB a paper), or until kept those of the
+        """Every paper's meaning vector in one matrix, loaded on first use, or until kept those of the
         papers `among` only; None: the index has none (built before vectors: search is by words alone until
         `icml-bot index` runs again)."""
         from bot.papers import vectors
@@ -153,8 +152,9 @@ class IndexCache:
 
     def abstracts(self) -> dict[int, tuple[bytes, bytes]] | None:
         """Abstracts and author lists as ranking matches them (matching.norm), by rowid, kept as ranking reads them
-        for an index of at most ABSTRACTS_IN_MEMORY papers (~1.5 KB each): reading and normalising the few dozen
-        abstracts a query scores was ~5% of a median search, and the papers near the top are read again and again.
+        for an index of at most ABSTRACTS_IN_MEMORY papers: reading and normalising the few dozen abstracts a query
+        scores was a share of every search worth saving (docs/benchmarks.md), and the papers near the top are read
+        again and again.
         Filled as read, not all at once, so that the first search after a start pays nothing for it. None: a larger
         index, whose abstracts ranking reads each time."""
         return self._abstracts if self.papers <= ABSTRACTS_IN_MEMORY else None

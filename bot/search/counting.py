@@ -1,7 +1,7 @@
 """The count behind "N papers", run on another core while this one reads candidates, ranks and writes snippets.
 
 At 110,000 papers it is the costliest statement of a slow search: FTS5 seeks every other word's posting list for
-each row of the rarest word (2-4 ms for "synthetic data for training language models"). The answer needs it only
+each row of the rarest word (docs/benchmarks.md). The answer needs it only
 once the page is written, and SQLite counts without holding the GIL, so a worker thread with a read-only
 connection of its own counts meanwhile. Only slow counts go there: a hand-off costs more than a small count, and
 one started before the candidates are read is wasted when they turn out to be every match (5 of 55 bench queries).

@@ -134,8 +134,9 @@ def load_table(db: Reader) -> AcronymTable:
 
 def rows_for(db: Reader) -> AcronymTable:
     """The same table, each side read from the index as the planner asks it (a few indexed or 8,000-row reads per
-    query, a millisecond), for a process's first search: building the whole table, 16,000 entries at 110,000 papers,
-    took it 0.1-0.3 s. Each side holds what the whole table's does for the keys asked (rows in the table's order)."""
+    query, a millisecond), for a process's first search: building the whole table (16,000 entries at 110,000 papers)
+    would cost it more (docs/benchmarks.md). Each side holds what the whole table's does for the keys asked (rows in
+    the table's order)."""
     builtin = builtin_pairs()
 
     def meanings(key: str) -> list[LongForm]:

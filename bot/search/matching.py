@@ -90,9 +90,8 @@ def pattern(alt: Alternative) -> re.Pattern[bytes]:
             pieces.append(re.escape(word.encode()) + rb"[^ ]*")
         elif len(word) <= 3 or not word.isascii() or alt.exact:
             pieces.append(re.escape(word.encode()) + rb"s?(?= )")
-        # fine-tuning: fine-tune, fine-tuned (in a phrase only:
         elif i and word.endswith("ing") and len(word) == 6:
-            # Alone, "tun" would find tunnels)
+            # fine-tuning: fine-tune, fine-tuned (in a phrase only: alone, "tun" would find tunnels)
             pieces.append(re.escape(word[:3].encode()) + rb"[^ ]*")
         else:
             pieces.append(re.escape(stem(word).encode()) + rb"[^ ]*")

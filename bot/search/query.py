@@ -21,7 +21,8 @@ from bot.text.words import WORD_RE, word_set
 
 MAX_TERMS = 32
 # Words a phrase or a hyphenated term may join. FTS5 reads a phrase's words' positions once per word: `"a a a …"`
-# or `a-a-a-…` pasted 250 times took 1-2 s at 110,000 papers. Real terms join a few (Llama-3.1-8B-Instruct: five).
+# or `a-a-a-…` pasted 250 times took seconds at 110,000 papers (docs/benchmarks.md). Real terms join a few
+# (Llama-3.1-8B-Instruct: five).
 MAX_PHRASE_WORDS = 32
 MAX_COMPOUND_WORDS = 8
 STATUSES = ("oral", "spotlight", "poster")

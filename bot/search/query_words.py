@@ -210,10 +210,8 @@ class WordCorrector:
         # "suddenly generalize" is meant, not "sudden generalize"
         if not name and model_words.knows(word):
             return word
-        if any(
-            self.df([v])[v] > self.thresholds.typo_of_a_word for v in typos.singulars(word)
-        ):  # parities: papers write parity
-            # More than a paper or two: not prbes, whose "prbe" is some abstract's typo
+        if any(self.df([v])[v] > self.thresholds.typo_of_a_word for v in typos.singulars(word)):
+            # parities: papers write parity (more than a paper or two: not prbes, whose "prbe" is some abstract's typo)
             return word
         edits = 1 if name else 2
         options = typos.corrections(word, self.cache.vocab, self.fetch_df, self.fetch_prefix, max_edits=edits)
@@ -258,12 +256,12 @@ class WordCorrector:
         if not context:
             return None
         # Words most papers use ("model") tell the options apart no better than nothing, and make FTS5 seek
-        # through their long posting lists (a third of the time of a long mistyped title at 110,000 papers).
+        # through their long posting lists (docs/benchmarks.md).
         df = {w: self.df([w])[w] for w in context}
         telling = [w for w in context if idf(df[w], self.cache.papers) >= self.thresholds.rare_word]
         telling = telling or [min(context, key=lambda w: df[w])]
         # The rarest of them tell the most. Each further word makes FTS5 read every paper the others share before
-        # LIMIT stops it: a long mistyped title at 110,000 papers took 2.0 ms with four, 0.6 ms with two.
+        # LIMIT stops it (docs/benchmarks.md).
         return " AND ".join(fts.phrase((w,)) for w in sorted(telling, key=lambda w: df[w])[:CONTEXT_WORDS])
 
     def together(self, word: str, rest: str) -> int:

@@ -49,9 +49,9 @@ class AuthorQuery:
 # Every Papers of the process: searches take turns (bot.search.turns), /healthz's count does not
 TURNS = Turns()
 
-# common words, three of them: the first search loads what ranking and
+# Common words, three of them: the first search loads what ranking and fusion read (titles, names, people, the
+# embedding model and the papers' vectors; how long that takes: docs/benchmarks.md)
 WARM_QUERY = "learning models with data"
-# fusion read (titles, names, people, the embedding model and the papers' vectors: ~1 s at 110,000 papers)
 
 
 class Papers:
@@ -82,7 +82,7 @@ class Papers:
 
     def warm(self) -> threading.Thread:
         """Search once in a thread, so that the first user's query does not wait for what search loads per index
-        (titles, paper names, acronyms, people, the venues' papers: ~0.4 s at 110,000 papers, 50 ms at 5,863)."""
+        (titles, paper names, acronyms, people, the venues' papers: docs/benchmarks.md)."""
         thread = threading.Thread(target=self._warm, name="warm-index", daemon=True)
         thread.start()
         return thread

@@ -3,7 +3,7 @@
 Each query reads at most CAP (120) rowids in rowid order: every group anywhere; when that is too many, the
 stricter ones pick instead (the query as a phrase in the title, every group in the title, the phrase anywhere);
 when it is too few, subsets of the groups. FTS5's own bm25 is never asked for: it counts every document holding
-each term, ~100 ms for "language model" at 110,000 papers.
+each term, far too slow for common words at 110,000 papers (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class CandidateRetriever:
     def in_titles(self, body: str, cap: int) -> list[int]:
         """Up to cap+1 rowids, in rowid order, of papers whose titles match `body`, with the author terms,
         exclusions and filters. The titles table answers when it can (a title word's postings there are a fraction
-        of its postings in papers_fts: 3x faster at 110,000 papers); otherwise a {title} filter on papers_fts finds
+        of its postings in papers_fts); otherwise a {title} filter on papers_fts finds
         the same papers."""
         if body and self.titles_answer:
             return self.rowids(body, cap, titles=True)
@@ -125,7 +125,7 @@ class CandidateRetriever:
 
     def holding(self, groups: list[TermGroup], expr: str, rowids: list[int]) -> set[int]:
         """Which of these rowids (ascending) hold every group (`expr`: their expression). FTS5 checks one rowid by
-        setting up every term again (15-90 us a rowid), and reads a match in rowid order for well under a
+        setting up every term again (docs/benchmarks.md), and reads a match in rowid order for well under a
         microsecond: when the rarest group is in fewer than SCAN_RATIO papers per term to check, all matches between
         the first and last rowid are read."""
         terms = sum(len(alt.words) for g in groups for alt in g.alts)
@@ -166,7 +166,7 @@ class CandidateRetriever:
         """Up to `depth` rowids ranked by FTS5's bm25 (columns alike) over the query's words (as corrected, without
         function words) each quoted and OR'd, with the quoted phrases, title: terms, authors, exclusions and filters:
         the plain baseline's order, whose idf weighs the rare words of a long query where few papers hold them all.
-        FTS5 scores every paper holding a word (~10 us each), so only the rarest words whose papers add up to
+        FTS5 scores every paper holding a word, so only the rarest words whose papers add up to
         `postings` are asked (none when even the rarest is that common): bounded work however many papers there are.
         A word's papers are those holding its stem (optimizers: optim, 40,000 of 110,000 papers), counted up to the
         budget (a fraction of a millisecond)."""
@@ -275,7 +275,7 @@ class CandidateRetriever:
             return Retrieval(0, True, False)
         early = self.count_early(groups)
         # In rowid order, which says nothing of relevance: beyond CAP the strict queries below add the candidates
-        # that matter (reading 400 for long queries changed no judged result, at a fifth of the slowest searches).
+        # that matter (reading more for long queries changed no judged result: docs/benchmarks.md).
         rows = self.rowids(expr, CAP)
         complete = len(rows) <= CAP
         if not complete and n:

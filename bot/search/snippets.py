@@ -14,11 +14,11 @@ from bot.text.marked import Marked, Strong
 from bot.text.words import stem
 
 SNIPPET_CHARS = 300
-# Of an abstract, where a snippet may come from (indexing caps abstracts there; older indexes
+# Of an abstract, where a snippet may come from (indexing caps abstracts there; older indexes may hold longer ones,
+# and finding every query word in megabytes took seconds)
 SCANNED_CHARS = 20_000
-# may hold longer ones, and finding every query word in megabytes took seconds)
 # Markdown emphasis around words: runs of *_`~ after a non-word character or before one. Written to start with
-# the character class, so the regex engine skips to those characters instead of trying every position (7x faster
+# the character class, so the regex engine skips to those characters instead of trying every position (faster
 # than the plain `(?<!\w)[*_`~]+|[*_`~]+(?!\w)`, which removes the same runs).
 MARKUP_RE = re.compile(r"[*_`~](?:(?<=(?<!\w)[*_`~])[*_`~]*|[*_`~]*(?!\w))")
 

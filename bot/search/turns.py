@@ -3,9 +3,8 @@
 A search is CPU-bound (its SQLite reads are of a local file), and Python runs one thread at a time. Run together,
 four searches do not finish sooner: each gives up the interpreter at every SQLite call and waits up to its switch
 interval (5 ms) to get it back, so all four finish late, and a short one waits on long ones. Taking turns, each
-runs alone from start to end, and a request's time is its queue plus its own search. Under bench/speed/serve.py's load
-(one worker, 8 clients, six interleaved pairs of runs on a shared machine), medians: 208 commands a second beside 163
-running freely, p90 67 ms beside 105, p99 165 ms beside 220.
+runs alone from start to end, and a request's time is its queue plus its own search (figures under
+bench/speed/serve.py's load: docs/benchmarks.md).
 """
 
 from __future__ import annotations
