@@ -25,7 +25,6 @@ PENDING_INDEX_SQL = {
     "bot/search/engine.py",  # wt-engine
     "bot/search/plan.py",  # wt-engine
     "bot/search/retrieve.py",  # wt-engine
-    "bot/search/neighbours.py",  # wt-similar
 }
 
 
