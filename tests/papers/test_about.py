@@ -32,7 +32,8 @@ def test_the_about_text_is_the_title_the_opening_and_what_the_paper_contributes(
 
 def unit(*rows: list[float]) -> about.Vectors:
     matrix = np.array(rows, dtype=np.float32)
-    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    out: about.Vectors = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return out
 
 
 def test_closest_in_meaning_are_above_the_floor_closest_first_never_itself() -> None:
