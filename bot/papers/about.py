@@ -18,7 +18,7 @@ from bot.text import embedding
 from bot.text.sentences import contribution, split_sentences
 
 OPENING = 2  # sentences of the abstract read from its start
-BLOCK = 1024  # papers whose cosines to every paper are computed at once: bounds memory (BLOCK × papers floats)
+BLOCK = 256  # papers whose cosines to every paper are computed at once: bounds memory (BLOCK × papers × 16 bytes)
 
 Vectors = npt.NDArray[np.float32]
 
