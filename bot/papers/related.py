@@ -8,9 +8,9 @@ How, and why the work per paper is bounded however many papers there are (words 
    paper looks up only its `probe` strongest terms. The best candidates are rescored by exact cosine.
 3. Papers that the same papers are close to are close: each paper's scores gain its neighbours' scores, weighted by
    how close each neighbour is (one step of a walk on the neighbour graph). Topic agreement rises by about a point.
-4. What the papers are about weighs above the words they share (bot.papers.about): the `close` papers nearest in
-   meaning join the candidates, and each candidate's shared-words score is scaled by its closeness in meaning, so an
-   LM-tokenizer paper's neighbours are LM-tokenizer papers, not image tokenizers that share the word.
+4. What the papers are about weighs above the words they share (bot.papers.about, at index time only): the `close`
+   papers nearest in meaning join the candidates, and each candidate's shared-words score is scaled by its closeness
+   in meaning, so an LM-tokenizer paper's neighbours are LM-tokenizer papers, not image tokenizers sharing the word.
 """
 
 from __future__ import annotations
@@ -25,16 +25,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from bot.papers import about
-from bot.papers import vectors as paper_vectors
 from bot.papers.reading import Reader
 from bot.text.stopwords import TOO_COMMON
 from bot.text.words import WORD_RE, stem, word_set
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from bot.papers.about import Vectors
 
 # Words of scientific prose that say nothing about a topic, on top of the shared stopwords.
 GENERIC = TOO_COMMON | word_set(
@@ -178,27 +176,31 @@ def _nearest(
             acc[j] = get(j, 0.0) + w * u
     acc.pop(i, None)
     best = heapq.nlargest(settings.candidates * max(1, settings.rescore), acc, key=acc.__getitem__)
-    exact = [(j, _dot(vec, vecs[j]) if settings.rescore else acc[j]) for j in best]
+    exact = [(j, dot(vec, vecs[j]) if settings.rescore else acc[j]) for j in best]
     return heapq.nlargest(settings.candidates, exact, key=_by_score)
 
 
 def blend(
     found: Sequence[list[tuple[int, float]]],
     vecs: Sequence[dict[str, float]],
-    space: about.Vectors,
+    space: Vectors,
     settings: Settings = DEFAULT,
 ) -> list[list[tuple[int, float]]]:
     """Each paper's neighbours by words and its `close` nearest in meaning, scored by the words they share (the
     better of the smoothed score and the exact cosine) plus `lift`, times closeness in meaning to the power `meaning`:
     a paper must be about the same thing to rank high, and among those, sharing words still orders them."""
-    nearest = about.closest(space, settings.close, settings.floor)
+    import numpy as np  # (imported here: a search reading the stored neighbours never needs it)
+
+    from bot.papers.about import closest
+
+    nearest = closest(space, settings.close, settings.floor)
     out = []
     for i, (row, near) in enumerate(zip(found, nearest, strict=True)):
         words = dict(row)
         for j, _ in near:
             words.setdefault(j, 0.0)
         others = list(words)
-        shared = np.array([max(words[j], _dot(vecs[i], vecs[j])) for j in others])
+        shared = np.array([max(words[j], dot(vecs[i], vecs[j])) for j in others])
         closeness = np.maximum((space[others] @ space[i] - settings.floor) / (1 - settings.floor), UNRELATED)
         scores = closeness**settings.meaning * (shared + settings.lift)
         out.append(heapq.nlargest(settings.keep, zip(others, scores.tolist(), strict=True), key=_by_score))
@@ -210,7 +212,7 @@ def _by_score(pair: tuple[int, float]) -> tuple[float, int]:
     return pair[1], -pair[0]
 
 
-def _dot(a: dict[str, float], b: dict[str, float]) -> float:
+def dot(a: dict[str, float], b: dict[str, float]) -> float:
     """The dot product of two sparse vectors: C intersects their keys, Python multiplies the few shared."""
     return sum([a[t] * b[t] for t in a.keys() & b.keys()])
 
@@ -225,10 +227,14 @@ def rebuild(db: sqlite_utils.Database, settings: Settings = DEFAULT) -> None:
     rowids = [r[0] for r in rows]
     vecs = vectors(((r[1], r[2]) for r in rows), settings)
     found = neighbours(vecs, settings)
-    meaning = settings.meaning and len(rows) >= MEANING_FROM
-    space = about.space(rows, paper_vectors.read(db)) if meaning else None
-    if space is not None:
-        found = blend(found, vecs, space, settings)
+    if settings.meaning and len(rows) >= MEANING_FROM:
+        # (numpy and the model load here, at index time: a search that reads the stored neighbours needs neither)
+        from bot.papers import about
+        from bot.papers import vectors as paper_vectors
+
+        space = about.space(rows, paper_vectors.read(db))
+        if space is not None:
+            found = blend(found, vecs, space, settings)
     db.execute(f"CREATE TABLE {TABLE} (paper INTEGER PRIMARY KEY, related BLOB NOT NULL)")
     db.conn.executemany(
         f"INSERT INTO {TABLE} (paper, related) VALUES (?, ?)",
