@@ -19,10 +19,6 @@ INDEX_TABLES = "papers|paper_keys|aliases|vocab|sources|meta|people|acronyms|nam
 INDEX_SQL = re.compile(  # (keywords in capitals, as the code writes SQL: "papers from people" is prose)
     rf"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:{INDEX_TABLES})\b|\b(?:papers_fts|titles_fts)\b"
 )
-# Modules whose SQL moves into bot/papers on other branches; the lead empties this list as they are merged.
-PENDING_INDEX_SQL = {
-    "bot/search/neighbours.py",  # wt-similar
-}
 
 
 def test_the_layer_and_no_cycle_contracts_hold() -> None:
@@ -66,7 +62,7 @@ def test_only_bot_papers_writes_sql_against_the_paper_index() -> None:
             continue
         if any(INDEX_SQL.search(text) for text in _strings(ast.parse(path.read_text(encoding="utf-8")))):
             naming.add(where)
-    assert naming == PENDING_INDEX_SQL
+    assert naming == set()
 
 
 def test_the_index_sql_check_sees_a_statement() -> None:

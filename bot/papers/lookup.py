@@ -89,6 +89,12 @@ def id_at(db: Reader, rowid: int | None) -> str | None:
     return None if row is None else str(row[0])
 
 
+def rowid_of(db: Reader, paper_id: str) -> int | None:
+    """The rowid of the paper with this exact id (None: no such paper)."""
+    row = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper_id]).fetchone()
+    return None if row is None else int(row[0])
+
+
 def random_id(db: Reader) -> str | None:
     """The id of a paper picked at random (None: the index is empty)."""
     row = db.execute("SELECT id FROM papers ORDER BY random() LIMIT 1").fetchone()

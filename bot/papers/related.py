@@ -1,13 +1,16 @@
 """Related papers, computed once at index time so `Similar` is one read: TF-IDF over title and abstract, refined by
 the neighbours papers share, stored in the index's `neighbours` table.
 
-How, and why the work per paper is bounded however many papers there are (pure Python, no numpy):
+How, and why the work per paper is bounded however many papers there are (words in pure Python; meaning in numpy):
 1. Each paper becomes a unit vector of crudely stemmed words and adjacent word pairs ("reinforcement learning"),
    title words counted more, weighted by sublinear tf × idf and cut to its `terms` strongest terms.
 2. Candidates come from truncated postings: each term lists only the `postings` papers where it weighs most, and a
    paper looks up only its `probe` strongest terms. The best candidates are rescored by exact cosine.
 3. Papers that the same papers are close to are close: each paper's scores gain its neighbours' scores, weighted by
    how close each neighbour is (one step of a walk on the neighbour graph). Topic agreement rises by about a point.
+4. What the papers are about weighs above the words they share (bot.papers.about, at index time only): the `close`
+   papers nearest in meaning join the candidates, and each candidate's shared-words score is scaled by its closeness
+   in meaning, so an LM-tokenizer paper's neighbours are LM-tokenizer papers, not image tokenizers sharing the word.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from bot.text.words import WORD_RE, stem, word_set
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from bot.papers.about import Vectors
 
 # Words of scientific prose that say nothing about a topic, on top of the shared stopwords.
 GENERIC = TOO_COMMON | word_set(
@@ -56,6 +61,13 @@ class Settings:
     # neighbours stored per paper: the learning digest moves the 40 closest to a voted paper
     keep: int = 40
     common: float = 0.2  # a term in more than this share of papers is dropped
+    # Power of the closeness in meaning that scales a candidate's score (0: words alone)
+    meaning: float = 2.0
+    # Cosine (of centred vectors) at or below which two papers count as unrelated in meaning
+    floor: float = 0.2
+    close: int = 30  # papers nearest in meaning added to each paper's candidates
+    # Added to the shared-words score: a paper close in meaning that shares few words still counts
+    lift: float = 0.05
 
 
 DEFAULT = Settings()
@@ -63,6 +75,11 @@ DEFAULT = Settings()
 # larger index keeps no neighbours table, and `Similar` finds papers by their words at query time, as before
 # neighbours were stored: a full computation over a several-conference index costs minutes and gigabytes.
 MOST_PAPERS = 30_000
+# From this many papers, what they are about weighs in (step 4): centring needs the mean of a real conference's
+# papers, and the floor was tuned on one; a few dozen papers (the seeds, a test) keep their neighbours by words.
+MEANING_FROM = 1_000
+# The closeness in meaning of papers below the floor: tiny, so shared words still order them
+UNRELATED = 0.01
 
 
 class Terms:
@@ -164,8 +181,35 @@ def _nearest(
             acc[j] = get(j, 0.0) + w * u
     acc.pop(i, None)
     best = heapq.nlargest(settings.candidates * max(1, settings.rescore), acc, key=acc.__getitem__)
-    exact = [(j, _dot(vec, vecs[j]) if settings.rescore else acc[j]) for j in best]
+    exact = [(j, dot(vec, vecs[j]) if settings.rescore else acc[j]) for j in best]
     return heapq.nlargest(settings.candidates, exact, key=_by_score)
+
+
+def blend(
+    found: Sequence[list[tuple[int, float]]],
+    vecs: Sequence[dict[str, float]],
+    space: Vectors,
+    settings: Settings = DEFAULT,
+) -> list[list[tuple[int, float]]]:
+    """Each paper's neighbours by words and its `close` nearest in meaning, scored by the words they share (the
+    better of the smoothed score and the exact cosine) plus `lift`, times closeness in meaning to the power `meaning`:
+    a paper must be about the same thing to rank high, and among those, sharing words still orders them."""
+    import numpy as np  # (imported here: a search reading the stored neighbours never needs it)
+
+    from bot.papers.about import closest
+
+    nearest = closest(space, settings.close, settings.floor)
+    out = []
+    for i, (row, near) in enumerate(zip(found, nearest, strict=True)):
+        words = dict(row)
+        for j, _ in near:
+            words.setdefault(j, 0.0)
+        others = list(words)
+        shared = np.array([max(words[j], dot(vecs[i], vecs[j])) for j in others])
+        closeness = np.maximum((space[others] @ space[i] - settings.floor) / (1 - settings.floor), UNRELATED)
+        scores = closeness**settings.meaning * (shared + settings.lift)
+        out.append(heapq.nlargest(settings.keep, zip(others, scores.tolist(), strict=True), key=_by_score))
+    return out
 
 
 def _by_score(pair: tuple[int, float]) -> tuple[float, int]:
@@ -173,7 +217,7 @@ def _by_score(pair: tuple[int, float]) -> tuple[float, int]:
     return pair[1], -pair[0]
 
 
-def _dot(a: dict[str, float], b: dict[str, float]) -> float:
+def dot(a: dict[str, float], b: dict[str, float]) -> float:
     """The dot product of two sparse vectors: C intersects their keys, Python multiplies the few shared."""
     return sum([a[t] * b[t] for t in a.keys() & b.keys()])
 
@@ -186,7 +230,16 @@ def rebuild(db: sqlite_utils.Database, settings: Settings = DEFAULT) -> None:
         return
     rows = db.execute("SELECT rowid, title, abstract FROM papers ORDER BY rowid").fetchall()
     rowids = [r[0] for r in rows]
-    found = neighbours(vectors(((r[1], r[2]) for r in rows), settings), settings)
+    vecs = vectors(((r[1], r[2]) for r in rows), settings)
+    found = neighbours(vecs, settings)
+    if settings.meaning and len(rows) >= MEANING_FROM:
+        # (numpy and the model load here, at index time: a search that reads the stored neighbours needs neither)
+        from bot.papers import about
+        from bot.papers import vectors as paper_vectors
+
+        space = about.space(rows, paper_vectors.read(db))
+        if space is not None:
+            found = blend(found, vecs, space, settings)
     db.execute(f"CREATE TABLE {TABLE} (paper INTEGER PRIMARY KEY, related BLOB NOT NULL)")
     db.conn.executemany(
         f"INSERT INTO {TABLE} (paper, related) VALUES (?, ?)",

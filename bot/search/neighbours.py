@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from bot.papers import fts, index, related
+from bot.papers import fts, index, lookup, related
 from bot.papers.reading import Reader
 from bot.papers.row import PaperRow
 from bot.papers.venues import MAIN
@@ -58,7 +58,9 @@ def similar(db: Reader, paper_id: str, k: int = 5, keys: frozenset[Key] | None =
         return []
     k = max(1, min(int(k), MAX_LIMIT))
     wanted = k if keys is None else min(4 * k, MAX_LIMIT)
-    me = db.execute("SELECT rowid FROM papers WHERE id = ?", [paper["id"]]).fetchone()[0]
+    me = lookup.rowid_of(db, paper["id"])
+    if me is None:
+        return []
     groups = _distinctive_terms(db, paper)
     stored = related.stored(db, me)
     if stored is None:
@@ -139,8 +141,7 @@ def _by_words(db: Reader, me: int, groups: list[TermGroup], k: int) -> list[_Nei
     # bm25 over all the terms, plus titles holding the main ones: FTS5's stemmer folds "tokenizer" into "token",
     # so bm25 alone can drown the main terms in common stems.
     main = fts.in_columns(("title",), "(" + " OR ".join(fts.phrase((g.label,)) for g in groups[:3]) + ")")
-    sql = "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT ?"
-    rows = list(dict.fromkeys(r for q in (expr, main) for (r,) in db.execute(sql, [q, SIMILAR_CANDIDATES]) if r != me))
+    rows = list(dict.fromkeys(r for q in (expr, main) for r in fts.ranked(db, q, SIMILAR_CANDIDATES) if r != me))
     total = sum(g.weight for g in groups)
     # Only the paper's main terms count extra in the other's title
     topical = {g.label for g in groups[:3]}
