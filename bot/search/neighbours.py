@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from bot.papers import fts, index, lookup, related
+from bot.papers import fts, index, lookup, matching, related
 from bot.papers.reading import Reader
 from bot.papers.row import PaperRow
 from bot.papers.venues import MAIN
@@ -16,7 +16,6 @@ from bot.search.groups import TermGroup
 from bot.search.matching import Alternative, counter, norm
 from bot.search.plan import QueryPlanner
 from bot.search.results import MAX_LIMIT, Result
-from bot.search.retrieve import read_columns, read_papers
 from bot.search.scope import Key
 from bot.search.snippets import MARKUP_RE, Highlighter, make_snippet
 from bot.search.weights import DEFAULT
@@ -70,10 +69,10 @@ def similar(db: Reader, paper_id: str, k: int = 5, keys: frozenset[Key] | None =
     else:
         best = [_Neighbour(score, rowid, []) for rowid, score in stored[:wanted]]
     if keys is not None:  # (left out before their rows are read)
-        places = read_columns(db, "venue, track", [nb.rowid for nb in best])
+        places = matching.columns_of(db, "venue, track", [nb.rowid for nb in best])
         best = [nb for nb in best if nb.rowid in places and (places[nb.rowid][0], places[nb.rowid][1] or MAIN) in keys]
         best = best[:k]
-    found = read_papers(db, [nb.rowid for nb in best])
+    found = matching.papers_of(db, [nb.rowid for nb in best])
     shown = []
     for nb in best:
         other = found.get(nb.rowid)
@@ -145,7 +144,7 @@ def _by_words(db: Reader, me: int, groups: list[TermGroup], k: int) -> list[_Nei
     total = sum(g.weight for g in groups)
     # Only the paper's main terms count extra in the other's title
     topical = {g.label for g in groups[:3]}
-    texts = read_columns(db, "title, abstract", rows)
+    texts = matching.columns_of(db, "title, abstract", rows)
     neighbours = []
     for rowid in rows:
         title, abstract = texts[rowid]

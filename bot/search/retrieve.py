@@ -378,8 +378,3 @@ class CandidateRetriever:
         fresh = [r for r in rows[:DEEP_BLOCK] if r not in self.found]
         self.add(fresh, len(self.plan.groups), 3, DEEP_BLOCK)
         return fresh
-
-
-# Papers' columns and rows by rowid, for bot.search.neighbours until it reads them of bot.papers.matching itself.
-read_columns = matching.columns_of
-read_papers = matching.papers_of
