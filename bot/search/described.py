@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from bot.text.embedding import StaticEmbedding
 
     Vectors = npt.NDArray[np.float32]
-    Sentences = tuple[list[str], Vectors]  # a paper's sentences and their unit vectors
+    # A paper's sentences, each as the set of its words, and their unit vectors
+    Sentences = tuple[list[frozenset[str]], Vectors]
 
 # numpy (with the model and the stored sentence vectors) is imported only when a query reads as a description:
 # a short search imports none of it (tests/test_cli.py).
@@ -133,12 +134,13 @@ def order(
     idf = {w: scoring.idf(df.get(w, 0), total) for w in words}
     weight = sum(idf.values()) or 1.0
     read = remembered(papers, memory, stored)
+    covering = _Covering(words, expanded, idf)
     scores = []
     for rowid, (paper, vectors) in read.items():
         close = vectors @ asked
         best = max(
-            weights.meaning * float(c) + weights.words * _covered(sentence, words, expanded, idf) / weight
-            for sentence, c in zip(paper, close, strict=True)
+            weights.meaning * float(c) + weights.words * covering.of(held) / weight
+            for held, c in zip(paper, close, strict=True)
         )
         scores.append((rowid, best + weights.paper * whole.get(rowid, 0.0)))
     return sorted(scores, key=lambda pair: (-pair[1], pair[0]))
@@ -193,11 +195,30 @@ def remembered(
         if len(memory) + len(todo) > REMEMBERED_PAPERS:
             memory.clear()
         for rowid in todo:
-            known[rowid] = memory[rowid] = (texts[rowid], found[rowid])
+            held = [frozenset(WORD.findall(sentence.lower())) for sentence in texts[rowid]]
+            known[rowid] = memory[rowid] = (held, found[rowid])
     return {r: known[r] for r in papers}
 
 
-def _covered(sentence: str, words: Sequence[str], expanded: Expansions, idf: dict[str, float]) -> float:
-    """The query's idf weight this sentence holds, each word through itself or its closest synonym here."""
-    held = set(WORD.findall(sentence.lower()))
-    return sum(max((c for s, c in expanded[w].items() if s in held), default=0.0) * idf[w] for w in words)
+class _Covering:
+    """The query's idf weight a sentence holds, each word through itself or its closest synonym there: each
+    sentence's word set meets the query's words and synonyms once, instead of every word asking every sentence."""
+
+    def __init__(self, words: Sequence[str], expanded: Expansions, idf: dict[str, float]) -> None:
+        self.idf = [idf[w] for w in words]
+        self.by_word: dict[str, list[tuple[int, float]]] = {}
+        for i, w in enumerate(words):
+            for said, close in expanded[w].items():
+                self.by_word.setdefault(said, []).append((i, close))
+        self.said = frozenset(self.by_word)
+
+    def of(self, held: frozenset[str]) -> float:
+        """The weight this sentence (its set of words) holds."""
+        hits = held & self.said
+        if not hits:
+            return 0.0
+        best = [0.0] * len(self.idf)
+        for said in hits:
+            for i, close in self.by_word[said]:
+                best[i] = max(best[i], close)
+        return sum(b * w for b, w in zip(best, self.idf, strict=True))
