@@ -52,6 +52,8 @@ TURNS = Turns()
 # Common words, three of them: the first search loads what ranking and fusion read (titles, names, people, the
 # embedding model and the papers' vectors; how long that takes: docs/benchmarks.md)
 WARM_QUERY = "learning models with data"
+# Six content words: read as a description too (bot.search.described)
+WARM_DESCRIPTION = "learning from training data across many different tasks and domains"
 
 
 class Papers:
@@ -93,8 +95,10 @@ class Papers:
             # A server searches again and again: its new indexes are warmed too
             with index.snapshot(papers):
                 keep_warm(papers).load_whole(papers)
-            # And what a search loads besides: the embedding model, the file's pages
+            # And what a search loads besides: the embedding model, the file's pages, and what reading a long query
+            # as a description loads (the model's synonym table, built once per process)
             self.search(WARM_QUERY)
+            self.search(WARM_DESCRIPTION)
         # No index yet, or a broken one: the first query will say so to its user
         except Exception as exc:
             log.info("index not warmed: %s", exc)

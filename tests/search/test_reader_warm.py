@@ -13,6 +13,7 @@ import pytest
 
 from bot.papers import index
 from bot.papers.publish import publish
+from bot.search import described
 from bot.search.cache import index_cache
 from bot.search.reader import Papers
 from tests.support.venue_index import NEW_PAPER, build
@@ -70,9 +71,12 @@ def test_after_warming_the_first_search_reads_no_whole_table(seed_index_path: Pa
     path = tmp_path / "warm.db"
     shutil.copy(seed_index_path, path)
     warmed = Papers(path)
+    described.synonyms.cache_clear()
     warmed.warm().join()
     assert _whole_table_reads(warmed) == []
     assert _whole_table_reads(warmed) == []  # (the warm-up kept them: not the second search)
+    # and the first description a user types does not build the synonym table either
+    assert described.synonyms.cache_info().currsize == 1
 
 
 def _warmed_apart() -> None:
