@@ -49,11 +49,10 @@ class AuthorQuery:
 # Every Papers of the process: searches take turns (bot.search.turns), /healthz's count does not
 TURNS = Turns()
 
-# Common words, three of them: the first search loads what ranking and fusion read (titles, names, people, the
-# embedding model and the papers' vectors; how long that takes: docs/benchmarks.md)
-WARM_QUERY = "learning models with data"
-# Six content words: read as a description too (bot.search.described)
-WARM_DESCRIPTION = "learning from training data across many different tasks and domains"
+# Common words, six of them: the first search loads what ranking and fusion read (titles, names, people, the embedding
+# model and the papers' vectors; how long that takes: docs/benchmarks.md), and, read as a description
+# (bot.search.described), the model's synonym table, built once per process
+WARM_QUERY = "learning from training data across many different tasks and domains"
 
 
 class Papers:
@@ -95,10 +94,8 @@ class Papers:
             # A server searches again and again: its new indexes are warmed too
             with index.snapshot(papers):
                 keep_warm(papers).load_whole(papers)
-            # And what a search loads besides: the embedding model, the file's pages, and what reading a long query
-            # as a description loads (the model's synonym table, built once per process)
+            # And what a search loads besides: the embedding model, the file's pages, the synonym table
             self.search(WARM_QUERY)
-            self.search(WARM_DESCRIPTION)
         # No index yet, or a broken one: the first query will say so to its user
         except Exception as exc:
             log.info("index not warmed: %s", exc)
