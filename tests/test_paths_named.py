@@ -21,9 +21,6 @@ MODULE = re.compile(r"(?<![\w./-])((?:bot|tests)(?:\.\w+)+)")
 # tests.support.X).
 PLACEHOLDER = re.compile(r"[*<>{}\[\]]|\b[A-Z]+\b")
 
-# Dead names this branch could not fix, as `file: name`; the lead empties this as the branches named are merged.
-PENDING: set[str] = set()
-
 
 def prose(source: str) -> Iterator[tuple[int, str]]:
     """A Python file's comments and docstrings, line by line with their line numbers; code and its strings left out."""
@@ -127,13 +124,7 @@ def dead_names(root: Path = ROOT) -> list[str]:
 
 
 def test_every_path_and_module_named_in_prose_exists() -> None:
-    dead = [found for found in dead_names() if re.sub(r":\d+:", ":", found, count=1) not in PENDING]
-    assert dead == []
-
-
-def test_pending_names_are_still_dead() -> None:
-    """A PENDING entry fixed by a merge leaves PENDING, and is checked like any other from then on."""
-    assert {re.sub(r":\d+:", ":", found, count=1) for found in dead_names()} >= PENDING
+    assert dead_names() == []
 
 
 def test_the_extractor_reads_comments_and_docstrings_only() -> None:

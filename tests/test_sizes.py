@@ -19,9 +19,6 @@ ASIDE_LINE = 100  # a code line with a comment after it stays within this; a lon
 BRANCHES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.match_case)
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
-# Over the bounds until another branch's refactor is merged (wt-engine splits bot/search); the lead empties this then.
-PENDING: set[str] = set()
-
 
 def branches(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     """The branches in a function's own body; a function defined inside it is counted on its own."""
@@ -54,8 +51,7 @@ def test_no_module_or_function_in_bot_is_over_the_bounds() -> None:
         for path in sorted((ROOT / "bot").rglob("*.py"))
         for name in oversized(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
     }
-    assert found - PENDING == set(), f"split these (bounds: {MODULE_LINES}, {FUNCTION_LINES}, {FUNCTION_BRANCHES})"
-    assert PENDING - found == set(), "within the bounds now: take these out of PENDING"
+    assert found == set(), f"split these (bounds: {MODULE_LINES}, {FUNCTION_LINES}, {FUNCTION_BRANCHES})"
 
 
 def test_a_long_module_a_long_function_and_a_branchy_one_are_found() -> None:
@@ -75,10 +71,6 @@ def test_a_function_at_the_bounds_passes() -> None:
     assert list(oversized("m.py", at_length + at_branches)) == []
 
 
-# Packages whose long asides move after another branch's refactor is merged (run the same move there, then empty this).
-PENDING_ASIDES: tuple[str, ...] = ()
-
-
 def long_asides(source: str) -> list[int]:
     """Lines of code over ASIDE_LINE characters that end in a comment (a type: or noqa pragma alone does not count)."""
     lines = source.splitlines()
@@ -96,7 +88,6 @@ def test_no_code_line_in_bot_is_made_long_by_an_aside() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{row}"
         for path in sorted((ROOT / "bot").rglob("*.py"))
-        if not str(path.relative_to(ROOT)).startswith(PENDING_ASIDES)
         for row in long_asides(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "move these comments onto their own line above the code"
